@@ -1,0 +1,80 @@
+import { parseArgs } from 'node:util';
+
+/** Everything the command line can set; see `docs/benchmark.md`. */
+export interface BenchOptions {
+  duration: number;
+  connections: number;
+  /** Largest scale size; 0 skips the scale phase. */
+  flags: number;
+  only: string[] | undefined;
+  vs: string | undefined;
+  vsToken: string | undefined;
+  quick: boolean;
+  /** Server entry file to start (default: the production build). */
+  server: string | undefined;
+}
+
+/** Usage text printed by `--help` and on a bad option. */
+export const USAGE = `usage: npm run bench -- [options]
+  --duration S        seconds per scenario (default 10; --quick: 3)
+  --connections N     concurrent connections (default 32)
+  --flags N           largest scale size; 10000 and N are measured (default 100000; --quick: 10000; 0 skips scale)
+  --only a,b          run only these scenarios (getFlag,listFlags,overview,toggle,patchFlag,addStrategy,createFlag)
+  --vs URL            also run every scenario against another server of the same API, alternating
+  --vs-token T        admin token for --vs (sent as the Authorization header)
+  --quick             smoke run: --duration 3 --flags 10000
+  --server PATH       server entry to start (default dist/src/main.js)
+  --help              this text`;
+
+/**
+ * Parses the benchmark's command line; throws with a readable message on a bad value.
+ *
+ * @example
+ * parseOptions(['--quick', '--only', 'getFlag']); // { duration: 3, flags: 10000, only: ['getFlag'], ... }
+ */
+export function parseOptions(argv: string[], scenarioNames: string[]): BenchOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      duration: { type: 'string' },
+      connections: { type: 'string' },
+      flags: { type: 'string' },
+      only: { type: 'string' },
+      vs: { type: 'string' },
+      'vs-token': { type: 'string' },
+      quick: { type: 'boolean', default: false },
+      server: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) return 'help';
+  const quick = values.quick ?? false;
+  const only = values.only?.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const unknown = only?.filter((name) => !scenarioNames.includes(name)) ?? [];
+  if (unknown.length > 0) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${scenarioNames.join(', ')}`);
+  if (values['vs-token'] !== undefined && values.vs === undefined) throw new Error('--vs-token needs --vs');
+  return {
+    duration: integer('duration', values.duration, quick ? 3 : 10, 1),
+    connections: integer('connections', values.connections, 32, 1),
+    flags: integer('flags', values.flags, quick ? 10_000 : 100_000, 0),
+    only,
+    vs: values.vs,
+    vsToken: values['vs-token'],
+    quick,
+    server: values.server,
+  };
+}
+
+function integer(name: string, raw: string | undefined, fallback: number, min: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be an integer ≥ ${min}, got ${raw}`);
+  return value;
+}
+
+/** Scale sizes for a largest size: 10k and the largest (just the largest when it is at most 10k). */
+export function scaleSizes(largest: number): number[] {
+  if (largest <= 0) return [];
+  return largest <= 10_000 ? [largest] : [10_000, largest];
+}

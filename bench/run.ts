@@ -1,0 +1,126 @@
+/**
+ * `npm run bench`: builds (via the npm script), starts the production server on a fresh temporary data
+ * directory, seeds it, drives each scenario with autocannon (alternating with a `--vs` server when given),
+ * measures the scale figures on a second fresh server, then prints the report and writes `bench/results.md`.
+ * See docs/benchmark.md.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { targetFromUrl, type Target } from './client.js';
+import { runLoad, type LoadResult } from './load.js';
+import { parseOptions, scaleSizes, USAGE, type BenchOptions } from './options.js';
+import { renderReport, type ScenarioRow } from './report.js';
+import { runScale, type ScaleRow } from './scale.js';
+import { HOT_FLAGS, HOT_PROJECT, SCENARIOS, seedHotProject, type Scenario, type ScenarioContext } from './scenarios.js';
+import { BENCH_TOKEN, DEFAULT_ENTRY, freePort, killStartedServers, startServer, stopServer } from './server.js';
+
+const RESULTS_FILE = fileURLToPath(new URL('./results.md', import.meta.url));
+const WARMUP_SECONDS = 1;
+
+const log = (message: string): void => void process.stderr.write(`${message}\n`);
+
+/** One side of the comparison: where it is and what its scenarios share. */
+interface Side {
+  target: Target;
+  context: ScenarioContext;
+}
+
+async function main(): Promise<void> {
+  let options: BenchOptions | 'help';
+  try {
+    options = parseOptions(process.argv.slice(2), SCENARIOS.map((s) => s.name));
+  } catch (error) {
+    log(`${(error as Error).message}\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (options === 'help') return log(USAGE);
+  const entry = options.server ?? DEFAULT_ENTRY;
+  if (!existsSync(entry)) throw new Error(`${entry} does not exist: run \`npm run build\` first (npm run bench does)`);
+
+  const workDir = await mkdtemp(join(os.tmpdir(), 'flagpole-bench-'));
+  const only = options.only;
+  const scenarios = only ? SCENARIOS.filter((s) => only.includes(s.name)) : SCENARIOS;
+  const notes: string[] = [];
+  const date = new Date();
+  try {
+    const rows = scenarios.length > 0 ? await runScenarios(entry, workDir, scenarios, options, notes) : [];
+    const sizes = scaleSizes(options.flags);
+    let scale: ScaleRow[] = [];
+    if (sizes.length > 0) {
+      log(`scale: sizes ${sizes.join(', ')} on a fresh server`);
+      scale = await runScale({ entry, workDir, sizes, duration: options.duration });
+    }
+    if (options.connections !== 32) notes.push(`targets are stated for 32 connections; this run used ${options.connections}`);
+    if (options.vs) notes.push(`other = ${options.vs}; ratio = flagpole req/s ÷ other req/s; the two ran alternately, never at once`);
+    const report = renderReport({ date, options: { ...options, vsToken: options.vsToken === undefined ? undefined : '(set)' }, scenarios: rows, scale, notes }, 'other');
+    process.stdout.write(`\n${report}`);
+    await writeFile(RESULTS_FILE, report);
+    log(`written to ${RESULTS_FILE}`);
+    await rm(workDir, { recursive: true, force: true });
+  } catch (error) {
+    log(`benchmark failed; server logs and data kept in ${workDir}`);
+    throw error;
+  }
+}
+
+/** Starts flagpole, seeds both sides, and runs every scenario on each side in turn (A B, then B A, ...). */
+async function runScenarios(
+  entry: string,
+  workDir: string,
+  scenarios: Scenario[],
+  options: BenchOptions,
+  notes: string[],
+): Promise<ScenarioRow[]> {
+  const dataDir = join(workDir, 'data');
+  await mkdir(dataDir);
+  const server = await startServer({ entry, dataDir, port: await freePort(), logFile: join(workDir, 'server.log') });
+  log(`flagpole started (pid ${server.pid}) in ${server.startMs.toFixed(0)} ms on ${server.url}, data in ${dataDir}`);
+  try {
+    const runId = `b${Date.now().toString(36)}`;
+    const sides: Side[] = [];
+    const targets = [targetFromUrl('flagpole', server.url, BENCH_TOKEN)];
+    if (options.vs) targets.push(targetFromUrl('other', options.vs, options.vsToken));
+    for (const target of targets) {
+      log(`${target.label}: seeding ${HOT_FLAGS} flags with a strategy into project ${HOT_PROJECT}`);
+      const hot = await seedHotProject(target, runId);
+      if (hot.projectFlags !== HOT_FLAGS) {
+        notes.push(`${target.label}: project ${HOT_PROJECT} held ${hot.projectFlags} flags, not ${HOT_FLAGS}, during the reads (use a fresh database)`);
+      }
+      sides.push({ target, context: { runId, duration: options.duration, warmup: WARMUP_SECONDS, hotFlags: hot.flags } });
+    }
+    const rows: ScenarioRow[] = [];
+    for (const [index, scenario] of scenarios.entries()) {
+      // Swapping who goes first each scenario keeps either side from always running on a warmer machine.
+      const order = index % 2 === 0 ? sides : [...sides].reverse();
+      const results = new Map<string, LoadResult>();
+      for (const side of order) {
+        const requests = await scenario.build(side.target, side.context);
+        const result = await runLoad(side.target, requests, { duration: options.duration, connections: options.connections, warmup: WARMUP_SECONDS });
+        log(`${scenario.name} on ${side.target.label}: ${Math.round(result.rps)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, non-2xx ${result.failures}`);
+        if (result.failures > 0) notes.push(`${scenario.name} on ${side.target.label}: answers by status ${JSON.stringify(result.statusCounts)}`);
+        results.set(side.target.label, result);
+      }
+      rows.push({ name: scenario.name, goal: scenario.goal, flagpole: results.get('flagpole') as LoadResult, other: results.get('other') });
+    }
+    return rows;
+  } finally {
+    await stopServer(server);
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    killStartedServers();
+    process.exit(130);
+  });
+}
+
+main().catch((error: unknown) => {
+  killStartedServers();
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exitCode = 1;
+});

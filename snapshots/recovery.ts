@@ -1,0 +1,52 @@
+import { CorruptRecordError, decode } from './codec.js';
+import { keys, type Scope } from './keys.js';
+import type { LogRecord, Snapshot, SnapshotHead } from './records.js';
+import type { Store } from './store.js';
+
+/** What recovery found wrong but worked around (a damaged snapshot), for the operator's log. */
+export interface RecoveryNotice {
+  key: string;
+  message: string;
+}
+
+/**
+ * Reads the newest snapshot whose head and chunks all decode; a damaged one is reported in `notices` and
+ * the one before it is tried (recovery then replays more of the log).
+ */
+export async function readLatestSnapshot<M, I>(store: Store, scope: Scope, notices: RecoveryNotice[] = [], atMost = Infinity): Promise<Snapshot<M, I> | null> {
+  for await (const [key, value] of store.entries(keys.snapshotPrefix(scope), { reverse: true })) {
+    if (!key.endsWith('/head')) continue;
+    try {
+      const head = decode<SnapshotHead<M>>(key, value);
+      if (head.seq > atMost) continue;
+      const items: I[] = [];
+      for (let chunk = 0; chunk < head.chunks; chunk += 1) {
+        const chunkKey = keys.snapshotChunk(scope, head.seq, chunk);
+        const stored = await store.get(chunkKey);
+        if (stored === undefined) throw new CorruptRecordError(chunkKey, 'missing chunk');
+        for (const item of decode<I[]>(chunkKey, stored)) items.push(item);
+      }
+      if (items.length !== head.items) throw new CorruptRecordError(key, `expected ${head.items} items, found ${items.length}`);
+      return { head, items };
+    } catch (error) {
+      if (!(error instanceof CorruptRecordError)) throw error;
+      notices.push({ key: error.key, message: `${error.message}; falling back to an older snapshot` });
+    }
+  }
+  return null;
+}
+
+/**
+ * Every log record after `afterSeq` (up to `atMost`), in order. A record that does not decode, or a gap in the
+ * sequence, throws {@link CorruptRecordError}: recovering past it would silently lose acknowledged writes.
+ */
+export async function* readLog<C, E>(store: Store, scope: Scope, afterSeq: number, atMost = Infinity): AsyncGenerator<LogRecord<C, E>> {
+  let expected = afterSeq + 1;
+  for await (const [key, value] of store.entries(keys.logPrefix(scope), { gt: keys.log(scope, afterSeq) })) {
+    const record = decode<LogRecord<C, E>>(key, value);
+    if (record.seq > atMost) return;
+    if (record.seq !== expected) throw new CorruptRecordError(key, `expected sequence ${expected}, found ${record.seq}`);
+    expected += 1;
+    yield record;
+  }
+}

@@ -1,0 +1,179 @@
+import { encode } from '../../snapshots/codec.js';
+import { keys, type Scope } from '../../snapshots/keys.js';
+import type { LogRecord } from '../../snapshots/records.js';
+import { pruneSnapshots, writeSnapshot } from '../../snapshots/snapshot-writer.js';
+import type { BatchOp, Store } from '../../snapshots/store.js';
+import type { Decision } from '../domain/errors.js';
+
+/** Facts a decision may use that are not in the state: when, who, and the sequence number it will get. */
+export interface CommandContext {
+  at: string;
+  by: string;
+  seq: number;
+}
+
+/**
+ * The pure logic an actor runs: decide a command against a working draft, evolve the draft with the
+ * events, then publish the draft as the new committed state once it is on disk.
+ */
+export interface Model<S, D, C, E, R> {
+  readonly scope: Scope;
+  fork(state: S): D;
+  decide(draft: D, command: C, context: CommandContext): Decision<E, R>;
+  evolve(draft: D, event: E): void;
+  publish(state: S, draft: D): S;
+  /** What a snapshot of `state` holds: a small meta value and a list of immutable items. */
+  snapshotOf(state: S): { meta: unknown; items: readonly unknown[] };
+  /** How many items a snapshot of `state` would hold, without building it. */
+  itemCount(state: S): number;
+  /** Machine versions recorded in snapshot heads. */
+  readonly machines: Record<string, number>;
+}
+
+export interface ActorOptions {
+  /** Snapshot after this many commands, or after as many commands as the snapshot has items, whichever is more. */
+  snapshotEvery: number;
+  /** Log records kept before the oldest retained snapshot; `all` never trims. */
+  logRetention: number | 'all';
+  /** Most commands decided into one batch. */
+  maxBatch: number;
+}
+
+/** A failure of the store itself, not of the command: the command was not recorded. */
+export class StorageError extends Error {
+  constructor(cause: unknown) {
+    super('the command could not be written to disk', { cause });
+    this.name = 'StorageError';
+  }
+}
+
+interface Envelope<C, E, R> {
+  command: C;
+  by: string;
+  resolve: (decision: Decision<E, R>) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * An actor with a mailbox: commands run one at a time in arrival order against a draft of the state, a
+ * batch of them is written as one synced LevelDB batch (log records), and only then does the draft become
+ * the committed state that reads see and do the replies go out. Serializing through the mailbox is what
+ * makes checks such as "name unused" or "one owner left" hold under concurrent requests.
+ */
+export class CommandActor<S, D, C, E, R> {
+  private queue: Envelope<C, E, R>[] = [];
+  private running = false;
+  private sinceSnapshot = 0;
+  private snapshotting: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly model: Model<S, D, C, E, R>,
+    /** The last committed state; read it freely, it never holds an unwritten change. */
+    public state: S,
+    /** Sequence number of the last record in the log. */
+    public seq: number,
+    private readonly options: ActorOptions,
+    /** Extra ops written with the first batch (a project's registration). */
+    private firstOps: BatchOp[] = [],
+  ) {}
+
+  /** Queues a command; resolves with its decision once it (and its batch) is durable. */
+  send(command: C, by: string): Promise<Decision<E, R>> {
+    if (this.closed) return Promise.reject(new StorageError(new Error('actor closed')));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ command, by, resolve, reject });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.options.maxBatch);
+        await this.runBatch(batch);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async runBatch(batch: Envelope<C, E, R>[]): Promise<void> {
+    // 1. Decide every command in order against one draft, so later commands see earlier ones.
+    const draft = this.model.fork(this.state);
+    const at = new Date().toISOString();
+    const ops: BatchOp[] = this.firstOps;
+    this.firstOps = [];
+    // A decision that threw is a bug: its caller gets the exception (a logged 500), the others go on.
+    const decisions: (Decision<E, R> | null)[] = [];
+    let seq = this.seq;
+    for (const envelope of batch) {
+      let decision: Decision<E, R>;
+      try {
+        decision = this.model.decide(draft, envelope.command, { at, by: envelope.by, seq: seq + 1 });
+      } catch (error) {
+        envelope.reject(error);
+        decisions.push(null);
+        continue;
+      }
+      decisions.push(decision);
+      if (!decision.ok || decision.events.length === 0) continue;
+      for (const event of decision.events) this.model.evolve(draft, event);
+      seq += 1;
+      const record: LogRecord<C, E> = { seq, at, by: envelope.by, command: envelope.command, events: decision.events };
+      ops.push({ type: 'put', key: keys.log(this.model.scope, seq), value: encode(record) });
+    }
+    // 2. Write the batch durably; 3. publish the draft; 4. reply.
+    if (ops.length > 0) {
+      try {
+        await this.store.commit(ops);
+      } catch (cause) {
+        const error = new StorageError(cause);
+        batch.forEach((envelope, i) => decisions[i] && envelope.reject(error));
+        return;
+      }
+    }
+    this.sinceSnapshot += seq - this.seq;
+    this.state = this.model.publish(this.state, draft);
+    this.seq = seq;
+    batch.forEach((envelope, i) => {
+      const decision = decisions[i];
+      if (decision) envelope.resolve(decision);
+    });
+    this.maybeSnapshot();
+  }
+
+  private maybeSnapshot(): void {
+    if (this.snapshotting || this.closed) return;
+    if (this.sinceSnapshot < Math.max(this.options.snapshotEvery, this.model.itemCount(this.state))) return;
+    void this.snapshot();
+  }
+
+  /** Writes a snapshot of the committed state now (also at shutdown); concurrent calls share one write. */
+  snapshot(): Promise<void> {
+    if (this.snapshotting) return this.snapshotting;
+    if (this.sinceSnapshot === 0) return Promise.resolve();
+    const seq = this.seq;
+    const { meta, items } = this.model.snapshotOf(this.state);
+    this.sinceSnapshot = 0;
+    this.snapshotting = (async () => {
+      try {
+        await writeSnapshot(this.store, this.model.scope, { seq, at: new Date().toISOString(), machines: this.model.machines, meta }, items);
+        await pruneSnapshots(this.store, this.model.scope, 2, this.options.logRetention);
+      } finally {
+        this.snapshotting = null;
+      }
+    })();
+    return this.snapshotting;
+  }
+
+  /** Waits for queued commands and a running snapshot, then refuses new commands. */
+  async close(): Promise<void> {
+    while (this.running || this.queue.length > 0) await new Promise<void>((r) => setTimeout(r, 1));
+    if (this.snapshotting) await this.snapshotting;
+    await this.snapshot();
+    this.closed = true;
+  }
+}

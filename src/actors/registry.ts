@@ -1,0 +1,127 @@
+import { encode } from '../../snapshots/codec.js';
+import { keys } from '../../snapshots/keys.js';
+import type { RecoveryNotice } from '../../snapshots/recovery.js';
+import { Store } from '../../snapshots/store.js';
+import type { ProjectCommand } from '../domain/commands.js';
+import { fail, type Decision } from '../domain/errors.js';
+import type { ProjectEvent } from '../domain/events.js';
+import type { ProjectDraft, ProjectState } from '../domain/project-state.js';
+import { PROJECT_OWNER, ROOT_ADMIN } from '../domain/roles.js';
+import type { ServiceCommand, ServiceEvent, ServiceState } from '../domain/service-state.js';
+import type { Flag, ProjectMeta } from '../domain/types.js';
+import { CommandActor, type ActorOptions } from './command-actor.js';
+import { projectModel, stateFromSnapshot } from './project-model.js';
+import { recoverState } from './recover.js';
+import { emptyServiceState, serviceModel } from './service-model.js';
+
+export type ProjectActor = CommandActor<ProjectState, ProjectDraft, ProjectCommand, ProjectEvent, unknown>;
+export type ServiceActor = CommandActor<ServiceState, ServiceState, ServiceCommand, ServiceEvent, unknown>;
+
+export interface RegistryOptions extends Partial<ActorOptions> {
+  dataDir: string;
+  /** Environments of a new data directory. */
+  initEnvironments: string[];
+}
+
+const DEFAULTS: ActorOptions = { snapshotEvery: 1000, logRetention: 'all', maxBatch: 256 };
+
+const emptyProject = (id: string): ProjectState => ({
+  meta: { id, name: id, description: '', createdAt: new Date(0).toISOString(), environments: [], defaultStrategies: {}, members: {} },
+  flags: new Map(),
+  version: 0,
+});
+
+/**
+ * Owns the store and every actor: the service actor and one actor per project, recovered from disk at
+ * open. Routes find a project's actor here and send it commands; nothing else writes.
+ */
+export class Registry {
+  private readonly projects = new Map<string, ProjectActor>();
+  /** What recovery worked around, for the operator's log. */
+  readonly notices: RecoveryNotice[] = [];
+
+  private constructor(
+    readonly store: Store,
+    readonly service: ServiceActor,
+    private readonly options: ActorOptions,
+  ) {}
+
+  static async open(options: RegistryOptions): Promise<Registry> {
+    const actorOptions = { ...DEFAULTS, ...withoutUndefined(options) } as ActorOptions;
+    const store = await Store.open(options.dataDir);
+    try {
+      const recoveredService = await recoverState(store, serviceModel, (meta: ServiceState) => meta, emptyServiceState);
+      const service: ServiceActor = new CommandActor(store, serviceModel, recoveredService.state, recoveredService.seq, actorOptions);
+      const registry = new Registry(store, service, actorOptions);
+      registry.notices.push(...recoveredService.notices);
+      for await (const [key] of store.entries(keys.projectsPrefix)) {
+        await registry.recoverProject(key.slice(keys.projectsPrefix.length));
+      }
+      if (recoveredService.seq === 0) await registry.bootstrap(options.initEnvironments);
+      return registry;
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+  }
+
+  private async recoverProject(id: string): Promise<void> {
+    const model = projectModel(id);
+    const recovered = await recoverState(this.store, model, (meta: ProjectMeta, flags: Flag[]) => stateFromSnapshot(meta, flags), () => emptyProject(id));
+    this.notices.push(...recovered.notices);
+    this.projects.set(id, new CommandActor(this.store, model, recovered.state, recovered.seq, this.options));
+  }
+
+  /** A new data directory: its environments, user 1 (root Admin) and project `default` owned by that user. */
+  private async bootstrap(environments: string[]): Promise<void> {
+    const at = new Date().toISOString();
+    const state: ServiceState = {
+      environments: environments.map((name, i) => ({ name, type: name === 'production' ? 'production' : 'development', sortOrder: i + 1, enabled: true, protected: false })),
+      users: { '1': { id: 1, name: 'admin', email: null, username: 'admin', rootRole: ROOT_ADMIN, createdAt: at } },
+      nextUserId: 2,
+      tokens: {},
+    };
+    await this.service.send({ type: 'service.init', state }, 'system');
+    await this.createProject({
+      id: 'default', name: 'Default', description: 'Default project', createdAt: at,
+      environments, defaultStrategies: {}, members: { '1': PROJECT_OWNER },
+    }, 'system');
+  }
+
+  project(id: string): ProjectActor | undefined {
+    return this.projects.get(id);
+  }
+
+  projectIds(): string[] {
+    return [...this.projects.keys()];
+  }
+
+  /**
+   * Creates a project: the id is reserved at once (so concurrent creates of one id get one winner), and the
+   * registration key is written in the same batch as the project's first log record.
+   */
+  async createProject(meta: ProjectMeta, by: string): Promise<Decision<ProjectEvent, unknown>> {
+    if (this.projects.has(meta.id)) return { ok: false, error: fail('NameExistsError', `A project with id "${meta.id}" already exists`) };
+    const model = projectModel(meta.id);
+    const registration = { type: 'put' as const, key: keys.project(meta.id), value: encode({ id: meta.id, createdAt: meta.createdAt }) };
+    const actor: ProjectActor = new CommandActor(this.store, model, emptyProject(meta.id), 0, this.options, [registration]);
+    this.projects.set(meta.id, actor);
+    try {
+      return await actor.send({ type: 'project.create', meta }, by);
+    } catch (error) {
+      this.projects.delete(meta.id);
+      throw error;
+    }
+  }
+
+  /** Finishes queued commands, writes a snapshot of every actor, and closes the store. */
+  async close(): Promise<void> {
+    for (const actor of this.projects.values()) await actor.close();
+    await this.service.close();
+    await this.store.close();
+  }
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

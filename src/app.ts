@@ -1,0 +1,48 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Registry } from './actors/registry.js';
+import type { Config } from './config.js';
+import { ApiError, apiError, errorResponse, internalErrorResponse } from './http/errors.js';
+import { mountRoutes } from './http/mount.js';
+import { openApiDocument } from './http/openapi.js';
+import type { AppDeps, RouteSpec } from './http/route.js';
+import { environmentRoutes } from './http/routes/environments.routes.js';
+import { featureRoutes } from './http/routes/features.routes.js';
+import { projectRoutes } from './http/routes/projects.routes.js';
+import { strategyRoutes } from './http/routes/strategies.routes.js';
+import { toggleRoutes } from './http/routes/toggles.routes.js';
+import { variantRoutes } from './http/routes/variants.routes.js';
+import { SummaryCache } from './http/views.js';
+
+/** Every authenticated route, in one list: the router and the OpenAPI document are built from it. */
+export const ROUTES: RouteSpec[] = [
+  ...projectRoutes,
+  ...environmentRoutes,
+  ...featureRoutes,
+  ...strategyRoutes,
+  ...toggleRoutes,
+  ...variantRoutes,
+];
+
+/**
+ * Builds the HTTP app over a registry; no globals, so tests build one per data directory.
+ *
+ * @example const app = createApp({ registry, config }); await app.request('/health')
+ */
+export function createApp({ registry, config, routes = ROUTES }: { registry: Registry; config: Config; routes?: RouteSpec[] }): Hono {
+  const app = new Hono();
+  const deps: AppDeps = { registry, config, summaries: new SummaryCache() };
+  const openapi = JSON.stringify(openApiDocument(routes, '1'));
+
+  app.get('/health', (c) => c.json({ health: 'GOOD' }));
+  app.get('/docs/openapi.json', (c) => c.body(openapi, 200, { 'content-type': 'application/json' }));
+  app.use('/api/*', bodyLimit({
+    maxSize: config.bodyLimit,
+    onError: (c) => errorResponse(c, apiError('PayloadTooLarge', `The request body is larger than ${config.bodyLimit} bytes`).error),
+  }));
+  mountRoutes(app, routes, deps);
+
+  app.notFound((c) => errorResponse(c, { kind: 'NotFoundError', message: `No route ${c.req.method} ${c.req.path}` }));
+  app.onError((error, c) => (error instanceof ApiError ? errorResponse(c, error.error) : internalErrorResponse(c, error)));
+  return app;
+}

@@ -1,0 +1,85 @@
+import { PROJECT_MEMBER, PROJECT_OWNER, PROJECT_READER, ROOT_ADMIN, ROOT_EDITOR, ROOT_VIEWER } from '../domain/roles.js';
+import type { User } from '../domain/service-state.js';
+
+/** What a route needs (docs/permissions.md lists which route needs which). */
+export type Permission =
+  | 'READ'
+  | 'CREATE_FEATURE'
+  | 'UPDATE_FEATURE'
+  | 'DELETE_FEATURE'
+  | 'CREATE_FEATURE_STRATEGY'
+  | 'UPDATE_FEATURE_STRATEGY'
+  | 'DELETE_FEATURE_STRATEGY'
+  | 'UPDATE_FEATURE_ENVIRONMENT'
+  | 'UPDATE_FEATURE_VARIANTS'
+  | 'UPDATE_PROJECT'
+  | 'PROJECT_USER_ACCESS'
+  | 'ADMIN';
+
+/** Who is calling, resolved from the `Authorization` header. */
+export type Principal =
+  | { kind: 'admin'; name: string }
+  | { kind: 'client'; name: string }
+  | { kind: 'user'; user: User; tokenName: string };
+
+/** The permissions each project role grants. */
+export const ROLE_PERMISSIONS: Record<number, ReadonlySet<Permission>> = {
+  [PROJECT_OWNER]: new Set<Permission>([
+    'READ', 'CREATE_FEATURE', 'UPDATE_FEATURE', 'DELETE_FEATURE', 'CREATE_FEATURE_STRATEGY', 'UPDATE_FEATURE_STRATEGY',
+    'DELETE_FEATURE_STRATEGY', 'UPDATE_FEATURE_ENVIRONMENT', 'UPDATE_FEATURE_VARIANTS', 'UPDATE_PROJECT', 'PROJECT_USER_ACCESS',
+  ]),
+  [PROJECT_MEMBER]: new Set<Permission>([
+    'READ', 'CREATE_FEATURE', 'UPDATE_FEATURE', 'DELETE_FEATURE', 'CREATE_FEATURE_STRATEGY', 'UPDATE_FEATURE_STRATEGY',
+    'DELETE_FEATURE_STRATEGY', 'UPDATE_FEATURE_ENVIRONMENT', 'UPDATE_FEATURE_VARIANTS',
+  ]),
+  [PROJECT_READER]: new Set<Permission>(['READ']),
+};
+
+/** The project role a root role acts as in every project. */
+const ROOT_AS_PROJECT: Record<number, number> = { [ROOT_EDITOR]: PROJECT_MEMBER, [ROOT_VIEWER]: PROJECT_READER };
+
+const RANK: Record<number, number> = { [PROJECT_READER]: 1, [PROJECT_MEMBER]: 2, [PROJECT_OWNER]: 3 };
+
+/** The stronger of a user's project role and what their root role acts as. */
+export function effectiveProjectRole(rootRole: number, projectRole: number | undefined): number {
+  const fromRoot = ROOT_AS_PROJECT[rootRole] ?? PROJECT_READER;
+  if (projectRole === undefined) return fromRoot;
+  return (RANK[projectRole] ?? 0) >= (RANK[fromRoot] ?? 0) ? projectRole : fromRoot;
+}
+
+/**
+ * Whether `principal` may do what needs `permission`; `projectRole` is the user's role in the project the
+ * route addresses (undefined for none or for routes outside a project).
+ */
+export function isAllowed(principal: Principal, permission: Permission, projectRole: number | undefined): boolean {
+  switch (principal.kind) {
+    case 'admin':
+      return true;
+    case 'client':
+      return false;
+    case 'user': {
+      if (principal.user.rootRole === ROOT_ADMIN) return true;
+      if (permission === 'ADMIN') return false;
+      return ROLE_PERMISSIONS[effectiveProjectRole(principal.user.rootRole, projectRole)]?.has(permission) ?? false;
+    }
+  }
+}
+
+/** The message of a 403: names the permission and, where one applies, the environment. */
+export function noAccessMessage(permission: Permission, environment?: string): string {
+  return environment
+    ? `You need the permission "${permission}" in environment "${environment}" to do this`
+    : `You need the permission "${permission}" to do this`;
+}
+
+/** How a principal is recorded in the log and the history. */
+export function principalLabel(principal: Principal): string {
+  switch (principal.kind) {
+    case 'admin':
+      return `admin-token:${principal.name}`;
+    case 'client':
+      return `client-token:${principal.name}`;
+    case 'user':
+      return `user:${principal.user.id}`;
+  }
+}

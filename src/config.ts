@@ -1,0 +1,52 @@
+/** Service configuration, read from the environment (API-DECISIONS "Running the service"). */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  authType: 'api-token' | 'none';
+  initAdminApiTokens: string[];
+  initEnvironments: string[];
+  /** Largest accepted request body, bytes. */
+  bodyLimit: number;
+  /** Commands between project snapshots (at least; large projects snapshot less often). */
+  snapshotEvery: number;
+  /** Log records kept before the oldest retained snapshot, or `all`. */
+  logRetention: number | 'all';
+}
+
+const list = (value: string | undefined): string[] =>
+  (value ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+
+function integer(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
+  return n;
+}
+
+/**
+ * Reads the configuration; throws with the variable's name on a bad value, so a typo stops the start
+ * instead of running with a surprise.
+ *
+ * @example readConfig({ PORT: '8080' }).port // 8080
+ */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const authType = env['AUTH_TYPE'] ?? 'api-token';
+  if (authType !== 'api-token' && authType !== 'none') throw new Error(`AUTH_TYPE must be "api-token" or "none", got "${authType}"`);
+  const environments = list(env['INIT_ENVIRONMENTS']);
+  for (const name of environments) {
+    if (encodeURIComponent(name) !== name || name === '*' || name.length > 100) throw new Error(`INIT_ENVIRONMENTS: "${name}" is not a valid environment name`);
+  }
+  const retention = env['LOG_RETENTION'] ?? 'all';
+  return {
+    port: integer('PORT', env['PORT'], 4242, 0, 65535),
+    host: env['HOST'] || '127.0.0.1',
+    dataDir: env['DATA_DIR'] || './data',
+    authType,
+    initAdminApiTokens: list(env['INIT_ADMIN_API_TOKENS']),
+    initEnvironments: environments.length > 0 ? environments : ['development', 'production'],
+    bodyLimit: integer('BODY_LIMIT', env['BODY_LIMIT'], 1024 * 1024, 1024, 64 * 1024 * 1024),
+    snapshotEvery: integer('SNAPSHOT_EVERY', env['SNAPSHOT_EVERY'], 1000, 1, 10_000_000),
+    logRetention: retention === 'all' ? 'all' : integer('LOG_RETENTION', retention, 0, 0, Number.MAX_SAFE_INTEGER),
+  };
+}

@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import * as v from 'valibot';
+import { stepLifecycle } from '../../../machines/step.js';
+import { FeatureRecordSchema } from '../../schemas/feature.schema.js';
+import type { CommandContext } from '../../actors/command-actor.js';
+import type { ProjectCommand } from '../commands.js';
+import { accept, fail, refuse, type Decision } from '../errors.js';
+import type { ProjectEvent } from '../events.js';
+import { applyJsonPatch, topSegment } from '../json-patch.js';
+import type { ProjectDraft } from '../project-state.js';
+import type { Flag, FlagEnvironment } from '../types.js';
+import { flagForChange, invalid } from './shared.js';
+
+type Cmd<T extends ProjectCommand['type']> = Extract<ProjectCommand, { type: T }>;
+export type FlagDecision = Decision<ProjectEvent, Flag | null>;
+
+const nameTaken = (draft: ProjectDraft, name: string) =>
+  fail('NameExistsError', `A flag named "${name}" already exists in project "${draft.meta.id}" (archived flags included)`);
+
+const emptyEnvironments = (draft: ProjectDraft): Record<string, FlagEnvironment> =>
+  Object.fromEntries(draft.meta.environments.map((env) => [env, { enabled: false, strategies: [] }]));
+
+export function decideCreate(draft: ProjectDraft, cmd: Cmd<'flag.create'>, context: CommandContext): FlagDecision {
+  if (draft.getFlag(cmd.name)) return refuse(nameTaken(draft, cmd.name));
+  const flag: Flag = {
+    name: cmd.name,
+    description: cmd.description,
+    type: cmd.flagType,
+    stale: false,
+    impressionData: cmd.impressionData,
+    createdAt: context.at,
+    lastSeenAt: null,
+    archived: false,
+    archivedAt: null,
+    variants: [],
+    version: context.seq,
+    environments: emptyEnvironments(draft),
+  };
+  return accept([{ type: 'flag.created', flag, before: null }], flag);
+}
+
+export function decideUpdate(draft: ProjectDraft, cmd: Cmd<'flag.update'>, context: CommandContext): FlagDecision {
+  const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
+  if (!found.ok) return refuse(found.error);
+  const before = found.value;
+  const flag = { ...before, description: cmd.description, type: cmd.flagType, stale: cmd.stale, impressionData: cmd.impressionData, version: context.seq };
+  return accept([{ type: 'flag.updated', flag, before }], flag);
+}
+
+/** Fields a flag patch may not touch, and where to go instead. */
+const FROZEN: Record<string, string> = {
+  name: 'the name of a flag cannot be changed',
+  project: 'a flag cannot be moved by a patch',
+  createdAt: 'createdAt cannot be changed',
+  lastSeenAt: 'lastSeenAt cannot be changed',
+  variants: 'variants are changed through PUT or PATCH /api/admin/projects/:projectId/features/:featureName/variants',
+};
+
+export function decidePatch(draft: ProjectDraft, cmd: Cmd<'flag.patch'>, context: CommandContext): FlagDecision {
+  const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
+  if (!found.ok) return refuse(found.error);
+  const before = found.value;
+  for (const op of cmd.operations) {
+    const writes = op.op === 'test' ? [] : op.op === 'move' ? [op.path, op.from] : [op.path];
+    for (const path of writes) {
+      const reason = FROZEN[topSegment(path)];
+      if (reason !== undefined || path === '') {
+        return refuse(fail('ValidationError', `"${path}": ${reason ?? 'the whole flag cannot be replaced'}`));
+      }
+    }
+  }
+  const document = {
+    name: before.name, description: before.description, type: before.type, stale: before.stale,
+    impressionData: before.impressionData, project: draft.meta.id, createdAt: before.createdAt, lastSeenAt: before.lastSeenAt,
+  };
+  const patched = applyJsonPatch(document, cmd.operations);
+  if (!patched.ok) return refuse(patched.error);
+  const parsed = v.safeParse(FeatureRecordSchema, patched.value);
+  if (!parsed.success) return refuse(invalid(parsed.issues));
+  const next = parsed.output;
+  const flag = { ...before, description: next.description, type: next.type, stale: next.stale, impressionData: next.impressionData, version: context.seq };
+  return accept([{ type: 'flag.updated', flag, before }], flag);
+}
+
+export function decideArchive(draft: ProjectDraft, cmd: Cmd<'flag.archive'>, context: CommandContext): FlagDecision {
+  const found = flagForChange(draft, cmd.feature, cmd.ifMatch, true);
+  if (!found.ok) return refuse(found.error);
+  const before = found.value;
+  const step = stepLifecycle(before.archived, { type: 'archive' });
+  if (step === null || step.archived === before.archived) return accept([], null);
+  const flag = { ...before, archived: true, archivedAt: context.at, version: context.seq };
+  return accept([{ type: 'flag.archived', flag, before }], null);
+}
+
+export function decideRevive(draft: ProjectDraft, cmd: Cmd<'flag.revive'>, context: CommandContext): FlagDecision {
+  const events: ProjectEvent[] = [];
+  for (const name of new Set(cmd.features)) {
+    const before = draft.getFlag(name);
+    if (!before) continue;
+    const step = stepLifecycle(before.archived, { type: 'revive' });
+    if (step === null) continue;
+    const environments = Object.fromEntries(Object.entries(before.environments).map(([env, entry]) => [env, { ...entry, enabled: false }]));
+    events.push({ type: 'flag.revived', flag: { ...before, archived: false, archivedAt: null, environments, version: context.seq }, before });
+  }
+  return accept(events, null);
+}
+
+export function decideDeleteArchived(draft: ProjectDraft, cmd: Cmd<'flag.delete-archived'>): FlagDecision {
+  const events: ProjectEvent[] = [];
+  for (const name of new Set(cmd.features)) {
+    const before = draft.getFlag(name);
+    if (before?.archived) events.push({ type: 'flag.deleted', name, before });
+  }
+  return accept(events, null);
+}
+
+export function decideClone(draft: ProjectDraft, cmd: Cmd<'flag.clone'>, context: CommandContext): FlagDecision {
+  const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
+  if (!found.ok) return refuse(found.error);
+  const source = found.value;
+  if (draft.getFlag(cmd.name)) return refuse(nameTaken(draft, cmd.name));
+  const environments: Record<string, FlagEnvironment> = {};
+  for (const env of draft.meta.environments) {
+    const strategies = (source.environments[env]?.strategies ?? []).map((s) => ({
+      ...s,
+      id: randomUUID(),
+      parameters: cmd.replaceGroupId && s.parameters['groupId'] === source.name ? { ...s.parameters, groupId: cmd.name } : s.parameters,
+    }));
+    environments[env] = { enabled: false, strategies };
+  }
+  const flag: Flag = {
+    ...source,
+    name: cmd.name,
+    stale: false,
+    createdAt: context.at,
+    lastSeenAt: null,
+    archived: false,
+    archivedAt: null,
+    version: context.seq,
+    environments,
+  };
+  return accept([{ type: 'flag.created', flag, before: null }], flag);
+}

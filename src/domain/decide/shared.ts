@@ -1,0 +1,61 @@
+import { stepLifecycle } from '../../../machines/step.js';
+import type { CommandContext } from '../../actors/command-actor.js';
+import { formatIssues } from '../../schemas/issues.js';
+import { fail, type DomainError } from '../errors.js';
+import type { ProjectDraft } from '../project-state.js';
+import type { Flag, FlagEnvironment } from '../types.js';
+
+export type Found<T> = { ok: true; value: T } | { ok: false; error: DomainError };
+
+const EMPTY_ENVIRONMENT: FlagEnvironment = Object.freeze({ enabled: false, strategies: [] }) as FlagEnvironment;
+
+/**
+ * Loads a flag for a change: it must exist, match `If-Match` when given, and (unless `archivedOk`) be
+ * active; the lifecycle machine says whether a change is accepted.
+ */
+export function flagForChange(
+  draft: ProjectDraft,
+  name: string,
+  ifMatch: number | 'mismatch' | undefined,
+  archivedOk = false,
+): Found<Flag> {
+  const flag = draft.getFlag(name);
+  if (!flag) return { ok: false, error: fail('NotFoundError', `Could not find feature flag "${name}" in project "${draft.meta.id}"`) };
+  if (ifMatch !== undefined && ifMatch !== flag.version) {
+    return { ok: false, error: fail('PreconditionFailed', `If-Match does not match the current version of "${name}"`) };
+  }
+  if (!archivedOk && stepLifecycle(flag.archived, { type: 'change' }) === null) {
+    return { ok: false, error: fail('ArchivedFeatureError', `Feature flag "${name}" is archived; revive it before changing it`) };
+  }
+  return { ok: true, value: flag };
+}
+
+/** The environment must be connected to the project. */
+export function checkEnvironment(draft: ProjectDraft, environment: string): DomainError | null {
+  if (draft.meta.environments.includes(environment)) return null;
+  return fail('NotFoundError', `Environment "${environment}" is not enabled for project "${draft.meta.id}"`);
+}
+
+/** A flag's entry for an environment; environments connected after the flag was created start empty. */
+export const environmentOf = (flag: Flag, environment: string): FlagEnvironment =>
+  flag.environments[environment] ?? EMPTY_ENVIRONMENT;
+
+/** A new image of `flag` with `changes`, stamped with the version this command gets. */
+export const revise = (flag: Flag, changes: Partial<Flag>, context: CommandContext): Flag => ({
+  ...flag,
+  ...changes,
+  version: context.seq,
+});
+
+/** A new image of `flag` with one environment replaced. */
+export const reviseEnvironment = (flag: Flag, environment: string, entry: FlagEnvironment, context: CommandContext): Flag =>
+  revise(flag, { environments: { ...flag.environments, [environment]: entry } }, context);
+
+/** Number of strategies that are evaluated (not `disabled`): the guard input of the environment machine. */
+export const enabledCount = (entry: FlagEnvironment): number => entry.strategies.filter((s) => !s.disabled).length;
+
+/** A 400 naming the property that failed its schema. */
+export function invalid(issues: Parameters<typeof formatIssues>[0]): DomainError {
+  const { message, details } = formatIssues(issues);
+  return fail('ValidationError', message, details);
+}

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { stepEnvironment } from '../../../machines/step.js';
+import type { CommandContext } from '../../actors/command-actor.js';
+import type { ProjectCommand } from '../commands.js';
+import { accept, fail, refuse, type Decision } from '../errors.js';
+import type { ProjectEvent } from '../events.js';
+import type { ProjectDraft } from '../project-state.js';
+import type { StrategyInput } from '../types.js';
+import { checkEnvironment, enabledCount, environmentOf, flagForChange, reviseEnvironment } from './shared.js';
+import { buildStrategy, withStrategies } from './strategies.js';
+
+type Cmd<T extends ProjectCommand['type']> = Extract<ProjectCommand, { type: T }>;
+
+/**
+ * `/on`: the environment machine enables only with an enabled strategy. Without one, the environment's
+ * default strategy (seed 4.16) is added first; without that, 409.
+ */
+export function decideEnable(draft: ProjectDraft, cmd: Cmd<'flag.enable'>, context: CommandContext): Decision<ProjectEvent, null> {
+  const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
+  if (!found.ok) return refuse(found.error);
+  const envError = checkEnvironment(draft, cmd.environment);
+  if (envError) return refuse(envError);
+  const flag = found.value;
+  const current = environmentOf(flag, cmd.environment);
+  let entry = current;
+  if (stepEnvironment(entry.enabled, enabledCount(entry), { type: 'enable' }) === null) {
+    const fallback = draft.meta.defaultStrategies[cmd.environment];
+    if (fallback) {
+      const highest = entry.strategies.reduce((max, s) => Math.max(max, s.sortOrder), -1);
+      entry = withStrategies(entry, [...entry.strategies, buildStrategy(withGroupId(fallback, flag.name), flag.name, randomUUID(), highest + 1)]);
+    }
+  }
+  const step = stepEnvironment(entry.enabled, enabledCount(entry), { type: 'enable' });
+  if (step === null) {
+    return refuse(fail('InvalidOperationError', `Flag "${flag.name}" has no enabled strategy in environment "${cmd.environment}" and the environment has no default strategy; add a strategy first`));
+  }
+  if (entry === current && step.enabled === current.enabled) return accept([], null);
+  const next = reviseEnvironment(flag, cmd.environment, { ...entry, enabled: step.enabled }, context);
+  return accept([{ type: 'flag.enabled', flag: next, before: flag, environment: cmd.environment }], null);
+}
+
+/** A default strategy applied to a flag rolls out by that flag's name. */
+function withGroupId(strategy: StrategyInput, flagName: string): StrategyInput {
+  if (strategy.parameters?.['groupId'] === undefined) return strategy;
+  return { ...strategy, parameters: { ...strategy.parameters, groupId: flagName } };
+}
+
+export function decideDisable(draft: ProjectDraft, cmd: Cmd<'flag.disable'>, context: CommandContext): Decision<ProjectEvent, null> {
+  const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
+  if (!found.ok) return refuse(found.error);
+  const envError = checkEnvironment(draft, cmd.environment);
+  if (envError) return refuse(envError);
+  const flag = found.value;
+  const entry = environmentOf(flag, cmd.environment);
+  const step = stepEnvironment(entry.enabled, enabledCount(entry), { type: 'disable' });
+  if (step === null || step.enabled === entry.enabled) return accept([], null);
+  const next = reviseEnvironment(flag, cmd.environment, { ...entry, enabled: step.enabled }, context);
+  return accept([{ type: 'flag.disabled', flag: next, before: flag, environment: cmd.environment }], null);
+}
+
+/** Sets the default strategy of one environment of the project, or of all of them with `*`. */
+export function decideDefaultStrategy(draft: ProjectDraft, cmd: Cmd<'default-strategy.set'>): Decision<ProjectEvent, StrategyInput> {
+  const targets = cmd.environment === '*' ? draft.meta.environments : [cmd.environment];
+  if (cmd.environment !== '*') {
+    const envError = checkEnvironment(draft, cmd.environment);
+    if (envError) return refuse(envError);
+  }
+  const defaultStrategies = { ...draft.meta.defaultStrategies };
+  for (const env of targets) defaultStrategies[env] = cmd.strategy;
+  const meta = { ...draft.meta, defaultStrategies };
+  return accept([{ type: 'project.updated', meta, before: draft.meta }], cmd.strategy);
+}

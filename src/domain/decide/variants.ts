@@ -1,0 +1,37 @@
+import * as v from 'valibot';
+import { VariantsSchema, distributeWeights } from '../../schemas/variant.schema.js';
+import type { CommandContext } from '../../actors/command-actor.js';
+import type { ProjectCommand } from '../commands.js';
+import { accept, refuse, type Decision } from '../errors.js';
+import type { ProjectEvent } from '../events.js';
+import { applyJsonPatch } from '../json-patch.js';
+import type { ProjectDraft } from '../project-state.js';
+import type { Flag, Variant } from '../types.js';
+import { flagForChange, invalid } from './shared.js';
+
+type Cmd<T extends ProjectCommand['type']> = Extract<ProjectCommand, { type: T }>;
+export type VariantsDecision = Decision<ProjectEvent, Variant[]>;
+
+function store(flag: Flag, variants: Variant[], context: CommandContext): VariantsDecision {
+  const stored = distributeWeights(variants);
+  const next = { ...flag, variants: stored, version: context.seq };
+  return accept([{ type: 'variants.updated', flag: next, before: flag }], stored);
+}
+
+/** PUT: replaces every variant (seed 4.14); the list was validated by the route's schema. */
+export function decideSetVariants(draft: ProjectDraft, cmd: Cmd<'variants.set'>, context: CommandContext): VariantsDecision {
+  const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
+  if (!found.ok) return refuse(found.error);
+  return store(found.value, cmd.variants, context);
+}
+
+/** PATCH: operations on the stored list; the result is validated like a PUT body and weights recomputed. */
+export function decidePatchVariants(draft: ProjectDraft, cmd: Cmd<'variants.patch'>, context: CommandContext): VariantsDecision {
+  const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
+  if (!found.ok) return refuse(found.error);
+  const patched = applyJsonPatch(found.value.variants, cmd.operations);
+  if (!patched.ok) return refuse(patched.error);
+  const parsed = v.safeParse(VariantsSchema, patched.value);
+  if (!parsed.success) return refuse(invalid(parsed.issues));
+  return store(found.value, parsed.output as Variant[], context);
+}

@@ -1,0 +1,37 @@
+/**
+ * The closed vocabulary of failures (API-DECISIONS "Errors"). The domain returns these as values; the HTTP
+ * layer maps each kind to its status in one place (src/http/errors.ts).
+ */
+export type ErrorKind =
+  | 'ValidationError'
+  | 'ArchivedFeatureError'
+  | 'AuthenticationRequired'
+  | 'NoAccessError'
+  | 'NotFoundError'
+  | 'NameExistsError'
+  | 'InvalidOperationError'
+  | 'PatchTestFailed'
+  | 'PreconditionFailed'
+  | 'PayloadTooLarge'
+  | 'ContentTypeError'
+  /** The project-user endpoints' 400, answered as `[{msg}]` (seed 4.17 to 4.19). */
+  | 'MembershipError';
+
+export interface DomainError {
+  kind: ErrorKind;
+  message: string;
+  details?: { message: string }[];
+}
+
+/** Builds a {@link DomainError}. @example fail('NotFoundError', 'no flag "a"') */
+export const fail = (kind: ErrorKind, message: string, details?: { message: string }[]): DomainError =>
+  details ? { kind, message, details } : { kind, message };
+
+/** What deciding a command gives: the events to record and the reply, or an expected failure. */
+export type Decision<E, R> = { ok: true; events: E[]; reply: R } | { ok: false; error: DomainError };
+
+/** An accepted decision. */
+export const accept = <E, R>(events: E[], reply: R): Decision<E, R> => ({ ok: true, events, reply });
+
+/** A refused decision. */
+export const refuse = <E, R>(error: DomainError): Decision<E, R> => ({ ok: false, error });

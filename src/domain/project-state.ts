@@ -1,0 +1,63 @@
+import type { ProjectEvent } from './events.js';
+import type { Flag, ProjectMeta } from './types.js';
+
+/** The committed state of one project: its meta and its flags in creation order. */
+export interface ProjectState {
+  meta: ProjectMeta;
+  flags: Map<string, Flag>;
+  /** Bumped on every publish; caches of derived views key on it. */
+  version: number;
+}
+
+/**
+ * A working copy of a project for one batch of commands: changes go to an overlay, the committed state is
+ * untouched until {@link ProjectDraft.publishTo} runs after the batch is on disk.
+ */
+export class ProjectDraft {
+  meta: ProjectMeta;
+  private readonly changed = new Map<string, Flag | null>();
+
+  constructor(private readonly base: ProjectState) {
+    this.meta = base.meta;
+  }
+
+  getFlag(name: string): Flag | undefined {
+    const changed = this.changed.get(name);
+    if (changed !== undefined) return changed ?? undefined;
+    return this.base.flags.get(name);
+  }
+
+  setFlag(flag: Flag): void {
+    this.changed.set(flag.name, flag);
+  }
+
+  deleteFlag(name: string): void {
+    this.changed.set(name, null);
+  }
+
+  /** Applies the overlay to `state` in place (one synchronous step, so no read sees half of it). */
+  publishTo(state: ProjectState): ProjectState {
+    for (const [name, flag] of this.changed) {
+      if (flag) state.flags.set(name, flag);
+      else state.flags.delete(name);
+    }
+    if (this.changed.size > 0 || state.meta !== this.meta) state.version += 1;
+    state.meta = this.meta;
+    return state;
+  }
+}
+
+/** Applies one event to a draft: every flag event is a replacement of the flag by its new image. */
+export function evolve(draft: ProjectDraft, event: ProjectEvent): void {
+  switch (event.type) {
+    case 'project.created':
+    case 'project.updated':
+      draft.meta = event.meta;
+      return;
+    case 'flag.deleted':
+      draft.deleteFlag(event.name);
+      return;
+    default:
+      draft.setFlag(event.flag);
+  }
+}

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { DomainError, ErrorKind } from '../domain/errors.js';
+
+/** The one place an error kind becomes an HTTP status. */
+export const STATUS: Record<ErrorKind, ContentfulStatusCode> = {
+  ValidationError: 400,
+  ArchivedFeatureError: 400,
+  MembershipError: 400,
+  AuthenticationRequired: 401,
+  NoAccessError: 403,
+  NotFoundError: 404,
+  NameExistsError: 409,
+  InvalidOperationError: 409,
+  PatchTestFailed: 409,
+  PreconditionFailed: 412,
+  PayloadTooLarge: 413,
+  ContentTypeError: 415,
+};
+
+/** A failure on its way to the client; thrown from handlers and middleware, answered by {@link errorResponse}. */
+export class ApiError extends Error {
+  constructor(readonly error: DomainError) {
+    super(error.message);
+    this.name = error.kind;
+  }
+}
+
+/** Throws the domain error as an HTTP error. @example throw apiError('NotFoundError', 'no such flag') */
+export const apiError = (kind: ErrorKind, message: string, details?: { message: string }[]) =>
+  new ApiError(details ? { kind, message, details } : { kind, message });
+
+/**
+ * The error body of API-DECISIONS: `{id, name, message, details?}`; the project-user 400s are `[{msg}]`.
+ */
+export function errorResponse(c: Context, error: DomainError): Response {
+  const status = STATUS[error.kind];
+  if (error.kind === 'MembershipError') return c.json([{ msg: error.message }], status);
+  const body: Record<string, unknown> = { id: randomUUID(), name: error.kind, message: error.message };
+  if (error.details && error.details.length > 0) body['details'] = error.details;
+  return c.json(body, status);
+}
+
+/** Unexpected failures: logged with their cause, answered without leaking it. */
+export function internalErrorResponse(c: Context, cause: unknown): Response {
+  const id = randomUUID();
+  console.error(`[flagpole] internal error ${id} on ${c.req.method} ${c.req.path}:`, cause);
+  return c.json({ id, name: 'InternalError', message: 'The service failed to handle the request; it has been logged.' }, 500);
+}

@@ -1,0 +1,16 @@
+/**
+ * The request schemas of the admin API, one module per resource, and the
+ * helper that turns their issues into a `ValidationError` body.
+ */
+export * from './access.schema.js';
+export * from './common.schema.js';
+export * from './constraint.schema.js';
+export * from './feature.schema.js';
+export * from './formats.js';
+export * from './issues.js';
+export * from './params.schema.js';
+export * from './patch.schema.js';
+export * from './payload.schema.js';
+export * from './project.schema.js';
+export * from './strategy.schema.js';
+export * from './variant.schema.js';
