@@ -5,12 +5,9 @@ import { pruneSnapshots, writeSnapshot } from '../../snapshots/snapshot-writer.j
 import type { BatchOp, Store } from '../../snapshots/store.js';
 import type { Decision } from '../domain/errors.js';
 
-/** Facts a decision may use that are not in the state: when, who, and the sequence number it will get. */
-export interface CommandContext {
-  at: string;
-  by: string;
-  seq: number;
-}
+import type { CommandContext } from '../domain/context.js';
+
+export type { CommandContext };
 
 /**
  * The pure logic an actor runs: decide a command against a working draft, evolve the draft with the

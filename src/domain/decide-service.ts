@@ -1,4 +1,4 @@
-import type { CommandContext } from '../actors/command-actor.js';
+import type { CommandContext } from './context.js';
 import { accept, fail, refuse, type Decision } from './errors.js';
 import type { ServiceCommand, ServiceEvent, ServiceState } from './service-state.js';
 

@@ -1,4 +1,4 @@
-import type { CommandContext } from '../actors/command-actor.js';
+import type { CommandContext } from './context.js';
 import type { ProjectCommand } from './commands.js';
 import { accept, type Decision } from './errors.js';
 import type { ProjectEvent } from './events.js';

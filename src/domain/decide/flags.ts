@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { stepLifecycle } from '../../../machines/step.js';
 import { FeatureRecordSchema } from '../../schemas/feature.schema.js';
-import type { CommandContext } from '../../actors/command-actor.js';
+import type { CommandContext } from '../context.js';
 import type { ProjectCommand } from '../commands.js';
 import { accept, fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';

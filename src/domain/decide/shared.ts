@@ -1,5 +1,5 @@
 import { stepLifecycle } from '../../../machines/step.js';
-import type { CommandContext } from '../../actors/command-actor.js';
+import type { CommandContext } from '../context.js';
 import { formatIssues } from '../../schemas/issues.js';
 import { fail, type DomainError } from '../errors.js';
 import type { ProjectDraft } from '../project-state.js';

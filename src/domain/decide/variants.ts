@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { VariantsSchema, distributeWeights } from '../../schemas/variant.schema.js';
-import type { CommandContext } from '../../actors/command-actor.js';
+import type { CommandContext } from '../context.js';
 import type { ProjectCommand } from '../commands.js';
 import { accept, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
