@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { Registry } from './actors/registry.js';
 import type { Config } from './config.js';
-import { ApiError, apiError, errorResponse, internalErrorResponse } from './http/errors.js';
+import { ApiError, errorResponse, internalErrorResponse } from './http/errors.js';
 import { mountRoutes } from './http/mount.js';
 import { openApiDocument } from './http/openapi.js';
 import type { AppDeps, RouteSpec } from './http/route.js';
+import { accessRoutes } from './http/routes/access.routes.js';
 import { environmentRoutes } from './http/routes/environments.routes.js';
 import { featureRoutes } from './http/routes/features.routes.js';
 import { projectRoutes } from './http/routes/projects.routes.js';
@@ -22,6 +22,7 @@ export const ROUTES: RouteSpec[] = [
   ...strategyRoutes,
   ...toggleRoutes,
   ...variantRoutes,
+  ...accessRoutes,
 ];
 
 /**
@@ -36,10 +37,6 @@ export function createApp({ registry, config, routes = ROUTES }: { registry: Reg
 
   app.get('/health', (c) => c.json({ health: 'GOOD' }));
   app.get('/docs/openapi.json', (c) => c.body(openapi, 200, { 'content-type': 'application/json' }));
-  app.use('/api/*', bodyLimit({
-    maxSize: config.bodyLimit,
-    onError: (c) => errorResponse(c, apiError('PayloadTooLarge', `The request body is larger than ${config.bodyLimit} bytes`).error),
-  }));
   mountRoutes(app, routes, deps);
 
   app.notFound((c) => errorResponse(c, { kind: 'NotFoundError', message: `No route ${c.req.method} ${c.req.path}` }));

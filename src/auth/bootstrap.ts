@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { Registry } from '../actors/registry.js';
 import type { StoredToken } from '../domain/service-state.js';
 import { hashSecret, newSecret, secretPrefix } from './tokens.js';
 
 /** An admin token as stored: hash only. */
 export function adminToken(secret: string, tokenName: string, at: string): StoredToken {
-  return { hash: hashSecret(secret), tokenName, type: 'admin', projects: ['*'], environment: '*', createdAt: at, expiresAt: null, userId: null, prefix: secretPrefix(secret) };
+  return { id: randomUUID(), hash: hashSecret(secret), tokenName, type: 'admin', projects: ['*'], environment: '*', createdAt: at, expiresAt: null, userId: null, prefix: secretPrefix(secret) };
 }
 
 /**

@@ -18,6 +18,10 @@ export function decideService(draft: ServiceState, command: ServiceCommand, cont
       if (email && Object.values(draft.users).some((u) => u.email?.toLowerCase() === email)) {
         return refuse(fail('NameExistsError', `A user with email "${command.user.email}" already exists`));
       }
+      const username = command.user.username?.toLowerCase();
+      if (username && Object.values(draft.users).some((u) => u.username?.toLowerCase() === username)) {
+        return refuse(fail('NameExistsError', `A user with username "${command.user.username}" already exists`));
+      }
       const user = { ...command.user, id: draft.nextUserId, createdAt: context.at };
       return accept([{ type: 'user.created', user }], user);
     }
@@ -28,6 +32,10 @@ export function decideService(draft: ServiceState, command: ServiceCommand, cont
     }
     case 'token.create':
       if (draft.tokens[command.token.hash]) return refuse(fail('NameExistsError', 'That token already exists'));
+      // Checked here, in the mailbox, so a personal token cannot outlive a user deleted at the same moment.
+      if (command.token.userId !== null && !draft.users[String(command.token.userId)]) {
+        return refuse(fail('NotFoundError', `No user with id ${command.token.userId}`));
+      }
       return accept([{ type: 'token.created', token: command.token }], command.token);
     case 'token.delete': {
       const token = draft.tokens[command.hash];

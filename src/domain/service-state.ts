@@ -21,6 +21,11 @@ export type TokenType = 'admin' | 'client' | 'personal';
 
 /** A stored token: only the SHA-256 of its secret is kept. */
 export interface StoredToken {
+  /**
+   * Random, non-secret id used by listings and DELETE. Not derived from the hash: an unsalted hash of an
+   * operator-chosen (possibly weak) init token would let anyone who sees a listing guess the secret offline.
+   */
+  id: string;
   /** Hex SHA-256 of the secret; also the token's identity in the store. */
   hash: string;
   tokenName: string;

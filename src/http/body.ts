@@ -14,11 +14,41 @@ export function validate<S extends v.GenericSchema>(schema: S, value: unknown): 
 }
 
 /**
- * Reads a JSON body: the content type must be JSON (415), the text must parse (400); the size limit is
- * enforced before this by the body-limit middleware (413). An absent body is `undefined` when `optional`.
+ * Reads a request body as text, refusing more than `limit` bytes (413) without buffering them: a declared
+ * `content-length` is checked before reading (Node's parser holds the body to it), a chunked body is read
+ * as a stream and cut off at the limit.
  */
-export async function readJsonBody(c: Context, optional: boolean): Promise<unknown> {
-  const text = await c.req.text();
+async function readText(c: Context, limit: number): Promise<string> {
+  const tooLarge = () => apiError('PayloadTooLarge', `The request body is larger than ${limit} bytes`);
+  const declared = c.req.header('content-length');
+  if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
+    if (Number(declared) > limit) throw tooLarge();
+    return c.req.text();
+  }
+  const stream = c.req.raw.body;
+  if (!stream) return '';
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Reads a JSON body: at most `limit` bytes (413), the content type must be JSON (415), the text must parse
+ * (400). An absent body is `undefined` when `optional`.
+ */
+export async function readJsonBody(c: Context, optional: boolean, limit: number): Promise<unknown> {
+  const text = await readText(c, limit);
   if (text.trim() === '') {
     if (optional) return undefined;
     throw apiError('ValidationError', 'A JSON request body is required');

@@ -20,7 +20,7 @@ function unwrap<R>(decision: Decision<unknown, unknown>): R {
 /**
  * Registers `routes` on `app`, each behind the same numbered pipeline:
  * 1. authenticate (401), 2. validate path parameters (400), 3. find the project (404),
- * 4. authorize (403), 5. read and validate the body (415, 413, 400), 6. handle.
+ * 4. authorize (403), 5. read and validate the body (413, 415, 400), 6. handle.
  */
 export function mountRoutes(app: Hono, routes: RouteSpec[], deps: AppDeps): void {
   for (const route of routes) {
@@ -47,7 +47,7 @@ export function mountRoutes(app: Hono, routes: RouteSpec[], deps: AppDeps): void
         throw apiError('NoAccessError', message);
       }
       // 5.
-      const body = route.body ? await readBody(c, route) : undefined;
+      const body = route.body ? await readBody(c, route, config.bodyLimit) : undefined;
       // 6.
       const by = principalLabel(principal);
       const call: Call<unknown, unknown> = {
@@ -68,8 +68,8 @@ export function mountRoutes(app: Hono, routes: RouteSpec[], deps: AppDeps): void
   }
 }
 
-async function readBody(c: Context, route: RouteSpec): Promise<unknown> {
-  const raw = await readJsonBody(c, route.bodyOptional ?? false);
+async function readBody(c: Context, route: RouteSpec, limit: number): Promise<unknown> {
+  const raw = await readJsonBody(c, route.bodyOptional ?? false, limit);
   if (raw === undefined) return undefined;
   return validate(route.body!, raw);
 }
