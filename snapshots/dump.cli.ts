@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { DumpError, dumpDataDir, stableStringify } from './dump.js';
+import type { RecoveryNotice } from './recovery.js';
 
 const USAGE = 'usage: npm run dump -- --data-dir DIR [--project ID] [--at SEQ]';
 
@@ -30,7 +31,10 @@ async function main(): Promise<number> {
     }
   }
   try {
-    process.stdout.write(stableStringify(await dumpDataDir(dataDir, { project: values.project, at })));
+    const notices: RecoveryNotice[] = [];
+    const dump = await dumpDataDir(dataDir, { project: values.project, at, notices });
+    for (const notice of notices) console.error(`warning: ${notice.key}: ${notice.message}`);
+    process.stdout.write(stableStringify(dump));
     return 0;
   } catch (error) {
     // Corrupt records name their key in the message; anything else unexpected keeps its stack.

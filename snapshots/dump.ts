@@ -3,7 +3,7 @@ import { join } from 'node:path';
 // The dump replays with the service's own recovery code and models, so what it prints is exactly what the
 // service would load; this is the one place under snapshots/ that looks up into src/ (as main does).
 import { projectModel, stateFromSnapshot } from '../src/actors/project-model.js';
-import { recoverState } from '../src/actors/recover.js';
+import { recoverState, type Recovered } from '../src/actors/recover.js';
 import { emptyServiceState, serviceModel } from '../src/actors/service-model.js';
 import type { ProjectState } from '../src/domain/project-state.js';
 import type { ServiceState } from '../src/domain/service-state.js';
@@ -11,6 +11,7 @@ import type { Flag, ProjectMeta } from '../src/domain/types.js';
 import { decode } from './codec.js';
 import { keys, type Scope } from './keys.js';
 import type { SnapshotHead } from './records.js';
+import type { RecoveryNotice } from './recovery.js';
 import { Store } from './store.js';
 
 /** Version of the dump document; restore refuses any other. */
@@ -81,6 +82,8 @@ export interface DumpOptions {
   project?: string | undefined;
   /** Replay the project's log only up to this sequence number (needs `project`). */
   at?: number | undefined;
+  /** Receives what recovery worked around (a damaged snapshot it fell back from). */
+  notices?: RecoveryNotice[];
 }
 
 /**
@@ -102,24 +105,28 @@ export async function dumpDataDir(dataDir: string, options: DumpOptions = {}): P
       ? `${dataDir} is in use (is the service running? stop it first, or ask GET /api/admin/state)`
       : `cannot open ${dataDir}: ${(error as Error).message}`);
   }
+  const noted = <T extends { notices: RecoveryNotice[] }>(recovered: T): T => {
+    options.notices?.push(...recovered.notices);
+    return recovered;
+  };
   try {
     const ids: string[] = [];
     for await (const [key] of store.entries(keys.projectsPrefix)) ids.push(key.slice(keys.projectsPrefix.length));
     if (options.project !== undefined) {
       if (!ids.includes(options.project)) throw new DumpError(`no project "${options.project}" in ${dataDir}`);
       if (options.at !== undefined) await checkReachable(store, { project: options.project }, options.at);
-      return buildDump([await recoverProject(store, options.project, options.at)]);
+      return buildDump([noted(await recoverProject(store, options.project, options.at))]);
     }
     const projects: AtSeq<ProjectState>[] = [];
-    for (const id of ids) projects.push(await recoverProject(store, id));
-    const service = await recoverState(store, serviceModel, (meta: ServiceState) => meta, emptyServiceState);
+    for (const id of ids) projects.push(noted(await recoverProject(store, id)));
+    const service = noted(await recoverState(store, serviceModel, (meta: ServiceState) => meta, emptyServiceState));
     return buildDump(projects, service);
   } finally {
     await store.close();
   }
 }
 
-async function recoverProject(store: Store, id: string, at?: number): Promise<AtSeq<ProjectState>> {
+async function recoverProject(store: Store, id: string, at?: number): Promise<Recovered<ProjectState>> {
   // Before its first record (project.created) a project has no meta of its own; replay replaces this one.
   const empty = (): ProjectState => stateFromSnapshot({ id, name: id, description: '', createdAt: new Date(0).toISOString(), environments: [], defaultStrategies: {}, members: {} }, []);
   return recoverState(store, projectModel(id), (meta: ProjectMeta, flags: Flag[]) => stateFromSnapshot(meta, flags), empty, at);

@@ -9,6 +9,7 @@ import { accessRoutes } from './http/routes/access.routes.js';
 import { environmentRoutes } from './http/routes/environments.routes.js';
 import { featureRoutes } from './http/routes/features.routes.js';
 import { projectRoutes } from './http/routes/projects.routes.js';
+import { stateRoutes } from './http/routes/state.routes.js';
 import { strategyRoutes } from './http/routes/strategies.routes.js';
 import { toggleRoutes } from './http/routes/toggles.routes.js';
 import { variantRoutes } from './http/routes/variants.routes.js';
@@ -22,6 +23,7 @@ export const ROUTES: RouteSpec[] = [
   ...strategyRoutes,
   ...toggleRoutes,
   ...variantRoutes,
+  ...stateRoutes,
   ...accessRoutes,
 ];
 

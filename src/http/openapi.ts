@@ -29,7 +29,9 @@ export function openApiDocument(routes: RouteSpec[], version: string): Record<st
       name, in: 'path', required: true, schema: { type: name === 'userId' || name === 'roleId' ? 'integer' : 'string' },
     }));
     const responses: Record<string, unknown> = { [String(route.success.status)]: { description: route.success.description } };
-    for (const kind of ['ValidationError', 'AuthenticationRequired', 'NoAccessError', ...(route.errors ?? [])]) {
+    // The pipeline (mount.ts) answers these on every route of its kind, whatever the route declares.
+    const implied = [...(route.path.includes(':projectId') ? ['NotFoundError'] : []), ...(route.body ? ['PayloadTooLarge', 'ContentTypeError'] : [])];
+    for (const kind of ['ValidationError', 'AuthenticationRequired', 'NoAccessError', ...implied, ...(route.errors ?? [])]) {
       const status = String(STATUS[kind as keyof typeof STATUS] ?? 400);
       responses[status] ??= { description: kind, content: { 'application/json': { schema: ERROR_BODY } } };
     }

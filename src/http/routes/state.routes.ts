@@ -1,0 +1,57 @@
+import * as v from 'valibot';
+import { readHistory } from '../../actors/history.js';
+import { dumpRegistry, stableStringify } from '../../actors/state-dump.js';
+import { FlagNameSchema, ProjectIdSchema, looseObject } from '../../schemas/common.schema.js';
+import { validate } from '../body.js';
+import { projectNotFound } from '../mount.js';
+import { defineRoute, type RouteSpec } from '../route.js';
+
+/** Largest page of the history. */
+export const HISTORY_MAX_LIMIT = 1000;
+
+/** A non-negative integer query value in `[min, max]`, given as decimal digits. */
+const queryInteger = (min: number, max: number) => v.pipe(
+  v.string(),
+  v.regex(/^\d{1,16}$/, 'must be a non-negative integer'),
+  v.transform(Number),
+  v.minValue(min, `must be at least ${min}`),
+  v.maxValue(max, `must be at most ${max}`),
+);
+
+/** `?project=P` (optional: without it the whole service). */
+export const StateQuerySchema = looseObject({ project: v.optional(ProjectIdSchema) });
+
+/** `?project=P&feature=F&offset=0&limit=100`. */
+export const EventsQuerySchema = looseObject({
+  project: ProjectIdSchema,
+  feature: v.optional(FlagNameSchema),
+  offset: v.optional(queryInteger(0, Number.MAX_SAFE_INTEGER), '0'),
+  limit: v.optional(queryInteger(1, HISTORY_MAX_LIMIT), '100'),
+});
+
+/** Admin-only inspection of the stored state: the dump of `npm run dump`, and the change history. */
+export const stateRoutes: RouteSpec[] = [
+  defineRoute({
+    method: 'get', path: '/api/admin/state', tag: 'Admin', permission: 'ADMIN',
+    summary: 'Dump the committed state as stable JSON, as `npm run dump` prints it (query `project` for one project)',
+    success: { status: 200, description: 'The dump document (docs/storage.md)' }, errors: ['NotFoundError'],
+    handle: ({ c, deps }) => {
+      const query = validate(StateQuerySchema, c.req.query());
+      const dump = dumpRegistry(deps.registry, query.project);
+      if (!dump) throw projectNotFound(query.project!);
+      return c.body(stableStringify(dump), 200, { 'content-type': 'application/json' });
+    },
+  }),
+  defineRoute({
+    method: 'get', path: '/api/admin/events', tag: 'Admin', permission: 'ADMIN',
+    summary: `History of a project from its command log, newest first (query \`project\`, optional \`feature\`, \`offset\`, \`limit\` at most ${HISTORY_MAX_LIMIT})`,
+    success: { status: 200, description: '`{version: 1, events: [{seq, type, project, feature, environment, by, at, before, after}], offset, limit, hasMore}`' },
+    errors: ['NotFoundError'],
+    handle: async ({ c, deps }) => {
+      const query = validate(EventsQuerySchema, c.req.query());
+      if (!deps.registry.project(query.project)) throw projectNotFound(query.project);
+      const page = await readHistory(deps.registry.store, query.project, query);
+      return c.json({ version: 1, ...page });
+    },
+  }),
+];

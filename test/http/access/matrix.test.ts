@@ -1,0 +1,187 @@
+/**
+ * Every route of ROUTES, tried by a token of each kind of caller: allowed ones must succeed (2xx), the
+ * others must answer 403 NoAccessError naming the permission. The expectation is written out below by hand,
+ * route by route, and does not consult `isAllowed` or the routes' `permission` field, so a change to either
+ * that widens or narrows access makes this test fail. A route added to ROUTES without a row here fails too.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../../src/app.js';
+import { ADMIN_TOKEN, harness, type Harness } from '../../helpers/harness.js';
+import { createProject, createUser, grant, MEMBER, OWNER, personalToken, READER } from './access-fixtures.js';
+
+/** What a route does, in the terms of API-DECISIONS "users, roles, tokens". */
+type Kind =
+  | 'read' // any GET
+  | 'flag' // flag, strategy, variant and on/off work in a project
+  | 'project' // membership, default strategies, the project's environments
+  | 'admin'; // users, tokens, environments, new projects, service-wide dumps
+
+type Caller = 'admin token' | 'client token' | 'root Admin' | 'root Editor' | 'root Viewer' | 'Owner' | 'Member' | 'Reader';
+
+/** Who may do what: the rules of API-DECISIONS, restated. */
+const MAY: Record<Caller, Kind[]> = {
+  'admin token': ['read', 'flag', 'project', 'admin'],
+  'client token': [],
+  'root Admin': ['read', 'flag', 'project', 'admin'],
+  'root Editor': ['read', 'flag'],
+  'root Viewer': ['read'],
+  Owner: ['read', 'flag', 'project'],
+  Member: ['read', 'flag'],
+  Reader: ['read'],
+};
+
+interface Row {
+  kind: Kind;
+  /** A body that succeeds when the caller may call the route. */
+  body?: unknown;
+  /** Parameters other than the defaults of the world (see `World`). */
+  params?: Record<string, string>;
+  /** A query string the route needs, `?` included. */
+  query?: string;
+}
+
+const P = '/api/admin/projects/:projectId';
+const FLAG = `${P}/features/:featureName`;
+const ENV = `${FLAG}/environments/:environment`;
+const MEMBERSHIP = `${P}/users/:userId/roles/:roleId`;
+
+/** The expected table, one row per route; rows run in ROUTES order against one world per caller. */
+const EXPECTED: Record<string, Row> = {
+  'GET /api/admin/projects': { kind: 'read' },
+  'POST /api/admin/projects': { kind: 'admin', body: { id: 'made', name: 'Made' } },
+  [`GET ${P}`]: { kind: 'read' },
+  [`POST ${P}/environments`]: { kind: 'project', body: { environment: 'production' } },
+  [`DELETE ${P}/environments/:environment`]: { kind: 'project', params: { environment: 'staging' } },
+  'GET /api/admin/environments': { kind: 'read' },
+  'POST /api/admin/environments': { kind: 'admin', body: { name: 'made' } },
+  [`GET ${P}/features`]: { kind: 'read' },
+  [`POST ${P}/features`]: { kind: 'flag', body: { name: 'made' } },
+  [`GET ${FLAG}`]: { kind: 'read' },
+  [`PUT ${FLAG}`]: { kind: 'flag', body: { name: 'm-flag', description: 'put', type: 'release' } },
+  [`PATCH ${FLAG}`]: { kind: 'flag', body: [{ op: 'replace', path: '/description', value: 'patched' }] },
+  [`DELETE ${FLAG}`]: { kind: 'flag', params: { featureName: 'm-doomed' } },
+  [`POST ${FLAG}/clone`]: { kind: 'flag', body: { name: 'm-clone' } },
+  [`POST ${P}/revive`]: { kind: 'flag', body: { features: ['m-doomed'] } },
+  [`POST ${P}/delete`]: { kind: 'flag', body: { features: ['m-archived'] } },
+  [`GET ${ENV}/strategies`]: { kind: 'read' },
+  [`POST ${ENV}/strategies`]: { kind: 'flag', body: { name: 'default' } },
+  [`PUT ${ENV}/strategies/:strategyId`]: { kind: 'flag', body: { name: 'flexibleRollout', parameters: { rollout: '50' } } },
+  [`PATCH ${ENV}/strategies/:strategyId`]: { kind: 'flag', body: [{ op: 'replace', path: '/parameters/rollout', value: '60' }] },
+  [`DELETE ${ENV}/strategies/:strategyId`]: { kind: 'flag' },
+  [`POST ${ENV}/on`]: { kind: 'flag' },
+  [`POST ${ENV}/off`]: { kind: 'flag' },
+  [`POST ${P}/environments/:environment/default-strategy`]: { kind: 'project', body: { name: 'default' } },
+  [`GET ${FLAG}/variants`]: { kind: 'read' },
+  [`PUT ${FLAG}/variants`]: { kind: 'flag', body: [{ name: 'a', weightType: 'variable', weight: 1000 }] },
+  [`PATCH ${FLAG}/variants`]: { kind: 'flag', body: [{ op: 'add', path: '/1', value: { name: 'b', weightType: 'variable', weight: 0 } }] },
+  'GET /api/admin/state': { kind: 'admin' },
+  'GET /api/admin/events': { kind: 'admin', query: '?project=matrix' },
+  'GET /api/admin/roles': { kind: 'read' },
+  'GET /api/admin/roles/:roleId': { kind: 'read', params: { roleId: '4' } },
+  'POST /api/admin/user-admin': { kind: 'admin', body: { username: 'made' } },
+  'GET /api/admin/user-admin': { kind: 'admin' },
+  'GET /api/admin/user-admin/:userId': { kind: 'admin' },
+  'DELETE /api/admin/user-admin/:userId': { kind: 'admin', params: { userId: 'victim' } },
+  'POST /api/admin/api-tokens': { kind: 'admin', body: { tokenName: 'made', type: 'client', projects: ['matrix'] } },
+  'GET /api/admin/api-tokens': { kind: 'admin' },
+  'DELETE /api/admin/api-tokens/:id': { kind: 'admin', params: { id: 'victimApiToken' } },
+  'POST /api/admin/user-admin/:userId/tokens': { kind: 'admin', body: { description: 'made' } },
+  'GET /api/admin/user-admin/:userId/tokens': { kind: 'admin' },
+  'DELETE /api/admin/user-admin/:userId/tokens/:id': { kind: 'admin', params: { id: 'outsiderToken' } },
+  [`GET ${P}/access`]: { kind: 'read' },
+  [`POST ${MEMBERSHIP}`]: { kind: 'project', params: { roleId: String(READER) } },
+  [`PUT ${MEMBERSHIP}`]: { kind: 'project', params: { roleId: String(MEMBER) } },
+  [`DELETE ${MEMBERSHIP}`]: { kind: 'project', params: { roleId: String(MEMBER) } },
+};
+
+/** One fresh data directory with a caller of every kind and the things the routes act on. */
+interface World {
+  h: Harness;
+  tokens: Record<Caller, string>;
+  /** Default path parameters; a row's `params` may name one of these keys as a value. */
+  values: Record<string, string>;
+}
+
+async function buildWorld(): Promise<World> {
+  const h = await harness();
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const res = await h.json(method, path, body);
+    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+    return res.body;
+  };
+  await ok('POST', '/api/admin/environments', { name: 'staging' });
+  await createProject(h, 'matrix');
+  const user = async (name: string, rootRole: number, projectRole?: number) => {
+    const id = await createUser(h, { username: name, rootRole });
+    if (projectRole !== undefined) await grant(h, 'matrix', id, projectRole);
+    return id;
+  };
+  const ids = {
+    rootAdmin: await user('root-admin', 1), editor: await user('editor', 2), viewer: await user('viewer', 3),
+    owner: await user('owner', 3, OWNER), member: await user('member', 3, MEMBER), reader: await user('reader', 3, READER),
+    victim: await user('victim', 3, MEMBER), outsider: await user('outsider', 3),
+  };
+  const client = await ok('POST', '/api/admin/api-tokens', { tokenName: 'sdk', type: 'client', projects: ['matrix'], environment: 'development' });
+  const victimApiToken = await ok('POST', '/api/admin/api-tokens', { tokenName: 'victim', type: 'admin' });
+  const outsiderToken = await ok('POST', `/api/admin/user-admin/${ids.outsider}/tokens`, { description: 'outsider' });
+  for (const name of ['m-flag', 'm-doomed', 'm-archived']) await ok('POST', '/api/admin/projects/matrix/features', { name });
+  await ok('DELETE', '/api/admin/projects/matrix/features/m-archived');
+  const strategy = await ok('POST', '/api/admin/projects/matrix/features/m-flag/environments/development/strategies', { name: 'default' });
+  const tokens: Record<Caller, string> = {
+    'admin token': ADMIN_TOKEN,
+    'client token': client.secret,
+    'root Admin': await personalToken(h, ids.rootAdmin),
+    'root Editor': await personalToken(h, ids.editor),
+    'root Viewer': await personalToken(h, ids.viewer),
+    Owner: await personalToken(h, ids.owner),
+    Member: await personalToken(h, ids.member),
+    Reader: await personalToken(h, ids.reader),
+  };
+  const values = {
+    projectId: 'matrix', featureName: 'm-flag', environment: 'development', strategyId: strategy.id,
+    userId: String(ids.outsider), roleId: String(READER), id: victimApiToken.id,
+    victim: String(ids.victim), victimApiToken: victimApiToken.id, outsiderToken: outsiderToken.id,
+  };
+  return { h, tokens, values };
+}
+
+const keyOf = (route: { method: string; path: string }) => `${route.method.toUpperCase()} ${route.path}`;
+
+describe('the permission matrix', () => {
+  it('has a row for every route, and no row for a route that does not exist', () => {
+    const routes = ROUTES.map(keyOf);
+    expect(routes.filter((k) => !(k in EXPECTED)), 'routes without a row in EXPECTED').toEqual([]);
+    expect(Object.keys(EXPECTED).filter((k) => !routes.includes(k)), 'rows of EXPECTED without a route').toEqual([]);
+  });
+
+  const callers = Object.keys(MAY) as Caller[];
+  describe.each(callers)('%s', (caller) => {
+    let world: World;
+    beforeAll(async () => { world = await buildWorld(); });
+    afterAll(async () => { await world.h.close(); });
+
+    it('is allowed exactly where the table says, and refused with 403 naming the permission elsewhere', async () => {
+      const outcomes: string[] = [];
+      for (const route of ROUTES) {
+        const row = EXPECTED[keyOf(route)];
+        if (!row) continue;
+        const used: Record<string, string> = {};
+        const path = route.path.replace(/:(\w+)/g, (_m, name: string) => {
+          const wanted = row.params?.[name] ?? world.values[name];
+          if (wanted === undefined) throw new Error(`no value for :${name} in ${keyOf(route)}`);
+          used[name] = world.values[wanted] ?? wanted;
+          return encodeURIComponent(used[name]);
+        });
+        const res = await world.h.json(route.method.toUpperCase(), path + (row.query ?? ''), row.body, { token: world.tokens[caller] });
+        const allowed = MAY[caller].includes(row.kind);
+        const message = String(res.body?.message);
+        const ok = allowed
+          ? res.status >= 200 && res.status < 300
+          : res.status === 403 && res.body?.name === 'NoAccessError' && message.includes(route.permission)
+            && (used['environment'] === undefined || message.includes(`"${used['environment']}"`));
+        if (!ok) outcomes.push(`${keyOf(route)}: expected ${allowed ? '2xx' : '403'}, got ${res.status} ${JSON.stringify(res.body)}`);
+      }
+      expect(outcomes).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,302 @@
+/**
+ * Seed 4.9 to 4.12 through HTTP: add, list, replace, patch and delete strategies, their defaults and
+ * validation, and the invariant "enabled implies an enabled strategy" (API-DECISIONS "Strategies").
+ */
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { harness, type Harness } from '../helpers/harness.js';
+
+const P = '/api/admin/projects/default';
+const flagPath = (name: string) => `${P}/features/${name}`;
+const strategies = (flag: string, env: string) => `${flagPath(flag)}/environments/${env}/strategies`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+let h: Harness;
+beforeEach(async () => {
+  h = await harness();
+  expect((await h.json('POST', `${P}/features`, { name: 'f' })).status).toBe(201);
+});
+afterEach(async () => { await h.close(); });
+
+function expectError(r: { status: number; body: any }, status: number, name: string, message?: RegExp): void {
+  expect({ status: r.status, name: r.body?.name }).toEqual({ status, name });
+  expect(r.body.id).toMatch(UUID);
+  expect(typeof r.body.message).toBe('string');
+  if (message) expect(r.body.message).toMatch(message);
+}
+
+const seq = () => h.registry.project('default')!.seq;
+
+async function expectNoChange(act: () => Promise<unknown>, flag = 'f'): Promise<void> {
+  const before = seq();
+  const detail = (await h.json('GET', flagPath(flag))).body;
+  await act();
+  expect(seq()).toBe(before);
+  expect((await h.json('GET', flagPath(flag))).body).toEqual(detail);
+}
+
+async function add(body: Record<string, unknown> = { name: 'default' }, env = 'development', flag = 'f') {
+  const r = await h.json('POST', strategies(flag, env), body);
+  expect(r.status).toBe(200);
+  return r.body as { id: string; sortOrder: number; disabled: boolean; parameters: Record<string, string> };
+}
+
+async function environment(env: string, flag = 'f') {
+  const detail = (await h.json('GET', flagPath(flag))).body;
+  return detail.environments.find((e: { name: string }) => e.name === env) as { enabled: boolean; strategies: { id: string }[] };
+}
+
+const on = async (env = 'development', flag = 'f') => expect((await h.req('POST', `${flagPath(flag)}/environments/${env}/on`)).status).toBe(200);
+
+describe('POST .../strategies (4.9 add)', () => {
+  test('answers 200 with the stored strategy and its defaults; sortOrder counts up', async () => {
+    const r = await h.json('POST', strategies('f', 'development'), { name: 'default' });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({
+      id: expect.stringMatching(UUID), name: 'default', title: null, disabled: false, sortOrder: 0,
+      constraints: [], parameters: {}, variants: [], segments: [],
+    });
+    expect(r.headers.get('etag')).toMatch(/^"\d+"$/);
+    expect((await add()).sortOrder).toBe(1);
+    expect((await add({ name: 'default', sortOrder: 10 })).sortOrder).toBe(10);
+    expect((await add()).sortOrder).toBe(11);
+    expect((await add({ name: 'default' }, 'production')).sortOrder).toBe(0);
+  });
+
+  test('keeps every given field; numbers in parameters become strings', async () => {
+    const body = {
+      name: 'flexibleRollout', title: 'half', disabled: true, sortOrder: 3,
+      constraints: [
+        { contextName: 'userId', operator: 'IN', values: ['1', '2'], inverted: true },
+        { contextName: 'age', operator: 'NUM_GT', value: 18 },
+        { contextName: 'currentTime', operator: 'DATE_AFTER', value: '2024-05-01T12:00:00Z' },
+        { contextName: 'version', operator: 'SEMVER_GT', value: '1.2.3-beta.1' },
+      ],
+      parameters: { rollout: 50, stickiness: 'userId', groupId: 'g' },
+      variants: [{ name: 'v', weight: 1000, weightType: 'variable', stickiness: 'default', payload: { type: 'json', value: '{"a":1}' } }],
+      segments: [1, 2],
+    };
+    const s = await add(body);
+    expect(s).toEqual({
+      ...body, id: expect.stringMatching(UUID),
+      constraints: [
+        { contextName: 'userId', operator: 'IN', values: ['1', '2'], inverted: true, caseInsensitive: false },
+        { contextName: 'age', operator: 'NUM_GT', value: '18', inverted: false, caseInsensitive: false },
+        { contextName: 'currentTime', operator: 'DATE_AFTER', value: '2024-05-01T12:00:00Z', inverted: false, caseInsensitive: false },
+        { contextName: 'version', operator: 'SEMVER_GT', value: '1.2.3-beta.1', inverted: false, caseInsensitive: false },
+      ],
+      parameters: { rollout: '50', stickiness: 'userId', groupId: 'g' },
+    });
+    expect((await environment('development')).strategies).toEqual([s]);
+  });
+
+  test('flexibleRollout gets rollout "100", stickiness "default" and the flag name as groupId', async () => {
+    expect((await add({ name: 'flexibleRollout' })).parameters).toEqual({ rollout: '100', stickiness: 'default', groupId: 'f' });
+    expect((await add({ name: 'flexibleRollout', parameters: null })).parameters).toEqual({ rollout: '100', stickiness: 'default', groupId: 'f' });
+  });
+
+  test('adding never enables the environment', async () => {
+    await add();
+    await add({ name: 'flexibleRollout' });
+    expect((await environment('development')).enabled).toBe(false);
+  });
+
+  test.each([
+    ['an unknown strategy name', { name: 'gradualRolloutRandom' }, /"name": must be one of/],
+    ['a missing name', { parameters: {} }, /"name": is required/],
+    ['parameters as an array', { name: 'default', parameters: ['a'] }, /"parameters"/],
+    ['a nested parameter value', { name: 'default', parameters: { a: { b: 1 } } }, /"parameters.a"/],
+    ['a rollout above 100', { name: 'flexibleRollout', parameters: { rollout: 101 } }, /"parameters.rollout"/],
+    ['a rollout that is not a number', { name: 'flexibleRollout', parameters: { rollout: 'half' } }, /"parameters.rollout"/],
+    ['IN without values', { name: 'default', constraints: [{ contextName: 'userId', operator: 'IN' }] }, /"constraints.0.values"/],
+    ['IN with only empty values', { name: 'default', constraints: [{ contextName: 'userId', operator: 'IN', values: [''] }] }, /"constraints.0.values"/],
+    ['STR_CONTAINS without values', { name: 'default', constraints: [{ contextName: 'x', operator: 'STR_CONTAINS', values: [] }] }, /"constraints.0/],
+    ['NUM_GT with text', { name: 'default', constraints: [{ contextName: 'n', operator: 'NUM_GT', value: 'ten' }] }, /"constraints.0.value"/],
+    ['DATE_AFTER with a bad date', { name: 'default', constraints: [{ contextName: 'd', operator: 'DATE_AFTER', value: '2024-13-01' }] }, /"constraints.0.value"/],
+    ['SEMVER_EQ with a loose version', { name: 'default', constraints: [{ contextName: 'v', operator: 'SEMVER_EQ', value: 'v1.2' }] }, /"constraints.0.value"/],
+    ['a value over 100 characters', { name: 'default', constraints: [{ contextName: 'u', operator: 'IN', values: ['x'.repeat(101)] }] }, /"constraints.0.values.0"/],
+    ['an unknown operator', { name: 'default', constraints: [{ contextName: 'u', operator: 'LIKE', values: ['a'] }] }, /"constraints.0.operator"/],
+    ['an unknown field', { name: 'default', weight: 5 }, /"weight": is not a known property/],
+    ['disabled as a string', { name: 'default', disabled: 'no' }, /"disabled"/],
+    ['a fractional sortOrder', { name: 'default', sortOrder: 1.5 }, /"sortOrder"/],
+    ['duplicate strategy variant names', { name: 'default', variants: [{ name: 'a', weight: 1, weightType: 'variable', stickiness: 'd' }, { name: 'a', weight: 1, weightType: 'variable', stickiness: 'd' }] }, /unique/],
+    ['a strategy variant weight over 1000', { name: 'default', variants: [{ name: 'a', weight: 1001, weightType: 'variable', stickiness: 'd' }] }, /"variants.0.weight"/],
+    ['segments of strings', { name: 'default', segments: ['1'] }, /"segments.0"/],
+  ])('400 ValidationError for %s; nothing changes', async (_label, body, message) => {
+    await expectNoChange(async () => expectError(await h.json('POST', strategies('f', 'development'), body), 400, 'ValidationError', message));
+  });
+
+  test('404 for an unknown flag, project or environment, or one the project does not use', async () => {
+    expect((await h.json('POST', '/api/admin/environments', { name: 'staging' })).status).toBe(201);
+    await expectNoChange(async () => {
+      expectError(await h.json('POST', strategies('nope', 'development'), { name: 'default' }), 404, 'NotFoundError', /nope/);
+      expectError(await h.json('POST', `/api/admin/projects/nope/features/f/environments/development/strategies`, { name: 'default' }), 404, 'NotFoundError');
+      expectError(await h.json('POST', strategies('f', 'qa'), { name: 'default' }), 404, 'NotFoundError', /qa/);
+      expectError(await h.json('POST', strategies('f', 'staging'), { name: 'default' }), 404, 'NotFoundError', /staging/);
+    });
+  });
+
+  test('412 with a stale If-Match', async () => {
+    const tag = (await h.json('GET', flagPath('f'))).headers.get('etag')!;
+    const first = await h.json('POST', strategies('f', 'development'), { name: 'default' }, { headers: { 'if-match': tag } });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('etag')).not.toBe(tag);
+    await expectNoChange(async () => expectError(await h.json('POST', strategies('f', 'development'), { name: 'default' }, { headers: { 'if-match': tag } }), 412, 'PreconditionFailed'));
+  });
+});
+
+describe('GET .../strategies', () => {
+  test('lists the strategies of one environment in sortOrder', async () => {
+    const late = await add({ name: 'default', sortOrder: 9 });
+    const early = await add({ name: 'default', sortOrder: 2 });
+    await add({ name: 'default' }, 'production');
+    const r = await h.json('GET', strategies('f', 'development'));
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual([early, late]);
+    expectError(await h.json('GET', strategies('f', 'qa')), 404, 'NotFoundError');
+    expectError(await h.json('GET', strategies('nope', 'development')), 404, 'NotFoundError');
+  });
+});
+
+describe('PUT .../strategies/:strategyId (4.10)', () => {
+  test('replaces the strategy, keeping its id and sortOrder', async () => {
+    const s = await add({ name: 'flexibleRollout', title: 'old', sortOrder: 4, parameters: { rollout: 10 } });
+    const r = await h.json('PUT', `${strategies('f', 'development')}/${s.id}`, { id: 'ignored', name: 'userWithId', parameters: { userIds: '1,2' }, sortOrder: 99 });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ id: s.id, name: 'userWithId', title: null, disabled: false, sortOrder: 4, constraints: [], parameters: { userIds: '1,2' }, variants: [], segments: [] });
+    expect((await environment('development')).strategies).toEqual([r.body]);
+  });
+
+  test('disabling the last enabled strategy disables the environment; enabling it again does not enable it', async () => {
+    const s = await add();
+    await on();
+    expect((await h.json('PUT', `${strategies('f', 'development')}/${s.id}`, { name: 'default', disabled: true })).status).toBe(200);
+    expect((await environment('development')).enabled).toBe(false);
+    await h.json('PUT', `${strategies('f', 'development')}/${s.id}`, { name: 'default', disabled: false });
+    expect((await environment('development')).enabled).toBe(false);
+  });
+
+  test('disabling one of two enabled strategies keeps the environment enabled', async () => {
+    const s = await add();
+    await add();
+    await on();
+    await h.json('PUT', `${strategies('f', 'development')}/${s.id}`, { name: 'default', disabled: true });
+    expect((await environment('development')).enabled).toBe(true);
+  });
+
+  test('404 for an unknown id, or the id of another environment or flag; 400 for a bad body; nothing changes', async () => {
+    const s = await add();
+    expect((await h.json('POST', `${P}/features`, { name: 'g' })).status).toBe(201);
+    const other = await add({ name: 'default' }, 'production');
+    const ofG = await add({ name: 'default' }, 'development', 'g');
+    await expectNoChange(async () => {
+      expectError(await h.json('PUT', `${strategies('f', 'development')}/00000000-0000-4000-8000-000000000000`, { name: 'default' }), 404, 'NotFoundError');
+      expectError(await h.json('PUT', `${strategies('f', 'development')}/${other.id}`, { name: 'default' }), 404, 'NotFoundError');
+      expectError(await h.json('PUT', `${strategies('f', 'development')}/${ofG.id}`, { name: 'default' }), 404, 'NotFoundError');
+      expectError(await h.json('PUT', `${strategies('f', 'development')}/${s.id}`, { name: 'nope' }), 400, 'ValidationError', /"name"/);
+      expectError(await h.json('PUT', `${strategies('f', 'development')}/${'x'.repeat(101)}`, { name: 'default' }), 400, 'ValidationError', /strategyId/);
+    });
+  });
+
+  test('412 with a stale If-Match', async () => {
+    const s = await add();
+    const tag = (await h.json('GET', flagPath('f'))).headers.get('etag')!;
+    await h.json('PUT', `${strategies('f', 'development')}/${s.id}`, { name: 'default', title: 'a' });
+    await expectNoChange(async () => expectError(await h.json('PUT', `${strategies('f', 'development')}/${s.id}`, { name: 'default', title: 'b' }, { headers: { 'if-match': tag } }), 412, 'PreconditionFailed'));
+  });
+});
+
+describe('PATCH .../strategies/:strategyId (4.11)', () => {
+  test('applies operations; a number at /parameters/rollout is stored as a string', async () => {
+    const s = await add({ name: 'flexibleRollout', parameters: { rollout: '10' } });
+    const r = await h.json('PATCH', `${strategies('f', 'development')}/${s.id}`, [
+      { op: 'replace', path: '/parameters/rollout', value: 75 },
+      { op: 'add', path: '/constraints/-', value: { contextName: 'userId', operator: 'IN', values: ['1'] } },
+      { op: 'replace', path: '/title', value: 'three quarters' },
+    ]);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ id: s.id, title: 'three quarters', parameters: { rollout: '75', groupId: 'f', stickiness: 'default' } });
+    expect(r.body.constraints).toEqual([{ contextName: 'userId', operator: 'IN', values: ['1'], caseInsensitive: false, inverted: false }]);
+    expect(r.headers.get('etag')).toMatch(/^"\d+"$/);
+    expect((await environment('development')).strategies).toEqual([r.body]);
+  });
+
+  test('disabling the last enabled strategy by patch disables the environment', async () => {
+    const s = await add();
+    await on();
+    await h.json('PATCH', `${strategies('f', 'development')}/${s.id}`, [{ op: 'replace', path: '/disabled', value: true }]);
+    expect((await environment('development')).enabled).toBe(false);
+    expectError(await h.json('POST', `${flagPath('f')}/environments/development/on`), 409, 'InvalidOperationError');
+  });
+
+  test.each([
+    ['a changed id', [{ op: 'replace', path: '/id', value: 'other' }], 400, 'ValidationError', /"id"/],
+    ['an invalid result', [{ op: 'replace', path: '/name', value: 'magic' }], 400, 'ValidationError', /"name"/],
+    ['a rollout of 200', [{ op: 'replace', path: '/parameters/rollout', value: 200 }], 400, 'ValidationError', /"parameters.rollout"/],
+    ['removing the id', [{ op: 'remove', path: '/id' }], 400, 'ValidationError', /"id"/],
+    ['an unknown field', [{ op: 'add', path: '/weight', value: 1 }], 400, 'ValidationError', /"weight"/],
+    ['__proto__', [{ op: 'add', path: '/parameters/__proto__', value: { polluted: '1' } }], 400, 'ValidationError', /__proto__/],
+    ['constructor/prototype', [{ op: 'add', path: '/constructor/prototype/polluted', value: 1 }], 400, 'ValidationError', /"0.path"/],
+    ['a hostile from', [{ op: 'move', from: '/constructor', path: '/title' }], 400, 'ValidationError', /"0.from"/],
+    ['a missing target', [{ op: 'replace', path: '/parameters/nothing/deeper', value: 1 }], 400, 'ValidationError', /JSON Patch/],
+    ['a failed test', [{ op: 'replace', path: '/title', value: 'x' }, { op: 'test', path: '/title', value: 'y' }], 409, 'PatchTestFailed', /test/],
+  ])('%s: refused, nothing changes', async (_label, body, status, name, message) => {
+    const s = await add({ name: 'flexibleRollout' });
+    await expectNoChange(async () => expectError(await h.json('PATCH', `${strategies('f', 'development')}/${s.id}`, body), status, name, message));
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  test('404 for an unknown strategy or environment; 412 for a stale If-Match', async () => {
+    const s = await add();
+    const tag = (await h.json('GET', flagPath('f'))).headers.get('etag')!;
+    const patch = [{ op: 'replace', path: '/title', value: 't' }];
+    await expectNoChange(async () => {
+      expectError(await h.json('PATCH', `${strategies('f', 'development')}/unknown`, patch), 404, 'NotFoundError');
+      expectError(await h.json('PATCH', `${strategies('f', 'production')}/${s.id}`, patch), 404, 'NotFoundError');
+      expectError(await h.json('PATCH', `${strategies('f', 'qa')}/${s.id}`, patch), 404, 'NotFoundError');
+    });
+    await h.json('PATCH', `${strategies('f', 'development')}/${s.id}`, patch);
+    await expectNoChange(async () => expectError(await h.json('PATCH', `${strategies('f', 'development')}/${s.id}`, patch, { headers: { 'if-match': tag } }), 412, 'PreconditionFailed'));
+  });
+});
+
+describe('DELETE .../strategies/:strategyId (4.12)', () => {
+  test('answers 200 with no body and removes only that strategy', async () => {
+    const a = await add();
+    const b = await add();
+    const r = await h.req('DELETE', `${strategies('f', 'development')}/${a.id}`);
+    expect(r.status).toBe(200);
+    expect(await r.text()).toBe('');
+    expect((await environment('development')).strategies.map((s) => s.id)).toEqual([b.id]);
+  });
+
+  test('deleting the last enabled strategy disables the environment, also when disabled ones remain', async () => {
+    const enabled = await add();
+    const disabled = await add({ name: 'default', disabled: true });
+    await on();
+    await h.req('DELETE', `${strategies('f', 'development')}/${enabled.id}`);
+    const env = await environment('development');
+    expect(env.enabled).toBe(false);
+    expect(env.strategies.map((s) => s.id)).toEqual([disabled.id]);
+  });
+
+  test('deleting one of two enabled strategies keeps the environment enabled', async () => {
+    const a = await add();
+    await add();
+    await on();
+    await h.req('DELETE', `${strategies('f', 'development')}/${a.id}`);
+    expect((await environment('development')).enabled).toBe(true);
+  });
+
+  test('404 for an unknown or already deleted strategy, another environment, an unknown flag; 412 for a stale If-Match', async () => {
+    const a = await add();
+    const tag = (await h.json('GET', flagPath('f'))).headers.get('etag')!;
+    const b = await add();
+    await expectNoChange(async () => {
+      expectError(await h.json('DELETE', `${strategies('f', 'production')}/${a.id}`), 404, 'NotFoundError');
+      expectError(await h.json('DELETE', `${strategies('nope', 'development')}/${a.id}`), 404, 'NotFoundError');
+      expectError(await h.json('DELETE', `${strategies('f', 'development')}/${b.id}`, undefined, { headers: { 'if-match': tag } }), 412, 'PreconditionFailed');
+    });
+    expect((await h.req('DELETE', `${strategies('f', 'development')}/${a.id}`)).status).toBe(200);
+    await expectNoChange(async () => expectError(await h.json('DELETE', `${strategies('f', 'development')}/${a.id}`), 404, 'NotFoundError'));
+  });
+});

@@ -1,0 +1,175 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { ADMIN_TOKEN, harness, type Harness } from '../helpers/harness.js';
+import { ok, populate, tempDir } from './fixtures.js';
+import { dumpCli, npm, restoreCli } from './run-cli.js';
+
+const dirs: string[] = [];
+const dir = (label: string) => {
+  const d = tempDir(label);
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** The live dump the running service answers (admin only). */
+async function liveDump(h: Harness, project?: string): Promise<string> {
+  const r = await h.req('GET', `/api/admin/state${project ? `?project=${project}` : ''}`);
+  expect(r.status).toBe(200);
+  return r.text();
+}
+
+describe('npm run dump / npm run restore', () => {
+  test('the dump of a stopped data directory equals the live dump; dump, restore, dump is byte-identical', async () => {
+    const source = dir('src');
+    const h = await harness({}, source);
+    await populate(h);
+    const live = await liveDump(h);
+    await h.registry.close();
+
+    const first = await dumpCli(['--data-dir', source]);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(live);
+    const parsed = JSON.parse(first.stdout);
+    expect(parsed.projects.map((p: { id: string }) => p.id)).toEqual(['beta', 'default']);
+    expect(parsed.projects[1].flags.map((f: { name: string }) => f.name)).toEqual(['zeta', 'alpha', 'mid']);
+    expect(Object.keys(parsed.service.state.tokens)).toHaveLength(1);
+    expect(first.stdout).not.toContain(ADMIN_TOKEN);
+
+    const target = dir('restored');
+    const restored = await restoreCli(['--data-dir', target], first.stdout);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stderr).toContain('2 projects (4 flags)');
+    const second = await dumpCli(['--data-dir', target]);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+
+    // The restored directory serves the same data, and new commands continue the sequence.
+    const again = await harness({}, target);
+    try {
+      const list = await ok(again, 'GET', '/api/admin/projects/default/features');
+      expect(list.features.map((f: { name: string }) => f.name)).toEqual(['zeta', 'alpha']);
+      const before = parsed.projects[1].seq as number;
+      const created = await again.json('POST', '/api/admin/projects/default/features', { name: 'after-restore' });
+      expect(created.status).toBe(201);
+      expect(created.headers.get('etag')).toBe(`"${before + 1}"`);
+      expect(JSON.parse(await liveDump(again, 'default')).projects[0].seq).toBe(before + 1);
+    } finally {
+      await again.registry.close();
+    }
+  });
+
+  test('--project prints that project alone, as GET /api/admin/state?project= does', async () => {
+    const source = dir('src');
+    const h = await harness({}, source);
+    await populate(h);
+    const live = await liveDump(h, 'beta');
+    await h.registry.close();
+    const r = await dumpCli(['--data-dir', source, '--project', 'beta']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(live);
+    const parsed = JSON.parse(r.stdout);
+    expect(parsed.service).toBeUndefined();
+    expect(parsed.projects.map((p: { id: string }) => p.id)).toEqual(['beta']);
+  });
+
+  test('--at SEQ gives the state of that earlier moment, also across snapshots', async () => {
+    const source = dir('src');
+    // Snapshots every few commands, so --at must pick an older snapshot or replay from the start.
+    const h = await harness({ SNAPSHOT_EVERY: '3' }, source);
+    const moments: { seq: number; dump: string }[] = [];
+    const capture = async () => {
+      const dump = await liveDump(h, 'default');
+      moments.push({ seq: JSON.parse(dump).projects[0].seq, dump });
+    };
+    await capture();
+    for (let i = 0; i < 4; i += 1) {
+      await ok(h, 'POST', '/api/admin/projects/default/features', { name: `f${i}` });
+      await ok(h, 'POST', `/api/admin/projects/default/features/f${i}/environments/development/strategies`, { name: 'default' });
+      await capture();
+      await ok(h, 'POST', `/api/admin/projects/default/features/f${i}/environments/development/on`);
+      await capture();
+    }
+    await h.registry.close();
+    expect(moments.map((m) => m.seq)).toEqual([1, 3, 4, 6, 7, 9, 10, 12, 13]);
+    for (const moment of moments) {
+      const r = await dumpCli(['--data-dir', source, '--project', 'default', '--at', String(moment.seq)]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout, `--at ${moment.seq}`).toBe(moment.dump);
+    }
+    // Past the end: the latest state.
+    const latest = await dumpCli(['--data-dir', source, '--project', 'default', '--at', '999']);
+    expect(latest.stdout).toBe(moments.at(-1)!.dump);
+  });
+
+  test('restore refuses a non-empty directory, a project-only dump and a document that is not a dump', async () => {
+    const source = dir('src');
+    const h = await harness({}, source);
+    await h.registry.close();
+    const full = (await dumpCli(['--data-dir', source])).stdout;
+    const partial = (await dumpCli(['--data-dir', source, '--project', 'default'])).stdout;
+
+    const busy = dir('busy');
+    writeFileSync(join(busy, 'keep.txt'), 'x');
+    const refused = await restoreCli(['--data-dir', busy], full);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('is not empty');
+
+    const target = dir('target');
+    const noService = await restoreCli(['--data-dir', target], partial);
+    expect(noService.code).toBe(1);
+    expect(noService.stderr).toContain('no service part');
+    const notJson = await restoreCli(['--data-dir', target], '{"format": 1,');
+    expect(notJson.stderr).toContain('not JSON');
+    const wrongShape = await restoreCli(['--data-dir', target], JSON.stringify({ ...JSON.parse(full), format: 2 }));
+    expect(wrongShape.code).toBe(1);
+    expect(wrongShape.stderr).toContain('format');
+    const twice = JSON.parse(full);
+    twice.projects.push(twice.projects[0]);
+    expect((await restoreCli(['--data-dir', target], JSON.stringify(twice))).stderr).toContain('appears twice');
+    // Nothing was written by the refused restores: a good one still goes through.
+    const good = await restoreCli(['--data-dir', target], full);
+    expect(good.code, good.stderr).toBe(0);
+  });
+
+  test('dump explains what it cannot do', async () => {
+    const source = dir('src');
+    const h = await harness({}, source);
+    const locked = await dumpCli(['--data-dir', source]);
+    expect(locked.code).toBe(1);
+    expect(locked.stderr).toContain('in use');
+    await h.registry.close();
+
+    const empty = dir('empty');
+    mkdirSync(join(empty, 'sub'));
+    const missing = await dumpCli(['--data-dir', join(empty, 'nothing-here')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('not a flagpole data directory');
+    const unknown = await dumpCli(['--data-dir', source, '--project', 'nope']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no project "nope"');
+    const atAlone = await dumpCli(['--data-dir', source, '--at', '3']);
+    expect(atAlone.code).toBe(1);
+    expect(atAlone.stderr).toContain('--at needs --project');
+    expect((await dumpCli(['--data-dir', source, '--project', 'default', '--at', 'x'])).code).toBe(2);
+    expect((await dumpCli([])).code).toBe(2);
+  });
+
+  test('npm run dump and npm run restore work as documented', async () => {
+    const source = dir('src');
+    const h = await harness({}, source);
+    await populate(h);
+    await h.registry.close();
+    const dumped = await npm(['run', '--silent', 'dump', '--', '--data-dir', source]);
+    expect(dumped.code, dumped.stderr).toBe(0);
+    expect(dumped.stdout).toBe((await dumpCli(['--data-dir', source])).stdout);
+    const target = dir('target');
+    const restored = await npm(['run', '--silent', 'restore', '--', '--data-dir', target], dumped.stdout);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect((await dumpCli(['--data-dir', target])).stdout).toBe(dumped.stdout);
+  });
+});
