@@ -55,11 +55,37 @@ export async function readJsonBody(c: Context, optional: boolean, limit: number)
   }
   const type = c.req.header('content-type') ?? '';
   if (!JSON_TYPE.test(type)) throw apiError('ContentTypeError', `The body must be sent as application/json, not "${type || 'no content type'}"`);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw apiError('ValidationError', `The body is not valid JSON: ${(error as Error).message}`);
   }
+  // A deeply nested value can pass a schema (a patch `value` is unknown) and then overflow the stack of
+  // JSON.stringify when its command is logged; no body of this API needs more than a few levels.
+  if (exceedsDepth(text, MAX_DEPTH)) throw apiError('ValidationError', `The body nests arrays and objects more than ${MAX_DEPTH} levels deep`);
+  return value;
+}
+
+/** Deepest nesting of arrays and objects a JSON body may have. */
+export const MAX_DEPTH = 64;
+
+/** True when the JSON text nests arrays and objects deeper than `max`; a scan, so no recursion of its own. */
+export function exceedsDepth(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c) i += 1; // backslash: skip the escaped character
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x5b || ch === 0x7b) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (ch === 0x5d || ch === 0x7d) depth -= 1;
+  }
+  return false;
 }
 
 /** Parses an `If-Match` header: `*` or absent means any version; a value that names no version never matches. */

@@ -48,22 +48,66 @@ const LIFETIME_DAYS: Record<Flag['type'], number | null> = {
 };
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** API-DECISIONS "Overview": health over active flags, computed when asked. */
-export function projectHealth(flags: Iterable<Flag>, now: number): number {
+/**
+ * What project health needs, per project state: the counts, and for each active, non-stale flag with a
+ * lifetime the moment it becomes potentially stale, sorted, so asking at any time is a binary search.
+ */
+interface HealthFacts {
+  total: number;
+  stale: number;
+  staleFrom: Float64Array;
+}
+
+function healthFacts(flags: Iterable<Flag>): HealthFacts {
   let total = 0;
   let stale = 0;
-  let potentiallyStale = 0;
+  const from: number[] = [];
   for (const flag of flags) {
     if (flag.archived) continue;
     total += 1;
     if (flag.stale) stale += 1;
     else {
       const lifetime = LIFETIME_DAYS[flag.type];
-      if (lifetime !== null && now - Date.parse(flag.createdAt) > lifetime * DAY_MS) potentiallyStale += 1;
+      if (lifetime !== null) from.push(Date.parse(flag.createdAt) + lifetime * DAY_MS);
     }
   }
-  if (total === 0) return 100;
-  return Math.round(100 - (100 * stale) / total - (100 * potentiallyStale) / total);
+  return { total, stale, staleFrom: Float64Array.from(from).sort() };
+}
+
+function healthAt(facts: HealthFacts, now: number): number {
+  if (facts.total === 0) return 100;
+  // Flags whose lifetime ended before `now` (strictly older than their lifetime) are potentially stale.
+  let low = 0;
+  let high = facts.staleFrom.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (facts.staleFrom[mid]! < now) low = mid + 1;
+    else high = mid;
+  }
+  return Math.round(100 - (100 * facts.stale) / facts.total - (100 * low) / facts.total);
+}
+
+/**
+ * API-DECISIONS "Overview": `round(100 - 100*stale/total - 100*potentiallyStale/total)` over active flags,
+ * 100 when there are none; potentially stale = not stale and older than its type's lifetime.
+ */
+export const projectHealth = (flags: Iterable<Flag>, now: number): number => healthAt(healthFacts(flags), now);
+
+/** Encoded JSON, the type Hono sends as is. */
+export type Bytes = Uint8Array<ArrayBuffer>;
+
+const utf8 = new TextEncoder();
+const CLOSE = utf8.encode('}');
+
+/** Joins encoded parts into one answer body. */
+export function concatBytes(parts: Bytes[]): Bytes {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
+  }
+  return out;
 }
 
 /**
@@ -73,12 +117,50 @@ export function projectHealth(flags: Iterable<Flag>, now: number): number {
  */
 export class SummaryCache {
   private readonly perFlag = new WeakMap<Flag, { key: string; json: string }>();
-  private readonly perProject = new Map<string, { key: string; json: string }>();
+  private readonly perProject = new Map<string, { key: string; features: Bytes; list: Bytes }>();
+  private readonly health = new Map<string, { version: number; facts: HealthFacts }>();
 
-  featuresJson(state: ProjectState, environments: Environment[], environmentsVersion: number): string {
+  private readonly overviews = new Map<string, { key: string; body: Bytes }>();
+
+  /**
+   * The overview answer, rebuilt only when the project, the environments or the health figure changed:
+   * `head(health)` gives the overview without its features.
+   */
+  overview(state: ProjectState, environments: Environment[], environmentsVersion: number, now: number, head: (health: number) => object): Bytes {
+    const health = this.healthOf(state, now);
+    const key = `${state.version}:${environmentsVersion}:${health}`;
+    const cached = this.overviews.get(state.meta.id);
+    if (cached?.key === key) return cached.body;
+    const json = JSON.stringify(head(health));
+    const body = concatBytes([utf8.encode(`${json.slice(0, -1)},"features":`), this.features(state, environments, environmentsVersion), CLOSE]);
+    this.overviews.set(state.meta.id, { key, body });
+    return body;
+  }
+
+  /** The project's health now, from facts cached per state version. */
+  healthOf(state: ProjectState, now: number): number {
+    let cached = this.health.get(state.meta.id);
+    if (cached?.version !== state.version) {
+      cached = { version: state.version, facts: healthFacts(state.flags.values()) };
+      this.health.set(state.meta.id, cached);
+    }
+    return healthAt(cached.facts, now);
+  }
+
+  /** The summaries of the project's active flags as a JSON array, encoded. */
+  features(state: ProjectState, environments: Environment[], environmentsVersion: number): Bytes {
+    return this.entry(state, environments, environmentsVersion).features;
+  }
+
+  /** The whole answer of the flag list, `{"version":2,"features":[...]}`, encoded once per state version. */
+  list(state: ProjectState, environments: Environment[], environmentsVersion: number): Bytes {
+    return this.entry(state, environments, environmentsVersion).list;
+  }
+
+  private entry(state: ProjectState, environments: Environment[], environmentsVersion: number) {
     const key = `${state.version}:${environmentsVersion}`;
     const cached = this.perProject.get(state.meta.id);
-    if (cached?.key === key) return cached.json;
+    if (cached?.key === key) return cached;
     const envs = orderedEnvironments(environments, state.meta.environments);
     const envKey = `${environmentsVersion}:${state.meta.environments.join(',')}`;
     const parts: string[] = [];
@@ -91,9 +173,10 @@ export class SummaryCache {
       }
       parts.push(cachedFlag.json);
     }
-    const jsonText = `[${parts.join(',')}]`;
-    this.perProject.set(state.meta.id, { key, json: jsonText });
-    return jsonText;
+    const features = `[${parts.join(',')}]`;
+    const entry = { key, features: utf8.encode(features), list: utf8.encode(`{"version":2,"features":${features}}`) };
+    this.perProject.set(state.meta.id, entry);
+    return entry;
   }
 }
 

@@ -19,8 +19,8 @@ export const featureRoutes: RouteSpec[] = [
     summary: 'List the active flags of a project', params: ProjectParamsSchema,
     success: { status: 200, description: '`{version: 2, features: [summary]}`' },
     handle: ({ c, project, deps }) => {
-      const json = deps.summaries.featuresJson(project().state, deps.registry.service.state.environments, deps.registry.service.seq);
-      return c.body(`{"version":2,"features":${json}}`, 200, { 'content-type': 'application/json' });
+      const body = deps.summaries.list(project().state, deps.registry.service.state.environments, deps.registry.service.seq);
+      return c.body(body, 200, { 'content-type': 'application/json' });
     },
   }),
   defineRoute({

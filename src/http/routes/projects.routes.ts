@@ -7,7 +7,7 @@ import type { Principal } from '../../auth/permissions.js';
 import type { ServiceState } from '../../domain/service-state.js';
 import { apiError } from '../errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
-import { orderedEnvironments, projectHealth } from '../views.js';
+import { orderedEnvironments } from '../views.js';
 
 /**
  * The first Owner of a new project: the user who creates it, or, for an admin token, the root Admin with
@@ -32,7 +32,7 @@ export const projectRoutes: RouteSpec[] = [
         for (const flag of state.flags.values()) if (!flag.archived) featureCount += 1;
         return {
           id, name: state.meta.name, description: state.meta.description, createdAt: state.meta.createdAt,
-          health: projectHealth(state.flags.values(), now), featureCount, memberCount: Object.keys(state.meta.members).length,
+          health: deps.summaries.healthOf(state, now), featureCount, memberCount: Object.keys(state.meta.members).length,
         };
       });
       return c.json({ version: 1, projects });
@@ -60,16 +60,16 @@ export const projectRoutes: RouteSpec[] = [
     handle: ({ c, project, deps }) => {
       const state = project().state;
       const service = deps.registry.service;
-      const features = deps.summaries.featuresJson(state, service.state.environments, service.seq);
-      const head = JSON.stringify({
+      const body = deps.summaries.overview(state, service.state.environments, service.seq, Date.now(), (health) => ({
         name: state.meta.name,
         description: state.meta.description,
-        health: projectHealth(state.flags.values(), Date.now()),
+        health,
         members: Object.keys(state.meta.members).length,
         version: 1,
-        environments: orderedEnvironments(service.state.environments, state.meta.environments).map((e) => ({ environment: e.name, defaultStrategy: state.meta.defaultStrategies[e.name] ?? null })),
-      });
-      return c.body(`${head.slice(0, -1)},"features":${features}}`, 200, { 'content-type': 'application/json' });
+        environments: orderedEnvironments(service.state.environments, state.meta.environments)
+          .map((e) => ({ environment: e.name, defaultStrategy: state.meta.defaultStrategies[e.name] ?? null })),
+      }));
+      return c.body(body, 200, { 'content-type': 'application/json' });
     },
   }),
   defineRoute({
