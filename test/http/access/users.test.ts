@@ -110,6 +110,28 @@ describe('users', () => {
     expect((await h.json('GET', `/api/admin/user-admin/${id}`)).status).toBe(200);
   });
 
+  it('undoes the purges already made when an Owner is demoted while the delete runs', async () => {
+    const id = await createUser(h, { email: 'ada@example.com' });
+    for (const project of ['a', 'b']) {
+      await createProject(h, project);
+      await grant(h, project, id, OWNER);
+    }
+    // The race, made certain: as project "a" receives the purge, user 1 leaves "b", so "b" now has the
+    // user as its only Owner although the check before the purges saw two.
+    const a = h.registry.project('a')!;
+    const send = a.send.bind(a);
+    a.send = async (command, by) => {
+      if (command.type === 'member.purge') await h.registry.project('b')!.send({ type: 'member.remove', userId: 1, roleId: OWNER }, 'test');
+      return send(command, by);
+    };
+    const res = await h.json('DELETE', `/api/admin/user-admin/${id}`);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('"b"');
+    expect(await membersOf(h, 'a')).toEqual({ 1: OWNER, [id]: OWNER });
+    expect(await membersOf(h, 'b')).toEqual({ [id]: OWNER });
+    expect((await h.json('GET', `/api/admin/user-admin/${id}`)).status).toBe(200);
+  });
+
   it('refuses to delete user 1 while they are the only Owner of "default"', async () => {
     expect((await h.json('DELETE', '/api/admin/user-admin/1')).status).toBe(400);
   });
