@@ -8,9 +8,7 @@ import { emptyServiceState, serviceModel } from '../src/actors/service-model.js'
 import type { ProjectState } from '../src/domain/project-state.js';
 import type { ServiceState } from '../src/domain/service-state.js';
 import type { Flag, ProjectMeta } from '../src/domain/types.js';
-import { decode } from './codec.js';
-import { keys, type Scope } from './keys.js';
-import type { SnapshotHead } from './records.js';
+import { keys, seqPart, type Scope } from './keys.js';
 import type { RecoveryNotice } from './recovery.js';
 import { Store } from './store.js';
 
@@ -133,18 +131,22 @@ async function recoverProject(store: Store, id: string, at?: number): Promise<Re
 }
 
 /**
- * Time travel needs a snapshot at or before `at`, or the log from its first record; with the log trimmed
- * (LOG_RETENTION) an earlier moment is gone, and saying so beats the gap error replay would give.
+ * Time travel needs a snapshot at or before `at`, or the log from its first record. With the log trimmed
+ * (LOG_RETENTION) or the directory restored from a dump, an earlier moment is gone, and saying so beats
+ * printing the empty state or the gap error replay would give. Only keys are read: a damaged head is
+ * recovery's business.
  */
 async function checkReachable(store: Store, scope: Scope, at: number): Promise<void> {
+  const seqIn = (key: string, prefix: string) => Number(key.slice(prefix.length, prefix.length + seqPart(0).length));
   let firstLog: number | undefined;
-  for await (const [key, value] of store.entries(keys.logPrefix(scope), { limit: 1 })) firstLog = decode<{ seq: number }>(key, value).seq;
-  if (firstLog === undefined || firstLog <= 1) return;
+  for await (const [key] of store.entries(keys.logPrefix(scope), { limit: 1 })) firstLog = seqIn(key, keys.logPrefix(scope));
+  if (firstLog === 1) return;
   const heads: number[] = [];
-  for await (const [key, value] of store.entries(keys.snapshotPrefix(scope))) {
-    if (key.endsWith('/head')) heads.push(decode<SnapshotHead>(key, value).seq);
+  for await (const [key] of store.entries(keys.snapshotPrefix(scope))) {
+    if (key.endsWith('/head')) heads.push(seqIn(key, keys.snapshotPrefix(scope)));
   }
   if (heads.some((seq) => seq <= at)) return;
+  const kept = firstLog === undefined ? 'no log records are kept' : `the log before seq ${firstLog} is not kept`;
   const earliest = heads.length > 0 ? `; the earliest reachable position is seq ${Math.min(...heads)}` : '';
-  throw new DumpError(`cannot replay to seq ${at}: log records before seq ${firstLog} were trimmed (LOG_RETENTION) and no snapshot at or before seq ${at} is kept${earliest}`);
+  throw new DumpError(`cannot replay to seq ${at}: ${kept} (trimmed by LOG_RETENTION, or the directory was restored from a dump) and no snapshot at or before seq ${at} is kept${earliest}`);
 }

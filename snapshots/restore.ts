@@ -12,7 +12,7 @@ import { writeSnapshot } from './snapshot-writer.js';
 import { Store } from './store.js';
 
 const Seq = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
-const Record = v.record(v.string(), v.unknown());
+const AnyObject = v.record(v.string(), v.unknown());
 
 /**
  * The envelope of a full dump. The states inside are checked for shape only where restore relies on them
@@ -22,7 +22,7 @@ const DumpSchema = v.object({
   format: v.literal(DUMP_FORMAT),
   service: v.object({
     seq: Seq,
-    state: v.object({ environments: v.array(Record), users: Record, nextUserId: v.number(), tokens: Record }),
+    state: v.object({ environments: v.array(AnyObject), users: AnyObject, nextUserId: v.number(), tokens: AnyObject }),
   }),
   projects: v.array(v.object({
     id: v.string(),

@@ -39,10 +39,16 @@ export async function pruneSnapshots(store: Store, scope: Scope, keep: number, r
     heads.push(Number(key.slice(keys.snapshotPrefix(scope).length, key.length - '/head'.length)));
   }
   const ops: BatchOp[] = [];
-  for (const seq of heads.slice(keep)) {
-    for await (const [key] of store.entries(keys.snapshotSeqPrefix(scope, seq))) ops.push({ type: 'del', key });
-  }
   const oldestKept = heads.slice(0, keep).at(-1);
+  if (oldestKept !== undefined) {
+    // Every key older than the oldest kept head: older snapshots, and also the chunks of a snapshot whose head
+    // was never written (the process died mid-write), which no head would ever lead to.
+    const keptFrom = keys.snapshotSeqPrefix(scope, oldestKept);
+    for await (const [key] of store.entries(keys.snapshotPrefix(scope))) {
+      if (key >= keptFrom) break;
+      ops.push({ type: 'del', key });
+    }
+  }
   if (retainLog !== 'all' && oldestKept !== undefined) {
     const upTo = oldestKept - retainLog;
     if (upTo > 0) {

@@ -16,6 +16,8 @@ export interface ProjectState {
 export class ProjectDraft {
   meta: ProjectMeta;
   private readonly changed = new Map<string, Flag | null>();
+  /** Names deleted in this draft: a flag created again under one of them goes to the end of the order. */
+  private readonly deleted = new Set<string>();
 
   constructor(private readonly base: ProjectState) {
     this.meta = base.meta;
@@ -33,13 +35,15 @@ export class ProjectDraft {
 
   deleteFlag(name: string): void {
     this.changed.set(name, null);
+    this.deleted.add(name);
   }
 
   /** Applies the overlay to `state` in place (one synchronous step, so no read sees half of it). */
   publishTo(state: ProjectState): ProjectState {
     for (const [name, flag] of this.changed) {
+      // Delete first so a re-created flag takes its place at the end, as it does when replayed one by one.
+      if (!flag || this.deleted.has(name)) state.flags.delete(name);
       if (flag) state.flags.set(name, flag);
-      else state.flags.delete(name);
     }
     if (this.changed.size > 0 || state.meta !== this.meta) state.version += 1;
     state.meta = this.meta;

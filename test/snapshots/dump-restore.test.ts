@@ -47,6 +47,10 @@ describe('npm run dump / npm run restore', () => {
     const second = await dumpCli(['--data-dir', target]);
     expect(second.code).toBe(0);
     expect(second.stdout).toBe(first.stdout);
+    // The restored directory starts at the dumped position: no earlier moment to travel to.
+    const before = await dumpCli(['--data-dir', target, '--project', 'default', '--at', '2']);
+    expect(before.code).toBe(1);
+    expect(before.stderr).toContain(`no log records are kept (trimmed by LOG_RETENTION, or the directory was restored from a dump) and no snapshot at or before seq 2 is kept; the earliest reachable position is seq ${parsed.projects[1].seq}`);
 
     // The restored directory serves the same data, and new commands continue the sequence.
     const again = await harness({}, target);

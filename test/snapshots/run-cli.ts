@@ -16,16 +16,16 @@ export interface CliResult {
  *
  * @example const r = await runTs('snapshots/dump.cli.ts', ['--data-dir', dir]);
  */
-export function runTs(entry: string, args: string[], input?: string): Promise<CliResult> {
-  return run(process.execPath, ['--import', 'tsx', entry, ...args], input);
+export function runTs(entry: string, args: string[], input?: string, env: Record<string, string> = {}): Promise<CliResult> {
+  return run(process.execPath, ['--import', 'tsx', entry, ...args], input, env);
 }
 
 /** Runs `npm` with `args` in the repository root, as an operator would. */
 export const npm = (args: string[], input?: string): Promise<CliResult> => run('npm', args, input);
 
-function run(command: string, args: string[], input?: string): Promise<CliResult> {
+function run(command: string, args: string[], input?: string, env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
