@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Registry } from './actors/registry.js';
+import { CorruptRecordError } from '../snapshots/codec.js';
 import type { Config } from './config.js';
 import { ApiError, errorResponse, internalErrorResponse } from './http/errors.js';
 import { mountRoutes } from './http/mount.js';
@@ -42,6 +43,11 @@ export function createApp({ registry, config, routes = ROUTES }: { registry: Reg
   mountRoutes(app, routes, deps);
 
   app.notFound((c) => errorResponse(c, { kind: 'NotFoundError', message: `No route ${c.req.method} ${c.req.path}` }));
-  app.onError((error, c) => (error instanceof ApiError ? errorResponse(c, error.error) : internalErrorResponse(c, error)));
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return errorResponse(c, error.error);
+    // Damaged stored data met while reading (history of a damaged record): the key, not a bare 500.
+    if (error instanceof CorruptRecordError) return errorResponse(c, { kind: 'Unavailable', message: error.message });
+    return internalErrorResponse(c, error);
+  });
   return app;
 }

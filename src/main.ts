@@ -13,6 +13,9 @@ async function main(): Promise<void> {
     snapshotEvery: config.snapshotEvery, logRetention: config.logRetention,
   });
   for (const notice of registry.notices) console.warn(`[flagpole] recovery: ${notice.key}: ${notice.message}`);
+  for (const [id, error] of registry.unavailable) {
+    console.error(`[flagpole] project "${id}" NOT recovered and answers 503: ${error.message}`);
+  }
   if (config.authType === 'api-token') {
     const generated = await ensureAdminTokens(registry, config.initAdminApiTokens);
     if (generated) {

@@ -1,4 +1,4 @@
-import { encode } from '../../snapshots/codec.js';
+import { CorruptRecordError, encode } from '../../snapshots/codec.js';
 import { keys } from '../../snapshots/keys.js';
 import type { RecoveryNotice } from '../../snapshots/recovery.js';
 import { Store } from '../../snapshots/store.js';
@@ -39,6 +39,11 @@ export class Registry {
   private readonly projects = new Map<string, ProjectActor>();
   /** What recovery worked around, for the operator's log. */
   readonly notices: RecoveryNotice[] = [];
+  /**
+   * Projects whose log could not be recovered (a damaged record after the snapshot in use), with the error
+   * naming the key. They are not served, not silently started without acknowledged data; the others are.
+   */
+  readonly unavailable = new Map<string, CorruptRecordError>();
 
   private constructor(
     readonly store: Store,
@@ -66,6 +71,15 @@ export class Registry {
   }
 
   private async recoverProject(id: string): Promise<void> {
+    try {
+      await this.recoverProjectOrThrow(id);
+    } catch (error) {
+      if (!(error instanceof CorruptRecordError)) throw error;
+      this.unavailable.set(id, error);
+    }
+  }
+
+  private async recoverProjectOrThrow(id: string): Promise<void> {
     const model = projectModel(id);
     const recovered = await recoverState(this.store, model, (meta: ProjectMeta, flags: Flag[]) => stateFromSnapshot(meta, flags), () => emptyProject(id));
     this.notices.push(...recovered.notices);
@@ -101,7 +115,7 @@ export class Registry {
    * registration key is written in the same batch as the project's first log record.
    */
   async createProject(meta: ProjectMeta, by: string): Promise<Decision<ProjectEvent, unknown>> {
-    if (this.projects.has(meta.id)) return { ok: false, error: fail('NameExistsError', `A project with id "${meta.id}" already exists`) };
+    if (this.projects.has(meta.id) || this.unavailable.has(meta.id)) return { ok: false, error: fail('NameExistsError', `A project with id "${meta.id}" already exists`) };
     const model = projectModel(meta.id);
     const registration = { type: 'put' as const, key: keys.project(meta.id), value: encode({ id: meta.id, createdAt: meta.createdAt }) };
     const actor: ProjectActor = new CommandActor(this.store, model, emptyProject(meta.id), 0, this.options, [registration]);

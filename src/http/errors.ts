@@ -17,6 +17,7 @@ export const STATUS: Record<ErrorKind, ContentfulStatusCode> = {
   PreconditionFailed: 412,
   PayloadTooLarge: 413,
   ContentTypeError: 415,
+  Unavailable: 503,
 };
 
 /** A failure on its way to the client; thrown from handlers and middleware, answered by {@link errorResponse}. */

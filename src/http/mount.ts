@@ -19,7 +19,7 @@ function unwrap<R>(decision: Decision<unknown, unknown>): R {
 
 /**
  * Registers `routes` on `app`, each behind the same numbered pipeline:
- * 1. authenticate (401), 2. validate path parameters (400), 3. find the project (404),
+ * 1. authenticate (401), 2. validate path parameters (400), 3. find the project (404, or 503 when damaged),
  * 4. authorize (403), 5. read and validate the body (413, 415, 400), 6. handle.
  */
 export function mountRoutes(app: Hono, routes: RouteSpec[], deps: AppDeps): void {
@@ -36,6 +36,8 @@ export function mountRoutes(app: Hono, routes: RouteSpec[], deps: AppDeps): void
       let actor: ProjectActor | undefined;
       if (projectId !== undefined) {
         actor = registry.project(projectId);
+        const damaged = registry.unavailable.get(projectId);
+        if (damaged) throw apiError('Unavailable', `Project "${projectId}" could not be recovered from its log (${damaged.message}); it is not served until the data is repaired`);
         if (!actor) throw projectNotFound(projectId);
       }
       // 4.

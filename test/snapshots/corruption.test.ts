@@ -1,3 +1,6 @@
+import { createApp } from '../../src/app.js';
+import { readConfig } from '../../src/config.js';
+import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { Level } from 'level';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -7,7 +10,7 @@ import { Registry } from '../../src/actors/registry.js';
 import { dumpRegistry, stableStringify } from '../../src/actors/state-dump.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { ok, tempDir } from './fixtures.js';
-import { dumpCli, runTs } from './run-cli.js';
+import { ROOT, dumpCli } from './run-cli.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -119,15 +122,30 @@ describe('a damaged log record', () => {
     ['a truncated last record', 10, async (db: Level<string, string>) => db.put(record(10), (await db.get(record(10)))!.slice(0, 40)), 'checksum mismatch'],
     ['a missing record (gap)', 6, async (db: Level<string, string>) => db.del(record(5)), 'expected sequence 5, found 6'],
     ['no format header', 7, async (db: Level<string, string>) => db.put(record(7), 'garbage'), 'no format header'],
-  ] as const)('%s stops recovery with an error naming the key', async (_label, seq, edit, reason) => {
+  ] as const)('%s stops recovery of that project with an error naming the key; the others are served', async (_label, seq, edit, reason) => {
     const { dir } = await stopped({}, 3, true);
     await damage(dir, edit);
-    const error = await open(dir).then(async (r) => { await r.store.close(); return null; }, (e: unknown) => e);
-    expect(error).toBeInstanceOf(CorruptRecordError);
-    expect((error as CorruptRecordError).key).toBe(record(seq));
-    expect((error as Error).message).toContain(record(seq));
-    expect((error as Error).message).toContain(reason);
-    // The store was closed on the way out: the directory can be opened again (here by the dump tool).
+    const registry = await open(dir);
+    try {
+      const error = registry.unavailable.get('default');
+      expect(error).toBeInstanceOf(CorruptRecordError);
+      expect(error!.key).toBe(record(seq));
+      expect(error!.message).toContain(reason);
+      expect(registry.project('default')).toBeUndefined();
+      // Not silently re-creatable under the same id either.
+      const again = await registry.createProject({ id: 'default', name: 'x', description: '', createdAt: '', environments: [], defaultStrategies: {}, members: {} }, 'test');
+      expect(again.ok).toBe(false);
+      // Over HTTP: 503 naming the key, on every route of that project; other projects still answer.
+      const app = createApp({ registry, config: readConfig({ AUTH_TYPE: 'none', DATA_DIR: dir }) });
+      const flag = await app.request('/api/admin/projects/default/features');
+      expect(flag.status).toBe(503);
+      const body = await flag.json() as { name: string; message: string };
+      expect(body.name).toBe('Unavailable');
+      expect(body.message).toContain(record(seq));
+      expect((await app.request('/api/admin/projects')).status).toBe(200);
+    } finally {
+      await registry.store.close();
+    }
     const cli = await dumpCli(['--data-dir', dir]);
     expect(cli.code).toBe(1);
     expect(cli.stderr).toContain(record(seq));
@@ -139,12 +157,31 @@ describe('a damaged log record', () => {
     await expect(open(dir)).rejects.toThrow(keys.log('service', 1));
   });
 
-  test('the real service refuses to start, naming the key, rather than start without the data', async () => {
+  test('the real service starts, names the key, and answers 503 for that project rather than serve it without the data', async () => {
     const { dir } = await stopped({}, 2, true);
     await damage(dir, async (db) => db.put(record(4), flipLastJsonChar((await db.get(record(4)))!)));
-    const started = await runTs('src/main.ts', [], undefined, { DATA_DIR: dir, PORT: '0', INIT_ADMIN_API_TOKENS: '*:*.x' });
-    expect(started.code).toBe(1);
-    expect(started.stderr).toContain(`corrupt record at key "${record(4)}"`);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: ROOT, env: { ...process.env, DATA_DIR: dir, PORT: '0', INIT_ADMIN_API_TOKENS: '*:*.x' }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+      const port = await new Promise<number>((resolve, reject) => {
+        let stdout = '';
+        child.stdout.setEncoding('utf8').on('data', (d: string) => {
+          stdout += d;
+          const match = /listening on http:\/\/[^:]+:(\d+)/.exec(stdout);
+          if (match) resolve(Number(match[1]));
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+      });
+      expect(stderr).toContain(`corrupt record at key "${record(4)}"`);
+      const answer = await fetch(`http://127.0.0.1:${port}/api/admin/projects/default`, { headers: { authorization: '*:*.x' } });
+      expect(answer.status).toBe(503);
+      expect(await answer.text()).toContain(record(4));
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   test('a damaged record older than the newest snapshot does not stop the start', async () => {
