@@ -103,24 +103,29 @@ export class CommandActor<S, D, C, E, R> {
     const at = new Date().toISOString();
     const ops: BatchOp[] = this.firstOps;
     this.firstOps = [];
-    // A decision that threw is a bug: its caller gets the exception (a logged 500), the others go on.
+    // A decision or record that threw is a bug: its caller gets the exception (a logged 500), the others go
+    // on. The record is encoded before the draft evolves, so a failure leaves the draft untouched.
     const decisions: (Decision<E, R> | null)[] = [];
     let seq = this.seq;
     for (const envelope of batch) {
       let decision: Decision<E, R>;
+      let op: BatchOp | null = null;
       try {
         decision = this.model.decide(draft, envelope.command, { at, by: envelope.by, seq: seq + 1 });
+        if (decision.ok && decision.events.length > 0) {
+          const record: LogRecord<C, E> = { seq: seq + 1, at, by: envelope.by, command: envelope.command, events: decision.events };
+          op = { type: 'put', key: keys.log(this.model.scope, seq + 1), value: encode(record) };
+        }
       } catch (error) {
         envelope.reject(error);
         decisions.push(null);
         continue;
       }
       decisions.push(decision);
-      if (!decision.ok || decision.events.length === 0) continue;
+      if (!op || !decision.ok) continue;
       for (const event of decision.events) this.model.evolve(draft, event);
       seq += 1;
-      const record: LogRecord<C, E> = { seq, at, by: envelope.by, command: envelope.command, events: decision.events };
-      ops.push({ type: 'put', key: keys.log(this.model.scope, seq), value: encode(record) });
+      ops.push(op);
     }
     // 2. Write the batch durably; 3. publish the draft; 4. reply.
     if (ops.length > 0) {

@@ -33,11 +33,18 @@ export const STRATEGY_LIMITS = {
  * `parameters`: string keys to strings. Numbers and booleans are stored as
  * their string (the seed sends `rollout` both as `50` and `"50"`).
  */
+const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'];
+
 export const ParametersSchema = v.pipe(
   // v.record takes an array as an object ({"0": ...}); a list of parameters is a mistake worth a 400.
   v.custom<Record<string, string | number | boolean>>(
     (x) => typeof x === 'object' && x !== null && !Array.isArray(x),
     mustBe('an object of string values'),
+  ),
+  // valibot's record skips these keys silently; a request that sends them gets told instead.
+  v.check(
+    (p) => !FORBIDDEN_KEYS.some((key) => Object.hasOwn(p, key)),
+    'must not have a "__proto__", "constructor" or "prototype" key',
   ),
   v.record(
     nonEmptyString(100),

@@ -112,6 +112,15 @@ describe('POST /features (4.3 create)', () => {
     expect((await h.json('GET', `${P}/features`)).body.features).toEqual([]);
   });
 
+  test('a ValidationError names every property in details, the first three in its message', async () => {
+    const r = await h.json('POST', `${P}/features`, { name: 7, type: 'x', impressionData: 'y', a: 1, b: 2 });
+    expectError(r, 400, 'ValidationError', /^"name": .*; "type": .*; "impressionData": .*; and \d+ more$/);
+    const more = Number(/and (\d+) more$/.exec(r.body.message)![1]);
+    const properties = r.body.details.map((d: { message: string }) => d.message.split(':')[0]);
+    expect(properties).toHaveLength(3 + more);
+    expect(properties.slice(0, 4)).toEqual(['"name"', '"type"', '"impressionData"', '"a"']);
+  });
+
   test('404 for an unknown project, 401 without a valid token', async () => {
     expectError(await h.json('POST', '/api/admin/projects/nope/features', { name: 'x' }), 404, 'NotFoundError', /nope/);
     expectError(await h.json('POST', `${P}/features`, { name: 'x' }, { token: null }), 401, 'AuthenticationRequired');
@@ -347,6 +356,10 @@ describe('POST /features/:featureName/clone (4.7)', () => {
       expectError(await h.json('POST', `${flagPath('src')}/clone`, {}), 400, 'ValidationError', /"name": is required/);
       expectError(await h.json('POST', `${flagPath('src')}/clone`, { name: 'ok', extra: 1 }), 400, 'ValidationError', /"extra"/);
     }, 'src');
+    const tag = (await h.json('GET', flagPath('src'))).headers.get('etag')!;
+    await h.json('PUT', flagPath('src'), { name: 'src', description: 'moved on' });
+    await expectNoChange(async () => expectError(await h.json('POST', `${flagPath('src')}/clone`, { name: 'fresh' }, { headers: { 'if-match': tag } }), 412, 'PreconditionFailed'), 'src');
+    expect((await h.json('GET', flagPath('fresh'))).status).toBe(404);
   });
 });
 

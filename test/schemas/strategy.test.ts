@@ -158,3 +158,9 @@ describe('StrategyRecordSchema', () => {
     expectTypeOf<StrategyRecord>().toExtend<Strategy>();
   });
 });
+
+describe('StrategySchema parameters with prototype keys', () => {
+  it.each(['__proto__', 'constructor', 'prototype'])('refuses a parameter named %s instead of dropping it', (key) => {
+    expectIssue(StrategySchema, JSON.parse(`{"name":"default","parameters":{"${key}":"x","ok":"1"}}`), 'parameters', 'must not have');
+  });
+});

@@ -1,0 +1,214 @@
+/**
+ * Cross-cutting bad input, on every route at once: missing or wrong credentials, bodies that are not JSON,
+ * too large, of the wrong content type or nested absurdly deep, hostile names and unknown ids at every level
+ * of a path. Each must be a clear 4xx with the error body, and must change nothing.
+ */
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { ROUTES } from '../../src/app.js';
+import type { RouteSpec } from '../../src/http/route.js';
+import { featureRoutes } from '../../src/http/routes/features.routes.js';
+import { strategyRoutes } from '../../src/http/routes/strategies.routes.js';
+import { toggleRoutes } from '../../src/http/routes/toggles.routes.js';
+import { variantRoutes } from '../../src/http/routes/variants.routes.js';
+import { ADMIN_TOKEN, harness, type Harness } from '../helpers/harness.js';
+
+const P = '/api/admin/projects/default';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+let h: Harness;
+let strategyId: string;
+beforeEach(async () => {
+  h = await harness();
+  expect((await h.json('POST', `${P}/features`, { name: 'f' })).status).toBe(201);
+  const strategy = await h.json('POST', `${P}/features/f/environments/development/strategies`, { name: 'default' });
+  strategyId = strategy.body.id;
+});
+afterEach(async () => { await h.close(); });
+
+function expectError(r: { status: number; body: any }, status: number, name: string, message?: RegExp): void {
+  expect({ status: r.status, name: r.body?.name }).toEqual({ status, name });
+  expect(r.body.id).toMatch(UUID);
+  expect(typeof r.body.message).toBe('string');
+  if (message) expect(r.body.message).toMatch(message);
+}
+
+/** Every log position: the service and each project. Equal before and after means nothing was written. */
+const positions = () => [h.registry.service.seq, ...h.registry.projectIds().map((id) => `${id}:${h.registry.project(id)!.seq}`)].join(',');
+
+async function expectNoChange(act: () => Promise<unknown>): Promise<void> {
+  const before = positions();
+  const flag = (await h.json('GET', `${P}/features/f`)).body;
+  await act();
+  expect(positions()).toBe(before);
+  expect((await h.json('GET', `${P}/features/f`)).body).toEqual(flag);
+}
+
+/** A route's path with every parameter set to an existing thing, except those given in `override`. */
+function concrete(route: RouteSpec, override: Record<string, string> = {}): string {
+  const known: Record<string, string> = { projectId: 'default', featureName: 'f', environment: 'development', strategyId, userId: '1', roleId: '4' };
+  return route.path.replace(/:(\w+)/g, (_m, name: string) => override[name] ?? known[name] ?? '1');
+}
+
+const label = (route: RouteSpec) => `${route.method.toUpperCase()} ${route.path}`;
+const bodyRoutes = ROUTES.filter((r) => r.body);
+
+/** A body each of this suite's routes accepts, so a 404 is about the path, not the body. */
+const VALID_BODIES: Record<string, unknown> = {
+  'put /api/admin/projects/:projectId/features/:featureName': { name: 'f' },
+  'patch /api/admin/projects/:projectId/features/:featureName': [{ op: 'replace', path: '/description', value: 'x' }],
+  'post /api/admin/projects/:projectId/features/:featureName/clone': { name: 'clone' },
+  'post /api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies': { name: 'default' },
+  'put /api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/:strategyId': { name: 'default' },
+  'patch /api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/:strategyId': [{ op: 'replace', path: '/title', value: 't' }],
+  'post /api/admin/projects/:projectId/environments/:environment/default-strategy': { name: 'default' },
+  'put /api/admin/projects/:projectId/features/:featureName/variants': [{ name: 'a', weightType: 'variable', weight: 1 }],
+  'patch /api/admin/projects/:projectId/features/:featureName/variants': [{ op: 'add', path: '/-', value: { name: 'a', weightType: 'variable', weight: 1 } }],
+  'post /api/admin/projects/:projectId/revive': { features: ['f'] },
+  'post /api/admin/projects/:projectId/delete': { features: ['f'] },
+  'post /api/admin/projects/:projectId/features': { name: 'g' },
+};
+const FLAG_ROUTES = [...featureRoutes, ...strategyRoutes, ...toggleRoutes, ...variantRoutes];
+/** The valid body of a route; a PUT of a flag repeats the flag name of its path. GET and DELETE send none. */
+function bodyOf(route: RouteSpec, featureName = 'f'): unknown {
+  if (route.method === 'get' || route.method === 'delete') return undefined;
+  const body = VALID_BODIES[`${route.method} ${route.path}`];
+  return route.method === 'put' && route.path.endsWith(':featureName') ? { name: featureName } : body;
+}
+
+describe('authentication', () => {
+  test.each(ROUTES.map((r) => [label(r), r] as const))('%s: 401 AuthenticationRequired without a token or with a wrong one', async (_l, route) => {
+    await expectNoChange(async () => {
+      for (const token of [null, 'wrong-token', `Bearer wrong-token`, `Basic ${Buffer.from('admin:admin').toString('base64')}`, 'x'.repeat(600)]) {
+        const r = await h.json(route.method.toUpperCase(), concrete(route), bodyOf(route), { token });
+        expectError(r, 401, 'AuthenticationRequired');
+      }
+    });
+  });
+
+  test('the token is accepted alone or after Bearer, in any case', async () => {
+    for (const token of [ADMIN_TOKEN, `Bearer ${ADMIN_TOKEN}`, `bearer ${ADMIN_TOKEN}`, `  Bearer   ${ADMIN_TOKEN}  `]) {
+      expect((await h.json('GET', `${P}/features/f`, undefined, { token })).status).toBe(200);
+    }
+  });
+});
+
+describe('bodies', () => {
+  test.each(bodyRoutes.map((r) => [label(r), r] as const))('%s: malformed JSON 400, wrong content type 415, over 1 MiB 413', async (_l, route) => {
+    const method = route.method.toUpperCase();
+    const path = concrete(route);
+    await expectNoChange(async () => {
+      for (const text of ['{', '{"name": "x",}', "{'name': 'x'}", 'undefined', 'NaN', '[1, 2', '\u0000']) {
+        expectError(await h.json(method, path, text), 400, 'ValidationError', /not valid JSON/);
+      }
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', 'json']) {
+        expectError(await h.json(method, path, JSON.stringify(bodyOf(route) ?? {}), { headers: { 'content-type': type } }), 415, 'ContentTypeError');
+      }
+      const big = JSON.stringify({ name: 'f', description: 'x'.repeat(1024 * 1024) });
+      expectError(await h.json(method, path, big), 413, 'PayloadTooLarge');
+      if (!route.bodyOptional) expectError(await h.json(method, path, ''), 400, 'ValidationError', /body is required/);
+    });
+  });
+
+  test('a body just under the limit is read and judged by its schema', async () => {
+    const body = JSON.stringify({ name: 'f', description: 'x'.repeat(1024 * 1024 - 100) });
+    await expectNoChange(async () => expectError(await h.json('PUT', `${P}/features/f`, body), 400, 'ValidationError', /"description": must be at most 10000/));
+  });
+
+  test('application/json with parameters and +json types are JSON', async () => {
+    for (const type of ['application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json-patch+json']) {
+      const r = await h.json('PATCH', `${P}/features/f`, JSON.stringify([{ op: 'replace', path: '/description', value: type }]), { headers: { 'content-type': type } });
+      expect(r.status).toBe(200);
+    }
+  });
+
+  test.each(bodyRoutes.map((r) => [label(r), r] as const))('%s: a body nested 70 or 100000 levels deep is a 400', async (_l, route) => {
+    await expectNoChange(async () => {
+      for (const depth of [70, 100_000]) {
+        const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+        expectError(await h.json(route.method.toUpperCase(), concrete(route), `{"name":"f","x":${deep}}`), 400, 'ValidationError', /deep/);
+      }
+    });
+  });
+
+  test('a deep value that a patch adds and removes again is refused before it reaches the log', async () => {
+    // Regression: accepted, then JSON.stringify of the log record overflowed the stack, the request hung and
+    // the rejection went unhandled (which ends a Node process).
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const patch = `[{"op":"add","path":"/junk","value":${deep}},{"op":"remove","path":"/junk"}]`;
+    await expectNoChange(async () => {
+      expectError(await h.json('PATCH', `${P}/features/f`, patch), 400, 'ValidationError', /deep/);
+      expectError(await h.json('PATCH', `${P}/features/f/environments/development/strategies/${strategyId}`, patch), 400, 'ValidationError', /deep/);
+      expectError(await h.json('PATCH', `${P}/features/f/variants`, `[{"op":"add","path":"/-","value":${deep}},{"op":"remove","path":"/0"}]`), 400, 'ValidationError', /deep/);
+    });
+    // Brackets inside strings (after escaped quotes and backslashes) are text, not depth.
+    const r = await h.json('PUT', `${P}/features/f`, { name: 'f', description: `\\"${'['.repeat(5000)}\\` });
+    expect(r.status).toBe(200);
+  });
+
+  test('keys that name Object.prototype members are unknown properties, and nothing is polluted', async () => {
+    await expectNoChange(async () => {
+      for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+        expectError(await h.json('POST', `${P}/features`, `{"name":"g","${key}":{"polluted":true}}`), 400, 'ValidationError', new RegExp(`"${key}": is not a known property`));
+        expectError(await h.json('PUT', `${P}/features/f/variants`, `[{"name":"a","weightType":"variable","weight":1,"${key}":{"polluted":true}}]`), 400, 'ValidationError');
+      }
+    });
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
+
+describe('paths', () => {
+  test('unknown /api paths and methods answer 404 NotFoundError', async () => {
+    await expectNoChange(async () => {
+      for (const [method, path] of [['GET', '/api/admin/nothing'], ['GET', '/api/nothing'], ['PATCH', '/api/admin/projects'], ['POST', `${P}/features/f/nothing`], ['PUT', `${P}/features/f/environments/development/on`], ['GET', '/nothing']]) {
+        expectError(await h.json(method!, path!), 404, 'NotFoundError');
+      }
+    });
+  });
+
+  const params = (route: RouteSpec) => [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+  const cases = FLAG_ROUTES.flatMap((route) => params(route).map((param) => [label(route), param, route] as const));
+
+  test.each(cases)('%s: an unknown %s is a 404 and changes nothing', async (_l, param, route) => {
+    const unknown: Record<string, string> = { projectId: 'no-such-project', featureName: 'no-such-flag', environment: 'no-such-env', strategyId: '00000000-0000-4000-8000-000000000000' };
+    await expectNoChange(async () => {
+      const r = await h.json(route.method.toUpperCase(), concrete(route, { [param]: unknown[param]! }), bodyOf(route, unknown['featureName']));
+      expectError(r, 404, 'NotFoundError');
+    });
+  });
+
+  const hostile = ['%2e%2e', '%2E', 'caf%C3%A9', '%F0%9F%9A%A9', 'a%2Fb', 'a%20b', '%00', 'x'.repeat(101), '%3Cscript%3E', 'a%3Fb%3Dc'];
+  test.each(cases)('%s: a hostile %s is a 400 (404 for a strategy id) and changes nothing', async (_l, param, route) => {
+    await expectNoChange(async () => {
+      for (const value of hostile) {
+        const r = await h.json(route.method.toUpperCase(), concrete(route, { [param]: value }), bodyOf(route));
+        if (value.toLowerCase() === '%2e%2e' || value.toLowerCase() === '%2e') {
+          // The URL parser resolves encoded dot segments, so the request reaches another path (or none).
+          expect([400, 404]).toContain(r.status);
+          expect(r.body.id).toMatch(UUID);
+        } else if (param === 'strategyId' && value.length <= 100 && value !== '%00') {
+          expectError(r, 404, 'NotFoundError');
+        } else if (param === 'strategyId') {
+          expect([400, 404]).toContain(r.status);
+          expect(r.body.name).toMatch(/ValidationError|NotFoundError/);
+        } else {
+          expectError(r, 400, 'ValidationError', new RegExp(`"${param}"`));
+        }
+      }
+    });
+  });
+
+  test('a literal .. segment is resolved by the URL, never read as a name: no write happens', async () => {
+    await expectNoChange(async () => {
+      for (const [method, path] of [
+        ['DELETE', `${P}/features/..`], ['PUT', `${P}/features/..`], ['PATCH', `${P}/features/..`],
+        ['POST', `${P}/features/../environments/development/on`], ['POST', `${P}/features/f/environments/../on`],
+        ['DELETE', `${P}/features/f/environments/development/strategies/..`],
+      ]) {
+        const r = await h.json(method!, path!, method === 'DELETE' ? undefined : { name: 'f' });
+        expect(r.status).toBeGreaterThanOrEqual(400);
+        expect(r.status).toBeLessThan(500);
+        expect(typeof r.body.name).toBe('string');
+      }
+    });
+  });
+});

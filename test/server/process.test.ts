@@ -1,0 +1,142 @@
+/**
+ * The real server process (`tsx src/main.ts`, as `npx tsx` runs it), spoken to over a socket with fetch:
+ * health, authentication, a write, SIGTERM, a second start on the same data directory; and the admin token
+ * generated on a fresh directory, printed once.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+
+/** A port nobody listens on: bind port 0, read what the OS chose, let it go. */
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+interface Server {
+  child: ChildProcess;
+  base: string;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+const running: ChildProcess[] = [];
+const dirs: string[] = [];
+afterEach(() => {
+  for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts the server on a free port and waits until it says it is listening. */
+async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
+  const port = await freePort();
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env };
+  if (!('INIT_ADMIN_API_TOKENS' in env)) delete childEnv['INIT_ADMIN_API_TOKENS'];
+  const child = spawn(TSX, ['src/main.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.push(child);
+  let text = '';
+  child.stdout!.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+  child.stderr!.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  await new Promise<void>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`server did not start in time:\n${text}`)), 20_000);
+    const check = () => {
+      if (text.includes('listening on')) {
+        clearTimeout(timer);
+        child.stdout!.off('data', check);
+        done();
+      }
+    };
+    child.stdout!.on('data', check);
+    void exited.then((code) => fail(new Error(`server exited with ${code}:\n${text}`)));
+  });
+  return {
+    child,
+    base: `http://127.0.0.1:${port}`,
+    output: () => text,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+async function call(server: Server, method: string, path: string, token?: string, body?: unknown) {
+  const headers: Record<string, string> = {};
+  if (token !== undefined) headers['authorization'] = token;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${server.base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? null : JSON.parse(text) };
+}
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'flagpole-process-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Every byte stored under `dir`, to look for a secret that must not be there. */
+function storedBytes(dir: string): string {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => readFileSync(join(entry.parentPath, entry.name)).toString('latin1'))
+    .join('');
+}
+
+test('serves over a socket, keeps a flag across SIGTERM and a second start', async () => {
+  const dataDir = tempDir();
+  const token = 'process-test-admin-token-0123456789';
+  const first = await startServer(dataDir, { INIT_ADMIN_API_TOKENS: token });
+  expect(first.output()).not.toMatch(/created an admin API token/);
+
+  expect(await call(first, 'GET', '/health')).toEqual({ status: 200, body: { health: 'GOOD' } });
+  const denied = await call(first, 'GET', '/api/admin/projects');
+  expect(denied).toMatchObject({ status: 401, body: { name: 'AuthenticationRequired' } });
+  expect((await call(first, 'GET', '/api/admin/projects', 'wrong')).status).toBe(401);
+  const created = await call(first, 'POST', '/api/admin/projects/default/features', token, { name: 'over-the-wire', description: 'kept' });
+  expect(created.status).toBe(201);
+  const viaBearer = await call(first, 'GET', '/api/admin/projects/default/features/over-the-wire', `Bearer ${token}`);
+  expect(viaBearer).toMatchObject({ status: 200, body: { name: 'over-the-wire', description: 'kept' } });
+  expect((await call(first, 'GET', '/api/admin/nothing', token)).body.name).toBe('NotFoundError');
+
+  expect(await first.stop()).toBe(0);
+  expect(first.output()).toMatch(/SIGTERM/);
+  expect(storedBytes(dataDir)).not.toContain(token);
+
+  const second = await startServer(dataDir, { INIT_ADMIN_API_TOKENS: token });
+  const again = await call(second, 'GET', '/api/admin/projects/default/features/over-the-wire', token);
+  expect(again).toEqual({ status: 200, body: viaBearer.body });
+  expect(await second.stop()).toBe(0);
+}, 60_000);
+
+test('a fresh directory without INIT_ADMIN_API_TOKENS prints one generated token, once', async () => {
+  const dataDir = tempDir();
+  const first = await startServer(dataDir);
+  const match = /created an admin API token[^\n]*\n\s*\n\s+(\S+)/.exec(first.output());
+  expect(match, first.output()).not.toBeNull();
+  const token = match![1]!;
+  expect((await call(first, 'GET', '/api/admin/projects', token)).status).toBe(200);
+  expect((await call(first, 'POST', '/api/admin/projects/default/features', `Bearer ${token}`, { name: 'made-with-generated' })).status).toBe(201);
+  expect(await first.stop()).toBe(0);
+  expect(storedBytes(dataDir)).not.toContain(token);
+
+  const second = await startServer(dataDir);
+  expect(second.output()).not.toMatch(/created an admin API token/);
+  expect((await call(second, 'GET', '/api/admin/projects/default/features/made-with-generated', token)).status).toBe(200);
+  expect(await second.stop()).toBe(0);
+}, 60_000);
