@@ -17,7 +17,11 @@ export class CorruptRecordError extends Error {
  * @example encode({ a: 1 }) // '1:5ac1f7a4:{"a":1}'
  */
 export function encode(value: unknown): string {
-  const json = JSON.stringify(value);
+  return encodeJson(JSON.stringify(value));
+}
+
+/** {@link encode} for a value already serialized to JSON text. */
+export function encodeJson(json: string): string {
   return `${RECORD_FORMAT}:${crc32(json).toString(16).padStart(8, '0')}:${json}`;
 }
 

@@ -25,4 +25,6 @@ export interface SnapshotHead<M = unknown> {
 export interface Snapshot<M = unknown, I = unknown> {
   head: SnapshotHead<M>;
   items: I[];
+  /** Stored size of the snapshot, characters; the next one is due when the log has grown by as much. */
+  bytes: number;
 }

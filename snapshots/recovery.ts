@@ -20,14 +20,16 @@ export async function readLatestSnapshot<M, I>(store: Store, scope: Scope, notic
       const head = decode<SnapshotHead<M>>(key, value);
       if (head.seq > atMost) continue;
       const items: I[] = [];
+      let bytes = value.length;
       for (let chunk = 0; chunk < head.chunks; chunk += 1) {
         const chunkKey = keys.snapshotChunk(scope, head.seq, chunk);
         const stored = await store.get(chunkKey);
         if (stored === undefined) throw new CorruptRecordError(chunkKey, 'missing chunk');
+        bytes += stored.length;
         for (const item of decode<I[]>(chunkKey, stored)) items.push(item);
       }
       if (items.length !== head.items) throw new CorruptRecordError(key, `expected ${head.items} items, found ${items.length}`);
-      return { head, items };
+      return { head, items, bytes };
     } catch (error) {
       if (!(error instanceof CorruptRecordError)) throw error;
       notices.push({ key: error.key, message: `${error.message}; falling back to an older snapshot` });

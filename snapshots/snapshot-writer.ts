@@ -1,10 +1,13 @@
-import { encode } from './codec.js';
+import { encode, encodeJson } from './codec.js';
 import { keys, type Scope } from './keys.js';
 import type { SnapshotHead } from './records.js';
 import type { BatchOp, Store } from './store.js';
 
-/** Items per chunk: small enough that encoding one chunk never blocks the event loop for long. */
-export const SNAPSHOT_CHUNK_ITEMS = 1000;
+/**
+ * Target size of a chunk, in characters of JSON: small enough that serializing one never holds the event
+ * loop for long (a few milliseconds), whatever the size of the items.
+ */
+export const SNAPSHOT_CHUNK_CHARS = 256 * 1024;
 
 const nextTick = () => new Promise<void>((r) => setImmediate(r));
 
@@ -12,20 +15,32 @@ const nextTick = () => new Promise<void>((r) => setImmediate(r));
  * Writes a snapshot in chunks, yielding to the event loop between chunks so requests keep flowing while a
  * large project is saved. Items must be immutable (they are: state records are replaced, never mutated), so
  * the array captured at `head.seq` stays a consistent picture however long the write takes. The head goes
- * last in a synced write; until then the previous snapshot is the latest.
+ * last in a synced write; until then the previous snapshot is the latest. Returns the bytes written.
  */
-export async function writeSnapshot(store: Store, scope: Scope, head: Omit<SnapshotHead, 'chunks' | 'items'>, items: readonly unknown[]): Promise<void> {
+export async function writeSnapshot(store: Store, scope: Scope, head: Omit<SnapshotHead, 'chunks' | 'items'>, items: readonly unknown[]): Promise<number> {
   let chunk = 0;
-  for (let start = 0; start < items.length; start += SNAPSHOT_CHUNK_ITEMS) {
-    const ops: BatchOp[] = [
-      { type: 'put', key: keys.snapshotChunk(scope, head.seq, chunk), value: encode(items.slice(start, start + SNAPSHOT_CHUNK_ITEMS)) },
-    ];
-    await store.writeUnsynced(ops);
+  let bytes = 0;
+  let parts: string[] = [];
+  let size = 0;
+  const flush = async () => {
+    const value = encodeJson(`[${parts.join(',')}]`);
+    await store.writeUnsynced([{ type: 'put', key: keys.snapshotChunk(scope, head.seq, chunk), value }]);
+    bytes += value.length;
     chunk += 1;
+    parts = [];
+    size = 0;
     await nextTick();
+  };
+  for (const item of items) {
+    const json = JSON.stringify(item);
+    parts.push(json);
+    size += json.length;
+    if (size >= SNAPSHOT_CHUNK_CHARS) await flush();
   }
-  const full: SnapshotHead = { ...head, chunks: chunk, items: items.length };
-  await store.commit([{ type: 'put', key: keys.snapshotHead(scope, head.seq), value: encode(full) }]);
+  if (parts.length > 0) await flush();
+  const full = encode({ ...head, chunks: chunk, items: items.length } satisfies SnapshotHead);
+  await store.commit([{ type: 'put', key: keys.snapshotHead(scope, head.seq), value: full }]);
+  return bytes + full.length;
 }
 
 /**

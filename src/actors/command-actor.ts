@@ -21,14 +21,16 @@ export interface Model<S, D, C, E, R> {
   publish(state: S, draft: D): S;
   /** What a snapshot of `state` holds: a small meta value and a list of immutable items. */
   snapshotOf(state: S): { meta: unknown; items: readonly unknown[] };
-  /** How many items a snapshot of `state` would hold, without building it. */
-  itemCount(state: S): number;
   /** Machine versions recorded in snapshot heads. */
   readonly machines: Record<string, number>;
 }
 
 export interface ActorOptions {
-  /** Snapshot after this many commands, or after as many commands as the snapshot has items, whichever is more. */
+  /**
+   * Snapshot after at least this many commands, and once the log has grown by as many bytes as the last
+   * snapshot took: replay after a crash stays bounded by the state's size, and saving a large state costs
+   * no more than the writes that led to it.
+   */
   snapshotEvery: number;
   /** Log records kept before the oldest retained snapshot; `all` never trims. */
   logRetention: number | 'all';
@@ -61,6 +63,7 @@ export class CommandActor<S, D, C, E, R> {
   private queue: Envelope<C, E, R>[] = [];
   private running = false;
   private sinceSnapshot = 0;
+  private logBytesSinceSnapshot = 0;
   private snapshotting: Promise<void> | null = null;
   private closed = false;
 
@@ -74,6 +77,8 @@ export class CommandActor<S, D, C, E, R> {
     private readonly options: ActorOptions,
     /** Extra ops written with the first batch (a project's registration). */
     private firstOps: BatchOp[] = [],
+    /** Stored size of the latest snapshot (as recovered). */
+    private snapshotBytes = 0,
   ) {}
 
   /** Queues a command; resolves with its decision once it (and its batch) is durable. */
@@ -126,6 +131,7 @@ export class CommandActor<S, D, C, E, R> {
       for (const event of decision.events) this.model.evolve(draft, event);
       seq += 1;
       ops.push(op);
+      this.logBytesSinceSnapshot += op.value.length;
     }
     // 2. Write the batch durably; 3. publish the draft; 4. reply.
     if (ops.length > 0) {
@@ -149,7 +155,7 @@ export class CommandActor<S, D, C, E, R> {
 
   private maybeSnapshot(): void {
     if (this.snapshotting || this.closed) return;
-    if (this.sinceSnapshot < Math.max(this.options.snapshotEvery, this.model.itemCount(this.state))) return;
+    if (this.sinceSnapshot < this.options.snapshotEvery || this.logBytesSinceSnapshot < this.snapshotBytes) return;
     void this.snapshot();
   }
 
@@ -160,9 +166,10 @@ export class CommandActor<S, D, C, E, R> {
     const seq = this.seq;
     const { meta, items } = this.model.snapshotOf(this.state);
     this.sinceSnapshot = 0;
+    this.logBytesSinceSnapshot = 0;
     this.snapshotting = (async () => {
       try {
-        await writeSnapshot(this.store, this.model.scope, { seq, at: new Date().toISOString(), machines: this.model.machines, meta }, items);
+        this.snapshotBytes = await writeSnapshot(this.store, this.model.scope, { seq, at: new Date().toISOString(), machines: this.model.machines, meta }, items);
         await pruneSnapshots(this.store, this.model.scope, 2, this.options.logRetention);
       } finally {
         this.snapshotting = null;

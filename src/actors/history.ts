@@ -16,9 +16,15 @@ export interface HistoryEntry {
   /** Who sent the command: `admin-token:<name>`, `user:<id>` or `system`. */
   by: string;
   at: string;
-  /** The flag (or project meta) before and after; null where it did not exist. */
+  /**
+   * What the event changed, before and after (the strategy, the metadata, the variants, the archived or
+   * enabled state, the project meta; the whole flag when created or deleted); null where it did not exist.
+   */
   before: unknown;
   after: unknown;
+  /** For strategy and on/off events: whether the environment is enabled afterwards (deleting the last
+   * enabled strategy disables it); null otherwise. */
+  environmentEnabled: boolean | null;
 }
 
 export interface HistoryQuery {
@@ -35,22 +41,50 @@ export interface HistoryPage {
   hasMore: boolean;
 }
 
+/** What an event changed, before and after: the changed part only (a strategy, the metadata, the variants). */
+function sides(event: ProjectEvent): { feature: string | null; environment: string | null; before: unknown; after: unknown; environmentEnabled: boolean | null } {
+  const on = (feature: string | null, before: unknown, after: unknown, environment: string | null = null, environmentEnabled: boolean | null = null) =>
+    ({ feature, environment, before, after, environmentEnabled });
+  switch (event.type) {
+    case 'project.created':
+      return on(null, null, event.meta);
+    case 'project.updated':
+      return on(null, event.before, event.meta);
+    case 'flag.created':
+      return on(event.flag.name, null, event.flag);
+    case 'flag.updated':
+      return on(event.name, event.before, event.after);
+    case 'flag.archived':
+      return on(event.name, { archived: false }, { archived: true, archivedAt: event.at });
+    case 'flag.revived':
+      return on(event.name, { archived: true }, { archived: false });
+    case 'flag.deleted':
+      return on(event.name, event.before, null);
+    case 'strategy.added':
+      return on(event.name, null, event.strategy, event.environment, event.enabled);
+    case 'strategy.updated':
+      return on(event.name, event.before, event.strategy, event.environment, event.enabled);
+    case 'strategy.deleted':
+      return on(event.name, event.before, null, event.environment, event.enabled);
+    case 'flag.enabled':
+      return on(event.name, { enabled: false }, event.added ? { enabled: true, addedStrategy: event.added } : { enabled: true }, event.environment, true);
+    case 'flag.disabled':
+      return on(event.name, { enabled: true }, { enabled: false }, event.environment, false);
+    case 'variants.updated':
+      return on(event.name, event.before, event.variants);
+  }
+}
+
 /** The entries of one log record, in the order they happened. */
 export function entriesOf(project: string, record: LogRecord<ProjectCommand, ProjectEvent>): HistoryEntry[] {
   const commandEnvironment = 'environment' in record.command ? record.command.environment : null;
-  const entry = (event: ProjectEvent, feature: string | null, environment: string | null, before: unknown, after: unknown): HistoryEntry =>
-    ({ seq: record.seq, type: event.type, project, feature, environment, by: record.by, at: record.at, before, after });
   return record.events.map((event) => {
-    switch (event.type) {
-      case 'project.created':
-        return entry(event, null, null, null, event.meta);
-      case 'project.updated':
-        return entry(event, null, commandEnvironment, event.before, event.meta);
-      case 'flag.deleted':
-        return entry(event, event.name, null, event.before, null);
-      default:
-        return entry(event, event.flag.name, event.environment ?? commandEnvironment, event.before, event.flag);
-    }
+    const side = sides(event);
+    return {
+      seq: record.seq, type: event.type, project, feature: side.feature,
+      environment: side.environment ?? (event.type === 'project.updated' ? commandEnvironment : null),
+      by: record.by, at: record.at, before: side.before, after: side.after, environmentEnabled: side.environmentEnabled,
+    };
   });
 }
 

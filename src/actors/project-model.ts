@@ -24,7 +24,6 @@ export function projectModel(projectId: string): ProjectModel {
     evolve,
     publish: (state, draft) => draft.publishTo(state),
     snapshotOf: (state) => ({ meta: state.meta, items: Array.from(state.flags.values()) }),
-    itemCount: (state) => state.flags.size,
   };
 }
 

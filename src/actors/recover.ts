@@ -7,6 +7,8 @@ export interface Recovered<S> {
   state: S;
   seq: number;
   snapshotSeq: number;
+  /** Stored size of the snapshot recovered from (0 without one). */
+  snapshotBytes: number;
   replayed: number;
   notices: RecoveryNotice[];
 }
@@ -42,5 +44,5 @@ export async function recoverState<S, D, M, I>(
     }
   }
   state = model.publish(state, draft);
-  return { state, seq, snapshotSeq, replayed, notices };
+  return { state, seq, snapshotSeq, snapshotBytes: snapshot?.bytes ?? 0, replayed, notices };
 }

@@ -56,7 +56,7 @@ export class Registry {
     const store = await Store.open(options.dataDir);
     try {
       const recoveredService = await recoverState(store, serviceModel, (meta: ServiceState) => meta, emptyServiceState);
-      const service: ServiceActor = new CommandActor(store, serviceModel, recoveredService.state, recoveredService.seq, actorOptions);
+      const service: ServiceActor = new CommandActor(store, serviceModel, recoveredService.state, recoveredService.seq, actorOptions, [], recoveredService.snapshotBytes);
       const registry = new Registry(store, service, actorOptions);
       registry.notices.push(...recoveredService.notices);
       for await (const [key] of store.entries(keys.projectsPrefix)) {
@@ -83,7 +83,7 @@ export class Registry {
     const model = projectModel(id);
     const recovered = await recoverState(this.store, model, (meta: ProjectMeta, flags: Flag[]) => stateFromSnapshot(meta, flags), () => emptyProject(id));
     this.notices.push(...recovered.notices);
-    this.projects.set(id, new CommandActor(this.store, model, recovered.state, recovered.seq, this.options));
+    this.projects.set(id, new CommandActor(this.store, model, recovered.state, recovered.seq, this.options, [], recovered.snapshotBytes));
   }
 
   /** A new data directory: its environments, user 1 (root Admin) and project `default` owned by that user. */

@@ -16,5 +16,4 @@ export const serviceModel: ServiceModel = {
   evolve: evolveService,
   publish: (_state, draft) => draft,
   snapshotOf: (state) => ({ meta: state, items: [] }),
-  itemCount: () => 0,
 };

@@ -1,24 +1,43 @@
-import type { Flag, ProjectMeta } from './types.js';
+import type { Flag, FlagType, ProjectMeta, Strategy, Variant } from './types.js';
 
-/** Events that replace a flag with its new image; the type says what happened. */
-export type FlagEventType =
-  | 'flag.created'
-  | 'flag.updated'
-  | 'flag.archived'
-  | 'flag.revived'
-  | 'flag.enabled'
-  | 'flag.disabled'
-  | 'strategy.added'
-  | 'strategy.updated'
-  | 'strategy.deleted'
-  | 'variants.updated';
+/** The metadata a flag update changes. */
+export interface FlagMetadata {
+  description: string;
+  type: FlagType;
+  stale: boolean;
+  impressionData: boolean;
+}
+
+/** Every flag event names its flag and the version (project sequence number) it gives the flag. */
+interface OnFlag {
+  name: string;
+  version: number;
+}
 
 /**
- * What happened in a project, past tense. Flag events carry the flag before and after, so evolving is a
- * replacement (cheap to replay) and the history endpoint can show both sides.
+ * What happened to a flag, past tense. Each event carries only what changed, with the previous value of
+ * what it replaced or removed (as Unleash's events carry `data` and `preData`), so records stay small however
+ * many strategies a flag has, and the history can show both sides.
  */
+export type FlagEvent =
+  | { type: 'flag.created'; flag: Flag }
+  | ({ type: 'flag.updated'; before: FlagMetadata; after: FlagMetadata } & OnFlag)
+  | ({ type: 'flag.archived'; at: string } & OnFlag)
+  | ({ type: 'flag.revived' } & OnFlag)
+  | { type: 'flag.deleted'; name: string; before: Flag }
+  /** `enabled`: the environment's state after the change, as the environment machine decided it. */
+  | ({ type: 'strategy.added'; environment: string; strategy: Strategy; enabled: boolean } & OnFlag)
+  | ({ type: 'strategy.updated'; environment: string; strategy: Strategy; before: Strategy; enabled: boolean } & OnFlag)
+  | ({ type: 'strategy.deleted'; environment: string; before: Strategy; enabled: boolean } & OnFlag)
+  /** `added`: the default strategy `/on` added first, when it had to. */
+  | ({ type: 'flag.enabled'; environment: string; added: Strategy | null } & OnFlag)
+  | ({ type: 'flag.disabled'; environment: string } & OnFlag)
+  | ({ type: 'variants.updated'; variants: Variant[]; before: Variant[] } & OnFlag);
+
+export type FlagEventType = FlagEvent['type'];
+
+/** What happened in a project, past tense. */
 export type ProjectEvent =
   | { type: 'project.created'; meta: ProjectMeta }
   | { type: 'project.updated'; meta: ProjectMeta; before: ProjectMeta }
-  | { type: FlagEventType; flag: Flag; before: Flag | null; environment?: string }
-  | { type: 'flag.deleted'; name: string; before: Flag };
+  | FlagEvent;

@@ -1,4 +1,5 @@
 import type { ProjectEvent } from './events.js';
+import { applyFlagEvent } from './flag-events.js';
 import type { Flag, ProjectMeta } from './types.js';
 
 /** The committed state of one project: its meta and its flags in creation order. */
@@ -51,17 +52,18 @@ export class ProjectDraft {
   }
 }
 
-/** Applies one event to a draft: every flag event is a replacement of the flag by its new image. */
+/** Applies one event to a draft; flag events through {@link applyFlagEvent}. */
 export function evolve(draft: ProjectDraft, event: ProjectEvent): void {
   switch (event.type) {
     case 'project.created':
     case 'project.updated':
       draft.meta = event.meta;
       return;
-    case 'flag.deleted':
-      draft.deleteFlag(event.name);
-      return;
-    default:
-      draft.setFlag(event.flag);
+    default: {
+      const name = event.type === 'flag.created' ? event.flag.name : event.name;
+      const next = applyFlagEvent(draft.getFlag(name), event);
+      if (next) draft.setFlag(next);
+      else draft.deleteFlag(name);
+    }
   }
 }

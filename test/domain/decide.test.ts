@@ -28,16 +28,25 @@ function given(commands: ProjectCommand[]): { draft: ProjectDraft; seq: number }
   return { draft, seq: seq + 1 };
 }
 
+/** The state the last `when` decided on: `flagAfter` evolves that decision's events onto a copy of it. */
+let decidedOn: { draft: ProjectDraft } | null = null;
+
 function when(state: { draft: ProjectDraft; seq: number }, command: ProjectCommand): Decision<ProjectEvent, unknown> {
+  decidedOn = state;
   return decide(state.draft, command, { at: '2025-02-01T00:00:00.000Z', by: 'test', seq: state.seq });
 }
 
-/** The flag image after an accepted decision. */
+/** The flag image after an accepted decision: its events evolved onto a copy of the state it was decided on. */
 function flagAfter(decision: Decision<ProjectEvent, unknown>, name: string): Flag {
   if (!decision.ok) throw new Error(decision.error.message);
-  const event = decision.events.find((e) => 'flag' in e && e.flag.name === name);
-  if (!event || !('flag' in event)) throw new Error(`no event for ${name}`);
-  return event.flag;
+  const state = decidedOn!;
+  const copy = new ProjectDraft({ meta: state.draft.meta, flags: new Map(), version: 0 });
+  const base = state.draft.getFlag(name);
+  if (base) copy.setFlag(base);
+  for (const event of decision.events) evolve(copy, event);
+  const flag = copy.getFlag(name);
+  if (!flag) throw new Error(`no flag ${name} after the decision`);
+  return flag;
 }
 
 function expectRefused(decision: Decision<ProjectEvent, unknown>, kind: string): void {

@@ -55,19 +55,20 @@ describe('GET /api/admin/events', () => {
     for (const e of page.events) {
       expect(e.project).toBe('default');
       expect(Date.parse(e.at)).toBeGreaterThanOrEqual(sent - 60_000);
-      expect(Object.keys(e)).toEqual(['seq', 'type', 'project', 'feature', 'environment', 'by', 'at', 'before', 'after']);
+      expect(Object.keys(e)).toEqual(['seq', 'type', 'project', 'feature', 'environment', 'by', 'at', 'before', 'after', 'environmentEnabled']);
     }
     const [archived, disabled, updated, created, enabled, added] = page.events;
     expect(archived.before.archived).toBe(false);
     expect(archived.after.archived).toBe(true);
-    expect(disabled.before.environments.development.enabled).toBe(true);
-    expect(disabled.after.environments.development.enabled).toBe(false);
+    expect([disabled.before.enabled, disabled.after.enabled, disabled.environmentEnabled]).toEqual([true, false, false]);
     expect([updated.before.description, updated.after.description]).toEqual(['', 'now described']);
     expect(created.before).toBeNull();
     expect(created.after.name).toBe('f2');
-    expect(enabled.after.environments.development.enabled).toBe(true);
-    expect(added.before.environments.development.strategies).toEqual([]);
-    expect(added.after.environments.development.strategies.map((s: { id: string }) => s.id)).toEqual([strategy.id]);
+    expect([enabled.before.enabled, enabled.after.enabled, enabled.environmentEnabled]).toEqual([false, true, true]);
+    // A strategy event shows the strategy itself, as Unleash's events carry data and preData.
+    expect(added.before).toBeNull();
+    expect(added.after.id).toBe(strategy.id);
+    expect(added.environmentEnabled).toBe(false);
   });
 
   test('filters by feature and pages with offset and limit', async () => {

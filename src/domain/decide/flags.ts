@@ -5,7 +5,8 @@ import { FeatureRecordSchema } from '../../schemas/feature.schema.js';
 import type { CommandContext } from '../context.js';
 import type { ProjectCommand } from '../commands.js';
 import { accept, fail, refuse, type Decision } from '../errors.js';
-import type { ProjectEvent } from '../events.js';
+import type { FlagEvent, FlagMetadata, ProjectEvent } from '../events.js';
+import { applyFlagEvent } from '../flag-events.js';
 import { applyJsonPatch, topSegment } from '../json-patch.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, FlagEnvironment } from '../types.js';
@@ -36,15 +37,21 @@ export function decideCreate(draft: ProjectDraft, cmd: Cmd<'flag.create'>, conte
     version: context.seq,
     environments: emptyEnvironments(draft),
   };
-  return accept([{ type: 'flag.created', flag, before: null }], flag);
+  return accept([{ type: 'flag.created', flag }], flag);
 }
 
 export function decideUpdate(draft: ProjectDraft, cmd: Cmd<'flag.update'>, context: CommandContext): FlagDecision {
   const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
   if (!found.ok) return refuse(found.error);
-  const before = found.value;
-  const flag = { ...before, description: cmd.description, type: cmd.flagType, stale: cmd.stale, impressionData: cmd.impressionData, version: context.seq };
-  return accept([{ type: 'flag.updated', flag, before }], flag);
+  return updated(found.value, { description: cmd.description, type: cmd.flagType, stale: cmd.stale, impressionData: cmd.impressionData }, context);
+}
+
+const metadataOf = (flag: Flag): FlagMetadata =>
+  ({ description: flag.description, type: flag.type, stale: flag.stale, impressionData: flag.impressionData });
+
+function updated(before: Flag, after: FlagMetadata, context: CommandContext): FlagDecision {
+  const event: FlagEvent = { type: 'flag.updated', name: before.name, version: context.seq, before: metadataOf(before), after };
+  return accept([event], applyFlagEvent(before, event));
 }
 
 /** Fields a flag patch may not touch, and where to go instead. */
@@ -78,8 +85,7 @@ export function decidePatch(draft: ProjectDraft, cmd: Cmd<'flag.patch'>, context
   const parsed = v.safeParse(FeatureRecordSchema, patched.value);
   if (!parsed.success) return refuse(invalid(parsed.issues));
   const next = parsed.output;
-  const flag = { ...before, description: next.description, type: next.type, stale: next.stale, impressionData: next.impressionData, version: context.seq };
-  return accept([{ type: 'flag.updated', flag, before }], flag);
+  return updated(before, { description: next.description, type: next.type, stale: next.stale, impressionData: next.impressionData }, context);
 }
 
 export function decideArchive(draft: ProjectDraft, cmd: Cmd<'flag.archive'>, context: CommandContext): FlagDecision {
@@ -88,8 +94,7 @@ export function decideArchive(draft: ProjectDraft, cmd: Cmd<'flag.archive'>, con
   const before = found.value;
   const step = stepLifecycle(before.archived, { type: 'archive' });
   if (step === null || step.archived === before.archived) return accept([], null);
-  const flag = { ...before, archived: true, archivedAt: context.at, version: context.seq };
-  return accept([{ type: 'flag.archived', flag, before }], null);
+  return accept([{ type: 'flag.archived', name: before.name, version: context.seq, at: context.at }], null);
 }
 
 export function decideRevive(draft: ProjectDraft, cmd: Cmd<'flag.revive'>, context: CommandContext): FlagDecision {
@@ -99,8 +104,7 @@ export function decideRevive(draft: ProjectDraft, cmd: Cmd<'flag.revive'>, conte
     if (!before) continue;
     const step = stepLifecycle(before.archived, { type: 'revive' });
     if (step === null) continue;
-    const environments = Object.fromEntries(Object.entries(before.environments).map(([env, entry]) => [env, { ...entry, enabled: false }]));
-    events.push({ type: 'flag.revived', flag: { ...before, archived: false, archivedAt: null, environments, version: context.seq }, before });
+    events.push({ type: 'flag.revived', name, version: context.seq });
   }
   return accept(events, null);
 }
@@ -139,5 +143,5 @@ export function decideClone(draft: ProjectDraft, cmd: Cmd<'flag.clone'>, context
     version: context.seq,
     environments,
   };
-  return accept([{ type: 'flag.created', flag, before: null }], flag);
+  return accept([{ type: 'flag.created', flag }], flag);
 }

@@ -1,5 +1,4 @@
 import { stepLifecycle } from '../../../machines/step.js';
-import type { CommandContext } from '../context.js';
 import { formatIssues } from '../../schemas/issues.js';
 import { fail, type DomainError } from '../errors.js';
 import type { ProjectDraft } from '../project-state.js';
@@ -39,17 +38,6 @@ export function checkEnvironment(draft: ProjectDraft, environment: string): Doma
 /** A flag's entry for an environment; environments connected after the flag was created start empty. */
 export const environmentOf = (flag: Flag, environment: string): FlagEnvironment =>
   flag.environments[environment] ?? EMPTY_ENVIRONMENT;
-
-/** A new image of `flag` with `changes`, stamped with the version this command gets. */
-export const revise = (flag: Flag, changes: Partial<Flag>, context: CommandContext): Flag => ({
-  ...flag,
-  ...changes,
-  version: context.seq,
-});
-
-/** A new image of `flag` with one environment replaced. */
-export const reviseEnvironment = (flag: Flag, environment: string, entry: FlagEnvironment, context: CommandContext): Flag =>
-  revise(flag, { environments: { ...flag.environments, [environment]: entry } }, context);
 
 /** Number of strategies that are evaluated (not `disabled`): the guard input of the environment machine. */
 export const enabledCount = (entry: FlagEnvironment): number => entry.strategies.filter((s) => !s.disabled).length;

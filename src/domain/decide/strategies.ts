@@ -9,7 +9,7 @@ import type { ProjectEvent } from '../events.js';
 import { applyJsonPatch } from '../json-patch.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, FlagEnvironment, Strategy, StrategyInput } from '../types.js';
-import { checkEnvironment, enabledCount, environmentOf, flagForChange, invalid, reviseEnvironment } from './shared.js';
+import { checkEnvironment, enabledCount, environmentOf, flagForChange, invalid } from './shared.js';
 
 type Cmd<T extends ProjectCommand['type']> = Extract<ProjectCommand, { type: T }>;
 export type StrategyDecision = Decision<ProjectEvent, Strategy | null>;
@@ -38,14 +38,10 @@ export function buildStrategy(input: StrategyInput, flagName: string, id: string
   };
 }
 
-/** Strategies in evaluation order; equal sortOrders keep insertion order (Array.sort is stable). */
-const ordered = (strategies: Strategy[]) => [...strategies].sort((a, b) => a.sortOrder - b.sortOrder);
-
-/** Replaces an environment's strategies and lets the environment machine keep "enabled implies a strategy". */
-export function withStrategies(entry: FlagEnvironment, strategies: Strategy[]): FlagEnvironment {
-  const next = { enabled: entry.enabled, strategies: ordered(strategies) };
-  const step = stepEnvironment(entry.enabled, enabledCount(entry), { type: 'strategies.changed', enabledStrategies: enabledCount(next) });
-  return { ...next, enabled: step?.enabled ?? entry.enabled };
+/** The environment's `enabled` after its strategies change: the environment machine keeps "enabled implies a strategy". */
+export function enabledAfter(entry: FlagEnvironment, strategies: Strategy[]): boolean {
+  const count = strategies.filter((s) => !s.disabled).length;
+  return stepEnvironment(entry.enabled, enabledCount(entry), { type: 'strategies.changed', enabledStrategies: count })?.enabled ?? entry.enabled;
 }
 
 function target(draft: ProjectDraft, cmd: Cmd<'strategy.add' | 'strategy.update' | 'strategy.patch' | 'strategy.delete'>) {
@@ -61,8 +57,9 @@ function findStrategy(entry: FlagEnvironment, cmd: { strategyId: string; feature
   return strategy ?? fail('NotFoundError', `No strategy "${cmd.strategyId}" on flag "${cmd.feature}" in environment "${cmd.environment}"`);
 }
 
-function changed(flag: Flag, cmd: { environment: string }, entry: FlagEnvironment, type: 'strategy.added' | 'strategy.updated' | 'strategy.deleted', context: CommandContext): ProjectEvent {
-  return { type, flag: reviseEnvironment(flag, cmd.environment, entry, context), before: flag, environment: cmd.environment };
+function replaced(t: { flag: Flag; entry: FlagEnvironment }, cmd: { environment: string }, current: Strategy, strategy: Strategy, context: CommandContext): StrategyDecision {
+  const enabled = enabledAfter(t.entry, t.entry.strategies.map((s) => (s.id === current.id ? strategy : s)));
+  return accept([{ type: 'strategy.updated', name: t.flag.name, version: context.seq, environment: cmd.environment, strategy, before: current, enabled }], strategy);
 }
 
 export function decideAddStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.add'>, context: CommandContext): StrategyDecision {
@@ -70,8 +67,8 @@ export function decideAddStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.add'>,
   if (!t.ok) return refuse(t.error);
   const highest = t.entry.strategies.reduce((max, s) => Math.max(max, s.sortOrder), -1);
   const strategy = buildStrategy(cmd.strategy, t.flag.name, randomUUID(), cmd.strategy.sortOrder ?? highest + 1);
-  const entry = withStrategies(t.entry, [...t.entry.strategies, strategy]);
-  return accept([changed(t.flag, cmd, entry, 'strategy.added', context)], strategy);
+  const enabled = enabledAfter(t.entry, [...t.entry.strategies, strategy]);
+  return accept([{ type: 'strategy.added', name: t.flag.name, version: context.seq, environment: cmd.environment, strategy, enabled }], strategy);
 }
 
 export function decideUpdateStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.update'>, context: CommandContext): StrategyDecision {
@@ -80,8 +77,7 @@ export function decideUpdateStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.upd
   const current = findStrategy(t.entry, cmd);
   if (!('id' in current)) return refuse(current);
   const strategy = buildStrategy(cmd.strategy, t.flag.name, current.id, current.sortOrder);
-  const entry = withStrategies(t.entry, t.entry.strategies.map((s) => (s.id === current.id ? strategy : s)));
-  return accept([changed(t.flag, cmd, entry, 'strategy.updated', context)], strategy);
+  return replaced(t, cmd, current, strategy, context);
 }
 
 export function decidePatchStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.patch'>, context: CommandContext): StrategyDecision {
@@ -97,8 +93,7 @@ export function decidePatchStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.patc
     return refuse(fail('ValidationError', '"id": the id of a strategy cannot be changed'));
   }
   const strategy = buildStrategy(parsed.output, t.flag.name, current.id, parsed.output.sortOrder ?? current.sortOrder);
-  const entry = withStrategies(t.entry, t.entry.strategies.map((s) => (s.id === current.id ? strategy : s)));
-  return accept([changed(t.flag, cmd, entry, 'strategy.updated', context)], strategy);
+  return replaced(t, cmd, current, strategy, context);
 }
 
 export function decideDeleteStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.delete'>, context: CommandContext): StrategyDecision {
@@ -106,6 +101,6 @@ export function decideDeleteStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.del
   if (!t.ok) return refuse(t.error);
   const current = findStrategy(t.entry, cmd);
   if (!('id' in current)) return refuse(current);
-  const entry = withStrategies(t.entry, t.entry.strategies.filter((s) => s.id !== current.id));
-  return accept([changed(t.flag, cmd, entry, 'strategy.deleted', context)], null);
+  const enabled = enabledAfter(t.entry, t.entry.strategies.filter((s) => s.id !== current.id));
+  return accept([{ type: 'strategy.deleted', name: t.flag.name, version: context.seq, environment: cmd.environment, before: current, enabled }], null);
 }

@@ -5,9 +5,9 @@ import type { ProjectCommand } from '../commands.js';
 import { accept, fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import type { ProjectDraft } from '../project-state.js';
-import type { StrategyInput } from '../types.js';
-import { checkEnvironment, enabledCount, environmentOf, flagForChange, reviseEnvironment } from './shared.js';
-import { buildStrategy, withStrategies } from './strategies.js';
+import type { Strategy, StrategyInput } from '../types.js';
+import { checkEnvironment, enabledCount, environmentOf, flagForChange } from './shared.js';
+import { buildStrategy } from './strategies.js';
 
 type Cmd<T extends ProjectCommand['type']> = Extract<ProjectCommand, { type: T }>;
 
@@ -21,22 +21,23 @@ export function decideEnable(draft: ProjectDraft, cmd: Cmd<'flag.enable'>, conte
   const envError = checkEnvironment(draft, cmd.environment);
   if (envError) return refuse(envError);
   const flag = found.value;
-  const current = environmentOf(flag, cmd.environment);
-  let entry = current;
-  if (stepEnvironment(entry.enabled, enabledCount(entry), { type: 'enable' }) === null) {
+  const entry = environmentOf(flag, cmd.environment);
+  let added: Strategy | null = null;
+  let count = enabledCount(entry);
+  if (stepEnvironment(entry.enabled, count, { type: 'enable' }) === null) {
     const fallback = draft.meta.defaultStrategies[cmd.environment];
     if (fallback) {
       const highest = entry.strategies.reduce((max, s) => Math.max(max, s.sortOrder), -1);
-      entry = withStrategies(entry, [...entry.strategies, buildStrategy(withGroupId(fallback, flag.name), flag.name, randomUUID(), highest + 1)]);
+      added = buildStrategy(withGroupId(fallback, flag.name), flag.name, randomUUID(), highest + 1);
+      count += added.disabled ? 0 : 1;
     }
   }
-  const step = stepEnvironment(entry.enabled, enabledCount(entry), { type: 'enable' });
+  const step = stepEnvironment(entry.enabled, count, { type: 'enable' });
   if (step === null) {
     return refuse(fail('InvalidOperationError', `Flag "${flag.name}" has no enabled strategy in environment "${cmd.environment}" and the environment has no default strategy; add a strategy first`));
   }
-  if (entry === current && step.enabled === current.enabled) return accept([], null);
-  const next = reviseEnvironment(flag, cmd.environment, { ...entry, enabled: step.enabled }, context);
-  return accept([{ type: 'flag.enabled', flag: next, before: flag, environment: cmd.environment }], null);
+  if (added === null && step.enabled === entry.enabled) return accept([], null);
+  return accept([{ type: 'flag.enabled', name: flag.name, version: context.seq, environment: cmd.environment, added }], null);
 }
 
 /** A default strategy applied to a flag rolls out by that flag's name. */
@@ -54,8 +55,7 @@ export function decideDisable(draft: ProjectDraft, cmd: Cmd<'flag.disable'>, con
   const entry = environmentOf(flag, cmd.environment);
   const step = stepEnvironment(entry.enabled, enabledCount(entry), { type: 'disable' });
   if (step === null || step.enabled === entry.enabled) return accept([], null);
-  const next = reviseEnvironment(flag, cmd.environment, { ...entry, enabled: step.enabled }, context);
-  return accept([{ type: 'flag.disabled', flag: next, before: flag, environment: cmd.environment }], null);
+  return accept([{ type: 'flag.disabled', name: flag.name, version: context.seq, environment: cmd.environment }], null);
 }
 
 /** Sets the default strategy of one environment of the project, or of all of them with `*`. */

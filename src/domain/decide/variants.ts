@@ -14,8 +14,7 @@ export type VariantsDecision = Decision<ProjectEvent, Variant[]>;
 
 function store(flag: Flag, variants: Variant[], context: CommandContext): VariantsDecision {
   const stored = distributeWeights(variants);
-  const next = { ...flag, variants: stored, version: context.seq };
-  return accept([{ type: 'variants.updated', flag: next, before: flag }], stored);
+  return accept([{ type: 'variants.updated', name: flag.name, version: context.seq, variants: stored, before: flag.variants }], stored);
 }
 
 /** PUT: replaces every variant (seed 4.14); the list was validated by the route's schema. */
