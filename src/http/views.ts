@@ -180,18 +180,19 @@ export class SummaryCache {
   }
 }
 
-/** A feature summary (seed 2.2). */
+/**
+ * A feature summary: exactly the fields of seed 2.2. Lists of large projects are mostly these, so nothing
+ * beyond the contract is added to them.
+ */
 const summary = (flag: Flag, environments: Environment[]) => ({
   name: flag.name,
   type: flag.type,
   stale: flag.stale,
   createdAt: flag.createdAt,
   lastSeenAt: flag.lastSeenAt,
-  impressionData: flag.impressionData,
   environments: environments.map((env) => ({
     name: env.name,
     displayName: env.name,
     enabled: flag.environments[env.name]?.enabled ?? false,
-    type: env.type,
   })),
 });

@@ -143,8 +143,8 @@ describe('GET /features (4.2 list)', () => {
     expect(r.body.features).toHaveLength(2);
     expect(r.body.features[0]).toMatchObject({ name: 'one', type: 'experiment', stale: false, createdAt: expect.stringMatching(ISO), lastSeenAt: null });
     expect(r.body.features[1].environments).toEqual([
-      { name: 'development', displayName: 'development', enabled: false, type: 'development' },
-      { name: 'production', displayName: 'production', enabled: true, type: 'production' },
+      { name: 'development', displayName: 'development', enabled: false },
+      { name: 'production', displayName: 'production', enabled: true },
     ]);
   });
 

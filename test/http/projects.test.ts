@@ -148,10 +148,10 @@ describe('GET /api/admin/projects/:projectId (4.1 overview)', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ name: 'Default', description: 'Default project', health: 100, members: 1, version: 1 });
     expect(r.body.features).toEqual([{
-      name: 'a', type: 'kill-switch', stale: false, createdAt: expect.any(String), lastSeenAt: null, impressionData: false,
+      name: 'a', type: 'kill-switch', stale: false, createdAt: expect.any(String), lastSeenAt: null,
       environments: [
-        { name: 'development', displayName: 'development', enabled: false, type: 'development' },
-        { name: 'production', displayName: 'production', enabled: false, type: 'production' },
+        { name: 'development', displayName: 'development', enabled: false },
+        { name: 'production', displayName: 'production', enabled: false },
       ],
     }]);
   });
