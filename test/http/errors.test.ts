@@ -10,10 +10,10 @@ import { featureRoutes } from '../../src/http/routes/features.routes.js';
 import { strategyRoutes } from '../../src/http/routes/strategies.routes.js';
 import { toggleRoutes } from '../../src/http/routes/toggles.routes.js';
 import { variantRoutes } from '../../src/http/routes/variants.routes.js';
+import { expectError, expectNoChange as noChange, UUID } from '../helpers/expect.js';
 import { ADMIN_TOKEN, harness, type Harness } from '../helpers/harness.js';
 
 const P = '/api/admin/projects/default';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let h: Harness;
 let strategyId: string;
@@ -25,23 +25,7 @@ beforeEach(async () => {
 });
 afterEach(async () => { await h.close(); });
 
-function expectError(r: { status: number; body: any }, status: number, name: string, message?: RegExp): void {
-  expect({ status: r.status, name: r.body?.name }).toEqual({ status, name });
-  expect(r.body.id).toMatch(UUID);
-  expect(typeof r.body.message).toBe('string');
-  if (message) expect(r.body.message).toMatch(message);
-}
-
-/** Every log position: the service and each project. Equal before and after means nothing was written. */
-const positions = () => [h.registry.service.seq, ...h.registry.projectIds().map((id) => `${id}:${h.registry.project(id)!.seq}`)].join(',');
-
-async function expectNoChange(act: () => Promise<unknown>): Promise<void> {
-  const before = positions();
-  const flag = (await h.json('GET', `${P}/features/f`)).body;
-  await act();
-  expect(positions()).toBe(before);
-  expect((await h.json('GET', `${P}/features/f`)).body).toEqual(flag);
-}
+const expectNoChange = (act: () => Promise<unknown>) => noChange(h, act, 'f');
 
 /** A route's path with every parameter set to an existing thing, except those given in `override`. */
 function concrete(route: RouteSpec, override: Record<string, string> = {}): string {

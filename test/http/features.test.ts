@@ -4,23 +4,15 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { harness, type Harness } from '../helpers/harness.js';
+import { UUID, expectError, expectNoChange as noChange } from '../helpers/expect.js';
 
 const P = '/api/admin/projects/default';
 const flagPath = (name: string) => `${P}/features/${name}`;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 let h: Harness;
 beforeEach(async () => { h = await harness(); });
 afterEach(async () => { await h.close(); });
-
-/** The error envelope of API-DECISIONS "Errors", with the expected status and kind. */
-function expectError(r: { status: number; body: any }, status: number, name: string, message?: RegExp): void {
-  expect({ status: r.status, name: r.body?.name }).toEqual({ status, name });
-  expect(r.body.id).toMatch(UUID);
-  expect(typeof r.body.message).toBe('string');
-  if (message) expect(r.body.message).toMatch(message);
-}
 
 const seq = () => h.registry.project('default')!.seq;
 
@@ -37,13 +29,7 @@ async function addStrategy(flag: string, env: string, body: Record<string, unkno
 }
 
 /** Runs `act` and asserts that it changed nothing: same log position, same flag detail (when given). */
-async function expectNoChange(act: () => Promise<unknown>, flag?: string): Promise<void> {
-  const before = seq();
-  const detail = flag ? (await h.json('GET', flagPath(flag))).body : undefined;
-  await act();
-  expect(seq()).toBe(before);
-  if (flag) expect((await h.json('GET', flagPath(flag))).body).toEqual(detail);
-}
+const expectNoChange = (act: () => Promise<unknown>, flag?: string) => noChange(h, act, flag);
 
 describe('POST /features (4.3 create)', () => {
   test('answers 201 with the flag record, its defaults and an ETag', async () => {

@@ -5,7 +5,6 @@
  */
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { ROUTES } from '../../src/app.js';
-import type { RouteSpec } from '../../src/http/route.js';
 import { harness, type Harness } from '../helpers/harness.js';
 
 const SEED = 0x5eed_f1a6;

@@ -5,10 +5,10 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { ROUTES } from '../../src/app.js';
 import { harness, type Harness } from '../helpers/harness.js';
+import { expectError } from '../helpers/expect.js';
 
 const P = '/api/admin/projects/default';
 const flagPath = (name: string, project = 'default') => `/api/admin/projects/${project}/features/${name}`;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const DAY = 24 * 60 * 60 * 1000;
 
 let h: Harness;
@@ -17,13 +17,6 @@ afterEach(async () => {
   vi.useRealTimers();
   await h.close();
 });
-
-function expectError(r: { status: number; body: any }, status: number, name: string, message?: RegExp): void {
-  expect({ status: r.status, name: r.body?.name }).toEqual({ status, name });
-  expect(r.body.id).toMatch(UUID);
-  expect(typeof r.body.message).toBe('string');
-  if (message) expect(r.body.message).toMatch(message);
-}
 
 async function create(name: string, extra: Record<string, unknown> = {}, project = 'default') {
   const r = await h.json('POST', `/api/admin/projects/${project}/features`, { name, ...extra });

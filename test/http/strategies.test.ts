@@ -4,11 +4,11 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { harness, type Harness } from '../helpers/harness.js';
+import { UUID, expectError, expectNoChange as noChange } from '../helpers/expect.js';
 
 const P = '/api/admin/projects/default';
 const flagPath = (name: string) => `${P}/features/${name}`;
 const strategies = (flag: string, env: string) => `${flagPath(flag)}/environments/${env}/strategies`;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let h: Harness;
 beforeEach(async () => {
@@ -17,22 +17,8 @@ beforeEach(async () => {
 });
 afterEach(async () => { await h.close(); });
 
-function expectError(r: { status: number; body: any }, status: number, name: string, message?: RegExp): void {
-  expect({ status: r.status, name: r.body?.name }).toEqual({ status, name });
-  expect(r.body.id).toMatch(UUID);
-  expect(typeof r.body.message).toBe('string');
-  if (message) expect(r.body.message).toMatch(message);
-}
 
-const seq = () => h.registry.project('default')!.seq;
-
-async function expectNoChange(act: () => Promise<unknown>, flag = 'f'): Promise<void> {
-  const before = seq();
-  const detail = (await h.json('GET', flagPath(flag))).body;
-  await act();
-  expect(seq()).toBe(before);
-  expect((await h.json('GET', flagPath(flag))).body).toEqual(detail);
-}
+const expectNoChange = (act: () => Promise<unknown>, flag = 'f') => noChange(h, act, flag);
 
 async function add(body: Record<string, unknown> = { name: 'default' }, env = 'development', flag = 'f') {
   const r = await h.json('POST', strategies(flag, env), body);

@@ -35,6 +35,17 @@ export function checkEnvironment(draft: ProjectDraft, environment: string): Doma
   return fail('NotFoundError', `Environment "${environment}" is not enabled for project "${draft.meta.id}"`);
 }
 
+/** A flag and its entry in one environment of the project, loaded for a change (see {@link flagForChange}). */
+export type Target = { ok: true; flag: Flag; entry: FlagEnvironment } | { ok: false; error: DomainError };
+
+export function flagInEnvironment(draft: ProjectDraft, cmd: { feature: string; environment: string; ifMatch?: number | 'mismatch' | undefined }): Target {
+  const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
+  if (!found.ok) return found;
+  const envError = checkEnvironment(draft, cmd.environment);
+  if (envError) return { ok: false, error: envError };
+  return { ok: true, flag: found.value, entry: environmentOf(found.value, cmd.environment) };
+}
+
 /** A flag's entry for an environment; environments connected after the flag was created start empty. */
 export const environmentOf = (flag: Flag, environment: string): FlagEnvironment =>
   flag.environments[environment] ?? EMPTY_ENVIRONMENT;

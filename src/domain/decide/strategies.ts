@@ -9,7 +9,7 @@ import type { ProjectEvent } from '../events.js';
 import { applyJsonPatch } from '../json-patch.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, FlagEnvironment, Strategy, StrategyInput } from '../types.js';
-import { checkEnvironment, enabledCount, environmentOf, flagForChange, invalid } from './shared.js';
+import { enabledCount, flagInEnvironment, invalid } from './shared.js';
 
 type Cmd<T extends ProjectCommand['type']> = Extract<ProjectCommand, { type: T }>;
 export type StrategyDecision = Decision<ProjectEvent, Strategy | null>;
@@ -44,14 +44,6 @@ export function enabledAfter(entry: FlagEnvironment, strategies: Strategy[]): bo
   return stepEnvironment(entry.enabled, enabledCount(entry), { type: 'strategies.changed', enabledStrategies: count })?.enabled ?? entry.enabled;
 }
 
-function target(draft: ProjectDraft, cmd: Cmd<'strategy.add' | 'strategy.update' | 'strategy.patch' | 'strategy.delete'>) {
-  const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
-  if (!found.ok) return found;
-  const envError = checkEnvironment(draft, cmd.environment);
-  if (envError) return { ok: false as const, error: envError };
-  return { ok: true as const, flag: found.value, entry: environmentOf(found.value, cmd.environment) };
-}
-
 function findStrategy(entry: FlagEnvironment, cmd: { strategyId: string; feature: string; environment: string }) {
   const strategy = entry.strategies.find((s) => s.id === cmd.strategyId);
   return strategy ?? fail('NotFoundError', `No strategy "${cmd.strategyId}" on flag "${cmd.feature}" in environment "${cmd.environment}"`);
@@ -63,7 +55,7 @@ function replaced(t: { flag: Flag; entry: FlagEnvironment }, cmd: { environment:
 }
 
 export function decideAddStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.add'>, context: CommandContext): StrategyDecision {
-  const t = target(draft, cmd);
+  const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
   const highest = t.entry.strategies.reduce((max, s) => Math.max(max, s.sortOrder), -1);
   const strategy = buildStrategy(cmd.strategy, t.flag.name, randomUUID(), cmd.strategy.sortOrder ?? highest + 1);
@@ -72,7 +64,7 @@ export function decideAddStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.add'>,
 }
 
 export function decideUpdateStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.update'>, context: CommandContext): StrategyDecision {
-  const t = target(draft, cmd);
+  const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
   const current = findStrategy(t.entry, cmd);
   if (!('id' in current)) return refuse(current);
@@ -81,7 +73,7 @@ export function decideUpdateStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.upd
 }
 
 export function decidePatchStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.patch'>, context: CommandContext): StrategyDecision {
-  const t = target(draft, cmd);
+  const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
   const current = findStrategy(t.entry, cmd);
   if (!('id' in current)) return refuse(current);
@@ -97,7 +89,7 @@ export function decidePatchStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.patc
 }
 
 export function decideDeleteStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.delete'>, context: CommandContext): StrategyDecision {
-  const t = target(draft, cmd);
+  const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
   const current = findStrategy(t.entry, cmd);
   if (!('id' in current)) return refuse(current);

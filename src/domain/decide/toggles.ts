@@ -6,7 +6,7 @@ import { accept, fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Strategy, StrategyInput } from '../types.js';
-import { checkEnvironment, enabledCount, environmentOf, flagForChange } from './shared.js';
+import { checkEnvironment, enabledCount, flagInEnvironment } from './shared.js';
 import { buildStrategy } from './strategies.js';
 
 type Cmd<T extends ProjectCommand['type']> = Extract<ProjectCommand, { type: T }>;
@@ -16,12 +16,9 @@ type Cmd<T extends ProjectCommand['type']> = Extract<ProjectCommand, { type: T }
  * default strategy (seed 4.16) is added first; without that, 409.
  */
 export function decideEnable(draft: ProjectDraft, cmd: Cmd<'flag.enable'>, context: CommandContext): Decision<ProjectEvent, null> {
-  const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
-  if (!found.ok) return refuse(found.error);
-  const envError = checkEnvironment(draft, cmd.environment);
-  if (envError) return refuse(envError);
-  const flag = found.value;
-  const entry = environmentOf(flag, cmd.environment);
+  const t = flagInEnvironment(draft, cmd);
+  if (!t.ok) return refuse(t.error);
+  const { flag, entry } = t;
   let added: Strategy | null = null;
   let count = enabledCount(entry);
   if (stepEnvironment(entry.enabled, count, { type: 'enable' }) === null) {
@@ -47,12 +44,9 @@ function withGroupId(strategy: StrategyInput, flagName: string): StrategyInput {
 }
 
 export function decideDisable(draft: ProjectDraft, cmd: Cmd<'flag.disable'>, context: CommandContext): Decision<ProjectEvent, null> {
-  const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
-  if (!found.ok) return refuse(found.error);
-  const envError = checkEnvironment(draft, cmd.environment);
-  if (envError) return refuse(envError);
-  const flag = found.value;
-  const entry = environmentOf(flag, cmd.environment);
+  const t = flagInEnvironment(draft, cmd);
+  if (!t.ok) return refuse(t.error);
+  const { flag, entry } = t;
   const step = stepEnvironment(entry.enabled, enabledCount(entry), { type: 'disable' });
   if (step === null || step.enabled === entry.enabled) return accept([], null);
   return accept([{ type: 'flag.disabled', name: flag.name, version: context.seq, environment: cmd.environment }], null);
