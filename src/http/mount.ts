@@ -19,7 +19,7 @@ function unwrap<R>(decision: Decision<unknown, unknown>): R {
 
 /**
  * Registers `routes` on `app`, each behind the same numbered pipeline:
- * 1. authenticate (401), 2. validate path parameters (400), 3. find the project (404, or 503 when damaged),
+ * 1. authenticate (401), 2. validate path and query parameters (400), 3. find the project (404, or 503 when damaged),
  * 4. authorize (403), 5. read and validate the body (413, 415, 400), 6. handle.
  */
 export function mountRoutes(app: Hono, routes: RouteSpec[], deps: AppDeps): void {
@@ -30,6 +30,7 @@ export function mountRoutes(app: Hono, routes: RouteSpec[], deps: AppDeps): void
       const principal: Principal = authenticate(c.req.header('authorization'), registry.service.state, config.authType);
       // 2.
       const params = route.params ? validate(route.params, c.req.param()) : undefined;
+      const query = route.query ? validate(route.query, c.req.query()) : undefined;
       const projectId = (params as { projectId?: string } | undefined)?.projectId;
       const environment = (params as { environment?: string } | undefined)?.environment;
       // 3.
@@ -52,8 +53,8 @@ export function mountRoutes(app: Hono, routes: RouteSpec[], deps: AppDeps): void
       const body = route.body ? await readBody(c, route, config.bodyLimit) : undefined;
       // 6.
       const by = principalLabel(principal);
-      const call: Call<unknown, unknown> = {
-        c, params, body, principal, by, deps,
+      const call: Call<unknown, unknown, unknown> = {
+        c, params, query, body, principal, by, deps,
         project: () => {
           if (!actor) throw apiError('NotFoundError', 'This route names no project');
           return actor;
@@ -65,7 +66,7 @@ export function mountRoutes(app: Hono, routes: RouteSpec[], deps: AppDeps): void
         runService: async <R>(command: Parameters<typeof registry.service.send>[0]) => unwrap<R>(await registry.service.send(command, by)),
         unwrap,
       };
-      return route.handle(call as Call<never, never>);
+      return route.handle(call as Call<never, never, never>);
     });
   }
 }

@@ -25,9 +25,12 @@ export function openApiDocument(routes: RouteSpec[], version: string): Record<st
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
-    const parameters = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
+    const parameters: Record<string, unknown>[] = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
       name, in: 'path', required: true, schema: { type: name === 'userId' || name === 'roleId' ? 'integer' : 'string' },
     }));
+    for (const [name, entry] of Object.entries(route.query?.entries ?? {})) {
+      parameters.push({ name, in: 'query', required: entry.type !== 'optional', schema: { type: 'string' } });
+    }
     const responses: Record<string, unknown> = { [String(route.success.status)]: { description: route.success.description } };
     // The pipeline (mount.ts) answers these on every route of its kind, whatever the route declares.
     const implied = [...(route.path.includes(':projectId') ? ['NotFoundError'] : []), ...(route.body ? ['PayloadTooLarge', 'ContentTypeError'] : [])];

@@ -20,9 +20,11 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Output<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 
 /** One request, validated: params and body passed their schemas, the caller is known and allowed. */
-export interface Call<P, B> {
+export interface Call<P, B, Q = unknown> {
   c: Context;
   params: P;
+  /** The query string, validated (undefined on routes that take none). */
+  query: Q;
   body: B;
   principal: Principal;
   /** The principal as recorded in the log. */
@@ -42,7 +44,11 @@ export interface Call<P, B> {
  * A route: method, path, what it needs and accepts, and its handler. The same record drives the router,
  * the permission check and the OpenAPI document, so they cannot disagree.
  */
-export interface RouteSpec<P extends v.GenericSchema | undefined = v.GenericSchema | undefined, B extends v.GenericSchema | undefined = v.GenericSchema | undefined> {
+export interface RouteSpec<
+  P extends v.GenericSchema | undefined = v.GenericSchema | undefined,
+  B extends v.GenericSchema | undefined = v.GenericSchema | undefined,
+  Q extends QuerySchema | undefined = QuerySchema | undefined,
+> {
   method: Method;
   /** Hono syntax, `:name` for a parameter. */
   path: string;
@@ -50,6 +56,8 @@ export interface RouteSpec<P extends v.GenericSchema | undefined = v.GenericSche
   tag: string;
   permission: Permission;
   params?: P;
+  /** The query string: an object schema of string values (its keys are documented as query parameters). */
+  query?: Q;
   body?: B;
   /** The body may be absent (the membership routes accept an optional echo of their path). */
   bodyOptional?: boolean;
@@ -57,10 +65,15 @@ export interface RouteSpec<P extends v.GenericSchema | undefined = v.GenericSche
   success: { status: number; description: string };
   /** Error kinds this route can answer besides the authentication and validation ones. */
   errors?: string[];
-  handle(call: Call<Output<P>, Output<B>>): Promise<Response> | Response;
+  handle(call: Call<Output<P>, Output<B>, Output<Q>>): Promise<Response> | Response;
 }
 
+/** A query schema: an object whose entries name the parameters. */
+export type QuerySchema = v.GenericSchema & { readonly entries: v.ObjectEntries };
+
 /** Declares a route with its types inferred from its schemas. */
-export function defineRoute<P extends v.GenericSchema | undefined, B extends v.GenericSchema | undefined>(spec: RouteSpec<P, B>): RouteSpec {
+export function defineRoute<P extends v.GenericSchema | undefined, B extends v.GenericSchema | undefined, Q extends QuerySchema | undefined = undefined>(
+  spec: RouteSpec<P, B, Q>,
+): RouteSpec {
   return spec as unknown as RouteSpec;
 }

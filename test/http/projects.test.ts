@@ -44,6 +44,9 @@ describe('GET /health and GET /docs/openapi.json', () => {
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '404', '409', '413', '415']));
     // Every project route can answer 404 for an unknown project.
     expect(r.body.paths['/api/admin/projects/{projectId}/revive'].post.responses['404']).toBeDefined();
+    // Query parameters come from the routes' query schemas.
+    const events = r.body.paths['/api/admin/events'].get.parameters as { name: string; in: string; required: boolean }[];
+    expect(events.filter((p) => p.in === 'query').map((p) => [p.name, p.required])).toEqual([['project', true], ['feature', false], ['offset', false], ['limit', false]]);
   });
 });
 

@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import { readHistory } from '../../actors/history.js';
 import { dumpRegistry, stableStringify } from '../../actors/state-dump.js';
 import { FlagNameSchema, ProjectIdSchema, looseObject } from '../../schemas/common.schema.js';
-import { validate } from '../body.js';
 import { projectNotFound } from '../mount.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 
@@ -34,9 +33,9 @@ export const stateRoutes: RouteSpec[] = [
   defineRoute({
     method: 'get', path: '/api/admin/state', tag: 'Admin', permission: 'ADMIN',
     summary: 'Dump the committed state as stable JSON, as `npm run dump` prints it (query `project` for one project)',
+    query: StateQuerySchema,
     success: { status: 200, description: 'The dump document (docs/storage.md)' }, errors: ['NotFoundError'],
-    handle: ({ c, deps }) => {
-      const query = validate(StateQuerySchema, c.req.query());
+    handle: ({ c, query, deps }) => {
       const dump = dumpRegistry(deps.registry, query.project);
       if (!dump) throw projectNotFound(query.project!);
       return c.body(stableStringify(dump), 200, { 'content-type': 'application/json' });
@@ -46,9 +45,8 @@ export const stateRoutes: RouteSpec[] = [
     method: 'get', path: '/api/admin/events', tag: 'Admin', permission: 'ADMIN',
     summary: `History of a project from its command log, newest first (query \`project\`, optional \`feature\`, \`offset\`, \`limit\` at most ${HISTORY_MAX_LIMIT})`,
     success: { status: 200, description: '`{version: 1, events: [{seq, type, project, feature, environment, by, at, before, after}], offset, limit, hasMore}`' },
-    errors: ['NotFoundError'],
-    handle: async ({ c, deps }) => {
-      const query = validate(EventsQuerySchema, c.req.query());
+    query: EventsQuerySchema, errors: ['NotFoundError'],
+    handle: async ({ c, query, deps }) => {
       if (!deps.registry.project(query.project)) throw projectNotFound(query.project);
       const page = await readHistory(deps.registry.store, query.project, query);
       return c.json({ version: 1, ...page });
