@@ -4,6 +4,9 @@ import { createApp } from './app.js';
 import { ensureAdminTokens } from './auth/bootstrap.js';
 import { readConfig } from './config.js';
 
+/** How long a stop waits for requests in flight before closing the store anyway. */
+const SHUTDOWN_GRACE_MS = 3000;
+
 /** Reads the configuration, recovers every project from LevelDB, and serves the admin API. */
 async function main(): Promise<void> {
   const config = readConfig();
@@ -31,8 +34,12 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`[flagpole] ${signal}: finishing queued commands and writing snapshots`);
-    server.close();
+    console.log(`[flagpole] ${signal}: finishing requests in flight and writing snapshots`);
+    // Stop accepting, let requests in flight be answered (idle keep-alive connections are closed at once),
+    // but never wait more than a few seconds for a slow client.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS))]);
     await registry.close();
     process.exit(0);
   };
