@@ -109,7 +109,7 @@ export async function dumpDataDir(dataDir: string, options: DumpOptions = {}): P
   };
   try {
     const ids: string[] = [];
-    for await (const [key] of store.entries(keys.projectsPrefix)) ids.push(key.slice(keys.projectsPrefix.length));
+    for await (const key of store.keys(keys.projectsPrefix)) ids.push(key.slice(keys.projectsPrefix.length));
     if (options.project !== undefined) {
       if (!ids.includes(options.project)) throw new DumpError(`no project "${options.project}" in ${dataDir}`);
       if (options.at !== undefined) await checkReachable(store, { project: options.project }, options.at);
@@ -139,10 +139,10 @@ async function recoverProject(store: Store, id: string, at?: number): Promise<Re
 async function checkReachable(store: Store, scope: Scope, at: number): Promise<void> {
   const seqIn = (key: string, prefix: string) => Number(key.slice(prefix.length, prefix.length + seqPart(0).length));
   let firstLog: number | undefined;
-  for await (const [key] of store.entries(keys.logPrefix(scope), { limit: 1 })) firstLog = seqIn(key, keys.logPrefix(scope));
+  for await (const key of store.keys(keys.logPrefix(scope), { limit: 1 })) firstLog = seqIn(key, keys.logPrefix(scope));
   if (firstLog === 1) return;
   const heads: number[] = [];
-  for await (const [key] of store.entries(keys.snapshotPrefix(scope))) {
+  for await (const key of store.keys(keys.snapshotPrefix(scope))) {
     if (key.endsWith('/head')) heads.push(seqIn(key, keys.snapshotPrefix(scope)));
   }
   if (heads.some((seq) => seq <= at)) return;

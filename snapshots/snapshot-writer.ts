@@ -7,7 +7,7 @@ import type { BatchOp, Store } from './store.js';
  * Target size of a chunk, in characters of JSON: small enough that serializing one never holds the event
  * loop for long (a few milliseconds), whatever the size of the items.
  */
-export const SNAPSHOT_CHUNK_CHARS = 256 * 1024;
+export const SNAPSHOT_CHUNK_CHARS = 64 * 1024;
 
 const nextTick = () => new Promise<void>((r) => setImmediate(r));
 
@@ -49,7 +49,7 @@ export async function writeSnapshot(store: Store, scope: Scope, head: Omit<Snaps
  */
 export async function pruneSnapshots(store: Store, scope: Scope, keep: number, retainLog: number | 'all'): Promise<void> {
   const heads: number[] = [];
-  for await (const [key] of store.entries(keys.snapshotPrefix(scope), { reverse: true })) {
+  for await (const key of store.keys(keys.snapshotPrefix(scope), { reverse: true })) {
     if (!key.endsWith('/head')) continue;
     heads.push(Number(key.slice(keys.snapshotPrefix(scope).length, key.length - '/head'.length)));
   }
@@ -59,7 +59,7 @@ export async function pruneSnapshots(store: Store, scope: Scope, keep: number, r
     // Every key older than the oldest kept head: older snapshots, and also the chunks of a snapshot whose head
     // was never written (the process died mid-write), which no head would ever lead to.
     const keptFrom = keys.snapshotSeqPrefix(scope, oldestKept);
-    for await (const [key] of store.entries(keys.snapshotPrefix(scope))) {
+    for await (const key of store.keys(keys.snapshotPrefix(scope))) {
       if (key >= keptFrom) break;
       ops.push({ type: 'del', key });
     }
@@ -67,7 +67,7 @@ export async function pruneSnapshots(store: Store, scope: Scope, keep: number, r
   if (retainLog !== 'all' && oldestKept !== undefined) {
     const upTo = oldestKept - retainLog;
     if (upTo > 0) {
-      for await (const [key] of store.entries(keys.logPrefix(scope))) {
+      for await (const key of store.keys(keys.logPrefix(scope))) {
         if (key > keys.log(scope, upTo)) break;
         ops.push({ type: 'del', key });
       }

@@ -80,6 +80,12 @@ export class Store {
     for await (const entry of this.db.iterator(range)) yield entry;
   }
 
+  /** Keys starting with `prefix`, in key order (or reversed), without reading their values. */
+  async *keys(prefix: string, options: { reverse?: boolean; limit?: number } = {}): AsyncGenerator<string> {
+    const range = { gt: prefix, lt: `${prefix}\xff`, reverse: options.reverse ?? false, limit: options.limit ?? -1 };
+    for await (const key of this.db.keys(range)) yield key;
+  }
+
   async close(): Promise<void> {
     while (this.writing) await new Promise<void>((r) => setTimeout(r, 1));
     await this.db.close();

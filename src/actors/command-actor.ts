@@ -27,9 +27,8 @@ export interface Model<S, D, C, E, R> {
 
 export interface ActorOptions {
   /**
-   * Snapshot after at least this many commands, and once the log has grown by as many bytes as the last
-   * snapshot took: replay after a crash stays bounded by the state's size, and saving a large state costs
-   * no more than the writes that led to it.
+   * Snapshot after at least this many commands, and once the log has grown by {@link SNAPSHOT_LOG_FACTOR}
+   * times the bytes the last snapshot took.
    */
   snapshotEvery: number;
   /** Log records kept before the oldest retained snapshot; `all` never trims. */
@@ -37,6 +36,13 @@ export interface ActorOptions {
   /** Most commands decided into one batch. */
   maxBatch: number;
 }
+
+/**
+ * A snapshot is due once the log has grown by this many times the last snapshot's size: replay after a crash
+ * stays within a few times the state's size, and saving a large state costs half as much as the log writes
+ * that led to it.
+ */
+export const SNAPSHOT_LOG_FACTOR = 2;
 
 /** A failure of the store itself, not of the command: the command was not recorded. */
 export class StorageError extends Error {
@@ -155,7 +161,7 @@ export class CommandActor<S, D, C, E, R> {
 
   private maybeSnapshot(): void {
     if (this.snapshotting || this.closed) return;
-    if (this.sinceSnapshot < this.options.snapshotEvery || this.logBytesSinceSnapshot < this.snapshotBytes) return;
+    if (this.sinceSnapshot < this.options.snapshotEvery || this.logBytesSinceSnapshot < SNAPSHOT_LOG_FACTOR * this.snapshotBytes) return;
     void this.snapshot();
   }
 

@@ -59,7 +59,7 @@ export class Registry {
       const service: ServiceActor = new CommandActor(store, serviceModel, recoveredService.state, recoveredService.seq, actorOptions, [], recoveredService.snapshotBytes);
       const registry = new Registry(store, service, actorOptions);
       registry.notices.push(...recoveredService.notices);
-      for await (const [key] of store.entries(keys.projectsPrefix)) {
+      for await (const key of store.keys(keys.projectsPrefix)) {
         await registry.recoverProject(key.slice(keys.projectsPrefix.length));
       }
       if (recoveredService.seq === 0) await registry.bootstrap(options.initEnvironments);
