@@ -14,7 +14,8 @@ import { stateRoutes } from './http/routes/state.routes.js';
 import { strategyRoutes } from './http/routes/strategies.routes.js';
 import { toggleRoutes } from './http/routes/toggles.routes.js';
 import { variantRoutes } from './http/routes/variants.routes.js';
-import { SummaryCache } from './http/views.js';
+import { SummaryCache } from './http/summary-cache.js';
+import { GzipCache } from './http/gzip.js';
 
 /** Every authenticated route, in one list: the router and the OpenAPI document are built from it. */
 export const ROUTES: RouteSpec[] = [
@@ -35,7 +36,7 @@ export const ROUTES: RouteSpec[] = [
  */
 export function createApp({ registry, config, routes = ROUTES }: { registry: Registry; config: Config; routes?: RouteSpec[] }): Hono {
   const app = new Hono();
-  const deps: AppDeps = { registry, config, summaries: new SummaryCache() };
+  const deps: AppDeps = { registry, config, summaries: new SummaryCache(), gzip: new GzipCache() };
   const openapi = JSON.stringify(openApiDocument(routes, '1'));
 
   app.get('/health', (c) => c.json({ health: 'GOOD' }));

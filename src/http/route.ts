@@ -6,13 +6,15 @@ import type { Config } from '../config.js';
 import type { ProjectCommand } from '../domain/commands.js';
 import type { Decision } from '../domain/errors.js';
 import type { ServiceCommand } from '../domain/service-state.js';
-import type { SummaryCache } from './views.js';
+import type { GzipCache } from './gzip.js';
+import type { SummaryCache } from './summary-cache.js';
 
 /** What every route handler may use; built once per app, no globals. */
 export interface AppDeps {
   registry: Registry;
   config: Config;
   summaries: SummaryCache;
+  gzip: GzipCache;
 }
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -136,6 +136,18 @@ describe('GET/POST /api/admin/projects', () => {
 });
 
 describe('GET /api/admin/projects/:projectId (4.1 overview)', () => {
+  test('a project name and description outside ASCII come back intact, and the list stays valid JSON after changes', async () => {
+    expect((await h.json('POST', '/api/admin/projects', { id: 'cafe', name: 'Café ☕ 日本', description: 'naïve — “quoted”' })).status).toBe(201);
+    for (const name of ['a', 'b', 'c']) expect((await h.json('POST', '/api/admin/projects/cafe/features', { name })).status).toBe(201);
+    const first = await h.json('GET', '/api/admin/projects/cafe');
+    expect([first.body.name, first.body.description]).toEqual(['Café ☕ 日本', 'naïve — “quoted”']);
+    expect(first.body.features.map((f: { name: string }) => f.name)).toEqual(['a', 'b', 'c']);
+    expect((await h.json('DELETE', '/api/admin/projects/cafe/features/b')).status).toBe(202);
+    const second = await h.json('GET', '/api/admin/projects/cafe');
+    expect(second.body.features.map((f: { name: string }) => f.name)).toEqual(['a', 'c']);
+    expect((await h.json('GET', '/api/admin/projects/cafe/features')).body.features.map((f: { name: string }) => f.name)).toEqual(['a', 'c']);
+  });
+
   test('answers name, description, active features, health, members and version 1', async () => {
     await create('a', { type: 'kill-switch' });
     await create('b');

@@ -4,6 +4,7 @@ import { FeatureParamsSchema, ProjectParamsSchema } from '../../schemas/params.s
 import type { Flag } from '../../domain/types.js';
 import { etagOf, parseIfMatch } from '../body.js';
 import { apiError } from '../errors.js';
+import { sendJson } from '../gzip.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 import { flagDetail, flagRecord, orderedEnvironments } from '../views.js';
 
@@ -20,7 +21,7 @@ export const featureRoutes: RouteSpec[] = [
     success: { status: 200, description: '`{version: 2, features: [summary]}`' },
     handle: ({ c, project, deps }) => {
       const body = deps.summaries.list(project().state, deps.registry.service.state.environments, deps.registry.service.seq);
-      return c.body(body, 200, { 'content-type': 'application/json' });
+      return sendJson(c, body, deps.gzip);
     },
   }),
   defineRoute({

@@ -6,6 +6,7 @@ import type { ProjectMeta } from '../../domain/types.js';
 import type { Principal } from '../../auth/permissions.js';
 import type { ServiceState } from '../../domain/service-state.js';
 import { apiError } from '../errors.js';
+import { sendJson } from '../gzip.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 import { orderedEnvironments } from '../views.js';
 
@@ -69,7 +70,7 @@ export const projectRoutes: RouteSpec[] = [
         environments: orderedEnvironments(service.state.environments, state.meta.environments)
           .map((e) => ({ environment: e.name, defaultStrategy: state.meta.defaultStrategies[e.name] ?? null })),
       }));
-      return c.body(body, 200, { 'content-type': 'application/json' });
+      return sendJson(c, body, deps.gzip);
     },
   }),
   defineRoute({

@@ -1,0 +1,47 @@
+import { gzip } from 'node:zlib';
+import type { Context } from 'hono';
+import type { Bytes } from './summary-cache.js';
+
+/** Bodies smaller than this are sent as they are: compressing them saves less than it costs. */
+const MIN_GZIP_BYTES = 32 * 1024;
+
+/**
+ * Gzip copies of the large cached answers (flag lists and overviews), made once per cached body in zlib's
+ * thread pool, never on the event loop. Until a copy is ready the body goes out uncompressed, so no request
+ * ever waits for compression. A 100k-flag overview is ~25 MB of JSON and ~0.8 MB gzipped.
+ */
+export class GzipCache {
+  private readonly ready = new WeakMap<Bytes, Bytes>();
+  private readonly started = new WeakSet<Bytes>();
+
+  /** The gzip copy of `body` if it is ready; otherwise starts making it (once) and answers undefined. */
+  get(body: Bytes): Bytes | undefined {
+    const done = this.ready.get(body);
+    if (done || this.started.has(body)) return done;
+    this.started.add(body);
+    gzip(body, { level: 3 }, (error, out) => {
+      if (!error) this.ready.set(body, new Uint8Array(out.buffer as ArrayBuffer, out.byteOffset, out.byteLength));
+    });
+    return undefined;
+  }
+}
+
+/** Whether an `Accept-Encoding` header accepts gzip: a `gzip` entry whose quality is not 0. */
+export function acceptsGzip(header: string | undefined): boolean {
+  for (const entry of (header ?? '').split(',')) {
+    const [coding, ...params] = entry.split(';').map((part) => part.trim().toLowerCase());
+    if (coding !== 'gzip') continue;
+    const quality = params.find((p) => p.startsWith('q='));
+    return quality === undefined || Number(quality.slice(2)) > 0;
+  }
+  return false;
+}
+
+/** Answers a cached JSON body, gzipped when the client accepts it and a compressed copy is ready. */
+export function sendJson(c: Context, body: Bytes, cache: GzipCache): Response {
+  if (body.byteLength < MIN_GZIP_BYTES) return c.body(body, 200, { 'content-type': 'application/json' });
+  const headers: Record<string, string> = { 'content-type': 'application/json', vary: 'Accept-Encoding' };
+  const compressed = acceptsGzip(c.req.header('accept-encoding')) ? cache.get(body) : undefined;
+  if (!compressed) return c.body(body, 200, headers);
+  return c.body(compressed, 200, { ...headers, 'content-encoding': 'gzip' });
+}

@@ -1,0 +1,75 @@
+/**
+ * Large flag lists and overviews go out gzipped to clients that accept it, once a compressed copy is ready;
+ * small answers and clients that do not ask are answered uncompressed.
+ */
+import { gunzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { acceptsGzip } from '../../src/http/gzip.js';
+import { harness, type Harness } from '../helpers/harness.js';
+
+const P = '/api/admin/projects/default';
+let h: Harness;
+beforeEach(async () => { h = await harness(); });
+afterEach(async () => { await h.close(); });
+
+async function seed(count: number): Promise<void> {
+  await Promise.all(Array.from({ length: count }, (_, i) => h.req('POST', `${P}/features`, { name: `flag-with-a-longish-name-${i}` })));
+}
+
+/** Asks until the compressed copy is ready (it is made in the background), at most a few seconds. */
+async function gzipped(path: string): Promise<Response> {
+  for (let i = 0; i < 200; i += 1) {
+    const r = await h.req('GET', path, undefined, { headers: { 'accept-encoding': 'gzip, deflate' } });
+    if (r.headers.get('content-encoding') === 'gzip') return r;
+    await r.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`${path} never answered gzip`);
+}
+
+describe('gzip of large answers', () => {
+  test.each([['the flag list', `${P}/features`], ['the overview', P]])('%s is the same JSON, gzipped, with Vary', async (_label, path) => {
+    await seed(300);
+    const plain = await h.req('GET', path);
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toBe('Accept-Encoding');
+    const text = await plain.text();
+    expect(text.length).toBeGreaterThan(32 * 1024);
+
+    const r = await gzipped(path);
+    expect(r.headers.get('vary')).toBe('Accept-Encoding');
+    const body = Buffer.from(await r.arrayBuffer());
+    expect(body.length).toBeLessThan(text.length / 5);
+    expect(JSON.parse(gunzipSync(body).toString('utf8'))).toEqual(JSON.parse(text));
+  });
+
+  test('a change is never answered from a stale compressed copy', async () => {
+    await seed(300);
+    await gzipped(`${P}/features`);
+    expect((await h.json('POST', `${P}/features`, { name: 'the-newest' })).status).toBe(201);
+    const r = await h.req('GET', `${P}/features`, undefined, { headers: { 'accept-encoding': 'gzip' } });
+    const raw = Buffer.from(await r.arrayBuffer());
+    const text = r.headers.get('content-encoding') === 'gzip' ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
+    expect(JSON.parse(text).features.map((f: { name: string }) => f.name)).toContain('the-newest');
+  });
+
+  test('small answers are not compressed', async () => {
+    await seed(2);
+    for (let i = 0; i < 5; i += 1) {
+      const r = await h.req('GET', `${P}/features`, undefined, { headers: { 'accept-encoding': 'gzip' } });
+      expect(r.headers.get('content-encoding')).toBeNull();
+      expect(((await r.json()) as { features: unknown[] }).features).toHaveLength(2);
+    }
+  });
+
+  test('Accept-Encoding is read as RFC 9110 says', () => {
+    expect(acceptsGzip('gzip')).toBe(true);
+    expect(acceptsGzip('br, GZIP;q=0.5')).toBe(true);
+    expect(acceptsGzip('gzip;q=0')).toBe(false);
+    expect(acceptsGzip('gzip;q=0.0')).toBe(false);
+    expect(acceptsGzip('deflate, br')).toBe(false);
+    expect(acceptsGzip('x-gzip')).toBe(false);
+    expect(acceptsGzip(undefined)).toBe(false);
+    expect(acceptsGzip('')).toBe(false);
+  });
+});
