@@ -63,6 +63,11 @@ export interface RouteSpec<
   body?: B;
   /** The body may be absent (the membership routes accept an optional echo of their path). */
   bodyOptional?: boolean;
+  /**
+   * `msg-array`: this route answers every 400 as `[{msg}]` (the project-user routes, seed 4.17 to 4.19 and
+   * API-DECISIONS "Errors"); every other error keeps the standard body.
+   */
+  errorBody?: 'msg-array';
   /** Success status and what it answers, for the OpenAPI document. */
   success: { status: number; description: string };
   /** Error kinds this route can answer besides the authentication and validation ones. */

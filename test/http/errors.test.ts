@@ -76,20 +76,30 @@ describe('authentication', () => {
   });
 });
 
+/**
+ * A 400 of `route`: the standard error body, or `[{msg}]` on the project-user routes (API-DECISIONS
+ * "Errors"), whose message must match all the same.
+ */
+function expectBadRequest(route: RouteSpec, r: { status: number; body: any }, message: RegExp): void {
+  if (route.errorBody !== 'msg-array') return expectError(r, 400, 'ValidationError', message);
+  expect(r.status).toBe(400);
+  expect(r.body).toEqual([{ msg: expect.stringMatching(message) }]);
+}
+
 describe('bodies', () => {
   test.each(bodyRoutes.map((r) => [label(r), r] as const))('%s: malformed JSON 400, wrong content type 415, over 1 MiB 413', async (_l, route) => {
     const method = route.method.toUpperCase();
     const path = concrete(route);
     await expectNoChange(async () => {
       for (const text of ['{', '{"name": "x",}', "{'name': 'x'}", 'undefined', 'NaN', '[1, 2', '\u0000']) {
-        expectError(await h.json(method, path, text), 400, 'ValidationError', /not valid JSON/);
+        expectBadRequest(route, await h.json(method, path, text), /not valid JSON/);
       }
       for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', 'json']) {
         expectError(await h.json(method, path, JSON.stringify(bodyOf(route) ?? {}), { headers: { 'content-type': type } }), 415, 'ContentTypeError');
       }
       const big = JSON.stringify({ name: 'f', description: 'x'.repeat(1024 * 1024) });
       expectError(await h.json(method, path, big), 413, 'PayloadTooLarge');
-      if (!route.bodyOptional) expectError(await h.json(method, path, ''), 400, 'ValidationError', /body is required/);
+      if (!route.bodyOptional) expectBadRequest(route, await h.json(method, path, ''), /body is required/);
     });
   });
 
@@ -109,7 +119,7 @@ describe('bodies', () => {
     await expectNoChange(async () => {
       for (const depth of [70, 100_000]) {
         const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`;
-        expectError(await h.json(route.method.toUpperCase(), concrete(route), `{"name":"f","x":${deep}}`), 400, 'ValidationError', /deep/);
+        expectBadRequest(route, await h.json(route.method.toUpperCase(), concrete(route), `{"name":"f","x":${deep}}`), /deep/);
       }
     });
   });

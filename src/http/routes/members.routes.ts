@@ -44,7 +44,7 @@ export const memberRoutes: RouteSpec[] = [
   defineRoute({
     method: 'post', path: MEMBER, tag: 'Projects', permission: 'PROJECT_USER_ACCESS',
     summary: 'Add a user to the project with a role (seed 4.17)', params: ProjectUserRoleParamsSchema,
-    body: MembershipBodySchema, bodyOptional: true,
+    body: MembershipBodySchema, bodyOptional: true, errorBody: 'msg-array',
     success: { status: 200, description: 'No body' }, errors: ['NotFoundError', 'MembershipError'],
     handle: async ({ c, params, deps, run }) => {
       checkGrant(deps.registry.service.state, params.userId, params.roleId);
@@ -55,7 +55,7 @@ export const memberRoutes: RouteSpec[] = [
   defineRoute({
     method: 'put', path: MEMBER, tag: 'Projects', permission: 'PROJECT_USER_ACCESS',
     summary: "Change a member's role (seed 4.18; a user not in the project is left alone)", params: ProjectUserRoleParamsSchema,
-    body: MembershipBodySchema, bodyOptional: true,
+    body: MembershipBodySchema, bodyOptional: true, errorBody: 'msg-array',
     success: { status: 200, description: 'No body' }, errors: ['NotFoundError', 'MembershipError'],
     handle: async ({ c, params, deps, run }) => {
       checkGrant(deps.registry.service.state, params.userId, params.roleId);
@@ -66,7 +66,7 @@ export const memberRoutes: RouteSpec[] = [
   defineRoute({
     method: 'delete', path: MEMBER, tag: 'Projects', permission: 'PROJECT_USER_ACCESS',
     summary: 'Remove a user from the project; they must hold the role named (seed 4.19)', params: ProjectUserRoleParamsSchema,
-    body: MembershipBodySchema, bodyOptional: true,
+    body: MembershipBodySchema, bodyOptional: true, errorBody: 'msg-array',
     success: { status: 200, description: 'No body' }, errors: ['NotFoundError', 'MembershipError'],
     handle: async ({ c, params, deps, run }) => {
       checkGrant(deps.registry.service.state, params.userId, params.roleId);
