@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import net from 'node:net';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ROOT } from '../snapshots/run-cli.js';
 import { tempDir } from '../snapshots/fixtures.js';
+import { freePort } from '../helpers/net.js';
 
 /**
  * The real server as a child process, killed with SIGKILL in the middle of concurrent writes, restarted on
@@ -25,17 +25,6 @@ afterAll(() => {
   if (server?.child.exitCode === null) server.child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** Starts `src/main.ts` in its own node process and waits until /health answers. */
 async function start(): Promise<NonNullable<typeof server>> {
