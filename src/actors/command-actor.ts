@@ -162,7 +162,13 @@ export class CommandActor<S, D, C, E, R> {
   private maybeSnapshot(): void {
     if (this.snapshotting || this.closed) return;
     if (this.sinceSnapshot < this.options.snapshotEvery || this.logBytesSinceSnapshot < SNAPSHOT_LOG_FACTOR * this.snapshotBytes) return;
-    void this.snapshot();
+    // A failed snapshot loses nothing (the log holds every command); it is reported and tried again later.
+    this.snapshot().catch((error: unknown) => this.reportSnapshotFailure(error));
+  }
+
+  private reportSnapshotFailure(error: unknown): void {
+    this.sinceSnapshot = Math.max(this.sinceSnapshot, this.options.snapshotEvery);
+    console.error(`[flagpole] snapshot of ${JSON.stringify(this.model.scope)} failed; the log still holds every command:`, error);
   }
 
   /** Writes a snapshot of the committed state now (also at shutdown); concurrent calls share one write. */
@@ -184,11 +190,15 @@ export class CommandActor<S, D, C, E, R> {
     return this.snapshotting;
   }
 
-  /** Waits for queued commands and a running snapshot, then refuses new commands. */
+  /** Waits for queued commands and a running snapshot, writes a last snapshot, then refuses new commands. */
   async close(): Promise<void> {
     while (this.running || this.queue.length > 0) await new Promise<void>((r) => setTimeout(r, 1));
-    if (this.snapshotting) await this.snapshotting;
-    await this.snapshot();
+    try {
+      if (this.snapshotting) await this.snapshotting;
+      await this.snapshot();
+    } catch (error) {
+      this.reportSnapshotFailure(error);
+    }
     this.closed = true;
   }
 }

@@ -1,0 +1,32 @@
+/**
+ * A snapshot that cannot be written (a full disk, say) costs nothing acknowledged: commands keep being
+ * answered from the log, the failure is reported, not thrown into the void, and a restart recovers every
+ * command from the log.
+ */
+import { afterEach, expect, test, vi } from 'vitest';
+import { harness, type Harness } from '../helpers/harness.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await h?.close();
+});
+
+test('given failing snapshot writes, when commands keep coming, then they are answered and survive a restart', async () => {
+  h = await harness({ SNAPSHOT_EVERY: '1' });
+  const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  const store = h.registry.store;
+  const write = store.writeUnsynced.bind(store);
+  store.writeUnsynced = async () => { throw new Error('no space left on device'); };
+
+  for (let i = 0; i < 5; i += 1) {
+    expect((await h.json('POST', '/api/admin/projects/default/features', { name: `f${i}` })).status).toBe(201);
+  }
+  await vi.waitFor(() => expect(errors).toHaveBeenCalled());
+  expect(String(errors.mock.calls[0]?.[0])).toContain('snapshot of {"project":"default"} failed');
+
+  store.writeUnsynced = write;
+  await h.restart();
+  const list = await h.json('GET', '/api/admin/projects/default/features');
+  expect(list.body.features.map((f: { name: string }) => f.name)).toEqual(['f0', 'f1', 'f2', 'f3', 'f4']);
+});
