@@ -24,6 +24,23 @@ function checkGrant(service: ServiceState, userId: number, roleId: number): void
   }
 }
 
+/**
+ * One of the three project-user routes: the same path, checks and `[{msg}]` 400s; only the command differs.
+ * The at-least-one-Owner rule is the command's, decided in the project's mailbox.
+ */
+function membershipRoute(method: 'post' | 'put' | 'delete', type: 'member.add' | 'member.change' | 'member.remove', summary: string): RouteSpec {
+  return defineRoute({
+    method, path: MEMBER, tag: 'Projects', permission: 'PROJECT_USER_ACCESS', summary, params: ProjectUserRoleParamsSchema,
+    body: MembershipBodySchema, bodyOptional: true, errorBody: 'msg-array',
+    success: { status: 200, description: 'No body' }, errors: ['NotFoundError', 'MembershipError'],
+    handle: async ({ c, params, deps, run }) => {
+      checkGrant(deps.registry.service.state, params.userId, params.roleId);
+      await run({ type, userId: params.userId, roleId: params.roleId });
+      return c.body(null, 200);
+    },
+  });
+}
+
 /** Seed 4.17 to 4.19: who is in a project, with which role; the 400s of these routes are `[{msg}]`. */
 export const memberRoutes: RouteSpec[] = [
   defineRoute({
@@ -41,37 +58,7 @@ export const memberRoutes: RouteSpec[] = [
       return c.json({ roles: PROJECT_ROLES, users: members, groups: [] });
     },
   }),
-  defineRoute({
-    method: 'post', path: MEMBER, tag: 'Projects', permission: 'PROJECT_USER_ACCESS',
-    summary: 'Add a user to the project with a role (seed 4.17)', params: ProjectUserRoleParamsSchema,
-    body: MembershipBodySchema, bodyOptional: true, errorBody: 'msg-array',
-    success: { status: 200, description: 'No body' }, errors: ['NotFoundError', 'MembershipError'],
-    handle: async ({ c, params, deps, run }) => {
-      checkGrant(deps.registry.service.state, params.userId, params.roleId);
-      await run({ type: 'member.add', userId: params.userId, roleId: params.roleId });
-      return c.body(null, 200);
-    },
-  }),
-  defineRoute({
-    method: 'put', path: MEMBER, tag: 'Projects', permission: 'PROJECT_USER_ACCESS',
-    summary: "Change a member's role (seed 4.18; a user not in the project is left alone)", params: ProjectUserRoleParamsSchema,
-    body: MembershipBodySchema, bodyOptional: true, errorBody: 'msg-array',
-    success: { status: 200, description: 'No body' }, errors: ['NotFoundError', 'MembershipError'],
-    handle: async ({ c, params, deps, run }) => {
-      checkGrant(deps.registry.service.state, params.userId, params.roleId);
-      await run({ type: 'member.change', userId: params.userId, roleId: params.roleId });
-      return c.body(null, 200);
-    },
-  }),
-  defineRoute({
-    method: 'delete', path: MEMBER, tag: 'Projects', permission: 'PROJECT_USER_ACCESS',
-    summary: 'Remove a user from the project; they must hold the role named (seed 4.19)', params: ProjectUserRoleParamsSchema,
-    body: MembershipBodySchema, bodyOptional: true, errorBody: 'msg-array',
-    success: { status: 200, description: 'No body' }, errors: ['NotFoundError', 'MembershipError'],
-    handle: async ({ c, params, deps, run }) => {
-      checkGrant(deps.registry.service.state, params.userId, params.roleId);
-      await run({ type: 'member.remove', userId: params.userId, roleId: params.roleId });
-      return c.body(null, 200);
-    },
-  }),
+  membershipRoute('post', 'member.add', 'Add a user to the project with a role (seed 4.17)'),
+  membershipRoute('put', 'member.change', "Change a member's role (seed 4.18; a user not in the project is left alone)"),
+  membershipRoute('delete', 'member.remove', 'Remove a user from the project; they must hold the role named (seed 4.19)'),
 ];
