@@ -18,7 +18,9 @@ export type FlagEnvironmentEvent =
   | { type: 'enable' }
   | { type: 'disable' }
   /** The strategies of this flag and environment changed; carries the new count of enabled strategies. */
-  | { type: 'strategies.changed'; enabledStrategies: number };
+  | { type: 'strategies.changed'; enabledStrategies: number }
+  /** The flag was revived: every environment starts again disabled, whatever its strategies. */
+  | { type: 'reset' };
 
 /** The state values of {@link flagEnvironmentMachine}. */
 export type FlagEnvironmentState = 'disabled' | 'enabled';
@@ -66,6 +68,7 @@ export const flagEnvironmentMachine = setup({
   // The count is tracked in every state; whether it forces `enabled` off is the `always` below.
   on: {
     'strategies.changed': { actions: 'recordEnabledStrategies' },
+    reset: { target: '.disabled' },
   },
   states: {
     disabled: {

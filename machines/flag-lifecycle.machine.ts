@@ -1,8 +1,10 @@
 /**
  * The statechart of a flag's lifecycle: `active` (initial) or `archived`.
  *
- * An archived flag keeps its data but refuses every change (API-DECISIONS "Flags": 400 `ArchivedFeatureError`),
- * so callers ask `snapshot.can({ type: 'change' })` before a metadata, strategy or variant change.
+ * The rules it decides (API-DECISIONS "Flags"): an archived flag keeps its data but refuses every change
+ * (`change` is not accepted there: 400 `ArchivedFeatureError`); archive is idempotent; revive only brings
+ * back an archived flag and, as its effect, resets every environment of the flag to disabled; a flag is
+ * deleted for good only once archived.
  *
  * @example
  * ```ts
@@ -10,20 +12,35 @@
  * const [active] = initialTransition(flagLifecycleMachine);
  * const [archived] = transition(flagLifecycleMachine, active, { type: 'archive' });
  * archived.can({ type: 'change' }); // false
+ * archived.can({ type: 'delete' }); // true
  * ```
  */
 import { setup } from 'xstate';
 
-/** Events understood by {@link flagLifecycleMachine}. `change` stands for any metadata/strategy/variant change. */
-export type FlagLifecycleEvent = { type: 'archive' } | { type: 'revive' } | { type: 'change' };
+/**
+ * Events understood by {@link flagLifecycleMachine}. `change` stands for any metadata, strategy, variant or
+ * on/off change; `delete` for removing the flag for good (batch delete).
+ */
+export type FlagLifecycleEvent = { type: 'archive' } | { type: 'revive' } | { type: 'change' } | { type: 'delete' };
 
 /** The state values of {@link flagLifecycleMachine}. */
 export type FlagLifecycleState = 'active' | 'archived';
 
-/** A flag's lifecycle: `active` / `archived`; archive is idempotent, revive only from `archived`. */
+/**
+ * Names of the effects a lifecycle transition asks of the rest of the flag. The machine holds no
+ * environments itself; it names the effect as an action, and the stepper reports it to the domain, which
+ * steps every environment machine with `reset`.
+ */
+export const LIFECYCLE_EFFECTS = { resetEnvironments: 'resetEnvironments' } as const;
+
+/** A flag's lifecycle: `active` / `archived`; archive is idempotent, revive and delete only from `archived`. */
 export const flagLifecycleMachine = setup({
   types: {
     events: {} as FlagLifecycleEvent,
+  },
+  actions: {
+    // Pure marker: never executed (transitions are pure), read from the actions `transition()` returns.
+    [LIFECYCLE_EFFECTS.resetEnvironments]: () => undefined,
   },
 }).createMachine({
   id: 'flagLifecycle',
@@ -41,7 +58,9 @@ export const flagLifecycleMachine = setup({
       on: {
         // DELETE of an already archived flag answers 202 too.
         archive: { target: 'archived' },
-        revive: { target: 'active' },
+        revive: { target: 'active', actions: LIFECYCLE_EFFECTS.resetEnvironments },
+        // The flag leaves the project; the machine's part is only to allow it.
+        delete: { target: 'archived' },
       },
     },
   },

@@ -20,15 +20,12 @@ import {
   hasAnyEnabledStrategy,
   type FlagEnvironmentEvent,
 } from './flag-environment.machine.js';
-import { flagLifecycleMachine, type FlagLifecycleEvent } from './flag-lifecycle.machine.js';
+import { LIFECYCLE_EFFECTS, flagLifecycleMachine, type FlagLifecycleEvent } from './flag-lifecycle.machine.js';
 
 export { flagEnvironmentMachine, flagLifecycleMachine };
 export type { FlagEnvironmentEvent, FlagLifecycleEvent };
 
-/** Version of {@link flagEnvironmentMachine}; stored next to each `enabled` so old data can be migrated. */
-export const FLAG_ENVIRONMENT_MACHINE_VERSION = 1;
-/** Version of {@link flagLifecycleMachine}; stored next to each `archived` so old data can be migrated. */
-export const FLAG_LIFECYCLE_MACHINE_VERSION = 1;
+export { FLAG_ENVIRONMENT_MACHINE_VERSION, FLAG_LIFECYCLE_MACHINE_VERSION } from './versions.js';
 
 /** Next value of a flag in one environment, or `null` when the machine refuses the event. */
 export function stepEnvironment(
@@ -50,6 +47,19 @@ export function stepEnvironment(
 
 /** Next value of a flag's lifecycle, or `null` when the machine refuses the event. */
 export function stepLifecycle(archived: boolean, event: FlagLifecycleEvent): { archived: boolean } | null {
+  const result = lifecycleStep(archived, event);
+  return result === null ? null : result.value;
+}
+
+/**
+ * The effects (action names, see `LIFECYCLE_EFFECTS`) the lifecycle machine's transition asks of the rest of
+ * the flag; empty when the event is refused or has none.
+ */
+export function lifecycleEffects(archived: boolean, event: FlagLifecycleEvent): readonly string[] {
+  return lifecycleStep(archived, event)?.effects ?? NO_EFFECTS;
+}
+
+function lifecycleStep(archived: boolean, event: FlagLifecycleEvent): LifecycleStep | null {
   // The lifecycle machine has no context: the state and the event type decide the result.
   const key = `${archived}|${event.type}`;
   let result = lifecycleResults.get(key);
@@ -68,11 +78,14 @@ export function stepLifecycle(archived: boolean, event: FlagLifecycleEvent): { a
  * too; `undefined` means "not computed yet".
  */
 const environmentResults = new Map<string, EnvironmentResult | null>();
-const lifecycleResults = new Map<string, LifecycleResult | null>();
+const lifecycleResults = new Map<string, LifecycleStep | null>();
 
 // Results are shared between callers through the memo, so they are frozen: nobody can alter a cached answer.
 type EnvironmentResult = Readonly<{ enabled: boolean }>;
 type LifecycleResult = Readonly<{ archived: boolean }>;
+type LifecycleStep = Readonly<{ value: LifecycleResult; effects: readonly string[] }>;
+const NO_EFFECTS: readonly string[] = Object.freeze([]);
+const KNOWN_EFFECTS = new Set<string>(Object.values(LIFECYCLE_EFFECTS));
 const ENABLED: EnvironmentResult = Object.freeze({ enabled: true });
 const DISABLED: EnvironmentResult = Object.freeze({ enabled: false });
 const ARCHIVED: LifecycleResult = Object.freeze({ archived: true });
@@ -89,12 +102,13 @@ function runEnvironment(enabled: boolean, enabledStrategies: number, event: Flag
   return next.matches('enabled') ? ENABLED : DISABLED;
 }
 
-/** Runs the lifecycle machine itself: restore, ask `can`, take the pure transition. */
-function runLifecycle(archived: boolean, event: FlagLifecycleEvent): LifecycleResult | null {
+/** Runs the lifecycle machine itself: restore, ask `can`, take the pure transition and read its effects. */
+function runLifecycle(archived: boolean, event: FlagLifecycleEvent): LifecycleStep | null {
   const snapshot = flagLifecycleMachine.restoreSnapshot(persisted(archived ? 'archived' : 'active', {}), NO_CHILDREN_SCOPE);
   if (!snapshot.can(event)) return null;
-  const [next] = transition(flagLifecycleMachine, snapshot, event);
-  return next.matches('archived') ? ARCHIVED : ACTIVE;
+  const [next, actions] = transition(flagLifecycleMachine, snapshot, event);
+  const effects = Object.freeze(actions.map((action) => action.type).filter((type) => KNOWN_EFFECTS.has(type)));
+  return Object.freeze({ value: next.matches('archived') ? ARCHIVED : ACTIVE, effects: effects.length > 0 ? effects : NO_EFFECTS });
 }
 
 /**
@@ -111,3 +125,19 @@ function persisted(value: string, context: object): Snapshot<unknown> {
  * These machines never have children and `persisted()` always passes `children: {}`, so the scope is never read.
  */
 const NO_CHILDREN_SCOPE = undefined as never;
+
+/*
+ * The table, filled once at load by running the machines over every case they can tell apart: each state, each
+ * guard outcome (a count of 0 or 1) and each event type. After this every step is a lookup; nothing in the
+ * hot path runs xstate.
+ */
+for (const enabled of [false, true]) {
+  for (const count of [0, 1]) {
+    for (const event of [{ type: 'enable' }, { type: 'disable' }, { type: 'reset' }, { type: 'strategies.changed', enabledStrategies: 0 }, { type: 'strategies.changed', enabledStrategies: 1 }] as FlagEnvironmentEvent[]) {
+      stepEnvironment(enabled, count, event);
+    }
+  }
+}
+for (const archived of [false, true]) {
+  for (const type of ['archive', 'revive', 'change', 'delete'] as const) lifecycleStep(archived, { type });
+}

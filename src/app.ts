@@ -1,11 +1,14 @@
 import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
 import type { Registry } from './actors/registry.js';
-import { CorruptRecordError } from '../snapshots/codec.js';
 import type { Config } from './config.js';
 import { ApiError, errorResponse, internalErrorResponse } from './http/errors.js';
-import { mountRoutes } from './http/mount.js';
+import { GzipCache } from './http/gzip.js';
+import { requestLog } from './http/middleware/request-log.js';
 import { openApiDocument } from './http/openapi.js';
-import type { AppDeps, RouteSpec } from './http/route.js';
+import { mountRoutes } from './http/pipeline.js';
+import type { AppDeps, AppEnv, RouteSpec } from './http/route.js';
 import { accessRoutes } from './http/routes/access.routes.js';
 import { environmentRoutes } from './http/routes/environments.routes.js';
 import { featureRoutes } from './http/routes/features.routes.js';
@@ -15,9 +18,10 @@ import { strategyRoutes } from './http/routes/strategies.routes.js';
 import { toggleRoutes } from './http/routes/toggles.routes.js';
 import { variantRoutes } from './http/routes/variants.routes.js';
 import { SummaryCache } from './http/summary-cache.js';
-import { GzipCache } from './http/gzip.js';
+import { silentLogger, type Logger } from './log.js';
+import { HealthQuery } from './queries/health.query.js';
 
-/** Every authenticated route, in one list: the router and the OpenAPI document are built from it. */
+/** Every authenticated route, in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */
 export const ROUTES: RouteSpec[] = [
   ...projectRoutes,
   ...environmentRoutes,
@@ -30,25 +34,27 @@ export const ROUTES: RouteSpec[] = [
 ];
 
 /**
- * Builds the HTTP app over a registry; no globals, so tests build one per data directory.
+ * Builds the HTTP app over a registry; no globals, so tests build one per data directory. Every request gets
+ * a request id (`hono/request-id`, `X-Request-Id`) and one request log line.
  *
  * @example const app = createApp({ registry, config }); await app.request('/health')
  */
-export function createApp({ registry, config, routes = ROUTES }: { registry: Registry; config: Config; routes?: RouteSpec[] }): Hono {
-  const app = new Hono();
-  const deps: AppDeps = { registry, config, summaries: new SummaryCache(), gzip: new GzipCache() };
+export function createApp({ registry, config, log = silentLogger(), routes = ROUTES }: { registry: Registry; config: Config; log?: Logger; routes?: RouteSpec[] }): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const deps: AppDeps = { registry, config, log, summaries: new SummaryCache(), health: new HealthQuery(), gzip: new GzipCache() };
   const openapi = JSON.stringify(openApiDocument(routes, '1'));
 
+  app.use(requestId(), requestLog(log));
   app.get('/health', (c) => c.json({ health: 'GOOD' }));
   app.get('/docs/openapi.json', (c) => c.body(openapi, 200, { 'content-type': 'application/json' }));
   mountRoutes(app, routes, deps);
 
-  app.notFound((c) => errorResponse(c, { kind: 'NotFoundError', message: `No route ${c.req.method} ${c.req.path}` }));
+  app.notFound((c) => errorResponse(c, { kind: 'NotFoundError', message: `No route ${c.req.method} ${c.req.path.slice(0, 200)}` }));
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error.error);
-    // Damaged stored data met while reading (history of a damaged record): the key, not a bare 500.
-    if (error instanceof CorruptRecordError) return errorResponse(c, { kind: 'Unavailable', message: error.message });
-    return internalErrorResponse(c, error);
+    // A Hono middleware's own 4xx (none is expected: the pipeline answers its errors first) keeps its status class.
+    if (error instanceof HTTPException && error.status < 500) return errorResponse(c, { kind: 'ValidationError', message: error.message.slice(0, 200) });
+    return internalErrorResponse(c, error, log);
   });
   return app;
 }

@@ -1,3 +1,5 @@
+import { LOG_LEVELS, type LogFormat, type LogLevel } from './log.js';
+
 /** Service configuration, read from the environment (API-DECISIONS "Running the service"). */
 export interface Config {
   port: number;
@@ -12,6 +14,10 @@ export interface Config {
   snapshotEvery: number;
   /** Log records kept before the oldest retained snapshot, or `all`. */
   logRetention: number | 'all';
+  /** Least severe level logged (`LOG_LEVEL`). */
+  logLevel: LogLevel;
+  /** `json` lines, or `pretty` for a terminal (`LOG_FORMAT`; default `pretty` on a terminal, else `json`). */
+  logFormat: LogFormat;
 }
 
 const list = (value: string | undefined): string[] =>
@@ -38,6 +44,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (encodeURIComponent(name) !== name || name === '*' || name.length > 100) throw new Error(`INIT_ENVIRONMENTS: "${name}" is not a valid environment name`);
   }
   const retention = env['LOG_RETENTION'] ?? 'all';
+  const logLevel = (env['LOG_LEVEL'] || 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env['LOG_LEVEL']}"`);
+  const logFormat = env['LOG_FORMAT'] || (process.stdout.isTTY ? 'pretty' : 'json');
+  if (logFormat !== 'json' && logFormat !== 'pretty') throw new Error(`LOG_FORMAT must be "json" or "pretty", got "${logFormat}"`);
   return {
     port: integer('PORT', env['PORT'], 4242, 0, 65535),
     host: env['HOST'] || '127.0.0.1',
@@ -48,5 +58,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: integer('BODY_LIMIT', env['BODY_LIMIT'], 1024 * 1024, 1024, 64 * 1024 * 1024),
     snapshotEvery: integer('SNAPSHOT_EVERY', env['SNAPSHOT_EVERY'], 1000, 1, 10_000_000),
     logRetention: retention === 'all' ? 'all' : integer('LOG_RETENTION', retention, 0, 0, Number.MAX_SAFE_INTEGER),
+    logLevel: logLevel as LogLevel,
+    logFormat,
   };
 }

@@ -3,6 +3,7 @@ import { Registry } from './actors/registry.js';
 import { createApp } from './app.js';
 import { ensureAdminTokens } from './auth/bootstrap.js';
 import { readConfig } from './config.js';
+import { createLogger } from './log.js';
 
 /** How long a stop waits for requests in flight before closing the store anyway. */
 const SHUTDOWN_GRACE_MS = 3000;
@@ -10,37 +11,37 @@ const SHUTDOWN_GRACE_MS = 3000;
 /** Reads the configuration, recovers every project from LevelDB, and serves the admin API. */
 async function main(): Promise<void> {
   const config = readConfig();
+  const log = createLogger({ level: config.logLevel, format: config.logFormat });
   const started = Date.now();
   const registry = await Registry.open({
     dataDir: config.dataDir, initEnvironments: config.initEnvironments,
-    snapshotEvery: config.snapshotEvery, logRetention: config.logRetention,
+    snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log,
   });
-  for (const notice of registry.notices) console.warn(`[flagpole] recovery: ${notice.key}: ${notice.message}`);
-  for (const [id, error] of registry.unavailable) {
-    console.error(`[flagpole] project "${id}" NOT recovered and answers 503: ${error.message}`);
-  }
+  for (const notice of registry.notices) log.warn({ key: notice.key }, `recovery: ${notice.message}`);
+  for (const [id, error] of registry.unavailable) log.error({ project: id }, `project "${id}" NOT recovered and answers 503: ${error.message}`);
+  if (config.authType === 'none') log.warn('AUTH_TYPE=none: every request is let through as an admin, without a token; run it only behind another gate');
   if (config.authType === 'api-token') {
     const generated = await ensureAdminTokens(registry, config.initAdminApiTokens);
-    if (generated) {
-      console.log(`[flagpole] created an admin API token (shown once, stored only as a hash):\n\n    ${generated}\n`);
-    }
+    // The one secret ever printed: on the terminal, once, outside the log stream (API-DECISIONS "Running the service").
+    if (generated) process.stdout.write(`\n[flagpole] created an admin API token (shown once, stored only as a hash):\n\n    ${generated}\n\n`);
   }
-  const app = createApp({ registry, config });
+  const app = createApp({ registry, config, log });
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    console.log(`[flagpole] listening on http://${info.address}:${info.port} (data ${config.dataDir}, ${registry.projectIds().length} projects, recovered in ${Date.now() - started} ms)`);
+    log.info({ address: info.address, port: info.port, dataDir: config.dataDir, projects: registry.projectIds().length, recoveredMs: Date.now() - started }, `listening on http://${info.address}:${info.port}`);
   });
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`[flagpole] ${signal}: finishing requests in flight and writing snapshots`);
+    log.info(`${signal}: finishing requests in flight and writing snapshots`);
     // Stop accepting, let requests in flight be answered (idle keep-alive connections are closed at once),
     // but never wait more than a few seconds for a slow client.
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     if ('closeIdleConnections' in server) server.closeIdleConnections();
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS))]);
     await registry.close();
+    log.flush();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
@@ -48,6 +49,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error('[flagpole] failed to start:', error instanceof Error ? error.message : error);
+  process.stderr.write(`[flagpole] failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

@@ -4,25 +4,33 @@ import type { LogRecord } from '../../snapshots/records.js';
 import { pruneSnapshots, writeSnapshot } from '../../snapshots/snapshot-writer.js';
 import type { BatchOp, Store } from '../../snapshots/store.js';
 import type { Decision } from '../domain/errors.js';
+import type { Logger } from '../log.js';
 
 import type { CommandContext } from '../domain/context.js';
 
 export type { CommandContext };
 
+/** A command: something with a `type`. */
+export type Command = { type: string };
+
+/** What each command type answers, by type. */
+export type Replies<C extends Command> = { [K in C['type']]: unknown };
+
 /**
  * The pure logic an actor runs: decide a command against a working draft, evolve the draft with the
- * events, then publish the draft as the new committed state once it is on disk.
+ * events, then publish the draft as the new committed state once it is on disk. `RM` maps each command
+ * type to its reply, so `send` answers with the command's own reply type.
  */
-export interface Model<S, D, C, E, R> {
+export interface Model<S, D, C extends Command, E, RM extends Replies<C>> {
   readonly scope: Scope;
   fork(state: S): D;
-  decide(draft: D, command: C, context: CommandContext): Decision<E, R>;
+  decide<K extends C>(draft: D, command: K, context: CommandContext): Decision<E, RM[K['type']]>;
   evolve(draft: D, event: E): void;
   publish(state: S, draft: D): S;
   /** What a snapshot of `state` holds: a small meta value and a list of immutable items. */
   snapshotOf(state: S): { meta: unknown; items: readonly unknown[] };
   /** Machine versions recorded in snapshot heads. */
-  readonly machines: Record<string, number>;
+  readonly machines: Readonly<Record<string, number>>;
 }
 
 export interface ActorOptions {
@@ -35,6 +43,8 @@ export interface ActorOptions {
   logRetention: number | 'all';
   /** Most commands decided into one batch. */
   maxBatch: number;
+  /** Where a failed snapshot is reported. */
+  log: Logger;
 }
 
 /**
@@ -52,10 +62,10 @@ export class StorageError extends Error {
   }
 }
 
-interface Envelope<C, E, R> {
+interface Envelope<C, E> {
   command: C;
   by: string;
-  resolve: (decision: Decision<E, R>) => void;
+  resolve: (decision: Decision<E, unknown>) => void;
   reject: (error: unknown) => void;
 }
 
@@ -65,8 +75,8 @@ interface Envelope<C, E, R> {
  * the committed state that reads see and do the replies go out. Serializing through the mailbox is what
  * makes checks such as "name unused" or "one owner left" hold under concurrent requests.
  */
-export class CommandActor<S, D, C, E, R> {
-  private queue: Envelope<C, E, R>[] = [];
+export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
+  private queue: Envelope<C, E>[] = [];
   private running = false;
   private sinceSnapshot = 0;
   private logBytesSinceSnapshot = 0;
@@ -75,7 +85,7 @@ export class CommandActor<S, D, C, E, R> {
 
   constructor(
     private readonly store: Store,
-    private readonly model: Model<S, D, C, E, R>,
+    private readonly model: Model<S, D, C, E, RM>,
     /** The last committed state; read it freely, it never holds an unwritten change. */
     public state: S,
     /** Sequence number of the last record in the log. */
@@ -87,11 +97,15 @@ export class CommandActor<S, D, C, E, R> {
     private snapshotBytes = 0,
   ) {}
 
-  /** Queues a command; resolves with its decision once it (and its batch) is durable. */
-  send(command: C, by: string): Promise<Decision<E, R>> {
+  /**
+   * Queues a command; resolves with its decision once it (and its batch) is durable. The reply's type is the
+   * one the model's reply map gives the command's type.
+   */
+  send<K extends C>(command: K, by: string): Promise<Decision<E, RM[K['type']]>> {
     if (this.closed) return Promise.reject(new StorageError(new Error('actor closed')));
     return new Promise((resolve, reject) => {
-      this.queue.push({ command, by, resolve, reject });
+      // The envelope forgets the reply type; the model decided it for this very command.
+      this.queue.push({ command, by, resolve: resolve as (decision: Decision<E, unknown>) => void, reject });
       if (!this.running) void this.drain();
     });
   }
@@ -108,7 +122,7 @@ export class CommandActor<S, D, C, E, R> {
     }
   }
 
-  private async runBatch(batch: Envelope<C, E, R>[]): Promise<void> {
+  private async runBatch(batch: Envelope<C, E>[]): Promise<void> {
     // 1. Decide every command in order against one draft, so later commands see earlier ones.
     const draft = this.model.fork(this.state);
     const at = new Date().toISOString();
@@ -116,10 +130,10 @@ export class CommandActor<S, D, C, E, R> {
     this.firstOps = [];
     // A decision or record that threw is a bug: its caller gets the exception (a logged 500), the others go
     // on. The record is encoded before the draft evolves, so a failure leaves the draft untouched.
-    const decisions: (Decision<E, R> | null)[] = [];
+    const decisions: (Decision<E, unknown> | null)[] = [];
     let seq = this.seq;
     for (const envelope of batch) {
-      let decision: Decision<E, R>;
+      let decision: Decision<E, unknown>;
       let op: BatchOp | null = null;
       try {
         decision = this.model.decide(draft, envelope.command, { at, by: envelope.by, seq: seq + 1 });
@@ -168,7 +182,7 @@ export class CommandActor<S, D, C, E, R> {
 
   private reportSnapshotFailure(error: unknown): void {
     this.sinceSnapshot = Math.max(this.sinceSnapshot, this.options.snapshotEvery);
-    console.error(`[flagpole] snapshot of ${JSON.stringify(this.model.scope)} failed; the log still holds every command:`, error);
+    this.options.log.error({ scope: this.model.scope, err: error }, `snapshot of ${JSON.stringify(this.model.scope)} failed; the log still holds every command`);
   }
 
   /** Writes a snapshot of the committed state now (also at shutdown); concurrent calls share one write. */

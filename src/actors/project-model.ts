@@ -1,18 +1,15 @@
-import { FLAG_ENVIRONMENT_MACHINE_VERSION, FLAG_LIFECYCLE_MACHINE_VERSION } from '../../machines/step.js';
-import type { ProjectCommand } from '../domain/commands.js';
+import { PROJECT_MACHINE_VERSIONS } from '../../machines/versions.js';
+import type { ProjectCommand, ProjectReplies } from '../domain/commands.js';
 import { decide } from '../domain/decide.js';
 import type { ProjectEvent } from '../domain/events.js';
 import { ProjectDraft, evolve, type ProjectState } from '../domain/project-state.js';
 import type { Flag, ProjectMeta } from '../domain/types.js';
 import type { Model } from './command-actor.js';
 
-export type ProjectModel = Model<ProjectState, ProjectDraft, ProjectCommand, ProjectEvent, unknown>;
+export type ProjectModel = Model<ProjectState, ProjectDraft, ProjectCommand, ProjectEvent, ProjectReplies>;
 
-/** Machine versions stored with every project snapshot, so old data can be migrated. */
-export const PROJECT_MACHINES = {
-  'flag-environment': FLAG_ENVIRONMENT_MACHINE_VERSION,
-  'flag-lifecycle': FLAG_LIFECYCLE_MACHINE_VERSION,
-};
+/** Machine versions stored with every project snapshot, checked on recovery (see `machines/versions.ts`). */
+export const PROJECT_MACHINES = PROJECT_MACHINE_VERSIONS;
 
 /** The pure logic of one project actor, wired for {@link CommandActor}. */
 export function projectModel(projectId: string): ProjectModel {
@@ -33,3 +30,7 @@ export const stateFromSnapshot = (meta: ProjectMeta, flags: Flag[]): ProjectStat
   flags: new Map(flags.map((f) => [f.name, f])),
   version: 0,
 });
+
+/** A project before its first record (`project.created`): replay replaces this meta. */
+export const emptyProject = (id: string): ProjectState =>
+  stateFromSnapshot({ id, name: id, description: '', createdAt: new Date(0).toISOString(), environments: [], defaultStrategies: {}, members: {} }, []);

@@ -1,3 +1,5 @@
+import { planMigration } from '../../machines/versions.js';
+import { keys } from '../../snapshots/keys.js';
 import { readLatestSnapshot, readLog, type RecoveryNotice } from '../../snapshots/recovery.js';
 import type { Store } from '../../snapshots/store.js';
 import type { Model } from './command-actor.js';
@@ -14,9 +16,21 @@ export interface Recovered<S> {
 }
 
 /**
+ * A snapshot written under machine versions this code cannot read (newer code, or an old version without a
+ * migration). The scope is not served rather than read as if current; the message names the key and why.
+ */
+export class IncompatibleSnapshotError extends Error {
+  constructor(readonly key: string, reason: string) {
+    super(`snapshot at key ${JSON.stringify(key)} cannot be read by this version of flagpole: ${reason}`);
+    this.name = 'IncompatibleSnapshotError';
+  }
+}
+
+/**
  * Rebuilds a state from its latest good snapshot plus the log after it, evolving recorded events (not
- * re-deciding commands, so ids and times come back exactly). `atMost` stops at an earlier sequence
- * number: the state as it was then.
+ * re-deciding commands, so ids and times come back exactly). The snapshot's machine versions are checked
+ * against the model's: items are migrated when a migration exists, refused otherwise. `atMost` stops at an
+ * earlier sequence number: the state as it was then.
  */
 export async function recoverState<S, D, M, I>(
   store: Store,
@@ -28,7 +42,13 @@ export async function recoverState<S, D, M, I>(
 ): Promise<Recovered<S>> {
   const notices: RecoveryNotice[] = [];
   const snapshot = await readLatestSnapshot<M, I>(store, model.scope, notices, atMost);
-  let state = snapshot ? fromSnapshot(snapshot.head.meta, snapshot.items) : empty();
+  let items = snapshot?.items ?? [];
+  if (snapshot) {
+    const plan = planMigration(snapshot.head.machines, model.machines);
+    if (!plan.ok) throw new IncompatibleSnapshotError(keys.snapshotHead(model.scope, snapshot.head.seq), plan.reason);
+    for (const migrate of plan.migrations) items = items.map((item) => migrate(item) as I);
+  }
+  let state = snapshot ? fromSnapshot(snapshot.head.meta, items) : empty();
   const snapshotSeq = snapshot?.head.seq ?? 0;
   let seq = snapshotSeq;
   let draft = model.fork(state);

@@ -2,20 +2,23 @@ import { CorruptRecordError, encode } from '../../snapshots/codec.js';
 import { keys } from '../../snapshots/keys.js';
 import type { RecoveryNotice } from '../../snapshots/recovery.js';
 import { Store } from '../../snapshots/store.js';
-import type { ProjectCommand } from '../domain/commands.js';
-import { fail, type Decision } from '../domain/errors.js';
+import { silentLogger } from '../log.js';
+import type { ProjectCommand, ProjectReplies } from '../domain/commands.js';
+import { fail, type Decision, type DomainError } from '../domain/errors.js';
 import type { ProjectEvent } from '../domain/events.js';
 import type { ProjectDraft, ProjectState } from '../domain/project-state.js';
 import { PROJECT_OWNER, ROOT_ADMIN } from '../domain/roles.js';
-import type { ServiceCommand, ServiceEvent, ServiceState } from '../domain/service-state.js';
+import type { ServiceCommand, ServiceEvent, ServiceReplies, ServiceState } from '../domain/service-state.js';
 import type { Flag, ProjectMeta } from '../domain/types.js';
 import { CommandActor, type ActorOptions } from './command-actor.js';
-import { projectModel, stateFromSnapshot } from './project-model.js';
-import { recoverState } from './recover.js';
+import { readHistory, type HistoryPage, type HistoryQuery } from './history.js';
+import { emptyProject, projectModel, stateFromSnapshot } from './project-model.js';
+import { IncompatibleSnapshotError, recoverState } from './recover.js';
+import { SerialQueue } from './serial-queue.js';
 import { emptyServiceState, serviceModel } from './service-model.js';
 
-export type ProjectActor = CommandActor<ProjectState, ProjectDraft, ProjectCommand, ProjectEvent, unknown>;
-export type ServiceActor = CommandActor<ServiceState, ServiceState, ServiceCommand, ServiceEvent, unknown>;
+export type ProjectActor = CommandActor<ProjectState, ProjectDraft, ProjectCommand, ProjectEvent, ProjectReplies>;
+export type ServiceActor = CommandActor<ServiceState, ServiceState, ServiceCommand, ServiceEvent, ServiceReplies>;
 
 export interface RegistryOptions extends Partial<ActorOptions> {
   dataDir: string;
@@ -23,41 +26,45 @@ export interface RegistryOptions extends Partial<ActorOptions> {
   initEnvironments: string[];
 }
 
-const DEFAULTS: ActorOptions = { snapshotEvery: 1000, logRetention: 'all', maxBatch: 256 };
+const DEFAULTS: Omit<ActorOptions, 'log'> = { snapshotEvery: 1000, logRetention: 'all', maxBatch: 256 };
 
-const emptyProject = (id: string): ProjectState => ({
-  meta: { id, name: id, description: '', createdAt: new Date(0).toISOString(), environments: [], defaultStrategies: {}, members: {} },
-  flags: new Map(),
-  version: 0,
-});
+/** Why a stored project is not served: a damaged record, or a snapshot of machine versions this code cannot read. */
+export type UnavailableError = CorruptRecordError | IncompatibleSnapshotError;
 
 /**
  * Owns the store and every actor: the service actor and one actor per project, recovered from disk at
- * open. Routes find a project's actor here and send it commands; nothing else writes.
+ * open. Use cases find a project's actor here and send it commands; nothing else writes, and nothing outside
+ * the actors touches the store.
  */
 export class Registry {
   private readonly projects = new Map<string, ProjectActor>();
   /** What recovery worked around, for the operator's log. */
   readonly notices: RecoveryNotice[] = [];
   /**
-   * Projects whose log could not be recovered (a damaged record after the snapshot in use), with the error
-   * naming the key. They are not served, not silently started without acknowledged data; the others are.
+   * Projects whose log could not be recovered (a damaged record after the snapshot in use, or a snapshot this
+   * code cannot read), with the error naming the key. They are not served, not silently started without
+   * acknowledged data; the others are.
    */
-  readonly unavailable = new Map<string, CorruptRecordError>();
+  readonly unavailable = new Map<string, UnavailableError>();
+  /** The mailbox of rules that span the service and projects: user deletion, membership, project creation. */
+  readonly access = new SerialQueue();
+  // Assigned in open(), before any use; the service model looks projects up through this registry.
+  service!: ServiceActor;
 
   private constructor(
+    /** The LevelDB store. Actors write it; entry points and tests may inspect it; nothing else touches it. */
     readonly store: Store,
-    readonly service: ServiceActor,
     private readonly options: ActorOptions,
   ) {}
 
   static async open(options: RegistryOptions): Promise<Registry> {
-    const actorOptions = { ...DEFAULTS, ...withoutUndefined(options) } as ActorOptions;
+    const actorOptions = { ...DEFAULTS, log: silentLogger(), ...withoutUndefined(options) } as ActorOptions;
     const store = await Store.open(options.dataDir);
     try {
-      const recoveredService = await recoverState(store, serviceModel, (meta: ServiceState) => meta, emptyServiceState);
-      const service: ServiceActor = new CommandActor(store, serviceModel, recoveredService.state, recoveredService.seq, actorOptions, [], recoveredService.snapshotBytes);
-      const registry = new Registry(store, service, actorOptions);
+      const registry = new Registry(store, actorOptions);
+      const model = serviceModel({ projectExists: (id) => registry.projects.has(id) });
+      const recoveredService = await recoverState(store, model, (meta: ServiceState) => meta, emptyServiceState);
+      registry.service = new CommandActor(store, model, recoveredService.state, recoveredService.seq, actorOptions, [], recoveredService.snapshotBytes);
       registry.notices.push(...recoveredService.notices);
       for await (const key of store.keys(keys.projectsPrefix)) {
         await registry.recoverProject(key.slice(keys.projectsPrefix.length));
@@ -72,18 +79,14 @@ export class Registry {
 
   private async recoverProject(id: string): Promise<void> {
     try {
-      await this.recoverProjectOrThrow(id);
+      const model = projectModel(id);
+      const recovered = await recoverState(this.store, model, (meta: ProjectMeta, flags: Flag[]) => stateFromSnapshot(meta, flags), () => emptyProject(id));
+      this.notices.push(...recovered.notices);
+      this.projects.set(id, new CommandActor(this.store, model, recovered.state, recovered.seq, this.options, [], recovered.snapshotBytes));
     } catch (error) {
-      if (!(error instanceof CorruptRecordError)) throw error;
+      if (!(error instanceof CorruptRecordError) && !(error instanceof IncompatibleSnapshotError)) throw error;
       this.unavailable.set(id, error);
     }
-  }
-
-  private async recoverProjectOrThrow(id: string): Promise<void> {
-    const model = projectModel(id);
-    const recovered = await recoverState(this.store, model, (meta: ProjectMeta, flags: Flag[]) => stateFromSnapshot(meta, flags), () => emptyProject(id));
-    this.notices.push(...recovered.notices);
-    this.projects.set(id, new CommandActor(this.store, model, recovered.state, recovered.seq, this.options, [], recovered.snapshotBytes));
   }
 
   /** A new data directory: its environments, user 1 (root Admin) and project `default` owned by that user. */
@@ -111,10 +114,21 @@ export class Registry {
   }
 
   /**
+   * The actor of a project a request names: the same 404 for every unknown id, and a 503 naming the key for a
+   * project that could not be recovered.
+   */
+  find(id: string): { ok: true; actor: ProjectActor } | { ok: false; error: DomainError } {
+    const damaged = this.unavailable.get(id);
+    if (damaged) return { ok: false, error: fail('Unavailable', `Project "${id}" could not be recovered from its log (${damaged.message}); it is not served until the data is repaired`) };
+    const actor = this.projects.get(id);
+    return actor ? { ok: true, actor } : { ok: false, error: fail('NotFoundError', `Could not find project "${id}"`) };
+  }
+
+  /**
    * Creates a project: the id is reserved at once (so concurrent creates of one id get one winner), and the
    * registration key is written in the same batch as the project's first log record.
    */
-  async createProject(meta: ProjectMeta, by: string): Promise<Decision<ProjectEvent, unknown>> {
+  async createProject(meta: ProjectMeta, by: string): Promise<Decision<ProjectEvent, ProjectMeta>> {
     if (this.projects.has(meta.id) || this.unavailable.has(meta.id)) return { ok: false, error: fail('NameExistsError', `A project with id "${meta.id}" already exists`) };
     const model = projectModel(meta.id);
     const registration = { type: 'put' as const, key: keys.project(meta.id), value: encode({ id: meta.id, createdAt: meta.createdAt }) };
@@ -124,6 +138,21 @@ export class Registry {
       return await actor.send({ type: 'project.create', meta }, by);
     } catch (error) {
       this.projects.delete(meta.id);
+      throw error;
+    }
+  }
+
+  /**
+   * A page of a project's history from its command log (docs/storage.md "History"). A damaged record met on
+   * the way is a 503 naming its key.
+   */
+  async history(project: string, query: HistoryQuery): Promise<{ ok: true; value: HistoryPage } | { ok: false; error: DomainError }> {
+    const found = this.find(project);
+    if (!found.ok) return found;
+    try {
+      return { ok: true, value: await readHistory(this.store, project, query) };
+    } catch (error) {
+      if (error instanceof CorruptRecordError) return { ok: false, error: fail('Unavailable', error.message) };
       throw error;
     }
   }

@@ -1,19 +1,28 @@
-import type { ServiceCommand, ServiceEvent, ServiceState } from '../domain/service-state.js';
+import { decideService, type ServiceLookups } from '../domain/decide-service.js';
+import type { ServiceCommand, ServiceEvent, ServiceReplies, ServiceState } from '../domain/service-state.js';
 import { evolveService, forkService } from '../domain/service-state.js';
-import { decideService } from '../domain/decide-service.js';
 import type { Model } from './command-actor.js';
 
-export type ServiceModel = Model<ServiceState, ServiceState, ServiceCommand, ServiceEvent, unknown>;
+export type ServiceModel = Model<ServiceState, ServiceState, ServiceCommand, ServiceEvent, ServiceReplies>;
 
 export const emptyServiceState = (): ServiceState => ({ environments: [], users: {}, nextUserId: 1, tokens: {} });
 
-/** The pure logic of the service actor (environments, users, tokens), wired for {@link CommandActor}. */
-export const serviceModel: ServiceModel = {
-  scope: 'service',
-  machines: {},
-  fork: forkService,
-  decide: decideService,
-  evolve: evolveService,
-  publish: (_state, draft) => draft,
-  snapshotOf: (state) => ({ meta: state, items: [] }),
+/** Lookups for tools that only replay (dump, restore): replay evolves recorded events and never decides. */
+export const REPLAY_ONLY: ServiceLookups = {
+  projectExists: () => {
+    throw new Error('the service model was built for replay only');
+  },
 };
+
+/** The pure logic of the service actor (environments, users, tokens), wired for {@link CommandActor}. */
+export function serviceModel(lookups: ServiceLookups): ServiceModel {
+  return {
+    scope: 'service',
+    machines: {},
+    fork: forkService,
+    decide: (draft, command, context) => decideService(draft, command, context, lookups),
+    evolve: evolveService,
+    publish: (_state, draft) => draft,
+    snapshotOf: (state) => ({ meta: state, items: [] }),
+  };
+}

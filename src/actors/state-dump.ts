@@ -1,8 +1,51 @@
-import { buildDump, type Dump } from '../../snapshots/dump.js';
+import { DUMP_FORMAT } from '../../snapshots/dump-format.js';
+import type { ProjectState } from '../domain/project-state.js';
+import type { ServiceState } from '../domain/service-state.js';
+import type { Flag, ProjectMeta } from '../domain/types.js';
 import type { Registry } from './registry.js';
 
 /** Dumps are printed with sorted keys, so the HTTP dump and the CLI dump of one state are byte-identical. */
-export { stableStringify } from '../../snapshots/dump.js';
+export { DUMP_FORMAT, stableStringify } from '../../snapshots/dump-format.js';
+
+/** One project in a dump: flags stay in stored (creation) order, so a restore rebuilds the same lists. */
+export interface ProjectDump {
+  id: string;
+  /** Sequence number of the last log record applied. */
+  seq: number;
+  meta: ProjectMeta;
+  flags: Flag[];
+}
+
+/** The service part: environments, users and tokens (hashes only, never secrets). */
+export interface ServiceDump {
+  seq: number;
+  state: ServiceState;
+}
+
+/** A dump document; `service` is absent when one project was asked for. */
+export interface Dump {
+  format: typeof DUMP_FORMAT;
+  service?: ServiceDump;
+  /** Sorted by id. */
+  projects: ProjectDump[];
+}
+
+/** A recovered or live scope: its state and the sequence number it is at. */
+export interface AtSeq<S> {
+  state: S;
+  seq: number;
+}
+
+/** A project's part of a dump; the runtime-only `version` counter is left out. */
+export const projectDump = ({ state, seq }: AtSeq<ProjectState>): ProjectDump => ({
+  id: state.meta.id, seq, meta: state.meta, flags: Array.from(state.flags.values()),
+});
+
+/** Builds a dump document from states (live or recovered); projects come out sorted by id. */
+export function buildDump(projects: AtSeq<ProjectState>[], service?: AtSeq<ServiceState>): Dump {
+  const sorted = projects.map(projectDump).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return service ? { format: DUMP_FORMAT, service: { seq: service.seq, state: service.state }, projects: sorted } : { format: DUMP_FORMAT, projects: sorted };
+}
 
 /**
  * The dump of the running service's committed state, in the same document `npm run dump` prints for a

@@ -1,10 +1,16 @@
 import type { Operation } from 'fast-json-patch';
-import type { FlagType, ProjectMeta, StrategyInput, Variant } from './types.js';
+import type { Flag, FlagType, ProjectMeta, Strategy, StrategyInput, Variant } from './types.js';
 
-/** Commands that target one flag may carry the flag version the caller last saw (`If-Match`). */
+/**
+ * The flag version a caller last saw (`If-Match`): a version, or `mismatch` for a header that names none.
+ * Absent: the write is unconditional.
+ */
+export type IfMatch = number | 'mismatch' | undefined;
+
+/** Commands that target one flag may carry the flag version the caller last saw. */
 interface FlagTarget {
   feature: string;
-  ifMatch?: number | 'mismatch' | undefined;
+  ifMatch?: IfMatch;
 }
 
 interface EnvironmentTarget extends FlagTarget {
@@ -38,3 +44,45 @@ export type ProjectCommand =
   | { type: 'member.purge'; userId: number };
 
 export type ProjectCommandType = ProjectCommand['type'];
+
+/** The command of one type. */
+export type Cmd<T extends ProjectCommandType> = Extract<ProjectCommand, { type: T }>;
+
+/**
+ * The answer of a command that targets one flag: what it answers, and the flag's version after it (the
+ * version it was given, or the one it kept when the command changed nothing): the `ETag` of the answer.
+ */
+export interface Versioned<T> {
+  value: T;
+  version: number;
+}
+
+/**
+ * What each command answers when accepted. The actor's `send` takes its reply type from here, so a caller
+ * never casts: `send({ type: 'flag.create', ... })` resolves to a `Versioned<Flag>`.
+ */
+export interface ProjectReplies {
+  'project.create': ProjectMeta;
+  'flag.create': Versioned<Flag>;
+  'flag.update': Versioned<Flag>;
+  'flag.patch': Versioned<Flag>;
+  'flag.archive': Versioned<null>;
+  'flag.revive': null;
+  'flag.delete-archived': null;
+  'flag.clone': Versioned<Flag>;
+  'strategy.add': Versioned<Strategy>;
+  'strategy.update': Versioned<Strategy>;
+  'strategy.patch': Versioned<Strategy>;
+  'strategy.delete': Versioned<null>;
+  'flag.enable': Versioned<null>;
+  'flag.disable': Versioned<null>;
+  'variants.set': Versioned<Variant[]>;
+  'variants.patch': Versioned<Variant[]>;
+  'default-strategy.set': StrategyInput;
+  'environment.connect': null;
+  'environment.disconnect': null;
+  'member.add': null;
+  'member.change': null;
+  'member.remove': null;
+  'member.purge': null;
+}

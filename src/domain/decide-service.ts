@@ -1,17 +1,35 @@
 import type { CommandContext } from './context.js';
 import { accept, fail, refuse, type Decision } from './errors.js';
-import type { ServiceCommand, ServiceEvent, ServiceState } from './service-state.js';
+import { ROOT_ADMIN } from './roles.js';
+import type { ServiceCommand, ServiceEvent, ServiceReplies, ServiceState } from './service-state.js';
 
-/** Decides a service command (environments, users, tokens). */
-export function decideService(draft: ServiceState, command: ServiceCommand, context: CommandContext): Decision<ServiceEvent, unknown> {
+/** What the service's decisions may look up outside its own state (read, never changed). */
+export interface ServiceLookups {
+  /** Whether a project with this id exists (token scopes name projects). */
+  projectExists(id: string): boolean;
+}
+
+type Reply<C extends ServiceCommand> = Decision<ServiceEvent, ServiceReplies[C['type']]>;
+
+/**
+ * Decides a service command (environments, users, tokens). The rules that must hold under concurrency are
+ * decided here, in the service mailbox: names unique, the next environment's sort order, a token's scope.
+ */
+export function decideService<C extends ServiceCommand>(draft: ServiceState, command: C, context: CommandContext, lookups: ServiceLookups): Reply<C> {
+  return decideAny(draft, command, context, lookups) as Reply<C>;
+}
+
+function decideAny(draft: ServiceState, command: ServiceCommand, context: CommandContext, lookups: ServiceLookups): Decision<ServiceEvent, unknown> {
   switch (command.type) {
     case 'service.init':
       return accept([{ type: 'service.initialized', state: command.state }], null);
     case 'environment.create': {
-      if (draft.environments.some((e) => e.name === command.environment.name)) {
-        return refuse(fail('NameExistsError', `An environment named "${command.environment.name}" already exists`));
-      }
-      return accept([{ type: 'environment.created', environment: command.environment }], command.environment);
+      const { name } = command.environment;
+      if (draft.environments.some((e) => e.name === name)) return refuse(fail('NameExistsError', `An environment named "${name}" already exists`));
+      // Decided here, not by the caller: two creates in one batch see each other and get distinct places.
+      const highest = draft.environments.reduce((max, e) => Math.max(max, e.sortOrder), 0);
+      const environment = { ...command.environment, sortOrder: command.environment.sortOrder ?? highest + 1 };
+      return accept([{ type: 'environment.created', environment }], environment);
     }
     case 'user.create': {
       const email = command.user.email?.toLowerCase();
@@ -28,15 +46,25 @@ export function decideService(draft: ServiceState, command: ServiceCommand, cont
     case 'user.delete': {
       const user = draft.users[String(command.userId)];
       if (!user) return refuse(fail('NotFoundError', `No user with id ${command.userId}`));
+      // Admin-token project creation makes the lowest-id root Admin the first Owner, so one must remain.
+      if (user.rootRole === ROOT_ADMIN && !Object.values(draft.users).some((u) => u.id !== user.id && u.rootRole === ROOT_ADMIN)) {
+        return refuse(fail('ValidationError', `User ${user.id} is the last root Admin; create another Admin before deleting this one`));
+      }
       return accept([{ type: 'user.deleted', user }], user);
     }
-    case 'token.create':
-      if (draft.tokens[command.token.hash]) return refuse(fail('NameExistsError', 'That token already exists'));
+    case 'token.create': {
+      const { token } = command;
+      if (draft.tokens[token.hash]) return refuse(fail('NameExistsError', 'That token already exists'));
       // Checked here, in the mailbox, so a personal token cannot outlive a user deleted at the same moment.
-      if (command.token.userId !== null && !draft.users[String(command.token.userId)]) {
-        return refuse(fail('NotFoundError', `No user with id ${command.token.userId}`));
+      if (token.userId !== null && !draft.users[String(token.userId)]) return refuse(fail('NotFoundError', `Could not find user with id ${token.userId}`));
+      for (const project of token.projects) {
+        if (project !== '*' && !lookups.projectExists(project)) return refuse(fail('NotFoundError', `Could not find project "${project}"`));
       }
-      return accept([{ type: 'token.created', token: command.token }], command.token);
+      if (token.environment !== '*' && !draft.environments.some((e) => e.name === token.environment)) {
+        return refuse(fail('NotFoundError', `Could not find environment "${token.environment}"`));
+      }
+      return accept([{ type: 'token.created', token }], token);
+    }
     case 'token.delete': {
       const token = draft.tokens[command.hash];
       if (!token) return refuse(fail('NotFoundError', 'No such token'));

@@ -1,5 +1,5 @@
+import type { Cmd, ProjectCommand, ProjectCommandType, ProjectReplies } from './commands.js';
 import type { CommandContext } from './context.js';
-import type { ProjectCommand } from './commands.js';
 import { accept, type Decision } from './errors.js';
 import type { ProjectEvent } from './events.js';
 import type { ProjectDraft } from './project-state.js';
@@ -9,57 +9,42 @@ import { decideAddStrategy, decideDeleteStrategy, decidePatchStrategy, decideUpd
 import { decideDefaultStrategy, decideDisable, decideEnable } from './decide/toggles.js';
 import { decidePatchVariants, decideSetVariants } from './decide/variants.js';
 
+/** One decider per command type, each typed by its command and its reply. */
+type Deciders = { [K in ProjectCommandType]: (draft: ProjectDraft, command: Cmd<K>, context: CommandContext) => Decision<ProjectEvent, ProjectReplies[K]> };
+
+const DECIDERS: Deciders = {
+  'project.create': (_draft, command) => accept([{ type: 'project.created', meta: command.meta }], command.meta),
+  'flag.create': decideCreate,
+  'flag.update': decideUpdate,
+  'flag.patch': decidePatch,
+  'flag.archive': decideArchive,
+  'flag.revive': decideRevive,
+  'flag.delete-archived': decideDeleteArchived,
+  'flag.clone': decideClone,
+  'strategy.add': decideAddStrategy,
+  'strategy.update': decideUpdateStrategy,
+  'strategy.patch': decidePatchStrategy,
+  'strategy.delete': decideDeleteStrategy,
+  'flag.enable': decideEnable,
+  'flag.disable': decideDisable,
+  'variants.set': decideSetVariants,
+  'variants.patch': decidePatchVariants,
+  'default-strategy.set': decideDefaultStrategy,
+  'environment.connect': decideConnect,
+  'environment.disconnect': decideDisconnect,
+  'member.add': decideAddMember,
+  'member.change': decideChangeMember,
+  'member.remove': decideRemoveMember,
+  'member.purge': decidePurgeMember,
+};
+
 /**
  * Decides one project command against the current draft: the events to record and the reply, or an
- * expected failure. Pure apart from new ids; never touches storage.
+ * expected failure. Pure apart from new ids; never touches storage. The reply's type follows from the
+ * command's (see `ProjectReplies`).
  */
-export function decide(draft: ProjectDraft, command: ProjectCommand, context: CommandContext): Decision<ProjectEvent, unknown> {
-  switch (command.type) {
-    case 'project.create':
-      return accept([{ type: 'project.created', meta: command.meta }], command.meta);
-    case 'flag.create':
-      return decideCreate(draft, command, context);
-    case 'flag.update':
-      return decideUpdate(draft, command, context);
-    case 'flag.patch':
-      return decidePatch(draft, command, context);
-    case 'flag.archive':
-      return decideArchive(draft, command, context);
-    case 'flag.revive':
-      return decideRevive(draft, command, context);
-    case 'flag.delete-archived':
-      return decideDeleteArchived(draft, command);
-    case 'flag.clone':
-      return decideClone(draft, command, context);
-    case 'strategy.add':
-      return decideAddStrategy(draft, command, context);
-    case 'strategy.update':
-      return decideUpdateStrategy(draft, command, context);
-    case 'strategy.patch':
-      return decidePatchStrategy(draft, command, context);
-    case 'strategy.delete':
-      return decideDeleteStrategy(draft, command, context);
-    case 'flag.enable':
-      return decideEnable(draft, command, context);
-    case 'flag.disable':
-      return decideDisable(draft, command, context);
-    case 'variants.set':
-      return decideSetVariants(draft, command, context);
-    case 'variants.patch':
-      return decidePatchVariants(draft, command, context);
-    case 'default-strategy.set':
-      return decideDefaultStrategy(draft, command);
-    case 'environment.connect':
-      return decideConnect(draft, command);
-    case 'environment.disconnect':
-      return decideDisconnect(draft, command);
-    case 'member.add':
-      return decideAddMember(draft, command);
-    case 'member.change':
-      return decideChangeMember(draft, command);
-    case 'member.remove':
-      return decideRemoveMember(draft, command);
-    case 'member.purge':
-      return decidePurgeMember(draft, command);
-  }
+export function decide<C extends ProjectCommand>(draft: ProjectDraft, command: C, context: CommandContext): Decision<ProjectEvent, ProjectReplies[C['type']]> {
+  // The table is keyed by the same union the command belongs to; TypeScript cannot correlate the two on its own.
+  const decider = DECIDERS[command.type] as (draft: ProjectDraft, command: C, context: CommandContext) => Decision<ProjectEvent, ProjectReplies[C['type']]>;
+  return decider(draft, command, context);
 }

@@ -47,13 +47,26 @@ export interface ServiceState {
   tokens: Record<string, StoredToken>;
 }
 
+/** An environment as created: `sortOrder` absent means after every existing one (decided in the mailbox). */
+export type NewEnvironment = Omit<Environment, 'sortOrder'> & { sortOrder?: number | undefined };
+
 export type ServiceCommand =
   | { type: 'service.init'; state: ServiceState }
-  | { type: 'environment.create'; environment: Environment }
+  | { type: 'environment.create'; environment: NewEnvironment }
   | { type: 'user.create'; user: Omit<User, 'id' | 'createdAt'> }
   | { type: 'user.delete'; userId: number }
   | { type: 'token.create'; token: StoredToken }
   | { type: 'token.delete'; hash: string };
+
+/** What each service command answers when accepted. */
+export interface ServiceReplies {
+  'service.init': null;
+  'environment.create': Environment;
+  'user.create': User;
+  'user.delete': User;
+  'token.create': StoredToken;
+  'token.delete': StoredToken;
+}
 
 export type ServiceEvent =
   | { type: 'service.initialized'; state: ServiceState }

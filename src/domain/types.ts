@@ -1,79 +1,34 @@
 /**
- * Plain data shapes of a project's state. Every record here is immutable once
- * published: a change builds a new object, so a snapshot of the committed
- * state can be serialized later without copying, and reads never see a
- * half-applied command.
+ * Plain data shapes of a project's state. Every record here is immutable once published: a change builds a
+ * new object, so a snapshot of the committed state can be serialized later without copying, and reads never
+ * see a half-applied command.
+ *
+ * Shapes that travel over the wire (constraints, payloads, variants, strategies) are the output types of
+ * their valibot schemas: one type per wire shape, inferred, never restated. The rest (a flag, its
+ * environments, a project's meta) exist only as stored state.
  */
+import type {
+  ConstraintBody,
+  FlagType,
+  OverrideBody,
+  PayloadBody,
+  StrategyBody,
+  StrategyRecord,
+  StrategyVariantBody,
+  VariantBody,
+} from '../schemas/index.js';
 
-export type FlagType = 'release' | 'experiment' | 'operational' | 'kill-switch' | 'permission';
+export type { ConstraintOperator, FlagType } from '../schemas/index.js';
 
-export type ConstraintOperator =
-  | 'NOT_IN' | 'IN'
-  | 'STR_ENDS_WITH' | 'STR_STARTS_WITH' | 'STR_CONTAINS'
-  | 'NUM_EQ' | 'NUM_GT' | 'NUM_GTE' | 'NUM_LT' | 'NUM_LTE'
-  | 'DATE_AFTER' | 'DATE_BEFORE'
-  | 'SEMVER_EQ' | 'SEMVER_GT' | 'SEMVER_LT';
-
-export interface Constraint {
-  contextName: string;
-  operator: ConstraintOperator;
-  caseInsensitive: boolean;
-  inverted: boolean;
-  values?: string[];
-  value?: string;
-}
-
-export interface Payload {
-  type: 'json' | 'csv' | 'string' | 'number';
-  value: string;
-}
-
-export interface StrategyVariant {
-  name: string;
-  weight: number;
-  weightType: 'variable' | 'fix';
-  stickiness: string;
-  payload?: Payload;
-}
-
-/** A strategy as stored and returned (API-DECISIONS "Strategies"). */
-export interface Strategy {
-  id: string;
-  name: string;
-  title: string | null;
-  disabled: boolean;
-  sortOrder: number;
-  constraints: Constraint[];
-  parameters: Record<string, string>;
-  variants: StrategyVariant[];
-  segments: number[];
-}
-
+export type Constraint = ConstraintBody;
+export type Payload = PayloadBody;
+export type StrategyVariant = StrategyVariantBody;
+/** A strategy as stored and returned (API-DECISIONS "Strategies"): the record a strategy PATCH must still be. */
+export type Strategy = StrategyRecord;
 /** A strategy before it gets an id and a place: the body of add, put and default-strategy. */
-export interface StrategyInput {
-  name: string;
-  title?: string | null | undefined;
-  disabled?: boolean | null | undefined;
-  sortOrder?: number | undefined;
-  constraints?: Constraint[] | undefined;
-  parameters?: Record<string, string> | undefined;
-  variants?: StrategyVariant[] | undefined;
-  segments?: number[] | undefined;
-}
-
-export interface Override {
-  contextName: string;
-  values: string[];
-}
-
-export interface Variant {
-  name: string;
-  weightType: 'variable' | 'fix';
-  weight: number;
-  stickiness: string;
-  payload?: Payload;
-  overrides: Override[];
-}
+export type StrategyInput = StrategyBody;
+export type Override = OverrideBody;
+export type Variant = VariantBody;
 
 /** A flag in one environment; `enabled` is the value of the flag-environment machine. */
 export interface FlagEnvironment {

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { DomainError, ErrorKind } from '../domain/errors.js';
+import type { Logger } from '../log.js';
+
+export type { ErrorKind };
 
 /** The one place an error kind becomes an HTTP status. */
 export const STATUS: Record<ErrorKind, ContentfulStatusCode> = {
@@ -32,20 +35,24 @@ export class ApiError extends Error {
 export const apiError = (kind: ErrorKind, message: string, details?: { message: string }[]) =>
   new ApiError(details ? { kind, message, details } : { kind, message });
 
+/** The request id (`hono/request-id`), the `id` of every error body and of the request's log line. */
+const requestIdOf = (c: Context): string => (c.get('requestId') as string | undefined) ?? randomUUID();
+
 /**
- * The error body of API-DECISIONS: `{id, name, message, details?}`; the project-user 400s are `[{msg}]`.
+ * The error body of API-DECISIONS: `{id, name, message, details?}` with the request id as `id`; the
+ * project-user 400s are `[{msg}]`.
  */
 export function errorResponse(c: Context, error: DomainError): Response {
   const status = STATUS[error.kind];
   if (error.kind === 'MembershipError') return c.json([{ msg: error.message }], status);
-  const body: Record<string, unknown> = { id: randomUUID(), name: error.kind, message: error.message };
+  const body: Record<string, unknown> = { id: requestIdOf(c), name: error.kind, message: error.message };
   if (error.details && error.details.length > 0) body['details'] = error.details;
   return c.json(body, status);
 }
 
-/** Unexpected failures: logged with their cause, answered without leaking it. */
-export function internalErrorResponse(c: Context, cause: unknown): Response {
-  const id = randomUUID();
-  console.error(`[flagpole] internal error ${id} on ${c.req.method} ${c.req.path}:`, cause);
+/** Unexpected failures: logged with their cause and the request id, answered without leaking the cause. */
+export function internalErrorResponse(c: Context, cause: unknown, log: Logger): Response {
+  const id = requestIdOf(c);
+  log.error({ reqId: id, method: c.req.method, route: c.get('route') ?? null, err: cause }, 'internal error');
   return c.json({ id, name: 'InternalError', message: 'The service failed to handle the request; it has been logged.' }, 500);
 }

@@ -1,42 +1,56 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { STATUS } from './errors.js';
+import { STATUS, type ErrorKind } from './errors.js';
 import type { RouteSpec } from './route.js';
 
 const ERROR_BODY = {
   type: 'object',
   required: ['id', 'name', 'message'],
   properties: {
-    id: { type: 'string', format: 'uuid' },
+    id: { type: 'string', description: 'The request id (`X-Request-Id`)' },
     name: { type: 'string' },
     message: { type: 'string' },
     details: { type: 'array', items: { type: 'object', properties: { message: { type: 'string' } } } },
   },
 };
+const MSG_ARRAY_BODY = { type: 'array', items: { type: 'object', required: ['msg'], properties: { msg: { type: 'string' } } } };
 
 /** JSON Schema of a valibot schema; checks with no JSON Schema form (custom rules) are left out, not fatal. */
 const schemaOf = (schema: v.GenericSchema) => toJsonSchema(schema, { errorMode: 'ignore' });
 
+/** The entries of an object schema (params, query), each with whether it may be left out. */
+function entriesOf(schema: v.GenericSchema | undefined): [string, v.GenericSchema, boolean][] {
+  const entries = (schema as { entries?: Record<string, v.GenericSchema> } | undefined)?.entries ?? {};
+  return Object.entries(entries).map(([name, entry]) => [name, entry, entry.type === 'optional']);
+}
+
 /**
- * The OpenAPI 3.1 document of every route, generated from the same route records that build the router,
- * with request bodies from their valibot schemas.
+ * The OpenAPI 3.1 document of every route, generated from the same route records that build the router:
+ * path and query parameters, request and response bodies from their valibot schemas, and the typed error
+ * kinds of each route plus those its pipeline answers on every route of its kind.
  */
 export function openApiDocument(routes: RouteSpec[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
-    const parameters: Record<string, unknown>[] = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
-      name, in: 'path', required: true, schema: { type: name === 'userId' || name === 'roleId' ? 'integer' : 'string' },
-    }));
-    for (const [name, entry] of Object.entries(route.query?.entries ?? {})) {
-      parameters.push({ name, in: 'query', required: entry.type !== 'optional', schema: { type: 'string' } });
-    }
-    const responses: Record<string, unknown> = { [String(route.success.status)]: { description: route.success.description } };
-    // The pipeline (mount.ts) answers these on every route of its kind, whatever the route declares.
-    const implied = [...(route.path.includes(':projectId') ? ['NotFoundError'] : []), ...(route.body ? ['PayloadTooLarge', 'ContentTypeError'] : [])];
-    for (const kind of ['ValidationError', 'AuthenticationRequired', 'NoAccessError', ...implied, ...(route.errors ?? [])]) {
-      const status = String(STATUS[kind as keyof typeof STATUS] ?? 400);
-      responses[status] ??= { description: kind, content: { 'application/json': { schema: ERROR_BODY } } };
+    const parameters: Record<string, unknown>[] = [];
+    for (const [name, entry] of entriesOf(route.params)) parameters.push({ name, in: 'path', required: true, schema: schemaOf(entry) });
+    for (const [name, entry, optional] of entriesOf(route.query)) parameters.push({ name, in: 'query', required: !optional, schema: schemaOf(entry) });
+    if (route.conditional) parameters.push({ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'The flag version (`ETag`) the write is conditional on' });
+    const success: Record<string, unknown> = { description: route.success.description };
+    if (route.success.schema) success['content'] = { 'application/json': { schema: schemaOf(route.success.schema) } };
+    const responses: Record<string, unknown> = { [String(route.success.status)]: success };
+    // The pipeline answers these on every route of its kind, whatever the route declares.
+    const implied: ErrorKind[] = [
+      'ValidationError', 'AuthenticationRequired', 'NoAccessError',
+      ...(route.path.includes(':projectId') ? ['NotFoundError', 'Unavailable'] as const : []),
+      ...(route.body ? ['PayloadTooLarge', 'ContentTypeError'] as const : []),
+      ...(route.conditional ? ['PreconditionFailed'] as const : []),
+    ];
+    for (const kind of [...implied, ...(route.errors ?? [])]) {
+      const status = String(STATUS[kind]);
+      const body = route.errorBody === 'msg-array' && status === '400' ? MSG_ARRAY_BODY : ERROR_BODY;
+      responses[status] ??= { description: kind, content: { 'application/json': { schema: body } } };
     }
     paths[path] ??= {};
     paths[path][route.method] = {

@@ -1,11 +1,13 @@
 import type { Context } from 'hono';
-import * as v from 'valibot';
-import type { Registry, ProjectActor } from '../actors/registry.js';
-import type { Principal, Permission } from '../auth/permissions.js';
+import type * as v from 'valibot';
+import type { ProjectActor, Registry } from '../actors/registry.js';
+import type { Permission, Principal } from '../auth/permissions.js';
 import type { Config } from '../config.js';
-import type { ProjectCommand } from '../domain/commands.js';
-import type { Decision } from '../domain/errors.js';
-import type { ServiceCommand } from '../domain/service-state.js';
+import type { IfMatch } from '../domain/commands.js';
+import type { Logger } from '../log.js';
+import type { HealthQuery } from '../queries/health.query.js';
+import type { Result } from '../use-cases/result.js';
+import type { ErrorKind } from './errors.js';
 import type { GzipCache } from './gzip.js';
 import type { SummaryCache } from './summary-cache.js';
 
@@ -13,43 +15,56 @@ import type { SummaryCache } from './summary-cache.js';
 export interface AppDeps {
   registry: Registry;
   config: Config;
+  log: Logger;
   summaries: SummaryCache;
+  health: HealthQuery;
   gzip: GzipCache;
+}
+
+/** Values the pipeline's middleware set on a request's context. */
+export interface AppEnv {
+  Variables: {
+    /** `hono/request-id`: the `X-Request-Id` sent, or a new UUID. */
+    requestId: string;
+    /** The route template, for the request log. */
+    route: string;
+    principal: Principal;
+    /** The project the path names, once found. */
+    actor: ProjectActor | undefined;
+  };
 }
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 type Output<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 
-/** One request, validated: params and body passed their schemas, the caller is known and allowed. */
+/** One request, validated: params, query and body passed their schemas, the caller is known and allowed. */
 export interface Call<P, B, Q = unknown> {
-  c: Context;
+  c: Context<AppEnv>;
   params: P;
-  /** The query string, validated (undefined on routes that take none). */
   query: Q;
   body: B;
   principal: Principal;
-  /** The principal as recorded in the log. */
-  by: string;
+  /** `If-Match` of a conditional route, parsed (undefined elsewhere, or when absent or `*`). */
+  ifMatch: IfMatch;
+  registry: Registry;
   deps: AppDeps;
-  /** The project the path names (already known to exist on project routes). */
+  /** The project the path names (known to exist on project routes). */
   project(): ProjectActor;
-  /** Sends a command to the path's project and waits until it is durable; a refusal throws its ApiError. */
-  run<R = unknown>(command: ProjectCommand): Promise<R>;
-  /** Sends a command to the service actor, likewise. */
-  runService<R = unknown>(command: ServiceCommand): Promise<R>;
-  /** Any decision, unwrapped: its reply, or its error thrown. */
-  unwrap<R>(decision: Decision<unknown, unknown>): R;
 }
 
+/** What a handler answers: a use case's result (the pipeline sends its view), or a response of its own. */
+export type Answer<T> = Result<T> | Response;
+
 /**
- * A route: method, path, what it needs and accepts, and its handler. The same record drives the router,
- * the permission check and the OpenAPI document, so they cannot disagree.
+ * A route: method, path, what it needs and accepts, its handler and its view. The same record drives the
+ * router, the middleware pipeline, the permission check, the OpenAPI document and `docs/permissions.md`.
  */
 export interface RouteSpec<
   P extends v.GenericSchema | undefined = v.GenericSchema | undefined,
   B extends v.GenericSchema | undefined = v.GenericSchema | undefined,
   Q extends QuerySchema | undefined = QuerySchema | undefined,
+  T = unknown,
 > {
   method: Method;
   /** Hono syntax, `:name` for a parameter. */
@@ -68,19 +83,28 @@ export interface RouteSpec<
    * API-DECISIONS "Errors"); every other error keeps the standard body.
    */
   errorBody?: 'msg-array';
-  /** Success status and what it answers, for the OpenAPI document. */
-  success: { status: number; description: string };
-  /** Error kinds this route can answer besides the authentication and validation ones. */
-  errors?: string[];
-  handle(call: Call<Output<P>, Output<B>, Output<Q>>): Promise<Response> | Response;
+  /**
+   * The write is conditional on the version of the flag the path names: the pipeline reads `If-Match` into
+   * `call.ifMatch` (412 on a mismatch is the domain's). Any route whose result carries a version answers it
+   * as `ETag`.
+   */
+  conditional?: boolean;
+  /** Success status, what it answers, and the schema of its body (for the OpenAPI document). */
+  success: { status: number; description: string; schema?: v.GenericSchema };
+  /** Error kinds this route can answer besides the ones its pipeline answers on every route of its kind. */
+  errors?: readonly ErrorKind[];
+  /** Validated input → use case or query → result. A few lines. */
+  handle(call: Call<Output<P>, Output<B>, Output<Q>>): Promise<Answer<T>> | Answer<T>;
+  /** The body of a successful result; absent: no body. */
+  view?(value: T, call: Call<Output<P>, Output<B>, Output<Q>>): unknown;
 }
 
 /** A query schema: an object whose entries name the parameters. */
 export type QuerySchema = v.GenericSchema & { readonly entries: v.ObjectEntries };
 
-/** Declares a route with its types inferred from its schemas. */
-export function defineRoute<P extends v.GenericSchema | undefined, B extends v.GenericSchema | undefined, Q extends QuerySchema | undefined = undefined>(
-  spec: RouteSpec<P, B, Q>,
+/** Declares a route with its types inferred from its schemas and its handler. */
+export function defineRoute<P extends v.GenericSchema | undefined, B extends v.GenericSchema | undefined, Q extends QuerySchema | undefined = undefined, T = unknown>(
+  spec: RouteSpec<P, B, Q, T>,
 ): RouteSpec {
   return spec as unknown as RouteSpec;
 }

@@ -1,7 +1,7 @@
 import type { ProjectState } from '../domain/project-state.js';
 import type { Environment } from '../domain/service-state.js';
 import type { Flag } from '../domain/types.js';
-import { healthAt, healthFacts, orderedEnvironments, potentiallyStaleFrom, type HealthFacts } from './views.js';
+import { orderedEnvironments } from './views.js';
 
 /** Encoded JSON, the type Hono sends as is. */
 export type Bytes = Uint8Array<ArrayBuffer>;
@@ -32,8 +32,8 @@ interface FlagSummary {
 
 /**
  * The flag list and overview answers of each project, encoded once per project state version (and health
- * figure, for the overview), from summaries cached per flag image: a change re-serializes only the flags it
- * replaced, and an answer is assembled by encoding each cached summary straight into one buffer of the
+ * figure, for the overview; see `queries/health.query.ts`), from summaries cached per flag image: a change
+ * re-serializes only the flags it replaced, and an answer is assembled by encoding each cached summary straight into one buffer of the
  * exact size (no intermediate string of the whole list), so even a 100k-flag project is rebuilt in tens of
  * milliseconds after a write and served from memory until the next.
  */
@@ -41,17 +41,6 @@ export class SummaryCache {
   private readonly perFlag = new WeakMap<Flag, FlagSummary>();
   private readonly lists = new Map<string, { key: string; body: Bytes }>();
   private readonly overviews = new Map<string, { key: string; body: Bytes }>();
-  private readonly health = new Map<string, { version: number; facts: HealthFacts }>();
-  /** Parsing 100k creation dates is most of the cost of health; each flag image is parsed once. */
-  private readonly staleFrom = new WeakMap<Flag, number>();
-  private readonly staleFromOf = (flag: Flag): number => {
-    let from = this.staleFrom.get(flag);
-    if (from === undefined) {
-      from = potentiallyStaleFrom(flag);
-      this.staleFrom.set(flag, from);
-    }
-    return from;
-  };
 
   /** The whole answer of the flag list, `{"version":2,"features":[...]}`. */
   list(state: ProjectState, environments: Environment[], environmentsVersion: number): Bytes {
@@ -63,9 +52,8 @@ export class SummaryCache {
     return body;
   }
 
-  /** The overview answer: `head(health)` gives the overview without its features. */
-  overview(state: ProjectState, environments: Environment[], environmentsVersion: number, now: number, head: (health: number) => object): Bytes {
-    const health = this.healthOf(state, now);
+  /** The overview answer for a `health` figure: `head(health)` gives the overview without its features. */
+  overview(state: ProjectState, environments: Environment[], environmentsVersion: number, health: number, head: (health: number) => object): Bytes {
     const key = `${state.version}:${environmentsVersion}:${health}`;
     const cached = this.overviews.get(state.meta.id);
     if (cached?.key === key) return cached.body;
@@ -73,16 +61,6 @@ export class SummaryCache {
     const body = this.assemble(state, environments, environmentsVersion, `${json.slice(0, -1)},"features":`, '}');
     this.overviews.set(state.meta.id, { key, body });
     return body;
-  }
-
-  /** The project's health now, from facts cached per state version. */
-  healthOf(state: ProjectState, now: number): number {
-    let cached = this.health.get(state.meta.id);
-    if (cached?.version !== state.version) {
-      cached = { version: state.version, facts: healthFacts(state.flags.values(), this.staleFromOf) };
-      this.health.set(state.meta.id, cached);
-    }
-    return healthAt(cached.facts, now);
   }
 
   /** `prefix` + `[` + the summaries of the active flags, comma separated + `]` + `suffix`, encoded. */

@@ -4,7 +4,6 @@
  * `value` in the operator's format.
  */
 import * as v from 'valibot';
-import type { ConstraintOperator } from '../domain/types.js';
 import { nonEmptyString, strictBoolean, strictObject } from './common.schema.js';
 import { isIsoDateTime, isNumericString, isStrictSemver } from './formats.js';
 import { mustBe, oneOf } from './messages.js';
@@ -16,7 +15,10 @@ export const CONSTRAINT_OPERATORS = [
   'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE',
   'DATE_AFTER', 'DATE_BEFORE',
   'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT',
-] as const satisfies readonly ConstraintOperator[];
+] as const;
+
+/** A constraint operator. */
+export type ConstraintOperator = (typeof CONSTRAINT_OPERATORS)[number];
 
 /** Longest single constraint value. */
 export const CONSTRAINT_VALUE_MAX = 100;

@@ -3,7 +3,6 @@
  * the result of a JSON Patch of the flag record, clone, batch delete, revive.
  */
 import * as v from 'valibot';
-import type { FlagType } from '../domain/types.js';
 import {
   DescriptionSchema,
   FlagNameSchema,
@@ -14,7 +13,10 @@ import {
 import { mustBe, oneOf } from './messages.js';
 
 /** The flag types, `release` first because it is the default. */
-export const FLAG_TYPES = ['release', 'experiment', 'operational', 'kill-switch', 'permission'] as const satisfies readonly FlagType[];
+export const FLAG_TYPES = ['release', 'experiment', 'operational', 'kill-switch', 'permission'] as const;
+
+/** A flag type. */
+export type FlagType = (typeof FLAG_TYPES)[number];
 
 /** A flag type; absent means `release`. */
 export const FlagTypeSchema = v.optional(v.picklist(FLAG_TYPES, oneOf(FLAG_TYPES)), 'release');

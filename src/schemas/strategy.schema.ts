@@ -72,6 +72,7 @@ export const StrategyVariantSchema = strictObject({
   stickiness: v.optional(nonEmptyString(100), 'default'),
   payload: v.optional(PayloadSchema),
 });
+export type StrategyVariantBody = v.InferOutput<typeof StrategyVariantSchema>;
 
 const strategyEntries = {
   name: v.picklist(STRATEGY_NAMES, oneOf(STRATEGY_NAMES)),

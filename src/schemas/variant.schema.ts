@@ -4,7 +4,6 @@
  * computed from it.
  */
 import * as v from 'valibot';
-import type { Variant } from '../domain/types.js';
 import { FlagNameSchema, integerIn, nonEmptyString, strictObject } from './common.schema.js';
 import { mustBe, oneOf } from './messages.js';
 import { PayloadSchema } from './payload.schema.js';
@@ -43,6 +42,8 @@ export const VariantSchema = strictObject({
   overrides: v.optional(v.pipe(v.array(OverrideSchema, mustBe('an array')), v.maxLength(100, 'must hold at most 100 overrides')), () => []),
 });
 export type VariantBody = v.InferOutput<typeof VariantSchema>;
+/** An override as stored. */
+export type OverrideBody = v.InferOutput<typeof OverrideSchema>;
 
 type Weighted = { name: string; weightType: 'variable' | 'fix'; weight: number };
 
@@ -105,7 +106,7 @@ export const VariantPatchResultSchema = VariantsSchema;
  * @example distributeWeights([fix 200, variable, variable]) // weights 200, 400, 400
  * @example distributeWeights([variable, variable, variable]) // weights 334, 333, 333
  */
-export function distributeWeights<T extends Weighted = Variant>(variants: readonly T[]): T[] {
+export function distributeWeights<T extends Weighted = VariantBody>(variants: readonly T[]): T[] {
   const variableCount = variants.filter((x) => x.weightType === 'variable').length;
   if (variableCount === 0) return variants.map((x) => ({ ...x }));
   const rest = Math.max(0, TOTAL_WEIGHT - fixTotal(variants));

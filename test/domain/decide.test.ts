@@ -81,7 +81,7 @@ describe('flags', () => {
 
   test('archiving an archived flag is accepted with no events', () => {
     const decision = when(given([create('a'), { type: 'flag.archive', feature: 'a' }]), { type: 'flag.archive', feature: 'a' });
-    expect(decision).toEqual({ ok: true, events: [], reply: null });
+    expect(decision).toEqual({ ok: true, events: [], reply: { value: null, version: 2 } });
   });
 
   test('revive disables every environment and keeps strategies; unknown and active names give no events', () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { Flag, FlagType } from '../../src/domain/types.js';
-import { projectHealth } from '../../src/http/views.js';
+import { projectHealth } from '../../src/domain/project-health.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.parse('2025-06-01T00:00:00.000Z');

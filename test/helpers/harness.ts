@@ -2,16 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Hono } from 'hono';
+import type { AppEnv } from '../../src/http/route.js';
 import { Registry } from '../../src/actors/registry.js';
 import { createApp } from '../../src/app.js';
 import { ensureAdminTokens } from '../../src/auth/bootstrap.js';
 import { readConfig, type Config } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
 
 /** The admin token every harness app accepts. */
 export const ADMIN_TOKEN = '*:*.test-admin-token-0123456789';
 
 export interface Harness {
-  app: Hono;
+  app: Hono<AppEnv>;
   registry: Registry;
   config: Config;
   dataDir: string;
@@ -23,6 +25,8 @@ export interface Harness {
   restart(): Promise<void>;
   /** Closes the store and removes the data directory. */
   close(): Promise<void>;
+  /** The log lines written so far (level `LOG_LEVEL`, default `warn`), parsed. */
+  logs(): Record<string, unknown>[];
 }
 
 /**
@@ -31,11 +35,14 @@ export interface Harness {
  * @example const h = await harness(); const r = await h.json('GET', '/api/admin/projects'); await h.close();
  */
 export async function harness(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'flagpole-test-'))): Promise<Harness> {
-  const config = readConfig({ DATA_DIR: dataDir, ...env });
+  const config = readConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env });
+  // The service's own logger, writing into memory: tests read what an operator would see.
+  const lines: string[] = [];
+  const log = createLogger({ level: config.logLevel, format: 'json' }, { write: (line: string) => { lines.push(line); } });
   const open = async () => {
-    const registry = await Registry.open({ dataDir, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention });
+    const registry = await Registry.open({ dataDir, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log });
     if (config.authType === 'api-token') await ensureAdminTokens(registry, [ADMIN_TOKEN]);
-    return { registry, app: createApp({ registry, config }) };
+    return { registry, app: createApp({ registry, config, log }) };
   };
   let current = await open();
   const h: Harness = {
@@ -63,6 +70,7 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
       await current.registry.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
+    logs: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),
   };
   return h;
 }

@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
-import { stepLifecycle } from '../../../machines/step.js';
+import { flagRules } from '../../../machines/flag-rules.js';
 import { FeatureRecordSchema } from '../../schemas/feature.schema.js';
 import type { CommandContext } from '../context.js';
-import type { ProjectCommand } from '../commands.js';
+import type { Cmd, ProjectReplies } from '../commands.js';
 import { accept, fail, refuse, type Decision } from '../errors.js';
 import type { FlagEvent, FlagMetadata, ProjectEvent } from '../events.js';
 import { applyFlagEvent } from '../flag-events.js';
 import { applyJsonPatch, topSegment } from '../json-patch.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, FlagEnvironment } from '../types.js';
-import { flagForChange, invalid } from './shared.js';
+import { acceptOnFlag, flagForChange, invalid } from './shared.js';
 
-type Cmd<T extends ProjectCommand['type']> = Extract<ProjectCommand, { type: T }>;
-export type FlagDecision = Decision<ProjectEvent, Flag | null>;
+/** The decision of a flag command, typed by the command's reply. */
+export type FlagDecision<K extends keyof ProjectReplies> = Decision<ProjectEvent, ProjectReplies[K]>;
 
 const nameTaken = (draft: ProjectDraft, name: string) =>
   fail('NameExistsError', `A flag named "${name}" already exists in project "${draft.meta.id}" (archived flags included)`);
@@ -21,7 +21,7 @@ const nameTaken = (draft: ProjectDraft, name: string) =>
 const emptyEnvironments = (draft: ProjectDraft): Record<string, FlagEnvironment> =>
   Object.fromEntries(draft.meta.environments.map((env) => [env, { enabled: false, strategies: [] }]));
 
-export function decideCreate(draft: ProjectDraft, cmd: Cmd<'flag.create'>, context: CommandContext): FlagDecision {
+export function decideCreate(draft: ProjectDraft, cmd: Cmd<'flag.create'>, context: CommandContext): FlagDecision<'flag.create'> {
   if (draft.getFlag(cmd.name)) return refuse(nameTaken(draft, cmd.name));
   const flag: Flag = {
     name: cmd.name,
@@ -37,10 +37,10 @@ export function decideCreate(draft: ProjectDraft, cmd: Cmd<'flag.create'>, conte
     version: context.seq,
     environments: emptyEnvironments(draft),
   };
-  return accept([{ type: 'flag.created', flag }], flag);
+  return accept([{ type: 'flag.created', flag }], { value: flag, version: flag.version });
 }
 
-export function decideUpdate(draft: ProjectDraft, cmd: Cmd<'flag.update'>, context: CommandContext): FlagDecision {
+export function decideUpdate(draft: ProjectDraft, cmd: Cmd<'flag.update'>, context: CommandContext): FlagDecision<'flag.update'> {
   const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
   if (!found.ok) return refuse(found.error);
   return updated(found.value, { description: cmd.description, type: cmd.flagType, stale: cmd.stale, impressionData: cmd.impressionData }, context);
@@ -49,9 +49,10 @@ export function decideUpdate(draft: ProjectDraft, cmd: Cmd<'flag.update'>, conte
 const metadataOf = (flag: Flag): FlagMetadata =>
   ({ description: flag.description, type: flag.type, stale: flag.stale, impressionData: flag.impressionData });
 
-function updated(before: Flag, after: FlagMetadata, context: CommandContext): FlagDecision {
+function updated(before: Flag, after: FlagMetadata, context: CommandContext): FlagDecision<'flag.update'> {
   const event: FlagEvent = { type: 'flag.updated', name: before.name, version: context.seq, before: metadataOf(before), after };
-  return accept([event], applyFlagEvent(before, event));
+  const flag = applyFlagEvent(before, event)!;
+  return accept([event], { value: flag, version: flag.version });
 }
 
 /** Fields a flag patch may not touch, and where to go instead. */
@@ -63,7 +64,7 @@ const FROZEN: Record<string, string> = {
   variants: 'variants are changed through PUT or PATCH /api/admin/projects/:projectId/features/:featureName/variants',
 };
 
-export function decidePatch(draft: ProjectDraft, cmd: Cmd<'flag.patch'>, context: CommandContext): FlagDecision {
+export function decidePatch(draft: ProjectDraft, cmd: Cmd<'flag.patch'>, context: CommandContext): FlagDecision<'flag.patch'> {
   const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
   if (!found.ok) return refuse(found.error);
   const before = found.value;
@@ -88,37 +89,37 @@ export function decidePatch(draft: ProjectDraft, cmd: Cmd<'flag.patch'>, context
   return updated(before, { description: next.description, type: next.type, stale: next.stale, impressionData: next.impressionData }, context);
 }
 
-export function decideArchive(draft: ProjectDraft, cmd: Cmd<'flag.archive'>, context: CommandContext): FlagDecision {
+export function decideArchive(draft: ProjectDraft, cmd: Cmd<'flag.archive'>, context: CommandContext): FlagDecision<'flag.archive'> {
   const found = flagForChange(draft, cmd.feature, cmd.ifMatch, true);
   if (!found.ok) return refuse(found.error);
   const before = found.value;
-  const step = stepLifecycle(before.archived, { type: 'archive' });
-  if (step === null || step.archived === before.archived) return accept([], null);
-  return accept([{ type: 'flag.archived', name: before.name, version: context.seq, at: context.at }], null);
+  const step = flagRules.archive(before.archived);
+  if (step === null || step.archived === before.archived) return acceptOnFlag([], null, before, context);
+  return acceptOnFlag([{ type: 'flag.archived', name: before.name, version: context.seq, at: context.at }], null, before, context);
 }
 
-export function decideRevive(draft: ProjectDraft, cmd: Cmd<'flag.revive'>, context: CommandContext): FlagDecision {
+/** Revives the listed flags the lifecycle machine lets back (archived ones); others are left alone. */
+export function decideRevive(draft: ProjectDraft, cmd: Cmd<'flag.revive'>, context: CommandContext): FlagDecision<'flag.revive'> {
   const events: ProjectEvent[] = [];
   for (const name of new Set(cmd.features)) {
     const before = draft.getFlag(name);
-    if (!before) continue;
-    const step = stepLifecycle(before.archived, { type: 'revive' });
-    if (step === null) continue;
+    if (!before || flagRules.revive(before.archived) === null) continue;
     events.push({ type: 'flag.revived', name, version: context.seq });
   }
   return accept(events, null);
 }
 
-export function decideDeleteArchived(draft: ProjectDraft, cmd: Cmd<'flag.delete-archived'>): FlagDecision {
+/** Deletes the listed flags the lifecycle machine lets go (archived ones); others are left alone. */
+export function decideDeleteArchived(draft: ProjectDraft, cmd: Cmd<'flag.delete-archived'>): FlagDecision<'flag.delete-archived'> {
   const events: ProjectEvent[] = [];
   for (const name of new Set(cmd.features)) {
     const before = draft.getFlag(name);
-    if (before?.archived) events.push({ type: 'flag.deleted', name, before });
+    if (before && flagRules.canDelete(before.archived)) events.push({ type: 'flag.deleted', name, before });
   }
   return accept(events, null);
 }
 
-export function decideClone(draft: ProjectDraft, cmd: Cmd<'flag.clone'>, context: CommandContext): FlagDecision {
+export function decideClone(draft: ProjectDraft, cmd: Cmd<'flag.clone'>, context: CommandContext): FlagDecision<'flag.clone'> {
   const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
   if (!found.ok) return refuse(found.error);
   const source = found.value;
@@ -143,5 +144,5 @@ export function decideClone(draft: ProjectDraft, cmd: Cmd<'flag.clone'>, context
     version: context.seq,
     environments,
   };
-  return accept([{ type: 'flag.created', flag }], flag);
+  return accept([{ type: 'flag.created', flag }], { value: flag, version: flag.version });
 }

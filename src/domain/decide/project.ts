@@ -1,11 +1,10 @@
-import type { ProjectCommand } from '../commands.js';
+import type { Cmd } from '../commands.js';
 import { accept, fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import type { ProjectDraft } from '../project-state.js';
 import { PROJECT_OWNER } from '../roles.js';
 import type { ProjectMeta } from '../types.js';
 
-type Cmd<T extends ProjectCommand['type']> = Extract<ProjectCommand, { type: T }>;
 type MetaDecision = Decision<ProjectEvent, null>;
 
 const updated = (draft: ProjectDraft, meta: ProjectMeta): MetaDecision =>

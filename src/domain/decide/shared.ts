@@ -1,6 +1,9 @@
-import { stepLifecycle } from '../../../machines/step.js';
+import { flagRules } from '../../../machines/flag-rules.js';
 import { formatIssues } from '../../schemas/issues.js';
-import { fail, type DomainError } from '../errors.js';
+import type { IfMatch, Versioned } from '../commands.js';
+import type { CommandContext } from '../context.js';
+import { accept, fail, type Decision, type DomainError } from '../errors.js';
+import type { ProjectEvent } from '../events.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, FlagEnvironment } from '../types.js';
 
@@ -9,21 +12,16 @@ export type Found<T> = { ok: true; value: T } | { ok: false; error: DomainError 
 const EMPTY_ENVIRONMENT: FlagEnvironment = Object.freeze({ enabled: false, strategies: [] }) as FlagEnvironment;
 
 /**
- * Loads a flag for a change: it must exist, match `If-Match` when given, and (unless `archivedOk`) be
- * active; the lifecycle machine says whether a change is accepted.
+ * Loads a flag for a change: it must exist, match `If-Match` when given, and (unless `archivedOk`) the
+ * lifecycle machine must accept a change.
  */
-export function flagForChange(
-  draft: ProjectDraft,
-  name: string,
-  ifMatch: number | 'mismatch' | undefined,
-  archivedOk = false,
-): Found<Flag> {
+export function flagForChange(draft: ProjectDraft, name: string, ifMatch: IfMatch, archivedOk = false): Found<Flag> {
   const flag = draft.getFlag(name);
   if (!flag) return { ok: false, error: fail('NotFoundError', `Could not find feature flag "${name}" in project "${draft.meta.id}"`) };
   if (ifMatch !== undefined && ifMatch !== flag.version) {
     return { ok: false, error: fail('PreconditionFailed', `If-Match does not match the current version of "${name}"`) };
   }
-  if (!archivedOk && stepLifecycle(flag.archived, { type: 'change' }) === null) {
+  if (!archivedOk && !flagRules.acceptsChange(flag.archived)) {
     return { ok: false, error: fail('ArchivedFeatureError', `Feature flag "${name}" is archived; revive it before changing it`) };
   }
   return { ok: true, value: flag };
@@ -38,7 +36,7 @@ export function checkEnvironment(draft: ProjectDraft, environment: string): Doma
 /** A flag and its entry in one environment of the project, loaded for a change (see {@link flagForChange}). */
 export type Target = { ok: true; flag: Flag; entry: FlagEnvironment } | { ok: false; error: DomainError };
 
-export function flagInEnvironment(draft: ProjectDraft, cmd: { feature: string; environment: string; ifMatch?: number | 'mismatch' | undefined }): Target {
+export function flagInEnvironment(draft: ProjectDraft, cmd: { feature: string; environment: string; ifMatch?: IfMatch }): Target {
   const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
   if (!found.ok) return found;
   const envError = checkEnvironment(draft, cmd.environment);
@@ -48,10 +46,19 @@ export function flagInEnvironment(draft: ProjectDraft, cmd: { feature: string; e
 
 /** A flag's entry for an environment; environments connected after the flag was created start empty. */
 export const environmentOf = (flag: Flag, environment: string): FlagEnvironment =>
-  flag.environments[environment] ?? EMPTY_ENVIRONMENT;
+  (Object.hasOwn(flag.environments, environment) ? flag.environments[environment] : undefined) ?? EMPTY_ENVIRONMENT;
 
 /** Number of strategies that are evaluated (not `disabled`): the guard input of the environment machine. */
-export const enabledCount = (entry: FlagEnvironment): number => entry.strategies.filter((s) => !s.disabled).length;
+export const enabledCount = (entry: { strategies: readonly { disabled: boolean }[] }): number =>
+  entry.strategies.filter((s) => !s.disabled).length;
+
+/**
+ * Accepts a flag command: its events, and the answer with the flag's version after them (the record's
+ * sequence number when there are events, the version it kept otherwise).
+ */
+export function acceptOnFlag<T>(events: ProjectEvent[], value: T, flag: Flag, context: CommandContext): Decision<ProjectEvent, Versioned<T>> {
+  return accept(events, { value, version: events.length > 0 ? context.seq : flag.version });
+}
 
 /** A 400 naming the property that failed its schema. */
 export function invalid(issues: Parameters<typeof formatIssues>[0]): DomainError {

@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
-import { stepEnvironment } from '../../../machines/step.js';
+import { flagRules } from '../../../machines/flag-rules.js';
 import { StrategyRecordSchema } from '../../schemas/strategy.schema.js';
 import type { CommandContext } from '../context.js';
-import type { ProjectCommand } from '../commands.js';
-import { accept, fail, refuse, type Decision } from '../errors.js';
+import type { Cmd, Versioned } from '../commands.js';
+import { fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import { applyJsonPatch } from '../json-patch.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, FlagEnvironment, Strategy, StrategyInput } from '../types.js';
-import { enabledCount, flagInEnvironment, invalid } from './shared.js';
+import { acceptOnFlag, enabledCount, flagInEnvironment, invalid } from './shared.js';
 
-type Cmd<T extends ProjectCommand['type']> = Extract<ProjectCommand, { type: T }>;
-export type StrategyDecision = Decision<ProjectEvent, Strategy | null>;
+export type StrategyDecision<T = Strategy> = Decision<ProjectEvent, Versioned<T>>;
 
 /**
  * A stored strategy from a request: defaults of API-DECISIONS "Strategies", and for a gradual rollout the
@@ -40,8 +39,7 @@ export function buildStrategy(input: StrategyInput, flagName: string, id: string
 
 /** The environment's `enabled` after its strategies change: the environment machine keeps "enabled implies a strategy". */
 export function enabledAfter(entry: FlagEnvironment, strategies: Strategy[]): boolean {
-  const count = strategies.filter((s) => !s.disabled).length;
-  return stepEnvironment(entry.enabled, enabledCount(entry), { type: 'strategies.changed', enabledStrategies: count })?.enabled ?? entry.enabled;
+  return flagRules.afterStrategies(entry.enabled, enabledCount({ strategies }), enabledCount(entry))?.enabled ?? entry.enabled;
 }
 
 function findStrategy(entry: FlagEnvironment, cmd: { strategyId: string; feature: string; environment: string }) {
@@ -51,7 +49,7 @@ function findStrategy(entry: FlagEnvironment, cmd: { strategyId: string; feature
 
 function replaced(t: { flag: Flag; entry: FlagEnvironment }, cmd: { environment: string }, current: Strategy, strategy: Strategy, context: CommandContext): StrategyDecision {
   const enabled = enabledAfter(t.entry, t.entry.strategies.map((s) => (s.id === current.id ? strategy : s)));
-  return accept([{ type: 'strategy.updated', name: t.flag.name, version: context.seq, environment: cmd.environment, strategy, before: current, enabled }], strategy);
+  return acceptOnFlag([{ type: 'strategy.updated', name: t.flag.name, version: context.seq, environment: cmd.environment, strategy, before: current, enabled }], strategy, t.flag, context);
 }
 
 export function decideAddStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.add'>, context: CommandContext): StrategyDecision {
@@ -60,7 +58,7 @@ export function decideAddStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.add'>,
   const highest = t.entry.strategies.reduce((max, s) => Math.max(max, s.sortOrder), -1);
   const strategy = buildStrategy(cmd.strategy, t.flag.name, randomUUID(), cmd.strategy.sortOrder ?? highest + 1);
   const enabled = enabledAfter(t.entry, [...t.entry.strategies, strategy]);
-  return accept([{ type: 'strategy.added', name: t.flag.name, version: context.seq, environment: cmd.environment, strategy, enabled }], strategy);
+  return acceptOnFlag([{ type: 'strategy.added', name: t.flag.name, version: context.seq, environment: cmd.environment, strategy, enabled }], strategy, t.flag, context);
 }
 
 export function decideUpdateStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.update'>, context: CommandContext): StrategyDecision {
@@ -88,11 +86,11 @@ export function decidePatchStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.patc
   return replaced(t, cmd, current, strategy, context);
 }
 
-export function decideDeleteStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.delete'>, context: CommandContext): StrategyDecision {
+export function decideDeleteStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.delete'>, context: CommandContext): StrategyDecision<null> {
   const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
   const current = findStrategy(t.entry, cmd);
   if (!('id' in current)) return refuse(current);
   const enabled = enabledAfter(t.entry, t.entry.strategies.filter((s) => s.id !== current.id));
-  return accept([{ type: 'strategy.deleted', name: t.flag.name, version: context.seq, environment: cmd.environment, before: current, enabled }], null);
+  return acceptOnFlag([{ type: 'strategy.deleted', name: t.flag.name, version: context.seq, environment: cmd.environment, before: current, enabled }], null, t.flag, context);
 }

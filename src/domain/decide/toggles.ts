@@ -1,40 +1,38 @@
 import { randomUUID } from 'node:crypto';
-import { stepEnvironment } from '../../../machines/step.js';
+import { flagRules } from '../../../machines/flag-rules.js';
 import type { CommandContext } from '../context.js';
-import type { ProjectCommand } from '../commands.js';
+import type { Cmd, Versioned } from '../commands.js';
 import { accept, fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Strategy, StrategyInput } from '../types.js';
-import { checkEnvironment, enabledCount, flagInEnvironment } from './shared.js';
+import { acceptOnFlag, checkEnvironment, enabledCount, flagInEnvironment } from './shared.js';
 import { buildStrategy } from './strategies.js';
-
-type Cmd<T extends ProjectCommand['type']> = Extract<ProjectCommand, { type: T }>;
 
 /**
  * `/on`: the environment machine enables only with an enabled strategy. Without one, the environment's
  * default strategy (seed 4.16) is added first; without that, 409.
  */
-export function decideEnable(draft: ProjectDraft, cmd: Cmd<'flag.enable'>, context: CommandContext): Decision<ProjectEvent, null> {
+export function decideEnable(draft: ProjectDraft, cmd: Cmd<'flag.enable'>, context: CommandContext): Decision<ProjectEvent, Versioned<null>> {
   const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
   const { flag, entry } = t;
   let added: Strategy | null = null;
   let count = enabledCount(entry);
-  if (stepEnvironment(entry.enabled, count, { type: 'enable' }) === null) {
+  if (flagRules.enable(entry.enabled, count) === null) {
     const fallback = draft.meta.defaultStrategies[cmd.environment];
     if (fallback) {
       const highest = entry.strategies.reduce((max, s) => Math.max(max, s.sortOrder), -1);
       added = buildStrategy(withGroupId(fallback, flag.name), flag.name, randomUUID(), highest + 1);
-      count += added.disabled ? 0 : 1;
+      count = enabledCount({ strategies: [...entry.strategies, added] });
     }
   }
-  const step = stepEnvironment(entry.enabled, count, { type: 'enable' });
+  const step = flagRules.enable(entry.enabled, count);
   if (step === null) {
     return refuse(fail('InvalidOperationError', `Flag "${flag.name}" has no enabled strategy in environment "${cmd.environment}" and the environment has no default strategy; add a strategy first`));
   }
-  if (added === null && step.enabled === entry.enabled) return accept([], null);
-  return accept([{ type: 'flag.enabled', name: flag.name, version: context.seq, environment: cmd.environment, added }], null);
+  if (added === null && step.enabled === entry.enabled) return acceptOnFlag([], null, flag, context);
+  return acceptOnFlag([{ type: 'flag.enabled', name: flag.name, version: context.seq, environment: cmd.environment, added }], null, flag, context);
 }
 
 /** A default strategy applied to a flag rolls out by that flag's name. */
@@ -43,13 +41,13 @@ function withGroupId(strategy: StrategyInput, flagName: string): StrategyInput {
   return { ...strategy, parameters: { ...strategy.parameters, groupId: flagName } };
 }
 
-export function decideDisable(draft: ProjectDraft, cmd: Cmd<'flag.disable'>, context: CommandContext): Decision<ProjectEvent, null> {
+export function decideDisable(draft: ProjectDraft, cmd: Cmd<'flag.disable'>, context: CommandContext): Decision<ProjectEvent, Versioned<null>> {
   const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
   const { flag, entry } = t;
-  const step = stepEnvironment(entry.enabled, enabledCount(entry), { type: 'disable' });
-  if (step === null || step.enabled === entry.enabled) return accept([], null);
-  return accept([{ type: 'flag.disabled', name: flag.name, version: context.seq, environment: cmd.environment }], null);
+  const step = flagRules.disable(entry.enabled, enabledCount(entry));
+  if (step === null || step.enabled === entry.enabled) return acceptOnFlag([], null, flag, context);
+  return acceptOnFlag([{ type: 'flag.disabled', name: flag.name, version: context.seq, environment: cmd.environment }], null, flag, context);
 }
 
 /** Sets the default strategy of one environment of the project, or of all of them with `*`. */

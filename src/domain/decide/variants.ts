@@ -1,20 +1,19 @@
 import * as v from 'valibot';
 import { VariantsSchema, distributeWeights } from '../../schemas/variant.schema.js';
 import type { CommandContext } from '../context.js';
-import type { ProjectCommand } from '../commands.js';
-import { accept, refuse, type Decision } from '../errors.js';
+import type { Cmd, Versioned } from '../commands.js';
+import { refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import { applyJsonPatch } from '../json-patch.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, Variant } from '../types.js';
-import { flagForChange, invalid } from './shared.js';
+import { acceptOnFlag, flagForChange, invalid } from './shared.js';
 
-type Cmd<T extends ProjectCommand['type']> = Extract<ProjectCommand, { type: T }>;
-export type VariantsDecision = Decision<ProjectEvent, Variant[]>;
+export type VariantsDecision = Decision<ProjectEvent, Versioned<Variant[]>>;
 
 function store(flag: Flag, variants: Variant[], context: CommandContext): VariantsDecision {
   const stored = distributeWeights(variants);
-  return accept([{ type: 'variants.updated', name: flag.name, version: context.seq, variants: stored, before: flag.variants }], stored);
+  return acceptOnFlag([{ type: 'variants.updated', name: flag.name, version: context.seq, variants: stored, before: flag.variants }], stored, flag, context);
 }
 
 /** PUT: replaces every variant (seed 4.14); the list was validated by the route's schema. */
@@ -32,5 +31,5 @@ export function decidePatchVariants(draft: ProjectDraft, cmd: Cmd<'variants.patc
   if (!patched.ok) return refuse(patched.error);
   const parsed = v.safeParse(VariantsSchema, patched.value);
   if (!parsed.success) return refuse(invalid(parsed.issues));
-  return store(found.value, parsed.output as Variant[], context);
+  return store(found.value, parsed.output, context);
 }

@@ -1,7 +1,11 @@
-import { ROLES } from '../../domain/roles.js';
+/**
+ * Access control: roles, users, API and personal tokens, project membership. Which permission each route
+ * needs is in docs/permissions.md, checked against ROUTES by test/http/access/permissions-doc.test.ts.
+ */
+import { allRoles, roleById } from '../../queries/access.queries.js';
 import { IntIdParamSchema, looseObject } from '../../schemas/common.schema.js';
-import { apiError } from '../errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
+import { RoleListView, RoleView } from '../views.js';
 import { memberRoutes } from './members.routes.js';
 import { tokenRoutes } from './tokens.routes.js';
 import { userRoutes } from './users.routes.js';
@@ -13,22 +17,15 @@ const RoleParamsSchema = looseObject({ roleId: IntIdParamSchema });
 export const roleRoutes: RouteSpec[] = [
   defineRoute({
     method: 'get', path: '/api/admin/roles', tag: 'Roles', permission: 'READ',
-    summary: 'List the built-in roles', success: { status: 200, description: '`{version: 1, roles: [{id, name, type, description}]}`' },
-    handle: ({ c }) => c.json({ version: 1, roles: ROLES }),
+    summary: 'List the built-in roles', success: { status: 200, description: '`{version: 1, roles: [{id, name, type, description}]}`', schema: RoleListView },
+    handle: ({ c }) => c.json({ version: 1, roles: allRoles() }),
   }),
   defineRoute({
     method: 'get', path: '/api/admin/roles/:roleId', tag: 'Roles', permission: 'READ',
-    summary: 'Get a role', params: RoleParamsSchema, success: { status: 200, description: 'The role' }, errors: ['NotFoundError'],
-    handle: ({ c, params }) => {
-      const role = ROLES.find((r) => r.id === params.roleId);
-      if (!role) throw apiError('NotFoundError', `Could not find role with id ${params.roleId}`);
-      return c.json(role);
-    },
+    summary: 'Get a role', params: RoleParamsSchema, success: { status: 200, description: 'The role', schema: RoleView }, errors: ['NotFoundError'],
+    handle: ({ params }) => roleById(params.roleId),
+    view: (role) => role,
   }),
 ];
 
-/**
- * Access control (issue 3): roles, users, API and personal tokens, project membership. Which permission
- * each route needs is in docs/permissions.md, checked against ROUTES by test/http/access/permissions-doc.test.ts.
- */
 export const accessRoutes: RouteSpec[] = [...roleRoutes, ...userRoutes, ...tokenRoutes, ...memberRoutes];

@@ -1,9 +1,10 @@
+/** Admin-only inspection of the stored state: the dump of `npm run dump`, and the change history. */
 import * as v from 'valibot';
-import { readHistory } from '../../actors/history.js';
 import { dumpRegistry, stableStringify } from '../../actors/state-dump.js';
 import { FlagNameSchema, ProjectIdSchema, looseObject } from '../../schemas/common.schema.js';
-import { projectNotFound } from '../mount.js';
+import { apiError } from '../errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
+import { HistoryView } from '../views.js';
 
 /** Largest page of the history. */
 export const HISTORY_MAX_LIMIT = 1000;
@@ -28,28 +29,24 @@ export const EventsQuerySchema = looseObject({
   limit: v.optional(queryInteger(1, HISTORY_MAX_LIMIT), '100'),
 });
 
-/** Admin-only inspection of the stored state: the dump of `npm run dump`, and the change history. */
 export const stateRoutes: RouteSpec[] = [
   defineRoute({
     method: 'get', path: '/api/admin/state', tag: 'Admin', permission: 'ADMIN',
     summary: 'Dump the committed state as stable JSON, as `npm run dump` prints it (query `project` for one project)',
     query: StateQuerySchema,
     success: { status: 200, description: 'The dump document (docs/storage.md)' }, errors: ['NotFoundError'],
-    handle: ({ c, query, deps }) => {
-      const dump = dumpRegistry(deps.registry, query.project);
-      if (!dump) throw projectNotFound(query.project!);
+    handle: ({ c, query, registry }) => {
+      const dump = dumpRegistry(registry, query.project);
+      if (!dump) throw apiError('NotFoundError', `Could not find project "${query.project}"`);
       return c.body(stableStringify(dump), 200, { 'content-type': 'application/json' });
     },
   }),
   defineRoute({
     method: 'get', path: '/api/admin/events', tag: 'Admin', permission: 'ADMIN',
     summary: `History of a project from its command log, newest first (query \`project\`, optional \`feature\`, \`offset\`, \`limit\` at most ${HISTORY_MAX_LIMIT})`,
-    success: { status: 200, description: '`{version: 1, events: [{seq, type, project, feature, environment, by, at, before, after}], offset, limit, hasMore}`' },
-    query: EventsQuerySchema, errors: ['NotFoundError'],
-    handle: async ({ c, query, deps }) => {
-      if (!deps.registry.project(query.project)) throw projectNotFound(query.project);
-      const page = await readHistory(deps.registry.store, query.project, query);
-      return c.json({ version: 1, ...page });
-    },
+    success: { status: 200, description: '`{version: 1, events: [{seq, type, project, feature, environment, by, at, before, after}], offset, limit, hasMore}`', schema: HistoryView },
+    query: EventsQuerySchema, errors: ['NotFoundError', 'Unavailable'],
+    handle: ({ query, registry }) => registry.history(query.project, query),
+    view: (page) => ({ version: 1, ...page }),
   }),
 ];

@@ -1,88 +1,50 @@
-import { JsonPatchSchema } from '../../schemas/patch.schema.js';
+/** Seed 4.9 to 4.12: strategies of a flag in one environment. */
 import { FeatureEnvironmentParamsSchema, StrategyParamsSchema } from '../../schemas/params.schema.js';
+import { JsonPatchSchema } from '../../schemas/patch.schema.js';
 import { StrategySchema } from '../../schemas/strategy.schema.js';
-import type { Strategy } from '../../domain/types.js';
-import { etagOf, parseIfMatch } from '../body.js';
-import { apiError } from '../errors.js';
-import { defineRoute, type Call, type RouteSpec } from '../route.js';
+import { flagInEnvironment } from '../../queries/flags.queries.js';
+import { addStrategy, deleteStrategy, patchStrategy, updateStrategy } from '../../use-cases/strategies.use-cases.js';
+import type { ErrorKind } from '../errors.js';
+import { defineRoute, type RouteSpec } from '../route.js';
+import { StrategyView, strategiesInOrder } from '../views.js';
+import * as v from 'valibot';
 
 const STRATEGIES = '/api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies';
-const ERRORS = ['NotFoundError', 'ArchivedFeatureError', 'PreconditionFailed'];
+const ERRORS: ErrorKind[] = ['NotFoundError', 'ArchivedFeatureError', 'PreconditionFailed'];
 
-/** The flag's new version after a strategy change, as its ETag. */
-function tagWithVersion(call: Call<{ featureName: string }, unknown>): void {
-  const flag = call.project().state.flags.get(call.params.featureName);
-  if (flag) call.c.header('ETag', etagOf(flag.version));
-}
-
-/** Seed 4.9 to 4.12: strategies of a flag in one environment. */
 export const strategyRoutes: RouteSpec[] = [
   defineRoute({
     method: 'get', path: STRATEGIES, tag: 'Strategies', permission: 'READ',
     summary: 'List the strategies of a flag in an environment', params: FeatureEnvironmentParamsSchema,
-    success: { status: 200, description: 'Array of strategies in sortOrder' }, errors: ['NotFoundError'],
-    handle: ({ c, params, project }) => {
-      const state = project().state;
-      const flag = state.flags.get(params.featureName);
-      if (!flag) throw apiError('NotFoundError', `Could not find feature flag "${params.featureName}" in project "${params.projectId}"`);
-      if (!state.meta.environments.includes(params.environment)) throw apiError('NotFoundError', `Environment "${params.environment}" is not enabled for project "${params.projectId}"`);
-      return c.json([...(flag.environments[params.environment]?.strategies ?? [])].sort((a, b) => a.sortOrder - b.sortOrder));
-    },
+    success: { status: 200, description: 'Array of strategies in sortOrder', schema: v.array(StrategyView) }, errors: ['NotFoundError'],
+    handle: ({ params, project }) => flagInEnvironment(project().state, params.featureName, params.environment),
+    view: ({ strategies }) => strategiesInOrder(strategies),
   }),
   defineRoute({
-    method: 'post', path: STRATEGIES, tag: 'Strategies', permission: 'CREATE_FEATURE_STRATEGY',
+    method: 'post', path: STRATEGIES, tag: 'Strategies', permission: 'CREATE_FEATURE_STRATEGY', conditional: true,
     summary: 'Add a strategy to a flag in an environment', params: FeatureEnvironmentParamsSchema, body: StrategySchema,
-    success: { status: 200, description: 'The stored strategy' }, errors: ERRORS,
-    handle: async (call) => {
-      const { c, params, body, run } = call;
-      const strategy = await run<Strategy>({
-        type: 'strategy.add', feature: params.featureName, environment: params.environment,
-        ifMatch: parseIfMatch(c.req.header('if-match')), strategy: body,
-      });
-      tagWithVersion(call);
-      return c.json(strategy);
-    },
+    success: { status: 200, description: 'The stored strategy', schema: StrategyView }, errors: ERRORS,
+    handle: ({ params, body, ifMatch, principal, registry }) => addStrategy(registry, { ...params, ifMatch, strategy: body }, principal),
+    view: (strategy) => strategy,
   }),
   defineRoute({
-    method: 'put', path: `${STRATEGIES}/:strategyId`, tag: 'Strategies', permission: 'UPDATE_FEATURE_STRATEGY',
+    method: 'put', path: `${STRATEGIES}/:strategyId`, tag: 'Strategies', permission: 'UPDATE_FEATURE_STRATEGY', conditional: true,
     summary: 'Replace a strategy (keeps its id and sortOrder)', params: StrategyParamsSchema, body: StrategySchema,
-    success: { status: 200, description: 'The stored strategy' }, errors: ERRORS,
-    handle: async (call) => {
-      const { c, params, body, run } = call;
-      const strategy = await run<Strategy>({
-        type: 'strategy.update', feature: params.featureName, environment: params.environment, strategyId: params.strategyId,
-        ifMatch: parseIfMatch(c.req.header('if-match')), strategy: body,
-      });
-      tagWithVersion(call);
-      return c.json(strategy);
-    },
+    success: { status: 200, description: 'The stored strategy', schema: StrategyView }, errors: ERRORS,
+    handle: ({ params, body, ifMatch, principal, registry }) => updateStrategy(registry, { ...params, ifMatch, strategy: body }, principal),
+    view: (strategy) => strategy,
   }),
   defineRoute({
-    method: 'patch', path: `${STRATEGIES}/:strategyId`, tag: 'Strategies', permission: 'UPDATE_FEATURE_STRATEGY',
+    method: 'patch', path: `${STRATEGIES}/:strategyId`, tag: 'Strategies', permission: 'UPDATE_FEATURE_STRATEGY', conditional: true,
     summary: 'Apply RFC 6902 operations to a strategy', params: StrategyParamsSchema, body: JsonPatchSchema,
-    success: { status: 200, description: 'The stored strategy' }, errors: [...ERRORS, 'PatchTestFailed'],
-    handle: async (call) => {
-      const { c, params, body, run } = call;
-      const strategy = await run<Strategy>({
-        type: 'strategy.patch', feature: params.featureName, environment: params.environment, strategyId: params.strategyId,
-        ifMatch: parseIfMatch(c.req.header('if-match')), operations: body,
-      });
-      tagWithVersion(call);
-      return c.json(strategy);
-    },
+    success: { status: 200, description: 'The stored strategy', schema: StrategyView }, errors: [...ERRORS, 'PatchTestFailed'],
+    handle: ({ params, body, ifMatch, principal, registry }) => patchStrategy(registry, { ...params, ifMatch, operations: body }, principal),
+    view: (strategy) => strategy,
   }),
   defineRoute({
-    method: 'delete', path: `${STRATEGIES}/:strategyId`, tag: 'Strategies', permission: 'DELETE_FEATURE_STRATEGY',
+    method: 'delete', path: `${STRATEGIES}/:strategyId`, tag: 'Strategies', permission: 'DELETE_FEATURE_STRATEGY', conditional: true,
     summary: 'Delete a strategy; the environment is disabled if it was the last enabled one', params: StrategyParamsSchema,
     success: { status: 200, description: 'No body' }, errors: ERRORS,
-    handle: async (call) => {
-      const { c, params, run } = call;
-      await run({
-        type: 'strategy.delete', feature: params.featureName, environment: params.environment, strategyId: params.strategyId,
-        ifMatch: parseIfMatch(c.req.header('if-match')),
-      });
-      tagWithVersion(call);
-      return c.body(null, 200);
-    },
+    handle: ({ params, ifMatch, principal, registry }) => deleteStrategy(registry, { ...params, ifMatch }, principal),
   }),
 ];

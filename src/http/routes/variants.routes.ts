@@ -1,53 +1,36 @@
+/** Seed 4.14 and 4.15: flag-level variants, for every environment at once. */
 import { FeatureParamsSchema } from '../../schemas/params.schema.js';
 import { JsonPatchSchema } from '../../schemas/patch.schema.js';
 import { VariantsSchema } from '../../schemas/variant.schema.js';
-import type { Variant } from '../../domain/types.js';
-import { etagOf, parseIfMatch } from '../body.js';
-import { apiError } from '../errors.js';
-import { defineRoute, type Call, type RouteSpec } from '../route.js';
-import { variantsResponse } from '../views.js';
+import { flagById } from '../../queries/flags.queries.js';
+import { patchVariants, setVariants } from '../../use-cases/variants.use-cases.js';
+import type { ErrorKind } from '../errors.js';
+import { defineRoute, type RouteSpec } from '../route.js';
+import { VariantsView, variantsResponse } from '../views.js';
 
 const VARIANTS = '/api/admin/projects/:projectId/features/:featureName/variants';
-const ERRORS = ['NotFoundError', 'ArchivedFeatureError', 'PreconditionFailed'];
+const ERRORS: ErrorKind[] = ['NotFoundError', 'ArchivedFeatureError', 'PreconditionFailed'];
 
-function answer(call: Call<{ featureName: string }, unknown>, variants: Variant[]): Response {
-  const flag = call.project().state.flags.get(call.params.featureName);
-  if (flag) call.c.header('ETag', etagOf(flag.version));
-  return call.c.json(variantsResponse(variants));
-}
-
-/** Seed 4.14 and 4.15: flag-level variants, for every environment at once. */
 export const variantRoutes: RouteSpec[] = [
   defineRoute({
     method: 'get', path: VARIANTS, tag: 'Variants', permission: 'READ',
     summary: 'Get the variants of a flag', params: FeatureParamsSchema,
-    success: { status: 200, description: '`{version: "1", variants}`' }, errors: ['NotFoundError'],
-    handle: (call) => {
-      const flag = call.project().state.flags.get(call.params.featureName);
-      if (!flag) throw apiError('NotFoundError', `Could not find feature flag "${call.params.featureName}" in project "${call.params.projectId}"`);
-      return answer(call, flag.variants);
-    },
+    success: { status: 200, description: '`{version: "1", variants}`', schema: VariantsView }, errors: ['NotFoundError'],
+    handle: ({ params, project }) => flagById(project().state, params.featureName),
+    view: (flag) => variantsResponse(flag.variants),
   }),
   defineRoute({
-    method: 'put', path: VARIANTS, tag: 'Variants', permission: 'UPDATE_FEATURE_VARIANTS',
+    method: 'put', path: VARIANTS, tag: 'Variants', permission: 'UPDATE_FEATURE_VARIANTS', conditional: true,
     summary: 'Replace the variants of a flag in all environments', params: FeatureParamsSchema, body: VariantsSchema,
-    success: { status: 200, description: '`{version: "1", variants}` with stored weights' }, errors: ERRORS,
-    handle: async (call) => {
-      const variants = await call.run<Variant[]>({
-        type: 'variants.set', feature: call.params.featureName, ifMatch: parseIfMatch(call.c.req.header('if-match')), variants: call.body as Variant[],
-      });
-      return answer(call, variants);
-    },
+    success: { status: 200, description: '`{version: "1", variants}` with stored weights', schema: VariantsView }, errors: ERRORS,
+    handle: ({ params, body, ifMatch, principal, registry }) => setVariants(registry, { ...params, ifMatch, variants: body }, principal),
+    view: variantsResponse,
   }),
   defineRoute({
-    method: 'patch', path: VARIANTS, tag: 'Variants', permission: 'UPDATE_FEATURE_VARIANTS',
+    method: 'patch', path: VARIANTS, tag: 'Variants', permission: 'UPDATE_FEATURE_VARIANTS', conditional: true,
     summary: 'Apply RFC 6902 operations to the variants of a flag', params: FeatureParamsSchema, body: JsonPatchSchema,
-    success: { status: 200, description: '`{version: "1", variants}` with stored weights' }, errors: [...ERRORS, 'PatchTestFailed'],
-    handle: async (call) => {
-      const variants = await call.run<Variant[]>({
-        type: 'variants.patch', feature: call.params.featureName, ifMatch: parseIfMatch(call.c.req.header('if-match')), operations: call.body,
-      });
-      return answer(call, variants);
-    },
+    success: { status: 200, description: '`{version: "1", variants}` with stored weights', schema: VariantsView }, errors: [...ERRORS, 'PatchTestFailed'],
+    handle: ({ params, body, ifMatch, principal, registry }) => patchVariants(registry, { ...params, ifMatch, operations: body }, principal),
+    view: variantsResponse,
   }),
 ];

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { DumpError, dumpDataDir, stableStringify } from './dump.js';
-import type { RecoveryNotice } from './recovery.js';
+import type { RecoveryNotice } from '../../snapshots/recovery.js';
 
 const USAGE = 'usage: npm run dump -- --data-dir DIR [--project ID] [--at SEQ]';
 

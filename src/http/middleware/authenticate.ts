@@ -1,14 +1,16 @@
-import type { Principal } from '../auth/permissions.js';
-import { hashSecret, sameHash, tokenFromHeader } from '../auth/tokens.js';
-import type { ServiceState } from '../domain/service-state.js';
-import { apiError } from './errors.js';
+import type { MiddlewareHandler } from 'hono';
+import type { Principal } from '../../auth/permissions.js';
+import { hashSecret, sameHash, tokenFromHeader } from '../../auth/tokens.js';
+import type { ServiceState } from '../../domain/service-state.js';
+import { apiError } from '../errors.js';
+import type { AppDeps, AppEnv, RouteSpec } from '../route.js';
 
 /**
  * Resolves the caller from the `Authorization` header: a stored token whose hash matches (compared in
  * constant time), not expired, and for a personal token, a user that still exists. Anything else is a 401.
  * With `AUTH_TYPE=none` every request acts as an admin.
  */
-export function authenticate(header: string | undefined, service: ServiceState, authType: 'api-token' | 'none', now = Date.now()): Principal {
+export function principalOf(header: string | undefined, service: ServiceState, authType: 'api-token' | 'none', now = Date.now()): Principal {
   if (authType === 'none') return { kind: 'admin', name: 'auth-none' };
   const secret = tokenFromHeader(header);
   if (secret === null) throw apiError('AuthenticationRequired', 'You must log in or send an API token in the Authorization header to use this API');
@@ -22,4 +24,13 @@ export function authenticate(header: string | undefined, service: ServiceState, 
   const user = token.userId === null ? undefined : service.users[String(token.userId)];
   if (!user) throw apiError('AuthenticationRequired', 'The user of this personal token no longer exists');
   return { kind: 'user', user, tokenName: token.tokenName };
+}
+
+/** Step 1 of every route: note the route for the request log, then who is calling (401). */
+export function authenticate(route: RouteSpec, deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set('route', route.path);
+    c.set('principal', principalOf(c.req.header('authorization'), deps.registry.service.state, deps.config.authType));
+    await next();
+  };
 }

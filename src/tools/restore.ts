@@ -1,15 +1,11 @@
-import { existsSync, readdirSync } from 'node:fs';
 import * as v from 'valibot';
-// Snapshot heads record the machine versions the service itself records (see dump.ts on importing src/).
-import { PROJECT_MACHINES } from '../src/actors/project-model.js';
-import { serviceModel } from '../src/actors/service-model.js';
-import type { ServiceState } from '../src/domain/service-state.js';
-import type { Flag, ProjectMeta } from '../src/domain/types.js';
-import { encode } from './codec.js';
-import { DUMP_FORMAT, type Dump } from './dump.js';
-import { keys } from './keys.js';
-import { writeSnapshot } from './snapshot-writer.js';
-import { Store } from './store.js';
+import { DUMP_FORMAT } from '../../snapshots/dump-format.js';
+import { RestoreError, writeImages, type ScopeImage } from '../../snapshots/restore-writer.js';
+import { PROJECT_MACHINES } from '../actors/project-model.js';
+import { REPLAY_ONLY, serviceModel } from '../actors/service-model.js';
+import type { Dump } from '../actors/state-dump.js';
+
+export { RestoreError } from '../../snapshots/restore-writer.js';
 
 const Seq = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
 const AnyObject = v.record(v.string(), v.unknown());
@@ -31,11 +27,6 @@ const DumpSchema = v.object({
     flags: v.array(v.looseObject({ name: v.string() })),
   })),
 });
-
-/** A dump that cannot be restored; the message says why. */
-export class RestoreError extends Error {
-  override name = 'RestoreError';
-}
 
 /**
  * Parses and checks a dump document: a full dump (with the service part), projects unique, each project's
@@ -78,29 +69,17 @@ export interface RestoreSummary {
 
 /**
  * Loads a full dump into an empty (or missing) data directory: one snapshot per scope at the dumped
- * sequence number, plus each project's registration key. Starting the service on it recovers exactly the
- * dumped state, and new commands continue the sequence (so flag versions and ETags stay monotonic).
- * A restore cut short leaves a non-empty directory, which a second restore refuses: empty it and rerun.
+ * sequence number, recording the machine versions of this code, plus each project's registration key.
+ * Starting the service on it recovers exactly the dumped state, and new commands continue the sequence (so
+ * flag versions and ETags stay monotonic).
  */
 export async function restoreDump(dataDir: string, dump: Dump): Promise<RestoreSummary> {
   if (!dump.service) throw new RestoreError('the dump has no service part: restore needs a full dump');
-  if (existsSync(dataDir) && readdirSync(dataDir).length > 0) throw new RestoreError(`${dataDir} is not empty: restore only writes into an empty data directory`);
-  const store = await Store.open(dataDir);
-  try {
-    const at = new Date().toISOString();
-    const service: ServiceState = dump.service.state;
-    await writeSnapshot(store, serviceModel.scope, { seq: dump.service.seq, at, machines: serviceModel.machines, meta: service }, []);
-    let flags = 0;
-    for (const project of dump.projects) {
-      const meta: ProjectMeta = project.meta;
-      const items: Flag[] = project.flags;
-      await writeSnapshot(store, { project: project.id }, { seq: project.seq, at, machines: PROJECT_MACHINES, meta }, items);
-      flags += items.length;
-    }
-    // Registrations last: a project is only listed once its snapshot is there.
-    await store.commit(dump.projects.map((p) => ({ type: 'put', key: keys.project(p.id), value: encode({ id: p.id, createdAt: p.meta.createdAt }) })));
-    return { projects: dump.projects.length, flags };
-  } finally {
-    await store.close();
-  }
+  const service = serviceModel(REPLAY_ONLY);
+  const images: ScopeImage[] = [
+    { scope: service.scope, seq: dump.service.seq, machines: service.machines, meta: dump.service.state, items: [] },
+    ...dump.projects.map((p) => ({ scope: { project: p.id }, seq: p.seq, machines: PROJECT_MACHINES, meta: p.meta, items: p.flags })),
+  ];
+  await writeImages(dataDir, images, dump.projects.map((p) => ({ id: p.id, createdAt: p.meta.createdAt })));
+  return { projects: dump.projects.length, flags: dump.projects.reduce((n, p) => n + p.flags.length, 0) };
 }

@@ -1,0 +1,55 @@
+/**
+ * The questions the domain asks the flag machines, in the domain's words. Every lifecycle and per-environment
+ * rule lives in the two statecharts; these functions only step them (through the precomputed table in
+ * `step.ts`) and translate the answer. Nothing here restates a rule.
+ *
+ * @example
+ * ```ts
+ * flagRules.acceptsChange(true);           // false: archived flags refuse changes
+ * flagRules.enable(false, 0);              // null: no enabled strategy
+ * flagRules.revive(true);                  // { archived: false, resetEnvironments: true }
+ * flagRules.afterStrategies(true, 0);      // { enabled: false }: lost the last enabled strategy
+ * ```
+ */
+import { LIFECYCLE_EFFECTS } from './flag-lifecycle.machine.js';
+import { lifecycleEffects, stepEnvironment, stepLifecycle } from './step.js';
+
+const CHANGE = { type: 'change' } as const;
+const ARCHIVE = { type: 'archive' } as const;
+const REVIVE = { type: 'revive' } as const;
+const DELETE = { type: 'delete' } as const;
+const ENABLE = { type: 'enable' } as const;
+const DISABLE = { type: 'disable' } as const;
+const RESET = { type: 'reset' } as const;
+
+/** The answers of the flag-lifecycle and flag-environment machines. */
+export const flagRules = {
+  /** Whether a flag accepts a change to its metadata, strategies, variants or on/off state. */
+  acceptsChange: (archived: boolean): boolean => stepLifecycle(archived, CHANGE) !== null,
+
+  /** `archived` after an archive, or null when refused. */
+  archive: (archived: boolean) => stepLifecycle(archived, ARCHIVE),
+
+  /** The flag after a revive, or null when the machine refuses it (the flag is not archived). */
+  revive(archived: boolean): { archived: boolean; resetEnvironments: boolean } | null {
+    const next = stepLifecycle(archived, REVIVE);
+    if (next === null) return null;
+    return { archived: next.archived, resetEnvironments: lifecycleEffects(archived, REVIVE).includes(LIFECYCLE_EFFECTS.resetEnvironments) };
+  },
+
+  /** Whether a flag may be deleted for good. */
+  canDelete: (archived: boolean): boolean => stepLifecycle(archived, DELETE) !== null,
+
+  /** `enabled` after `/on` with `enabledStrategies` evaluated strategies, or null when refused. */
+  enable: (enabled: boolean, enabledStrategies: number) => stepEnvironment(enabled, enabledStrategies, ENABLE),
+
+  /** `enabled` after `/off`, or null when refused. */
+  disable: (enabled: boolean, enabledStrategies: number) => stepEnvironment(enabled, enabledStrategies, DISABLE),
+
+  /** `enabled` of an environment reset by a revive. */
+  reset: (enabled: boolean, enabledStrategies: number) => stepEnvironment(enabled, enabledStrategies, RESET),
+
+  /** `enabled` after the environment's strategies changed so that `after` of them are evaluated. */
+  afterStrategies: (enabled: boolean, after: number, before = after) =>
+    stepEnvironment(enabled, before, { type: 'strategies.changed', enabledStrategies: after }),
+};

@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { keys, seqPart, type Scope } from './keys.js';
+import { Store } from './store.js';
+
+/** Version of the dump document; restore refuses any other. */
+export const DUMP_FORMAT = 1;
+
+/**
+ * JSON with every object's keys sorted (arrays keep their order), two-space indented and newline-terminated,
+ * so two dumps of the same state are byte-identical and a diff of two dumps shows only what changed.
+ *
+ * @example stableStringify({ b: 1, a: [2, 1] }) // '{\n  "a": [\n    2,\n    1\n  ],\n  "b": 1\n}\n'
+ */
+export function stableStringify(value: unknown): string {
+  const sortKeys = (_key: string, v: unknown): unknown => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    const source = v as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(source).sort().map((k) => [k, source[k]]));
+  };
+  return `${JSON.stringify(value, sortKeys, 2)}\n`;
+}
+
+/** A failure of the dump tool the operator can act on (message says what to do). */
+export class DumpError extends Error {
+  override name = 'DumpError';
+}
+
+/**
+ * Opens a stopped service's data directory for reading. Level would create a missing directory, and a dump
+ * must never write a new one; a directory in use is named as such.
+ */
+export async function openDataDir(dataDir: string): Promise<Store> {
+  if (!existsSync(join(dataDir, 'CURRENT'))) throw new DumpError(`${dataDir} is not a flagpole data directory (no LevelDB CURRENT file)`);
+  try {
+    return await Store.open(dataDir);
+  } catch (error) {
+    const locked = (error as { cause?: { code?: string } }).cause?.code === 'LEVEL_LOCKED';
+    throw new DumpError(locked
+      ? `${dataDir} is in use (is the service running? stop it first, or ask GET /api/admin/state)`
+      : `cannot open ${dataDir}: ${(error as Error).message}`);
+  }
+}
+
+/** Every registered project id, in key order. */
+export async function projectIds(store: Store): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const key of store.keys(keys.projectsPrefix)) ids.push(key.slice(keys.projectsPrefix.length));
+  return ids;
+}
+
+/**
+ * Time travel needs a snapshot at or before `at`, or the log from its first record. With the log trimmed
+ * (LOG_RETENTION) or the directory restored from a dump, an earlier moment is gone, and saying so beats
+ * printing the empty state or the gap error replay would give. Only keys are read: a damaged head is
+ * recovery's business.
+ */
+export async function checkReachable(store: Store, scope: Scope, at: number): Promise<void> {
+  const seqIn = (key: string, prefix: string) => Number(key.slice(prefix.length, prefix.length + seqPart(0).length));
+  let firstLog: number | undefined;
+  for await (const key of store.keys(keys.logPrefix(scope), { limit: 1 })) firstLog = seqIn(key, keys.logPrefix(scope));
+  if (firstLog === 1) return;
+  const heads: number[] = [];
+  for await (const key of store.keys(keys.snapshotPrefix(scope))) {
+    if (key.endsWith('/head')) heads.push(seqIn(key, keys.snapshotPrefix(scope)));
+  }
+  if (heads.some((seq) => seq <= at)) return;
+  const kept = firstLog === undefined ? 'no log records are kept' : `the log before seq ${firstLog} is not kept`;
+  const earliest = heads.length > 0 ? `; the earliest reachable position is seq ${Math.min(...heads)}` : '';
+  throw new DumpError(`cannot replay to seq ${at}: ${kept} (trimmed by LOG_RETENTION, or the directory was restored from a dump) and no snapshot at or before seq ${at} is kept${earliest}`);
+}

@@ -1,0 +1,68 @@
+import type { MiddlewareHandler } from 'hono';
+import { apiError } from '../errors.js';
+
+const JSON_TYPE = /^application\/([\w.+-]*\+)?json\s*(;|$)/i;
+
+/** Deepest nesting of arrays and objects a JSON body may have. */
+export const MAX_DEPTH = 64;
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads a JSON body after `hono/body-limit` has bounded it: a content encoding this server does not decode
+ * (415), a content type that is not JSON (415), bytes that are not UTF-8 (400), no body when one is required
+ * (400), text that does not parse (400) or nests too deep (400). The text is left in Hono's body cache and
+ * `validator` (the route's valibot validator) runs on it; an optional body left out skips it.
+ */
+export function jsonBody(optional: boolean, validator: MiddlewareHandler): MiddlewareHandler {
+  return async (c, next) => {
+    const encoding = c.req.header('content-encoding')?.trim().toLowerCase();
+    if (encoding && encoding !== 'identity') {
+      throw apiError('ContentTypeError', `Content-Encoding "${encoding.slice(0, 40)}" is not supported; send the body uncompressed`);
+    }
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    let text: string;
+    try {
+      text = UTF8.decode(bytes);
+    } catch {
+      throw apiError('ValidationError', 'The body is not valid UTF-8');
+    }
+    if (text.trim() === '') {
+      if (!optional) throw apiError('ValidationError', 'A JSON request body is required');
+      // An optional body left out: the validator that follows sees `undefined`, not an empty text to parse.
+      c.req.addValidatedData('json', undefined as never);
+      return next();
+    }
+    const type = c.req.header('content-type') ?? '';
+    if (!JSON_TYPE.test(type)) throw apiError('ContentTypeError', `The body must be sent as application/json, not "${type.slice(0, 100) || 'no content type'}"`);
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      throw apiError('ValidationError', `The body is not valid JSON: ${(error as Error).message.slice(0, 200)}`);
+    }
+    // A deeply nested value can pass a schema (a patch `value` is unknown) and then overflow the stack of
+    // JSON.stringify when its command is logged; no body of this API needs more than a few levels.
+    if (exceedsDepth(text, MAX_DEPTH)) throw apiError('ValidationError', `The body nests arrays and objects more than ${MAX_DEPTH} levels deep`);
+    // Hono's body cache holds promises of each form of the body; the validator's `c.req.json()` reads `text`.
+    (c.req.bodyCache as Record<string, unknown>)['text'] = Promise.resolve(text);
+    return validator(c, next);
+  };
+}
+
+/** True when the JSON text nests arrays and objects deeper than `max`; a scan, so no recursion of its own. */
+export function exceedsDepth(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c) i += 1; // backslash: skip the escaped character
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x5b || ch === 0x7b) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (ch === 0x5d || ch === 0x7d) depth -= 1;
+  }
+  return false;
+}

@@ -1,0 +1,23 @@
+/** Reads of a project's flags from its committed state. */
+import { fail } from '../domain/errors.js';
+import type { ProjectState } from '../domain/project-state.js';
+import type { Flag } from '../domain/types.js';
+import { failed, ok, type Result } from '../use-cases/result.js';
+
+/** A flag of the project (archived ones too), with its version as the answer's `ETag`; 404 when unknown. */
+export function flagById(state: ProjectState, name: string): Result<Flag> {
+  const flag = state.flags.get(name);
+  if (!flag) return failed(fail('NotFoundError', `Could not find feature flag "${name}" in project "${state.meta.id}"`));
+  return ok(flag, flag.version);
+}
+
+/** A flag in one environment of the project; 404 when the flag is unknown or the environment not connected. */
+export function flagInEnvironment(state: ProjectState, name: string, environment: string): Result<{ flag: Flag; strategies: Flag['environments'][string]['strategies'] }> {
+  const found = flagById(state, name);
+  if (!found.ok) return found;
+  if (!state.meta.environments.includes(environment)) {
+    return failed(fail('NotFoundError', `Environment "${environment}" is not enabled for project "${state.meta.id}"`));
+  }
+  const entry = Object.hasOwn(found.value.environments, environment) ? found.value.environments[environment] : undefined;
+  return ok({ flag: found.value, strategies: entry?.strategies ?? [] }, found.value.version);
+}

@@ -1,0 +1,123 @@
+/**
+ * Shapes of the answers, as valibot schemas: the OpenAPI document's response schemas come from here, and
+ * the views in `src/http/views.ts` are typed by them, so a view and its documentation cannot drift apart.
+ * They describe what the service sends; nothing is parsed with them on the hot path.
+ */
+import * as v from 'valibot';
+import { FLAG_TYPES } from './feature.schema.js';
+import { StrategyRecordSchema } from './strategy.schema.js';
+import { VariantSchema } from './variant.schema.js';
+
+const isoDate = v.pipe(v.string(), v.isoTimestamp());
+
+/** The flag record of seed 2.3 plus `impressionData`: the answer of create, update, patch and clone. */
+export const FlagRecordView = v.object({
+  name: v.string(),
+  description: v.string(),
+  type: v.picklist(FLAG_TYPES),
+  project: v.string(),
+  stale: v.boolean(),
+  impressionData: v.boolean(),
+  createdAt: isoDate,
+  lastSeenAt: v.nullable(isoDate),
+  variants: v.nullable(v.array(VariantSchema)),
+});
+export type FlagRecordView = v.InferOutput<typeof FlagRecordView>;
+
+/** A stored strategy. */
+export const StrategyView = StrategyRecordSchema;
+
+/** The single-flag GET: the record plus `archived` and every environment with its strategies. */
+export const FlagDetailView = v.object({
+  ...FlagRecordView.entries,
+  archived: v.boolean(),
+  archivedAt: v.nullable(isoDate),
+  environments: v.array(v.object({
+    name: v.string(),
+    enabled: v.boolean(),
+    type: v.string(),
+    sortOrder: v.number(),
+    strategies: v.array(StrategyView),
+  })),
+});
+export type FlagDetailView = v.InferOutput<typeof FlagDetailView>;
+
+/** The answer of the variants endpoints (seed 4.14: a string version). */
+export const VariantsView = v.object({ version: v.literal('1'), variants: v.array(VariantSchema) });
+
+/** A feature summary of seed 2.2 (the list and the overview). */
+export const FeatureSummaryView = v.object({
+  name: v.string(),
+  type: v.picklist(FLAG_TYPES),
+  stale: v.boolean(),
+  createdAt: isoDate,
+  lastSeenAt: v.nullable(isoDate),
+  environments: v.array(v.object({ name: v.string(), displayName: v.string(), enabled: v.boolean() })),
+});
+
+/** The flag list of seed 4.2. */
+export const FeatureListView = v.object({ version: v.literal(2), features: v.array(FeatureSummaryView) });
+
+/** The overview of seed 2.1. */
+export const OverviewView = v.object({
+  name: v.string(),
+  description: v.string(),
+  health: v.number(),
+  members: v.number(),
+  version: v.literal(1),
+  environments: v.array(v.object({ environment: v.string(), defaultStrategy: v.nullable(v.record(v.string(), v.unknown())) })),
+  features: v.array(FeatureSummaryView),
+});
+
+/** A project as created. */
+export const ProjectView = v.object({ id: v.string(), name: v.string(), description: v.string(), createdAt: isoDate, environments: v.array(v.string()) });
+
+/** The project list. */
+export const ProjectListView = v.object({
+  version: v.literal(1),
+  projects: v.array(v.object({
+    id: v.string(), name: v.string(), description: v.string(), createdAt: isoDate, health: v.number(), featureCount: v.number(), memberCount: v.number(),
+  })),
+});
+
+/** An environment of the service. */
+export const EnvironmentView = v.object({ name: v.string(), type: v.string(), sortOrder: v.number(), enabled: v.boolean(), protected: v.boolean() });
+export const EnvironmentListView = v.object({ version: v.literal(1), environments: v.array(EnvironmentView) });
+
+/** A built-in role. */
+export const RoleView = v.object({ id: v.number(), name: v.string(), type: v.picklist(['root', 'project']), description: v.string() });
+export const RoleListView = v.object({ version: v.literal(1), roles: v.array(RoleView) });
+
+/** A user (it holds nothing secret). */
+export const UserView = v.object({
+  id: v.number(), name: v.nullable(v.string()), email: v.nullable(v.string()), username: v.nullable(v.string()), rootRole: v.number(), createdAt: isoDate,
+});
+export const UserListView = v.object({ users: v.array(UserView), rootRoles: v.array(RoleView) });
+
+/** A token as listings show it: never the secret nor its hash. */
+export const TokenView = v.object({
+  id: v.string(), tokenName: v.string(), type: v.picklist(['admin', 'client', 'personal']), projects: v.array(v.string()), environment: v.string(),
+  createdAt: isoDate, expiresAt: v.nullable(isoDate), prefix: v.string(), userId: v.optional(v.number()),
+});
+export const TokenListView = v.object({ tokens: v.array(TokenView) });
+/** A token just created: the only answer that carries its `secret`. */
+export const CreatedTokenView = v.object({ ...TokenView.entries, secret: v.string(), description: v.optional(v.string()) });
+
+/** The members of a project. */
+export const AccessView = v.object({
+  roles: v.array(RoleView),
+  users: v.array(v.object({ id: v.number(), name: v.nullable(v.string()), email: v.nullable(v.string()), username: v.nullable(v.string()), roleId: v.number() })),
+  groups: v.array(v.never()),
+});
+
+/** A page of a project's history. */
+export const HistoryView = v.object({
+  version: v.literal(1),
+  events: v.array(v.object({
+    seq: v.number(), type: v.string(), project: v.string(), feature: v.nullable(v.string()), environment: v.nullable(v.string()),
+    by: v.string(), at: isoDate, before: v.unknown(), after: v.unknown(), environmentEnabled: v.nullable(v.boolean()),
+  })),
+  offset: v.number(),
+  limit: v.number(),
+  hasMore: v.boolean(),
+});

@@ -1,0 +1,39 @@
+/** Writes to a flag's strategies in one environment (seed 4.9 to 4.12), decided in the project's mailbox. */
+import type { Operation } from 'fast-json-patch';
+import type { Registry } from '../actors/registry.js';
+import type { Principal } from '../auth/permissions.js';
+import type { Strategy, StrategyInput } from '../domain/types.js';
+import type { FlagRef } from './flags.use-cases.js';
+import { sendToFlag, type Result } from './result.js';
+
+/** A flag in one environment a request names. */
+export interface FlagEnvironmentRef extends FlagRef {
+  environment: string;
+}
+
+/** A strategy of a flag in one environment. */
+export interface StrategyRef extends FlagEnvironmentRef {
+  strategyId: string;
+}
+
+export function addStrategy(registry: Registry, input: FlagEnvironmentRef & { strategy: StrategyInput }, principal: Principal): Promise<Result<Strategy>> {
+  return sendToFlag(registry, input.projectId, { type: 'strategy.add', feature: input.featureName, environment: input.environment, ifMatch: input.ifMatch, strategy: input.strategy }, principal);
+}
+
+export function updateStrategy(registry: Registry, input: StrategyRef & { strategy: StrategyInput }, principal: Principal): Promise<Result<Strategy>> {
+  return sendToFlag(registry, input.projectId, {
+    type: 'strategy.update', feature: input.featureName, environment: input.environment, strategyId: input.strategyId, ifMatch: input.ifMatch, strategy: input.strategy,
+  }, principal);
+}
+
+export function patchStrategy(registry: Registry, input: StrategyRef & { operations: Operation[] }, principal: Principal): Promise<Result<Strategy>> {
+  return sendToFlag(registry, input.projectId, {
+    type: 'strategy.patch', feature: input.featureName, environment: input.environment, strategyId: input.strategyId, ifMatch: input.ifMatch, operations: input.operations,
+  }, principal);
+}
+
+export function deleteStrategy(registry: Registry, input: StrategyRef, principal: Principal): Promise<Result<null>> {
+  return sendToFlag(registry, input.projectId, {
+    type: 'strategy.delete', feature: input.featureName, environment: input.environment, strategyId: input.strategyId, ifMatch: input.ifMatch,
+  }, principal);
+}

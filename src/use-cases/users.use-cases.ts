@@ -1,0 +1,57 @@
+/** Users (API-DECISIONS "Projects, environments, users, roles, tokens"). */
+import type { ProjectActor, Registry } from '../actors/registry.js';
+import { principalLabel, type Principal } from '../auth/permissions.js';
+import { fail } from '../domain/errors.js';
+import { PROJECT_OWNER } from '../domain/roles.js';
+import type { User } from '../domain/service-state.js';
+import { failed, fromDecision, ok, type Result } from './result.js';
+
+export function createUser(registry: Registry, input: Omit<User, 'id' | 'createdAt'>, principal: Principal): Promise<Result<User>> {
+  return registry.service.send({ type: 'user.create', user: input }, principalLabel(principal)).then(fromDecision);
+}
+
+/** Projects where `userId` is the only Owner: deleting the user would leave them without one. */
+function soleOwnerOf(registry: Registry, userId: number): string[] {
+  const key = String(userId);
+  return registry.projectIds().filter((id) => {
+    const members = registry.project(id)!.state.meta.members;
+    return members[key] === PROJECT_OWNER && Object.values(members).filter((r) => r === PROJECT_OWNER).length === 1;
+  });
+}
+
+const soleOwner = (userId: number, projects: string[]) => fail(
+  'ValidationError',
+  `User ${userId} is the only Owner of project${projects.length > 1 ? 's' : ''} ${projects.map((p) => `"${p}"`).join(', ')}; give ${projects.length > 1 ? 'them' : 'it'} another Owner first`,
+);
+
+/**
+ * Deletes a user with their project memberships and personal tokens, refused while they are the only Owner
+ * of a project. It runs in the access mailbox, so no membership change interleaves: the sole-Owner check
+ * holds while the user leaves every project, then the user is deleted. Memberships go first, so a crash in
+ * between leaves a user with fewer memberships, never a member that does not exist. Should a project refuse
+ * the purge anyway (changed outside the mailbox), the purges already made are undone and nothing is deleted.
+ */
+export function deleteUser(registry: Registry, input: { userId: number }, principal: Principal): Promise<Result<null>> {
+  const { userId } = input;
+  const by = principalLabel(principal);
+  return registry.access.run(async () => {
+    if (!registry.service.state.users[String(userId)]) return failed(fail('NotFoundError', `Could not find user with id ${userId}`));
+    const sole = soleOwnerOf(registry, userId);
+    if (sole.length > 0) return failed(soleOwner(userId, sole));
+    const purged: { actor: ProjectActor; roleId: number }[] = [];
+    for (const id of registry.projectIds()) {
+      const actor = registry.project(id)!;
+      const roleId = actor.state.meta.members[String(userId)];
+      if (roleId === undefined) continue;
+      const decision = await actor.send({ type: 'member.purge', userId }, by);
+      if (decision.ok) {
+        purged.push({ actor, roleId });
+        continue;
+      }
+      for (const undo of purged) await undo.actor.send({ type: 'member.add', userId, roleId: undo.roleId }, by);
+      return failed(soleOwner(userId, [id]));
+    }
+    const deleted = await registry.service.send({ type: 'user.delete', userId }, by);
+    return deleted.ok ? ok(null) : failed(deleted.error);
+  });
+}
