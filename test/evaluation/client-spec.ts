@@ -56,6 +56,8 @@ export interface SpecVariantTest {
 
 export interface SpecFile {
   file: string;
+  /** The file's `state` as published, for feeding the real SDK. */
+  state: { features: unknown[]; segments?: unknown[] };
   definitions: FlagDefinition[];
   segments: SegmentLookup;
   tests: SpecTest[];
@@ -113,6 +115,7 @@ export function loadSpecFiles(): SpecFile[] {
       );
       return {
         file,
+        state: spec.state,
         definitions: spec.state.features.map(feature),
         segments: (id: number) => segments.get(id),
         tests: spec.tests ?? [],

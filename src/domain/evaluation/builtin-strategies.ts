@@ -8,7 +8,7 @@ import type { CompileOptions } from './definition.types.js';
 import type { ContextTest } from './constraint-operators.js';
 import type { EvaluationContext } from './evaluation.types.js';
 import { resolveContextValue, standardField, topLevelField } from './context-value.js';
-import { inRange, parseIp, parseIpRange, type IpRange } from './ip-ranges.js';
+import { inRange, parseIpRange, type IpRange } from './ip-ranges.js';
 import { rolloutBucket } from './normalized-hash.js';
 
 type Parameters = Readonly<Record<string, string>>;
@@ -85,7 +85,7 @@ const remoteAddress: Builder = (parameters) => {
     const address = topLevelField(context, 'remoteAddress');
     if (address === undefined) return false;
     if (exact.has(address)) return true;
-    const parsed = ranges.length > 0 ? parseIp(address, 'ipv4') : undefined;
+    const parsed = ranges.length > 0 ? parseIpRange(address, 'ipv4') : undefined;
     return parsed !== undefined && ranges.some((range) => inRange(parsed, range));
   };
 };

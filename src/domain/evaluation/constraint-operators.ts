@@ -9,7 +9,7 @@ import semver from 'semver';
 import type { ConstraintDefinition } from './definition.types.js';
 import type { EvaluationContext } from './evaluation.types.js';
 import { currentTimeMillis, resolveContextValue } from './context-value.js';
-import { inRange, parseIp, parseIpRange, type IpRange } from './ip-ranges.js';
+import { inRange, parseIpRange, sameAddress, type IpRange } from './ip-ranges.js';
 
 /** A yes/no question about a context. */
 export type ContextTest = (context: EvaluationContext) => boolean;
@@ -111,15 +111,18 @@ function semverCompare(c: ConstraintDefinition, accept: (order: number) => boole
   };
 }
 
-/** IN_CIDR (SDK 6.x, not an Unleash 6.10 operator): the context address lies in any listed IPv4 or IPv6 range. */
+/**
+ * IN_CIDR (SDK 6.x, not an Unleash 6.10 operator): the context address is
+ * one of the listed ranges' addresses or lies inside one, IPv4 or IPv6.
+ */
 function cidrMatch(c: ConstraintDefinition): ContextTest {
   const ranges = cleanValues(c.values).map((v) => parseIpRange(v, 'any')).filter((r): r is IpRange => r !== undefined);
   if (ranges.length === 0) return never;
   const name = c.contextName;
   return (context) => {
     const value = resolveContextValue(context, name);
-    const address = value === undefined ? undefined : parseIp(value, 'any');
-    return address !== undefined && ranges.some((range) => inRange(address, range));
+    const address = value === undefined ? undefined : parseIpRange(value, 'any');
+    return address !== undefined && ranges.some((range) => sameAddress(address, range) || inRange(address, range));
   };
 }
 
