@@ -43,8 +43,8 @@ export const KNOWN_FAILURES: Readonly<Record<string, string>> = {};
 interface SpecConstraint { contextName: string; operator: string; values?: string[]; value?: string; caseInsensitive?: boolean; inverted?: boolean }
 interface SpecVariant { name: string; weight: number; weightType?: string; stickiness?: string; payload?: Payload; overrides?: { contextName: string; values: string[] }[] }
 interface SpecStrategy { id?: string; name: string; parameters?: Record<string, unknown> | null; constraints?: SpecConstraint[] | null; segments?: number[] | null; variants?: SpecVariant[] | null }
-interface SpecFeature { name: string; enabled: boolean; impressionData?: boolean; strategies?: SpecStrategy[] | null; variants?: SpecVariant[] | null; dependencies?: { feature: string; enabled?: boolean; variants?: string[] }[] }
-interface SpecSegment { id: number; name?: string; constraints: SpecConstraint[] }
+export interface SpecFeature { name: string; enabled: boolean; impressionData?: boolean; strategies?: SpecStrategy[] | null; variants?: SpecVariant[] | null; dependencies?: { feature: string; enabled?: boolean; variants?: string[] }[] }
+export interface SpecSegment { id: number; name?: string; constraints: SpecConstraint[] }
 
 export interface SpecTest { description: string; context: EvaluationContext; toggleName: string; expectedResult: boolean }
 export interface SpecVariantTest {
@@ -99,6 +99,14 @@ function feature(f: SpecFeature): FlagDefinition {
   };
 }
 
+/** A client-features `state` (the spec's, or any written the same way) as engine input. */
+export function adaptState(state: { features: SpecFeature[]; segments?: SpecSegment[] }): { definitions: FlagDefinition[]; segments: SegmentLookup } {
+  const segments = new Map<number, SegmentDefinition>(
+    (state.segments ?? []).map((s) => [s.id, { id: s.id, name: s.name ?? `segment-${s.id}`, constraints: s.constraints.map(constraint) }]),
+  );
+  return { definitions: state.features.map(feature), segments: (id: number) => segments.get(id) };
+}
+
 /** Every spec file `index.json` lists, minus `NOT_LOADED`, adapted. */
 export function loadSpecFiles(): SpecFile[] {
   const index = JSON.parse(readFileSync(join(specDir, 'index.json'), 'utf8')) as string[];
@@ -110,17 +118,7 @@ export function loadSpecFiles(): SpecFile[] {
         tests?: SpecTest[];
         variantTests?: SpecVariantTest[];
       };
-      const segments = new Map<number, SegmentDefinition>(
-        (spec.state.segments ?? []).map((s) => [s.id, { id: s.id, name: s.name ?? `segment-${s.id}`, constraints: s.constraints.map(constraint) }]),
-      );
-      return {
-        file,
-        state: spec.state,
-        definitions: spec.state.features.map(feature),
-        segments: (id: number) => segments.get(id),
-        tests: spec.tests ?? [],
-        variantTests: spec.variantTests ?? [],
-      };
+      return { file, state: spec.state, ...adaptState(spec.state), tests: spec.tests ?? [], variantTests: spec.variantTests ?? [] };
     });
 }
 
