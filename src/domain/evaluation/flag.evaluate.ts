@@ -51,7 +51,7 @@ export function dependenciesSatisfied(flag: CompiledFlag, context: EvaluationCon
 }
 
 /** The first active strategy that is true, or undefined. */
-export function winningStrategy(flag: CompiledFlag, context: EvaluationContext): CompiledStrategy | undefined {
+function winningStrategy(flag: CompiledFlag, context: EvaluationContext): CompiledStrategy | undefined {
   const { active } = flag;
   for (let i = 0; i < active.length; i++) {
     const strategy = active[i] as CompiledStrategy;

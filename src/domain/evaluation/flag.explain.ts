@@ -1,9 +1,10 @@
 /**
  * The playground's path: the same compiled flag as `evaluate`, but every
  * strategy, constraint and segment is answered and reported, so it
- * allocates freely. It shares the fast path's building blocks (`winner`
- * rules, `enabledResult`, dependency check) so the two cannot drift: the
- * tests check they agree on `enabled` and `variant` for every vector.
+ * allocates freely. It reuses the fast path's pieces (compiled tests,
+ * variant selection, `enabledResult`, the dependency check) so the two
+ * cannot drift; the tests check they agree on `enabled` and `variant` for
+ * every vector.
  *
  * Where Unleash 6.10's playground evaluator forks from its own SDK (IN with
  * `caseInsensitive`, `v`-prefixed versions, a missing segment passing), this
