@@ -1,4 +1,6 @@
+import { DEFAULT_LIMITS, LIMIT_VARIABLES, SHAPE_LIMITS, type Limits } from './limits.js';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './log.js';
+import { RESERVED_NAMES } from './schemas/common.schema.js';
 
 /** Service configuration, read from the environment (API-DECISIONS "Running the service"). */
 export interface Config {
@@ -18,6 +20,12 @@ export interface Config {
   logLevel: LogLevel;
   /** `json` lines, or `pretty` for a terminal (`LOG_FORMAT`; default `pretty` on a terminal, else `json`). */
   logFormat: LogFormat;
+  /** What may accumulate (`LIMIT_*`, docs/limits.md). */
+  limits: Limits;
+  /** The HTTP server's bounds: time to receive the headers, time to receive a whole request, open connections. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxConnections: number;
 }
 
 const list = (value: string | undefined): string[] =>
@@ -41,7 +49,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (authType !== 'api-token' && authType !== 'none') throw new Error(`AUTH_TYPE must be "api-token" or "none", got "${authType}"`);
   const environments = list(env['INIT_ENVIRONMENTS']);
   for (const name of environments) {
-    if (encodeURIComponent(name) !== name || name === '*' || name.length > 100) throw new Error(`INIT_ENVIRONMENTS: "${name}" is not a valid environment name`);
+    if (encodeURIComponent(name) !== name || name === '*' || name.length > 100 || RESERVED_NAMES.has(name)) throw new Error(`INIT_ENVIRONMENTS: "${name}" is not a valid environment name`);
   }
   const retention = env['LOG_RETENTION'] ?? 'all';
   const logLevel = (env['LOG_LEVEL'] || 'info').toLowerCase();
@@ -55,10 +63,15 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authType,
     initAdminApiTokens: list(env['INIT_ADMIN_API_TOKENS']),
     initEnvironments: environments.length > 0 ? environments : ['development', 'production'],
-    bodyLimit: integer('BODY_LIMIT', env['BODY_LIMIT'], 1024 * 1024, 1024, 64 * 1024 * 1024),
+    bodyLimit: integer('BODY_LIMIT', env['BODY_LIMIT'], SHAPE_LIMITS.bodyBytes, 1024, 64 * 1024 * 1024),
     snapshotEvery: integer('SNAPSHOT_EVERY', env['SNAPSHOT_EVERY'], 1000, 1, 10_000_000),
     logRetention: retention === 'all' ? 'all' : integer('LOG_RETENTION', retention, 0, 0, Number.MAX_SAFE_INTEGER),
     logLevel: logLevel as LogLevel,
     logFormat,
+    limits: Object.fromEntries(Object.entries(LIMIT_VARIABLES).map(([key, variable]) =>
+      [key, integer(variable, env[variable], DEFAULT_LIMITS[key as keyof Limits], 1, 1_000_000_000)])) as unknown as Limits,
+    headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', env['HEADERS_TIMEOUT_MS'], 10_000, 1000, 600_000),
+    requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', env['REQUEST_TIMEOUT_MS'], 30_000, 1000, 3_600_000),
+    maxConnections: integer('MAX_CONNECTIONS', env['MAX_CONNECTIONS'], 30_000, 1, 1_000_000),
   };
 }

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const registry = await Registry.open({
     dataDir: config.dataDir, initEnvironments: config.initEnvironments,
-    snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log,
+    snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits,
   });
   for (const notice of registry.notices) log.warn({ key: notice.key }, `recovery: ${notice.message}`);
   for (const [id, error] of registry.unavailable) log.error({ project: id }, `project "${id}" NOT recovered and answers 503: ${error.message}`);
@@ -26,9 +26,18 @@ async function main(): Promise<void> {
     if (generated) process.stdout.write(`\n[flagpole] created an admin API token (shown once, stored only as a hash):\n\n    ${generated}\n\n`);
   }
   const app = createApp({ registry, config, log });
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  // A slow client holds a connection only so long: the headers within HEADERS_TIMEOUT_MS, the whole request
+  // within REQUEST_TIMEOUT_MS; past MAX_CONNECTIONS open connections, new ones are refused.
+  const serverOptions = {
+    headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs,
+    // Node checks both timeouts on this interval (30 s by default): check often enough to honour them.
+    connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
+  };
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions }, (info) => {
     log.info({ address: info.address, port: info.port, dataDir: config.dataDir, projects: registry.projectIds().length, recoveredMs: Date.now() - started }, `listening on http://${info.address}:${info.port}`);
   });
+
+  server.maxConnections = config.maxConnections;
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -6,9 +6,7 @@ import type { BatchOp, Store } from '../../snapshots/store.js';
 import type { Decision } from '../domain/errors.js';
 import type { Logger } from '../log.js';
 
-import type { CommandContext } from '../domain/context.js';
-
-export type { CommandContext };
+import type { ActorContext } from '../domain/context.js';
 
 /** A command: something with a `type`. */
 export type Command = { type: string };
@@ -24,7 +22,7 @@ export type Replies<C extends Command> = { [K in C['type']]: unknown };
 export interface Model<S, D, C extends Command, E, RM extends Replies<C>> {
   readonly scope: Scope;
   fork(state: S): D;
-  decide<K extends C>(draft: D, command: K, context: CommandContext): Decision<E, RM[K['type']]>;
+  decide<K extends C>(draft: D, command: K, context: ActorContext): Decision<E, RM[K['type']]>;
   evolve(draft: D, event: E): void;
   publish(state: S, draft: D): S;
   /** What a snapshot of `state` holds: a small meta value and a list of immutable items. */

@@ -4,6 +4,7 @@ import { decide } from '../domain/decide.js';
 import type { ProjectEvent } from '../domain/events.js';
 import { ProjectDraft, evolve, type ProjectState } from '../domain/project-state.js';
 import type { Flag, ProjectMeta } from '../domain/types.js';
+import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import type { Model } from './command-actor.js';
 
 export type ProjectModel = Model<ProjectState, ProjectDraft, ProjectCommand, ProjectEvent, ProjectReplies>;
@@ -11,13 +12,13 @@ export type ProjectModel = Model<ProjectState, ProjectDraft, ProjectCommand, Pro
 /** Machine versions stored with every project snapshot, checked on recovery (see `machines/versions.ts`). */
 export const PROJECT_MACHINES = PROJECT_MACHINE_VERSIONS;
 
-/** The pure logic of one project actor, wired for {@link CommandActor}. */
-export function projectModel(projectId: string): ProjectModel {
+/** The pure logic of one project actor, wired for {@link CommandActor}, deciding within `limits`. */
+export function projectModel(projectId: string, limits: Limits = DEFAULT_LIMITS): ProjectModel {
   return {
     scope: { project: projectId },
     machines: PROJECT_MACHINES,
     fork: (state) => new ProjectDraft(state),
-    decide,
+    decide: (draft, command, context) => decide(draft, command, { ...context, limits }),
     evolve,
     publish: (state, draft) => draft.publishTo(state),
     snapshotOf: (state) => ({ meta: state.meta, items: Array.from(state.flags.values()) }),

@@ -2,6 +2,7 @@ import { CorruptRecordError, encode } from '../../snapshots/codec.js';
 import { keys } from '../../snapshots/keys.js';
 import type { RecoveryNotice } from '../../snapshots/recovery.js';
 import { Store } from '../../snapshots/store.js';
+import { DEFAULT_LIMITS, LIMIT_VARIABLES, overLimit, type Limits } from '../limits.js';
 import { silentLogger } from '../log.js';
 import type { ProjectCommand, ProjectReplies } from '../domain/commands.js';
 import { fail, type Decision, type DomainError } from '../domain/errors.js';
@@ -24,6 +25,8 @@ export interface RegistryOptions extends Partial<ActorOptions> {
   dataDir: string;
   /** Environments of a new data directory. */
   initEnvironments: string[];
+  /** What may accumulate (docs/limits.md); the defaults when absent. */
+  limits?: Limits | undefined;
 }
 
 const DEFAULTS: Omit<ActorOptions, 'log'> = { snapshotEvery: 1000, logRetention: 'all', maxBatch: 256 };
@@ -55,14 +58,15 @@ export class Registry {
     /** The LevelDB store. Actors write it; entry points and tests may inspect it; nothing else touches it. */
     readonly store: Store,
     private readonly options: ActorOptions,
+    readonly limits: Limits,
   ) {}
 
   static async open(options: RegistryOptions): Promise<Registry> {
     const actorOptions = { ...DEFAULTS, log: silentLogger(), ...withoutUndefined(options) } as ActorOptions;
     const store = await Store.open(options.dataDir);
     try {
-      const registry = new Registry(store, actorOptions);
-      const model = serviceModel({ projectExists: (id) => registry.projects.has(id) });
+      const registry = new Registry(store, actorOptions, options.limits ?? DEFAULT_LIMITS);
+      const model = serviceModel({ projectExists: (id) => registry.projects.has(id) }, registry.limits);
       const recoveredService = await recoverState(store, model, (meta: ServiceState) => meta, emptyServiceState);
       registry.service = new CommandActor(store, model, recoveredService.state, recoveredService.seq, actorOptions, [], recoveredService.snapshotBytes);
       registry.notices.push(...recoveredService.notices);
@@ -79,7 +83,7 @@ export class Registry {
 
   private async recoverProject(id: string): Promise<void> {
     try {
-      const model = projectModel(id);
+      const model = projectModel(id, this.limits);
       const recovered = await recoverState(this.store, model, (meta: ProjectMeta, flags: Flag[]) => stateFromSnapshot(meta, flags), () => emptyProject(id));
       this.notices.push(...recovered.notices);
       this.projects.set(id, new CommandActor(this.store, model, recovered.state, recovered.seq, this.options, [], recovered.snapshotBytes));
@@ -130,7 +134,10 @@ export class Registry {
    */
   async createProject(meta: ProjectMeta, by: string): Promise<Decision<ProjectEvent, ProjectMeta>> {
     if (this.projects.has(meta.id) || this.unavailable.has(meta.id)) return { ok: false, error: fail('NameExistsError', `A project with id "${meta.id}" already exists`) };
-    const model = projectModel(meta.id);
+    if (this.projects.size + this.unavailable.size >= this.limits.projects) {
+      return { ok: false, error: fail('ExceedsLimitError', overLimit('The number of projects', this.limits.projects, LIMIT_VARIABLES.projects)) };
+    }
+    const model = projectModel(meta.id, this.limits);
     const registration = { type: 'put' as const, key: keys.project(meta.id), value: encode({ id: meta.id, createdAt: meta.createdAt }) };
     const actor: ProjectActor = new CommandActor(this.store, model, emptyProject(meta.id), 0, this.options, [registration]);
     this.projects.set(meta.id, actor);

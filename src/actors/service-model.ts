@@ -1,6 +1,7 @@
 import { decideService, type ServiceLookups } from '../domain/decide-service.js';
 import type { ServiceCommand, ServiceEvent, ServiceReplies, ServiceState } from '../domain/service-state.js';
 import { evolveService, forkService } from '../domain/service-state.js';
+import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import type { Model } from './command-actor.js';
 
 export type ServiceModel = Model<ServiceState, ServiceState, ServiceCommand, ServiceEvent, ServiceReplies>;
@@ -15,12 +16,12 @@ export const REPLAY_ONLY: ServiceLookups = {
 };
 
 /** The pure logic of the service actor (environments, users, tokens), wired for {@link CommandActor}. */
-export function serviceModel(lookups: ServiceLookups): ServiceModel {
+export function serviceModel(lookups: ServiceLookups, limits: Limits = DEFAULT_LIMITS): ServiceModel {
   return {
     scope: 'service',
     machines: {},
     fork: forkService,
-    decide: (draft, command, context) => decideService(draft, command, context, lookups),
+    decide: (draft, command, context) => decideService(draft, command, { ...context, limits }, lookups),
     evolve: evolveService,
     publish: (_state, draft) => draft,
     snapshotOf: (state) => ({ meta: state, items: [] }),

@@ -1,6 +1,9 @@
 import type { CommandContext } from './context.js';
 import { accept, fail, refuse, type Decision } from './errors.js';
 import { ROOT_ADMIN } from './roles.js';
+import { LIMIT_VARIABLES, overLimit, type Limits } from '../limits.js';
+
+const exceeds = (what: string, limit: number, key: keyof Limits) => fail('ExceedsLimitError', overLimit(what, limit, LIMIT_VARIABLES[key]));
 import type { ServiceCommand, ServiceEvent, ServiceReplies, ServiceState } from './service-state.js';
 
 /** What the service's decisions may look up outside its own state (read, never changed). */
@@ -26,6 +29,7 @@ function decideAny(draft: ServiceState, command: ServiceCommand, context: Comman
     case 'environment.create': {
       const { name } = command.environment;
       if (draft.environments.some((e) => e.name === name)) return refuse(fail('NameExistsError', `An environment named "${name}" already exists`));
+      if (draft.environments.length >= context.limits.environments) return refuse(exceeds('The number of environments', context.limits.environments, 'environments'));
       // Decided here, not by the caller: two creates in one batch see each other and get distinct places.
       const highest = draft.environments.reduce((max, e) => Math.max(max, e.sortOrder), 0);
       const environment = { ...command.environment, sortOrder: command.environment.sortOrder ?? highest + 1 };
@@ -40,6 +44,7 @@ function decideAny(draft: ServiceState, command: ServiceCommand, context: Comman
       if (username && Object.values(draft.users).some((u) => u.username?.toLowerCase() === username)) {
         return refuse(fail('NameExistsError', `A user with username "${command.user.username}" already exists`));
       }
+      if (Object.keys(draft.users).length >= context.limits.users) return refuse(exceeds('The number of users', context.limits.users, 'users'));
       const user = { ...command.user, id: draft.nextUserId, createdAt: context.at };
       return accept([{ type: 'user.created', user }], user);
     }
@@ -55,6 +60,7 @@ function decideAny(draft: ServiceState, command: ServiceCommand, context: Comman
     case 'token.create': {
       const { token } = command;
       if (draft.tokens[token.hash]) return refuse(fail('NameExistsError', 'That token already exists'));
+      if (Object.keys(draft.tokens).length >= context.limits.apiTokens) return refuse(exceeds('The number of API and personal tokens', context.limits.apiTokens, 'apiTokens'));
       // Checked here, in the mailbox, so a personal token cannot outlive a user deleted at the same moment.
       if (token.userId !== null && !draft.users[String(token.userId)]) return refuse(fail('NotFoundError', `Could not find user with id ${token.userId}`));
       for (const project of token.projects) {

@@ -4,6 +4,8 @@
  */
 export type ErrorKind =
   | 'ValidationError'
+  /** A write that would pass one of the limits of docs/limits.md (Unleash's name and status). */
+  | 'ExceedsLimitError'
   | 'ArchivedFeatureError'
   | 'AuthenticationRequired'
   | 'NoAccessError'

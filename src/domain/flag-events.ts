@@ -1,9 +1,12 @@
 import { flagRules } from '../../machines/flag-rules.js';
-import { enabledCount } from './decide/shared.js';
 import type { FlagEvent } from './events.js';
 import type { Flag, FlagEnvironment, Strategy } from './types.js';
 
 const EMPTY: FlagEnvironment = Object.freeze({ enabled: false, strategies: [] }) as unknown as FlagEnvironment;
+
+/** Number of strategies that are evaluated (not `disabled`): the guard input of the environment machine. */
+export const enabledCount = (entry: { strategies: readonly { disabled: boolean }[] }): number =>
+  entry.strategies.filter((s) => !s.disabled).length;
 
 /** Strategies in evaluation order; equal sortOrders keep list order (Array.prototype.sort is stable). */
 export const ordered = (strategies: Strategy[]): Strategy[] => [...strategies].sort((a, b) => a.sortOrder - b.sortOrder);

@@ -24,6 +24,17 @@ export class ProjectDraft {
     this.meta = base.meta;
   }
 
+  /** Flags of the project as the draft has them, archived ones included. */
+  flagCount(): number {
+    let count = this.base.flags.size;
+    for (const [name, flag] of this.changed) {
+      const inBase = this.base.flags.has(name);
+      if (flag && !inBase) count += 1;
+      else if (!flag && inBase) count -= 1;
+    }
+    return count;
+  }
+
   getFlag(name: string): Flag | undefined {
     const changed = this.changed.get(name);
     if (changed !== undefined) return changed ?? undefined;

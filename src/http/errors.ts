@@ -9,6 +9,7 @@ export type { ErrorKind };
 /** The one place an error kind becomes an HTTP status. */
 export const STATUS: Record<ErrorKind, ContentfulStatusCode> = {
   ValidationError: 400,
+  ExceedsLimitError: 400,
   ArchivedFeatureError: 400,
   MembershipError: 400,
   AuthenticationRequired: 401,

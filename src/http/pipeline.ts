@@ -1,6 +1,7 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { StatusCode } from 'hono/utils/http-status';
+import type * as v from 'valibot';
 import { ApiError, apiError } from './errors.js';
 import { etagOf, parseIfMatch } from './if-match.js';
 import { authenticate } from './middleware/authenticate.js';
@@ -27,10 +28,16 @@ export function pipelineOf(route: RouteSpec, deps: AppDeps): MiddlewareHandler<A
     const limit = deps.config.bodyLimit;
     steps.push(
       bodyLimit({ maxSize: limit, onError: () => { throw apiError('PayloadTooLarge', `The request body is larger than ${limit} bytes`); } }),
-      jsonBody(route.bodyOptional ?? false, validate('json', route.body)),
+      jsonBody(route.bodyOptional ?? false, isObjectSchema(route.body), validate('json', route.body)),
     );
   }
   return steps;
+}
+
+/** Whether a body schema describes an object (an optional one included). */
+function isObjectSchema(schema: v.GenericSchema): boolean {
+  const inner = schema.type === 'optional' ? (schema as unknown as { wrapped: v.GenericSchema }).wrapped : schema;
+  return 'entries' in inner;
 }
 
 /** Registers every route on `app` behind its pipeline. */

@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import {
   EnvironmentOrAllSchema,
+  identifier,
   IsoDateSchema,
   ProjectIdOrAllSchema,
   strictBoolean,
@@ -48,7 +49,7 @@ export const CreateUserSchema = v.pipe(
       ),
     ),
     name: v.optional(nonEmptyString(100)),
-    username: v.optional(nonEmptyString(100)),
+    username: v.optional(identifier(100)),
     rootRole: v.optional(RootRoleSchema, 3),
     sendEmail: v.optional(strictBoolean()),
   }),
@@ -73,8 +74,8 @@ const TOKEN_TYPES = ['admin', 'client'] as const;
  */
 export const CreateApiTokenSchema = v.pipe(
   strictObject({
-    tokenName: v.optional(nonEmptyString(100)),
-    username: v.optional(nonEmptyString(100)),
+    tokenName: v.optional(identifier(100)),
+    username: v.optional(identifier(100)),
     type: v.pipe(
       v.string(mustBe('a string')),
       v.toLowerCase(),
@@ -126,7 +127,7 @@ export type CreateApiToken = v.InferOutput<typeof CreateApiTokenSchema>;
 
 /** Body of `POST /api/admin/user-admin/:userId/tokens`. */
 export const CreatePersonalTokenSchema = strictObject({
-  description: nonEmptyString(100),
+  description: identifier(100),
   expiresAt: v.optional(IsoDateSchema),
 });
 export type CreatePersonalToken = v.InferOutput<typeof CreatePersonalTokenSchema>;

@@ -11,21 +11,47 @@ import { mustBe, objectMessage } from './messages.js';
 export const NAME_MAX = 100;
 
 /**
+ * Names no identifier may have: the members of `Object.prototype` (and `prototype`). Refused with a 400
+ * everywhere a name is given (flags, projects, environments, variants, strategy parameters, context fields,
+ * stickiness, usernames, token names), so no name can reach a prototype through an object used as a map.
+ */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
+/** The issue of a reserved name. */
+export const reservedMessage = (name: string) =>
+  `must not be "${name}": the names of JavaScript's Object.prototype members are reserved`;
+
+/** Refuses {@link RESERVED_NAMES}. */
+export function notReserved() {
+  return v.check((s: string) => !RESERVED_NAMES.has(s), (issue) => reservedMessage(String(issue.input)));
+}
+
+/** An identifier: 1 to `max` characters, not reserved. */
+export function identifier(max: number = NAME_MAX) {
+  return v.pipe(nonEmptyString(max), notReserved());
+}
+
+/** valibot's object schemas take an array for an object (`[]` has no required keys); these do not. */
+function notAnArray<T>() {
+  return v.check<T, string>((input) => !Array.isArray(input), 'must be an object, got Array');
+}
+
+/**
  * A strict object (unknown keys are issues) whose issues say `is required`,
- * `is not a known property` or `must be an object`.
+ * `is not a known property` or `must be an object`; an array is not an object.
  *
  * @example strictObject({ name: FlagNameSchema })
  */
 export function strictObject<const TEntries extends v.ObjectEntries>(entries: TEntries) {
-  return v.strictObject(entries, objectMessage);
+  return v.pipe(v.strictObject(entries, objectMessage), notAnArray<v.InferOutput<v.StrictObjectSchema<TEntries, typeof objectMessage>>>());
 }
 
 /**
  * A plain object schema (unknown keys are dropped from the output), for path
- * parameters and bodies whose extra keys are ignored.
+ * parameters and bodies whose extra keys are ignored; an array is not an object.
  */
 export function looseObject<const TEntries extends v.ObjectEntries>(entries: TEntries) {
-  return v.object(entries, objectMessage);
+  return v.pipe(v.object(entries, objectMessage), notAnArray<v.InferOutput<v.ObjectSchema<TEntries, typeof objectMessage>>>());
 }
 
 /** A string of at most `max` characters (may be empty). */
@@ -65,6 +91,7 @@ function urlFriendlyName() {
   return v.pipe(
     nonEmptyString(NAME_MAX),
     v.check(isUrlFriendly, "must be URL-friendly (letters, digits and - _ . ! ~ * ' ( ) only, not . or ..)"),
+    notReserved(),
   );
 }
 

@@ -4,7 +4,7 @@
  * `value` in the operator's format.
  */
 import * as v from 'valibot';
-import { nonEmptyString, strictBoolean, strictObject } from './common.schema.js';
+import { identifier, strictBoolean, strictObject } from './common.schema.js';
 import { isIsoDateTime, isNumericString, isStrictSemver } from './formats.js';
 import { mustBe, oneOf } from './messages.js';
 
@@ -64,7 +64,7 @@ function valueRule(op: Operator) {
  */
 export const ConstraintSchema = v.pipe(
   strictObject({
-    contextName: nonEmptyString(100),
+    contextName: identifier(100),
     operator: v.picklist(CONSTRAINT_OPERATORS, oneOf(CONSTRAINT_OPERATORS)),
     caseInsensitive: v.optional(strictBoolean(), false),
     inverted: v.optional(strictBoolean(), false),

@@ -4,6 +4,8 @@
  */
 import * as v from 'valibot';
 import {
+  RESERVED_NAMES,
+  identifier,
   strictBoolean,
   boundedString,
   integerIn,
@@ -31,20 +33,19 @@ export const STRATEGY_LIMITS = {
 
 /**
  * `parameters`: string keys to strings. Numbers and booleans are stored as
- * their string (the seed sends `rollout` both as `50` and `"50"`).
+ * their string (the seed sends `rollout` both as `50` and `"50"`). Reserved
+ * names (`RESERVED_NAMES`) are refused as keys.
  */
-const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'];
-
 export const ParametersSchema = v.pipe(
   // v.record takes an array as an object ({"0": ...}); a list of parameters is a mistake worth a 400.
   v.custom<Record<string, string | number | boolean>>(
     (x) => typeof x === 'object' && x !== null && !Array.isArray(x),
     mustBe('an object of string values'),
   ),
-  // valibot's record skips these keys silently; a request that sends them gets told instead.
+  // valibot's record skips some of these keys silently; a request that sends them gets told instead.
   v.check(
-    (p) => !FORBIDDEN_KEYS.some((key) => Object.hasOwn(p, key)),
-    'must not have a "__proto__", "constructor" or "prototype" key',
+    (p) => !Object.keys(p).some((key) => RESERVED_NAMES.has(key)),
+    (issue) => `must not have a "${Object.keys(issue.input as object).find((key) => RESERVED_NAMES.has(key))}" key: the names of JavaScript's Object.prototype members (and "prototype") are reserved`,
   ),
   v.record(
     nonEmptyString(100),
@@ -69,7 +70,7 @@ export const StrategyVariantSchema = strictObject({
   name: nonEmptyString(100),
   weight: integerIn(0, TOTAL_WEIGHT),
   weightType: WeightTypeSchema,
-  stickiness: v.optional(nonEmptyString(100), 'default'),
+  stickiness: v.optional(identifier(100), 'default'),
   payload: v.optional(PayloadSchema),
 });
 export type StrategyVariantBody = v.InferOutput<typeof StrategyVariantSchema>;

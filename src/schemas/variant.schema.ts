@@ -4,7 +4,7 @@
  * computed from it.
  */
 import * as v from 'valibot';
-import { FlagNameSchema, integerIn, nonEmptyString, strictObject } from './common.schema.js';
+import { FlagNameSchema, identifier, integerIn, strictObject } from './common.schema.js';
 import { mustBe, oneOf } from './messages.js';
 import { PayloadSchema } from './payload.schema.js';
 
@@ -19,7 +19,7 @@ export const WeightTypeSchema = v.picklist(WEIGHT_TYPES, oneOf(WEIGHT_TYPES));
 
 /** An override: the context values that always get this variant. */
 export const OverrideSchema = strictObject({
-  contextName: nonEmptyString(100),
+  contextName: identifier(100),
   values: v.pipe(
     v.array(
       v.pipe(v.string(mustBe('a string')), v.maxLength(100, 'must be at most 100 characters')),
@@ -37,7 +37,7 @@ export const VariantSchema = strictObject({
   name: FlagNameSchema,
   weightType: WeightTypeSchema,
   weight: integerIn(0, TOTAL_WEIGHT),
-  stickiness: v.optional(nonEmptyString(100), 'default'),
+  stickiness: v.optional(identifier(100), 'default'),
   payload: v.optional(PayloadSchema),
   overrides: v.optional(v.pipe(v.array(OverrideSchema, mustBe('an array')), v.maxLength(100, 'must hold at most 100 overrides')), () => []),
 });

@@ -2,7 +2,7 @@
 import type { ProjectActor, Registry } from '../actors/registry.js';
 import { principalLabel, type Principal } from '../auth/permissions.js';
 import { fail } from '../domain/errors.js';
-import { PROJECT_OWNER } from '../domain/roles.js';
+import { PROJECT_OWNER, ROOT_ADMIN } from '../domain/roles.js';
 import type { User } from '../domain/service-state.js';
 import { failed, fromDecision, ok, type Result } from './result.js';
 
@@ -35,10 +35,19 @@ export function deleteUser(registry: Registry, input: { userId: number }, princi
   const { userId } = input;
   const by = principalLabel(principal);
   return registry.access.run(async () => {
-    if (!registry.service.state.users[String(userId)]) return failed(fail('NotFoundError', `Could not find user with id ${userId}`));
+    const users = registry.service.state.users;
+    const user = users[String(userId)];
+    if (!user) return failed(fail('NotFoundError', `Could not find user with id ${userId}`));
+    // Checked before anything is purged, so a refused delete changes nothing; the service mailbox decides it again.
+    if (user.rootRole === ROOT_ADMIN && !Object.values(users).some((u) => u.id !== userId && u.rootRole === ROOT_ADMIN)) {
+      return failed(fail('ValidationError', `User ${userId} is the last root Admin; create another Admin before deleting this one`));
+    }
     const sole = soleOwnerOf(registry, userId);
     if (sole.length > 0) return failed(soleOwner(userId, sole));
     const purged: { actor: ProjectActor; roleId: number }[] = [];
+    const undo = async () => {
+      for (const { actor, roleId } of purged) await actor.send({ type: 'member.add', userId, roleId }, by);
+    };
     for (const id of registry.projectIds()) {
       const actor = registry.project(id)!;
       const roleId = actor.state.meta.members[String(userId)];
@@ -48,10 +57,12 @@ export function deleteUser(registry: Registry, input: { userId: number }, princi
         purged.push({ actor, roleId });
         continue;
       }
-      for (const undo of purged) await undo.actor.send({ type: 'member.add', userId, roleId: undo.roleId }, by);
+      await undo();
       return failed(soleOwner(userId, [id]));
     }
     const deleted = await registry.service.send({ type: 'user.delete', userId }, by);
-    return deleted.ok ? ok(null) : failed(deleted.error);
+    if (deleted.ok) return ok(null);
+    await undo();
+    return failed(deleted.error);
   });
 }

@@ -9,6 +9,7 @@ import type { Decision } from '../../src/domain/errors.js';
 import type { ProjectEvent } from '../../src/domain/events.js';
 import { ProjectDraft, evolve, type ProjectState } from '../../src/domain/project-state.js';
 import type { Flag, ProjectMeta } from '../../src/domain/types.js';
+import { DEFAULT_LIMITS } from '../../src/limits.js';
 
 const META: ProjectMeta = {
   id: 'p', name: 'P', description: '', createdAt: '2025-01-01T00:00:00.000Z',
@@ -21,7 +22,7 @@ function given(commands: ProjectCommand[]): { draft: ProjectDraft; seq: number }
   let seq = 0;
   for (const command of commands) {
     seq += 1;
-    const decision = decide(draft, command, { at: `2025-01-01T00:00:${String(seq).padStart(2, '0')}.000Z`, by: 'test', seq });
+    const decision = decide(draft, command, { at: `2025-01-01T00:00:${String(seq).padStart(2, '0')}.000Z`, by: 'test', seq, limits: DEFAULT_LIMITS });
     if (!decision.ok) throw new Error(`given ${command.type} was refused: ${decision.error.message}`);
     for (const event of decision.events) evolve(draft, event);
   }
@@ -33,7 +34,7 @@ let decidedOn: { draft: ProjectDraft } | null = null;
 
 function when(state: { draft: ProjectDraft; seq: number }, command: ProjectCommand): Decision<ProjectEvent, unknown> {
   decidedOn = state;
-  return decide(state.draft, command, { at: '2025-02-01T00:00:00.000Z', by: 'test', seq: state.seq });
+  return decide(state.draft, command, { at: '2025-02-01T00:00:00.000Z', by: 'test', seq: state.seq, limits: DEFAULT_LIMITS });
 }
 
 /** The flag image after an accepted decision: its events evolved onto a copy of the state it was decided on. */

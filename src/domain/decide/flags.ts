@@ -10,7 +10,7 @@ import { applyFlagEvent } from '../flag-events.js';
 import { applyJsonPatch, topSegment } from '../json-patch.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, FlagEnvironment } from '../types.js';
-import { acceptOnFlag, flagForChange, invalid } from './shared.js';
+import { acceptOnFlag, checkFlagCount, checkFlagSize, flagForChange, invalid } from './shared.js';
 
 /** The decision of a flag command, typed by the command's reply. */
 export type FlagDecision<K extends keyof ProjectReplies> = Decision<ProjectEvent, ProjectReplies[K]>;
@@ -23,6 +23,8 @@ const emptyEnvironments = (draft: ProjectDraft): Record<string, FlagEnvironment>
 
 export function decideCreate(draft: ProjectDraft, cmd: Cmd<'flag.create'>, context: CommandContext): FlagDecision<'flag.create'> {
   if (draft.getFlag(cmd.name)) return refuse(nameTaken(draft, cmd.name));
+  const tooMany = checkFlagCount(draft, context);
+  if (tooMany) return refuse(tooMany);
   const flag: Flag = {
     name: cmd.name,
     description: cmd.description,
@@ -124,6 +126,8 @@ export function decideClone(draft: ProjectDraft, cmd: Cmd<'flag.clone'>, context
   if (!found.ok) return refuse(found.error);
   const source = found.value;
   if (draft.getFlag(cmd.name)) return refuse(nameTaken(draft, cmd.name));
+  const tooMany = checkFlagCount(draft, context);
+  if (tooMany) return refuse(tooMany);
   const environments: Record<string, FlagEnvironment> = {};
   for (const env of draft.meta.environments) {
     const strategies = (source.environments[env]?.strategies ?? []).map((s) => ({
@@ -144,5 +148,7 @@ export function decideClone(draft: ProjectDraft, cmd: Cmd<'flag.clone'>, context
     version: context.seq,
     environments,
   };
+  const tooLarge = checkFlagSize(flag, context);
+  if (tooLarge) return refuse(tooLarge);
   return accept([{ type: 'flag.created', flag }], { value: flag, version: flag.version });
 }

@@ -1,4 +1,6 @@
+import { LIMIT_VARIABLES, overLimit } from '../../limits.js';
 import type { Cmd } from '../commands.js';
+import type { CommandContext } from '../context.js';
 import { accept, fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import type { ProjectDraft } from '../project-state.js';
@@ -31,9 +33,13 @@ const owners = (meta: ProjectMeta) => Object.values(meta.members).filter((role) 
 const noOwnerLeft = () => fail('MembershipError', 'A project must have at least one owner');
 
 /** Seed 4.17: one role per user; adding a member twice is a 400. */
-export function decideAddMember(draft: ProjectDraft, cmd: Cmd<'member.add'>): MetaDecision {
+export function decideAddMember(draft: ProjectDraft, cmd: Cmd<'member.add'>, context: CommandContext): MetaDecision {
   const key = String(cmd.userId);
   if (draft.meta.members[key] !== undefined) return refuse(fail('MembershipError', 'User already has access to this project'));
+  const limit = context.limits.membersPerProject;
+  if (Object.keys(draft.meta.members).length >= limit) {
+    return refuse(fail('ExceedsLimitError', overLimit(`The number of members of project "${draft.meta.id}"`, limit, LIMIT_VARIABLES.membersPerProject)));
+  }
   return updated(draft, { ...draft.meta, members: { ...draft.meta.members, [key]: cmd.roleId } });
 }
 

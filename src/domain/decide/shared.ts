@@ -1,5 +1,9 @@
 import { flagRules } from '../../../machines/flag-rules.js';
+import { LIMIT_VARIABLES, overLimit } from '../../limits.js';
 import { formatIssues } from '../../schemas/issues.js';
+import { applyFlagEvent, enabledCount } from '../flag-events.js';
+import type { FlagEvent } from '../events.js';
+import { flagSize } from '../flag-size.js';
 import type { IfMatch, Versioned } from '../commands.js';
 import type { CommandContext } from '../context.js';
 import { accept, fail, type Decision, type DomainError } from '../errors.js';
@@ -48,9 +52,7 @@ export function flagInEnvironment(draft: ProjectDraft, cmd: { feature: string; e
 export const environmentOf = (flag: Flag, environment: string): FlagEnvironment =>
   (Object.hasOwn(flag.environments, environment) ? flag.environments[environment] : undefined) ?? EMPTY_ENVIRONMENT;
 
-/** Number of strategies that are evaluated (not `disabled`): the guard input of the environment machine. */
-export const enabledCount = (entry: { strategies: readonly { disabled: boolean }[] }): number =>
-  entry.strategies.filter((s) => !s.disabled).length;
+export { enabledCount };
 
 /**
  * Accepts a flag command: its events, and the answer with the flag's version after them (the record's
@@ -58,6 +60,38 @@ export const enabledCount = (entry: { strategies: readonly { disabled: boolean }
  */
 export function acceptOnFlag<T>(events: ProjectEvent[], value: T, flag: Flag, context: CommandContext): Decision<ProjectEvent, Versioned<T>> {
   return accept(events, { value, version: events.length > 0 ? context.seq : flag.version });
+}
+
+/** Refuses a new flag once the project holds `flagsPerProject` (archived ones count: their names are taken). */
+export function checkFlagCount(draft: ProjectDraft, context: CommandContext): DomainError | null {
+  const { flagsPerProject } = context.limits;
+  if (draft.flagCount() < flagsPerProject) return null;
+  return fail('ExceedsLimitError', overLimit(`The number of flags in project "${draft.meta.id}"`, flagsPerProject, LIMIT_VARIABLES.flagsPerProject));
+}
+
+/** Refuses a change that would make the flag larger than `flagBytes` as stored. */
+export function checkFlagSize(flag: Flag, context: CommandContext): DomainError | null {
+  const size = flagSize(flag);
+  if (size <= context.limits.flagBytes) return null;
+  return fail('ExceedsLimitError', overLimit(`The size of flag "${flag.name}" (${size} bytes after this change)`, context.limits.flagBytes, LIMIT_VARIABLES.flagBytes));
+}
+
+/**
+ * Accepts one event that changes `flag`, once the flag it leaves stays within `flagBytes`; the reply
+ * carries the flag's new version.
+ */
+export function acceptFlagChange<T>(flag: Flag, event: FlagEvent, value: T, context: CommandContext): Decision<ProjectEvent, Versioned<T>> {
+  const after = applyFlagEvent(flag, event);
+  const tooLarge = after ? checkFlagSize(after, context) : null;
+  if (tooLarge) return { ok: false, error: tooLarge };
+  return acceptOnFlag([event], value, flag, context);
+}
+
+/** Refuses a strategy beyond `strategiesPerEnvironment` in one flag environment. */
+export function checkStrategyCount(flag: Flag, environment: string, count: number, context: CommandContext): DomainError | null {
+  const limit = context.limits.strategiesPerEnvironment;
+  if (count <= limit) return null;
+  return fail('ExceedsLimitError', overLimit(`The number of strategies of flag "${flag.name}" in environment "${environment}"`, limit, LIMIT_VARIABLES.strategiesPerEnvironment));
 }
 
 /** A 400 naming the property that failed its schema. */

@@ -9,7 +9,7 @@ import type { ProjectEvent } from '../events.js';
 import { applyJsonPatch } from '../json-patch.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, FlagEnvironment, Strategy, StrategyInput } from '../types.js';
-import { acceptOnFlag, enabledCount, flagInEnvironment, invalid } from './shared.js';
+import { acceptFlagChange, checkStrategyCount, enabledCount, flagInEnvironment, invalid } from './shared.js';
 
 export type StrategyDecision<T = Strategy> = Decision<ProjectEvent, Versioned<T>>;
 
@@ -49,16 +49,18 @@ function findStrategy(entry: FlagEnvironment, cmd: { strategyId: string; feature
 
 function replaced(t: { flag: Flag; entry: FlagEnvironment }, cmd: { environment: string }, current: Strategy, strategy: Strategy, context: CommandContext): StrategyDecision {
   const enabled = enabledAfter(t.entry, t.entry.strategies.map((s) => (s.id === current.id ? strategy : s)));
-  return acceptOnFlag([{ type: 'strategy.updated', name: t.flag.name, version: context.seq, environment: cmd.environment, strategy, before: current, enabled }], strategy, t.flag, context);
+  return acceptFlagChange(t.flag, { type: 'strategy.updated', name: t.flag.name, version: context.seq, environment: cmd.environment, strategy, before: current, enabled }, strategy, context);
 }
 
 export function decideAddStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.add'>, context: CommandContext): StrategyDecision {
   const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
   const highest = t.entry.strategies.reduce((max, s) => Math.max(max, s.sortOrder), -1);
+  const tooMany = checkStrategyCount(t.flag, cmd.environment, t.entry.strategies.length + 1, context);
+  if (tooMany) return refuse(tooMany);
   const strategy = buildStrategy(cmd.strategy, t.flag.name, randomUUID(), cmd.strategy.sortOrder ?? highest + 1);
   const enabled = enabledAfter(t.entry, [...t.entry.strategies, strategy]);
-  return acceptOnFlag([{ type: 'strategy.added', name: t.flag.name, version: context.seq, environment: cmd.environment, strategy, enabled }], strategy, t.flag, context);
+  return acceptFlagChange(t.flag, { type: 'strategy.added', name: t.flag.name, version: context.seq, environment: cmd.environment, strategy, enabled }, strategy, context);
 }
 
 export function decideUpdateStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.update'>, context: CommandContext): StrategyDecision {
@@ -92,5 +94,5 @@ export function decideDeleteStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.del
   const current = findStrategy(t.entry, cmd);
   if (!('id' in current)) return refuse(current);
   const enabled = enabledAfter(t.entry, t.entry.strategies.filter((s) => s.id !== current.id));
-  return acceptOnFlag([{ type: 'strategy.deleted', name: t.flag.name, version: context.seq, environment: cmd.environment, before: current, enabled }], null, t.flag, context);
+  return acceptFlagChange(t.flag, { type: 'strategy.deleted', name: t.flag.name, version: context.seq, environment: cmd.environment, before: current, enabled }, null, context);
 }

@@ -6,7 +6,7 @@ import { accept, fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Strategy, StrategyInput } from '../types.js';
-import { acceptOnFlag, checkEnvironment, enabledCount, flagInEnvironment } from './shared.js';
+import { acceptFlagChange, acceptOnFlag, checkEnvironment, checkStrategyCount, enabledCount, flagInEnvironment } from './shared.js';
 import { buildStrategy } from './strategies.js';
 
 /**
@@ -20,8 +20,10 @@ export function decideEnable(draft: ProjectDraft, cmd: Cmd<'flag.enable'>, conte
   let added: Strategy | null = null;
   let count = enabledCount(entry);
   if (flagRules.enable(entry.enabled, count) === null) {
-    const fallback = draft.meta.defaultStrategies[cmd.environment];
+    const fallback = Object.hasOwn(draft.meta.defaultStrategies, cmd.environment) ? draft.meta.defaultStrategies[cmd.environment] : undefined;
     if (fallback) {
+      const tooMany = checkStrategyCount(flag, cmd.environment, entry.strategies.length + 1, context);
+      if (tooMany) return refuse(tooMany);
       const highest = entry.strategies.reduce((max, s) => Math.max(max, s.sortOrder), -1);
       added = buildStrategy(withGroupId(fallback, flag.name), flag.name, randomUUID(), highest + 1);
       count = enabledCount({ strategies: [...entry.strategies, added] });
@@ -32,7 +34,7 @@ export function decideEnable(draft: ProjectDraft, cmd: Cmd<'flag.enable'>, conte
     return refuse(fail('InvalidOperationError', `Flag "${flag.name}" has no enabled strategy in environment "${cmd.environment}" and the environment has no default strategy; add a strategy first`));
   }
   if (added === null && step.enabled === entry.enabled) return acceptOnFlag([], null, flag, context);
-  return acceptOnFlag([{ type: 'flag.enabled', name: flag.name, version: context.seq, environment: cmd.environment, added }], null, flag, context);
+  return acceptFlagChange(flag, { type: 'flag.enabled', name: flag.name, version: context.seq, environment: cmd.environment, added }, null, context);
 }
 
 /** A default strategy applied to a flag rolls out by that flag's name. */
@@ -57,8 +59,9 @@ export function decideDefaultStrategy(draft: ProjectDraft, cmd: Cmd<'default-str
     const envError = checkEnvironment(draft, cmd.environment);
     if (envError) return refuse(envError);
   }
+  // Defined, not assigned: no key reaches a setter (names are also refused when reserved).
   const defaultStrategies = { ...draft.meta.defaultStrategies };
-  for (const env of targets) defaultStrategies[env] = cmd.strategy;
+  for (const env of targets) Object.defineProperty(defaultStrategies, env, { value: cmd.strategy, enumerable: true, writable: true, configurable: true });
   const meta = { ...draft.meta, defaultStrategies };
   return accept([{ type: 'project.updated', meta, before: draft.meta }], cmd.strategy);
 }

@@ -7,13 +7,13 @@ import type { ProjectEvent } from '../events.js';
 import { applyJsonPatch } from '../json-patch.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, Variant } from '../types.js';
-import { acceptOnFlag, flagForChange, invalid } from './shared.js';
+import { acceptFlagChange, flagForChange, invalid } from './shared.js';
 
 export type VariantsDecision = Decision<ProjectEvent, Versioned<Variant[]>>;
 
 function store(flag: Flag, variants: Variant[], context: CommandContext): VariantsDecision {
   const stored = distributeWeights(variants);
-  return acceptOnFlag([{ type: 'variants.updated', name: flag.name, version: context.seq, variants: stored, before: flag.variants }], stored, flag, context);
+  return acceptFlagChange(flag, { type: 'variants.updated', name: flag.name, version: context.seq, variants: stored, before: flag.variants }, stored, context);
 }
 
 /** PUT: replaces every variant (seed 4.14); the list was validated by the route's schema. */

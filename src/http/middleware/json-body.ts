@@ -11,10 +11,10 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * Reads a JSON body after `hono/body-limit` has bounded it: a content encoding this server does not decode
  * (415), a content type that is not JSON (415), bytes that are not UTF-8 (400), no body when one is required
- * (400), text that does not parse (400) or nests too deep (400). The text is left in Hono's body cache and
+ * (400), text that does not parse (400) or nests too deep (400), an array where an object is expected (400). The text is left in Hono's body cache and
  * `validator` (the route's valibot validator) runs on it; an optional body left out skips it.
  */
-export function jsonBody(optional: boolean, validator: MiddlewareHandler): MiddlewareHandler {
+export function jsonBody(optional: boolean, expectsObject: boolean, validator: MiddlewareHandler): MiddlewareHandler {
   return async (c, next) => {
     const encoding = c.req.header('content-encoding')?.trim().toLowerCase();
     if (encoding && encoding !== 'identity') {
@@ -35,11 +35,15 @@ export function jsonBody(optional: boolean, validator: MiddlewareHandler): Middl
     }
     const type = c.req.header('content-type') ?? '';
     if (!JSON_TYPE.test(type)) throw apiError('ContentTypeError', `The body must be sent as application/json, not "${type.slice(0, 100) || 'no content type'}"`);
+    let value: unknown;
     try {
-      JSON.parse(text);
+      value = JSON.parse(text);
     } catch (error) {
       throw apiError('ValidationError', `The body is not valid JSON: ${(error as Error).message.slice(0, 200)}`);
     }
+    // valibot's object schemas take an array (its keys are just absent), so a body of optional fields would
+    // accept `[]`; an object body must be an object.
+    if (expectsObject && Array.isArray(value)) throw apiError('ValidationError', 'The body must be an object, got an array');
     // A deeply nested value can pass a schema (a patch `value` is unknown) and then overflow the stack of
     // JSON.stringify when its command is logged; no body of this API needs more than a few levels.
     if (exceedsDepth(text, MAX_DEPTH)) throw apiError('ValidationError', `The body nests arrays and objects more than ${MAX_DEPTH} levels deep`);

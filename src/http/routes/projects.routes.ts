@@ -45,7 +45,7 @@ export const projectRoutes: RouteSpec[] = [
         members: Object.keys(state.meta.members).length,
         version: 1,
         environments: orderedEnvironments(service.state.environments, state.meta.environments)
-          .map((e) => ({ environment: e.name, defaultStrategy: state.meta.defaultStrategies[e.name] ?? null })),
+          .map((e) => ({ environment: e.name, defaultStrategy: (Object.hasOwn(state.meta.defaultStrategies, e.name) ? state.meta.defaultStrategies[e.name] : undefined) ?? null })),
       }));
       return sendJson(c, body, deps.gzip);
     },

@@ -1,0 +1,34 @@
+import type { Flag, Strategy, Variant } from './types.js';
+
+/*
+ * A flag's stored size, for the `flagBytes` limit, without serializing the whole flag on every write: the
+ * records are immutable, so the size of each strategy and of each variant list is measured once (JSON
+ * characters, a close bound of bytes for the ASCII these are made of) and remembered by identity.
+ */
+const measured = new WeakMap<object, number>();
+
+function sizeOf(value: Strategy | Variant[]): number {
+  let size = measured.get(value);
+  if (size === undefined) {
+    size = JSON.stringify(value).length;
+    measured.set(value, size);
+  }
+  return size;
+}
+
+/** Room for a flag's own fields (name, description, type, dates...), measured from the flag as it is. */
+const baseSize = (flag: Flag): number => 200 + flag.name.length + flag.description.length;
+
+/**
+ * The size of `flag` as stored, in characters of JSON (within a few per cent: separators are estimated).
+ *
+ * @example flagSize(flag) <= limits.flagBytes
+ */
+export function flagSize(flag: Flag): number {
+  let size = baseSize(flag) + sizeOf(flag.variants);
+  for (const [name, entry] of Object.entries(flag.environments)) {
+    size += name.length + 40;
+    for (const strategy of entry.strategies) size += sizeOf(strategy) + 1;
+  }
+  return size;
+}

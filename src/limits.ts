@@ -1,0 +1,93 @@
+/**
+ * Every limit of the service, in one place (docs/limits.md explains each number). Two kinds:
+ *
+ * - `SHAPE_LIMITS` bound one request: they are part of the schemas, checked before any work is done, and
+ *   fixed (a body is also bounded by `BODY_LIMIT` as a whole).
+ * - `Limits` bound what accumulates (strategies on a flag, flags in a project, projects, ...): they are
+ *   decided in the mailbox that serializes the writes they count, and configurable through `LIMIT_*`
+ *   environment variables (`src/config.ts`).
+ */
+
+/** Bounds of one request's shape; the schemas import them. */
+export const SHAPE_LIMITS = {
+  /** Largest body of a request, bytes, unless `BODY_LIMIT` says otherwise. */
+  bodyBytes: 1024 * 1024,
+  /** Deepest nesting of arrays and objects in a JSON body. */
+  bodyDepth: 64,
+  /** Characters of a flag, project, environment, variant or strategy name. */
+  name: 100,
+  /** Characters of a description. */
+  description: 10_000,
+  /** Operations in one JSON Patch. */
+  patchOperations: 100,
+  /** Constraints of one strategy. */
+  constraints: 100,
+  /** Values of one constraint. */
+  constraintValues: 1000,
+  /** Characters of one constraint value. */
+  constraintValue: 100,
+  /** Parameters of one strategy, and characters of one parameter value. */
+  parameters: 100,
+  parameterValue: 10_000,
+  /** Variants of one strategy or flag, overrides of one variant, values of one override. */
+  variants: 100,
+  overrides: 100,
+  overrideValues: 1000,
+  /** Characters of a variant payload. */
+  payload: 10_000,
+  /** Segments one strategy may reference. */
+  strategySegments: 10,
+  /** Flag names in one batch (delete, revive). */
+  batch: 1000,
+  /** Issues an error body lists, and characters of each issue's message. */
+  errorIssues: 10,
+  errorMessage: 300,
+} as const;
+
+/** Bounds of what accumulates; each is decided in the mailbox that serializes the writes it counts. */
+export interface Limits {
+  /** Strategies of one flag in one environment (Unleash 6.10's `featureEnvironmentStrategies`: 30). */
+  strategiesPerEnvironment: number;
+  /** Bytes of one flag as stored (all its environments, strategies and variants). */
+  flagBytes: number;
+  /** Flags of one project, archived ones included. */
+  flagsPerProject: number;
+  /** Environments of the service (Unleash 6.10: 50). */
+  environments: number;
+  /** Projects of the service (Unleash 6.10: 500). */
+  projects: number;
+  /** Members of one project. */
+  membersPerProject: number;
+  /** Users of the service. */
+  users: number;
+  /** API and personal tokens of the service (Unleash 6.10's `apiTokens`: 2000). */
+  apiTokens: number;
+}
+
+/** The defaults; docs/limits.md says why each. */
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  strategiesPerEnvironment: 30,
+  flagBytes: 1024 * 1024,
+  flagsPerProject: 200_000,
+  environments: 50,
+  projects: 500,
+  membersPerProject: 1000,
+  users: 10_000,
+  apiTokens: 2000,
+});
+
+/** The environment variable of each configurable limit. */
+export const LIMIT_VARIABLES: Readonly<Record<keyof Limits, string>> = Object.freeze({
+  strategiesPerEnvironment: 'LIMIT_STRATEGIES_PER_ENVIRONMENT',
+  flagBytes: 'LIMIT_FLAG_BYTES',
+  flagsPerProject: 'LIMIT_FLAGS_PER_PROJECT',
+  environments: 'LIMIT_ENVIRONMENTS',
+  projects: 'LIMIT_PROJECTS',
+  membersPerProject: 'LIMIT_MEMBERS_PER_PROJECT',
+  users: 'LIMIT_USERS',
+  apiTokens: 'LIMIT_API_TOKENS',
+});
+
+/** The message of a refused write that would pass a limit. */
+export const overLimit = (what: string, limit: number, variable: string): string =>
+  `${what} is limited to ${limit} (configurable with ${variable})`;
