@@ -43,7 +43,9 @@ export function jsonBody(optional: boolean, expectsObject: boolean, validator: M
     }
     // valibot's object schemas take an array (its keys are just absent), so a body of optional fields would
     // accept `[]`; an object body must be an object.
-    if (expectsObject && Array.isArray(value)) throw apiError('ValidationError', 'The body must be an object, got an array');
+    // Told to the validator's hook, which refuses it when the schema would otherwise pass (missing required
+    // keys keep their own, more telling message).
+    if (expectsObject && Array.isArray(value)) c.set('bodyIsArray' as never, true as never);
     // A deeply nested value can pass a schema (a patch `value` is unknown) and then overflow the stack of
     // JSON.stringify when its command is logged; no body of this API needs more than a few levels.
     if (exceedsDepth(text, MAX_DEPTH)) throw apiError('ValidationError', `The body nests arrays and objects more than ${MAX_DEPTH} levels deep`);

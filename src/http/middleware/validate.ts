@@ -11,8 +11,12 @@ import { apiError } from '../errors.js';
  * @example validate('param', FeatureParamsSchema)
  */
 export function validate(target: 'param' | 'query' | 'json', schema: v.GenericSchema): MiddlewareHandler {
-  return vValidator(target, schema, (result) => {
-    if (result.success) return;
+  return vValidator(target, schema, (result, c) => {
+    if (result.success) {
+      // valibot's object schemas take an array whose keys are all optional; an object body must be an object.
+      if (target === 'json' && c.get('bodyIsArray' as never)) throw apiError('ValidationError', 'The body must be an object, got an array');
+      return;
+    }
     const { message, details } = formatIssues(result.issues);
     throw apiError('ValidationError', message, details);
   });
