@@ -100,8 +100,10 @@ function price(document: unknown, estimate: Estimate, operation: Operation, inde
       if (next.depth > maxDepth) return tooDeep(index, operation.op);
       return { ...unchanged, next };
     }
-    default:
-      return unchanged; // test; fast-json-patch refuses any op the schema does not admit
+    case 'test':
+      return unchanged;
+    default: // the schema admits no other op; `_get` would write into the caller's operation
+      return refused(index, `("${String(operation.op).slice(0, 20)}") is not an RFC 6902 operation`);
   }
   let value: unknown;
   if (operation.op === 'copy') {
@@ -125,7 +127,9 @@ function price(document: unknown, estimate: Estimate, operation: Operation, inde
     copied: operation.op === 'copy' ? copied + measured.bytes : copied,
   };
   if (next.depth > maxDepth) return tooDeep(index, operation.op);
-  return { ok: true, next, run: { op: operation.op === 'replace' ? 'replace' : 'add', path: operation.path, value: jsonpatch.deepClone(value) } };
+  // A missing value is left for fast-json-patch's validation to refuse (deepClone would make it null).
+  const copy = value === undefined ? value : jsonpatch.deepClone(value);
+  return { ok: true, next, run: { op: operation.op === 'replace' ? 'replace' : 'add', path: operation.path, value: copy } };
 }
 
 /**

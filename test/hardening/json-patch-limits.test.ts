@@ -157,6 +157,11 @@ describe('applyJsonPatch', () => {
     expect(refusal(apply(document, [{ op: 'replace', path: '/a', value: 2 }, { op: 'test', path: '/a', value: 3 }])).kind).toBe('PatchTestFailed');
   });
 
+  test('refuses what is not an RFC 6902 operation, or lacks its value', () => {
+    expect(refusal(apply({ a: 1 }, [{ op: '_get', path: '/a', value: 0 }] as unknown as Operation[])).message).toMatch(/operation 0 \("_get"\) is not an RFC 6902 operation/);
+    expect(refusal(apply({ a: 1 }, [{ op: 'add', path: '/b' }] as unknown as Operation[])).message).toMatch(/Invalid JSON Patch: Operation `value` property is not present/);
+  });
+
   test('keeps fast-json-patch\'s prototype guard on', () => {
     const error = refusal(apply({}, [{ op: 'add', path: '/__proto__/polluted', value: 1 }]));
     expect(error.kind).toBe('ValidationError');
