@@ -1,21 +1,48 @@
 /**
  * Turns valibot issues into the body of a 400 `ValidationError`: every
  * message names the property it is about (`"constraints.0.values": ...`), so
- * a user can find the mistake without reading the schema.
+ * a user can find the mistake without reading the schema. However bad the
+ * input, the body stays a few kilobytes: a handful of issues, each of
+ * bounded length, so a megabyte of junk never comes back as tens of megabytes.
  */
 import * as v from 'valibot';
 
-/** How many issues the top-level message spells out; all of them are in `details`. */
+/** How many issues the top-level message spells out; `details` lists up to {@link DETAILS_MAX}. */
 const MESSAGE_ISSUES = 3;
 
-/** One issue as text: `"<dot path>": <message>`, or the bare message for the whole input. */
+/** Most issues listed in `details`: enough to fix a body in a round or two, few enough to read. */
+export const DETAILS_MAX = 10;
+
+/**
+ * Longest text of one issue, in characters; longer ones (a long key in the path, a long value echoed back)
+ * are cut and end with `…`. Room for a path a few levels deep and any message the schemas write.
+ */
+export const ISSUE_TEXT_MAX = 300;
+
+/** Issues formatted and compared for repeats; past these, issues are counted but not read. */
+const ISSUES_READ = 1000;
+
+/** `text` cut to at most `max` characters, ending with `…` when cut, never splitting a surrogate pair. */
+function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/** One issue as text: `"<dot path>": <message>`, or the bare message for the whole input; at most {@link ISSUE_TEXT_MAX} characters. */
 export function formatIssue(issue: v.BaseIssue<unknown>): string {
   const path = v.getDotPath(issue);
-  return path ? `"${path}": ${issue.message}` : issue.message;
+  return truncate(path ? `"${path}": ${issue.message}` : issue.message, ISSUE_TEXT_MAX);
 }
 
 /**
- * The `message` and `details` of a `ValidationError` from valibot issues.
+ * The `message` and `details` of a `ValidationError` from valibot issues: the first
+ * {@link DETAILS_MAX} distinct issues in `details`, the first three in the message with how many more
+ * there are. The work is bounded too: only the first 1000 issues are formatted and compared for repeats,
+ * the rest are counted. `complete: false` says the issues are only the first ones found (a validation
+ * that stopped early, as `safeParseCapped` in src/limits does), so the count is a lower bound.
  *
  * @example
  * const result = v.safeParse(CreateFeatureSchema, { name: 'a b' });
@@ -24,14 +51,15 @@ export function formatIssue(issue: v.BaseIssue<unknown>): string {
  */
 export function formatIssues(
   issues: readonly v.BaseIssue<unknown>[],
+  { complete = true }: { complete?: boolean } = {},
 ): { message: string; details: { message: string }[] } {
   // A union may repeat the same complaint per option; say each thing once.
-  const texts = [...new Set(issues.map(formatIssue))];
+  const texts = [...new Set(issues.slice(0, ISSUES_READ).map(formatIssue))];
   if (texts.length === 0) return { message: 'invalid input', details: [] };
+  const count = texts.length + Math.max(issues.length - ISSUES_READ, 0);
   const shown = texts.slice(0, MESSAGE_ISSUES).join('; ');
-  const more = texts.length - MESSAGE_ISSUES;
-  return {
-    message: more > 0 ? `${shown}; and ${more} more` : shown,
-    details: texts.map((message) => ({ message })),
-  };
+  const more = count - MESSAGE_ISSUES;
+  let message = more > 0 ? `${shown}; and ${more} more` : shown;
+  if (!complete) message = `${shown}; and ${more > 0 ? `at least ${more}` : 'possibly'} more`;
+  return { message, details: texts.slice(0, DETAILS_MAX).map((text) => ({ message: text })) };
 }

@@ -9,7 +9,10 @@ import { strictObject } from './common.schema.js';
 import { mustBe, oneOf } from './messages.js';
 
 export const PATCH_OPS = ['add', 'remove', 'replace', 'move', 'copy', 'test'] as const;
-/** Most operations one PATCH may carry. */
+/**
+ * Most operations one PATCH may carry. What a patch may cost is bounded by the size limits of
+ * `applyJsonPatch` whatever its length; this bounds the steps and the issues one body can raise.
+ */
 export const PATCH_MAX = 100;
 
 const HOSTILE_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -63,13 +66,15 @@ export const PatchOperationSchema = v.pipe(
 );
 
 /**
- * Body of every PATCH route: 1 to 100 operations.
+ * Body of every PATCH route: 1 to 100 operations. The count is checked before any operation is, so a body
+ * of a million junk operations costs one issue, not millions.
  *
  * @example v.parse(JsonPatchSchema, [{ op: 'replace', path: '/description', value: 'x' }])
  */
 export const JsonPatchSchema = v.pipe(
-  v.array(PatchOperationSchema, mustBe('an array of JSON Patch operations')),
+  v.array(v.unknown(), mustBe('an array of JSON Patch operations')),
   v.minLength(1, 'must hold at least one operation'),
   v.maxLength(PATCH_MAX, `must hold at most ${PATCH_MAX} operations`),
+  v.array(PatchOperationSchema),
 );
 export type JsonPatch = v.InferOutput<typeof JsonPatchSchema>;

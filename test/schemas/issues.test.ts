@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { formatIssues } from '../../src/schemas/issues.js';
+import { DETAILS_MAX, ISSUE_TEXT_MAX, formatIssues } from '../../src/schemas/issues.js';
+import { BatchFeaturesSchema } from '../../src/schemas/feature.schema.js';
 import { CreateFeatureSchema } from '../../src/schemas/feature.schema.js';
 import { StrategySchema } from '../../src/schemas/strategy.schema.js';
 import { VariantsSchema } from '../../src/schemas/variant.schema.js';
@@ -53,5 +54,43 @@ describe('formatIssues', () => {
 
   it('still answers something for no issues', () => {
     expect(formatIssues([])).toEqual({ message: 'invalid input', details: [] });
+  });
+
+  it(`lists at most ${DETAILS_MAX} issues in details, and counts them all in the message`, () => {
+    const issues = issuesOf(BatchFeaturesSchema, { features: Array.from({ length: 25 }, (_, i) => i) });
+    const result = formatIssues(issues);
+    expect(result.details.map((d) => d.message)).toEqual(Array.from({ length: 10 }, (_, i) => `"features.${i}": must be a string, got ${i}`));
+    expect(result.message).toBe('"features.0": must be a string, got 0; "features.1": must be a string, got 1; "features.2": must be a string, got 2; and 22 more');
+  });
+
+  it(`cuts an issue at ${ISSUE_TEXT_MAX} characters, so no long value or key comes back`, () => {
+    const value = formatIssues(issuesOf(CreateFeatureSchema, { name: 'f', type: 'x'.repeat(1_000_000) }));
+    const start = '"type": must be one of release, experiment, operational, kill-switch, permission, got "';
+    expect(value.details[0]!.message).toBe(`${start}${'x'.repeat(ISSUE_TEXT_MAX - 1 - start.length)}…`);
+    expect(value.details[0]!.message).toHaveLength(ISSUE_TEXT_MAX);
+    expect(value.message).toBe(value.details[0]!.message);
+    const key = formatIssues(issuesOf(CreateFeatureSchema, { name: 'f', ['k'.repeat(1_000_000)]: 1 }));
+    expect(key.details[0]!.message).toBe(`"${'k'.repeat(ISSUE_TEXT_MAX - 2)}…`);
+  });
+
+  it('never cuts a character in half', () => {
+    const text = formatIssues(issuesOf(CreateFeatureSchema, { name: 'f', type: '🚩'.repeat(1000) })).details[0]!.message;
+    expect(text.length).toBeLessThanOrEqual(ISSUE_TEXT_MAX);
+    expect(text.endsWith('🚩…')).toBe(true);
+  });
+
+  it('reads a bounded number of issues however many there are', () => {
+    const issues = issuesOf(BatchFeaturesSchema, { features: Array.from({ length: 500_000 }, () => 1) });
+    const started = performance.now();
+    const result = formatIssues(issues);
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(result.details).toHaveLength(DETAILS_MAX);
+    expect(result.message).toMatch(/; and 499997 more$/);
+  });
+
+  it('says "at least" when the issues are only the first ones found', () => {
+    const issues = issuesOf(CreateFeatureSchema, { name: 1, description: 2, type: 3, impressionData: 4, extra: 5 });
+    expect(formatIssues(issues, { complete: false }).message).toMatch(/permission, got 3; and at least 2 more$/);
+    expect(formatIssues(issues.slice(0, 1), { complete: false }).message).toBe('"name": must be a string, got 1; and possibly more');
   });
 });

@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { Operation } from 'fast-json-patch';
 import { JsonPatchSchema, pointerSegments, type JsonPatch } from '../../src/schemas/patch.schema.js';
@@ -67,5 +68,13 @@ describe('JsonPatchSchema', () => {
     [['remove /a'], '0', 'must be an object'],
   ])('refuses %j at %s', (input, property, fragment) => {
     expectIssue(JsonPatchSchema, input, property, fragment);
+  });
+
+  it('counts the operations before reading any: a 1 MiB body of junk operations is one issue', () => {
+    const junk = Array.from({ length: 350_000 }, () => ({}));
+    const started = performance.now();
+    const result = v.safeParse(JsonPatchSchema, junk);
+    expect(performance.now() - started).toBeLessThan(250);
+    expect(result.issues?.map((i) => i.message)).toEqual(['must hold at most 100 operations']);
   });
 });

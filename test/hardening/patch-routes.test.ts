@@ -1,0 +1,63 @@
+/**
+ * Finding 1 through HTTP: a JSON Patch of a few kilobytes whose copies double the document at every step
+ * used to stall the event loop for seconds and then exhaust the heap. On each of the three PATCH routes it
+ * is now a quick 400 naming the limit, and nothing is written.
+ */
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { harness, type Harness } from '../helpers/harness.js';
+import { expectError, expectNoChange } from '../helpers/expect.js';
+
+const P = '/api/admin/projects/default';
+const FLAG = `${P}/features/f`;
+const STRATEGIES = `${FLAG}/environments/development/strategies`;
+
+let h: Harness;
+beforeEach(async () => {
+  h = await harness();
+  expect((await h.json('POST', `${P}/features`, { name: 'f' })).status).toBe(201);
+});
+afterEach(async () => { await h.close(); });
+
+/** A 2.8 KB value, then sixteen copies of the whole document into itself: 3.6 KB that would grow to 180 MB. */
+const doubling = (seed: { path: string; value: unknown }, target: (i: number) => string) => [
+  { op: 'add', ...seed },
+  ...Array.from({ length: 16 }, (_, i) => ({ op: 'copy', from: '', path: target(i) })),
+];
+
+/** Sends `body` and asserts a 400 naming the size limit within `ms`, with nothing written. */
+async function refusedQuickly(path: string, body: unknown, ms = 1000) {
+  expect(JSON.stringify(body).length).toBeLessThan(4000);
+  await expectNoChange(h, async () => {
+    const started = performance.now();
+    const r = await h.json('PATCH', path, body);
+    expect(performance.now() - started).toBeLessThan(ms);
+    expectError(r, 400, 'ValidationError', /would make the document larger than 1048576 bytes/);
+  }, 'f');
+}
+
+describe('the doubling patch of the hardening issue', () => {
+  test('PATCH a flag', async () => {
+    await refusedQuickly(FLAG, doubling({ path: '/description', value: 'x'.repeat(2800) }, (i) => `/copy${i}`));
+  });
+
+  test('PATCH a strategy', async () => {
+    const { body: strategy } = await h.json('POST', STRATEGIES, { name: 'default' });
+    await refusedQuickly(`${STRATEGIES}/${strategy.id}`, doubling({ path: '/title', value: 'x'.repeat(2800) }, () => '/constraints/-'));
+  });
+
+  test('PATCH the variants of a flag', async () => {
+    const variant = { name: 'v', weightType: 'variable', weight: 0, payload: { type: 'string', value: 'x'.repeat(2800) } };
+    await refusedQuickly(`${FLAG}/variants`, doubling({ path: '/-', value: variant }, () => '/-'));
+  });
+
+  test('a patch within the limits still applies', async () => {
+    const { body: strategy } = await h.json('POST', STRATEGIES, { name: 'flexibleRollout', constraints: [{ contextName: 'userId', operator: 'IN', values: ['a'] }] });
+    const r = await h.json('PATCH', `${STRATEGIES}/${strategy.id}`, [
+      { op: 'copy', from: '/constraints/0', path: '/constraints/-' },
+      { op: 'replace', path: '/constraints/1/values', value: Array.from({ length: 1000 }, (_, i) => `user-${i}`) },
+      { op: 'move', from: '/constraints/1', path: '/constraints/0' },
+    ]);
+    expect(r.status).toBe(200);
+    expect(r.body.constraints.map((c: { values: string[] }) => c.values.length)).toEqual([1000, 1]);
+  });
+});
