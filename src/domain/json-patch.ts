@@ -1,5 +1,6 @@
 import jsonpatch, { type Operation } from 'fast-json-patch';
-import { jsonStringBytes, measureJson } from '../limits/json-size.js';
+import { SHAPE_LIMITS } from '../limits.js';
+import { jsonStringBytes, measureJson } from '../schemas/json-size.js';
 import { pointerSegments } from '../schemas/patch.schema.js';
 import { fail, type DomainError } from './errors.js';
 
@@ -10,14 +11,14 @@ export type PatchResult<T> = { ok: true; value: T } | { ok: false; error: Domain
  * (`BODY_LIMIT`, src/config.ts), since a document no request could send whole is one no patch needs to
  * build. Callers pass the configured limit.
  */
-export const PATCH_RESULT_LIMIT = 1024 * 1024;
+export const PATCH_RESULT_LIMIT = SHAPE_LIMITS.bodyBytes;
 
 /**
  * Deepest nesting an operation may grow a patched document to: the depth limit of request bodies
  * (`MAX_DEPTH`, src/http/body.ts). No resource is nested more than a few levels; the bound keeps the
  * recursive clones and comparisons of fast-json-patch far from the stack limit.
  */
-export const PATCH_DEPTH_LIMIT = 64;
+export const PATCH_DEPTH_LIMIT = SHAPE_LIMITS.bodyDepth;
 
 /** Running bounds while a patch is applied: JSON bytes and depth of the document (upper bounds), bytes copied so far. */
 interface Estimate {

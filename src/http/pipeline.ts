@@ -28,7 +28,7 @@ export function pipelineOf(route: RouteSpec, deps: AppDeps): MiddlewareHandler<A
     const limit = deps.config.bodyLimit;
     steps.push(
       bodyLimit({ maxSize: limit, onError: () => { throw apiError('PayloadTooLarge', `The request body is larger than ${limit} bytes`); } }),
-      jsonBody(route.bodyOptional ?? false, isObjectSchema(route.body), validate('json', route.body)),
+      jsonBody(route.bodyOptional ?? false, route.body, isObjectSchema(route.body), validate('json', route.body)),
     );
   }
   return steps;

@@ -4,11 +4,12 @@
  * strict object whose issues read well.
  */
 import * as v from 'valibot';
+import { SHAPE_LIMITS } from '../limits.js';
 import { isIsoDateTime, isUrlFriendly } from './formats.js';
 import { mustBe, objectMessage } from './messages.js';
 
 /** Longest flag, project, environment or strategy id accepted anywhere. */
-export const NAME_MAX = 100;
+export const NAME_MAX = SHAPE_LIMITS.name;
 
 /**
  * Names no identifier may have: the members of `Object.prototype` (and `prototype`). Refused with a 400

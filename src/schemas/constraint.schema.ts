@@ -4,6 +4,7 @@
  * `value` in the operator's format.
  */
 import * as v from 'valibot';
+import { SHAPE_LIMITS } from '../limits.js';
 import { identifier, strictBoolean, strictObject } from './common.schema.js';
 import { isIsoDateTime, isNumericString, isStrictSemver } from './formats.js';
 import { mustBe, oneOf } from './messages.js';
@@ -21,9 +22,9 @@ export const CONSTRAINT_OPERATORS = [
 export type ConstraintOperator = (typeof CONSTRAINT_OPERATORS)[number];
 
 /** Longest single constraint value. */
-export const CONSTRAINT_VALUE_MAX = 100;
+export const CONSTRAINT_VALUE_MAX = SHAPE_LIMITS.constraintValue;
 /** Most values one constraint may list. */
-export const CONSTRAINT_VALUES_MAX = 1000;
+export const CONSTRAINT_VALUES_MAX = SHAPE_LIMITS.constraintValues;
 
 const valueString = v.pipe(
   v.string(mustBe('a string')),

@@ -3,6 +3,7 @@
  * the result of a JSON Patch of the flag record, clone, batch delete, revive.
  */
 import * as v from 'valibot';
+import { SHAPE_LIMITS } from '../limits.js';
 import {
   DescriptionSchema,
   FlagNameSchema,
@@ -94,7 +95,7 @@ export const CloneFeatureSchema = strictObject({
 export type CloneFeature = v.InferOutput<typeof CloneFeatureSchema>;
 
 /** Most names one batch request may list. */
-export const BATCH_MAX = 1000;
+export const BATCH_MAX = SHAPE_LIMITS.batch;
 
 /**
  * Body of `POST /api/admin/projects/:projectId/delete`: `{ features: string[] }`.

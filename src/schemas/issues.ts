@@ -6,18 +6,19 @@
  * bounded length, so a megabyte of junk never comes back as tens of megabytes.
  */
 import * as v from 'valibot';
+import { SHAPE_LIMITS } from '../limits.js';
 
 /** How many issues the top-level message spells out; `details` lists up to {@link DETAILS_MAX}. */
 const MESSAGE_ISSUES = 3;
 
 /** Most issues listed in `details`: enough to fix a body in a round or two, few enough to read. */
-export const DETAILS_MAX = 10;
+export const DETAILS_MAX = SHAPE_LIMITS.errorIssues;
 
 /**
  * Longest text of one issue, in characters; longer ones (a long key in the path, a long value echoed back)
  * are cut and end with `…`. Room for a path a few levels deep and any message the schemas write.
  */
-export const ISSUE_TEXT_MAX = 300;
+export const ISSUE_TEXT_MAX = SHAPE_LIMITS.errorMessage;
 
 /** Issues formatted and compared for repeats; past these, issues are counted but not read. */
 const ISSUES_READ = 1000;
@@ -42,7 +43,7 @@ export function formatIssue(issue: v.BaseIssue<unknown>): string {
  * {@link DETAILS_MAX} distinct issues in `details`, the first three in the message with how many more
  * there are. The work is bounded too: only the first 1000 issues are formatted and compared for repeats,
  * the rest are counted. `complete: false` says the issues are only the first ones found (a validation
- * that stopped early, as `safeParseCapped` in src/limits does), so the count is a lower bound.
+ * that stopped early, as `safeParseCapped` does), so the count is a lower bound.
  *
  * @example
  * const result = v.safeParse(CreateFeatureSchema, { name: 'a b' });

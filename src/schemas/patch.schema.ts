@@ -4,6 +4,7 @@
  * refused here, before any patch library sees them.
  */
 import * as v from 'valibot';
+import { SHAPE_LIMITS } from '../limits.js';
 import type { Operation } from 'fast-json-patch';
 import { strictObject } from './common.schema.js';
 import { mustBe, oneOf } from './messages.js';
@@ -13,7 +14,7 @@ export const PATCH_OPS = ['add', 'remove', 'replace', 'move', 'copy', 'test'] as
  * Most operations one PATCH may carry. What a patch may cost is bounded by the size limits of
  * `applyJsonPatch` whatever its length; this bounds the steps and the issues one body can raise.
  */
-export const PATCH_MAX = 100;
+export const PATCH_MAX = SHAPE_LIMITS.patchOperations;
 
 const HOSTILE_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
 

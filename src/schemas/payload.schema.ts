@@ -2,13 +2,14 @@
  * A variant payload (seed 2.8), shared by flag variants and strategy variants.
  */
 import * as v from 'valibot';
+import { SHAPE_LIMITS } from '../limits.js';
 import { strictObject } from './common.schema.js';
 import { isNumericString } from './formats.js';
 import { mustBe, oneOf } from './messages.js';
 
 export const PAYLOAD_TYPES = ['json', 'csv', 'string', 'number'] as const;
 /** Longest payload value. */
-export const PAYLOAD_VALUE_MAX = 10_000;
+export const PAYLOAD_VALUE_MAX = SHAPE_LIMITS.payload;
 
 function parsesAsJson(s: string): boolean {
   try {

@@ -3,6 +3,7 @@
  * default-strategy requests, and a strategy record after a JSON Patch.
  */
 import * as v from 'valibot';
+import { SHAPE_LIMITS } from '../limits.js';
 import {
   RESERVED_NAMES,
   identifier,
@@ -24,11 +25,11 @@ export const STRATEGY_NAMES = [
 
 /** Limits of one strategy. */
 export const STRATEGY_LIMITS = {
-  constraints: 100,
-  parameters: 100,
-  parameterValue: 10_000,
-  variants: 100,
-  segments: 100,
+  constraints: SHAPE_LIMITS.constraints,
+  parameters: SHAPE_LIMITS.parameters,
+  parameterValue: SHAPE_LIMITS.parameterValue,
+  variants: SHAPE_LIMITS.variants,
+  segments: SHAPE_LIMITS.strategySegments,
 } as const;
 
 /**

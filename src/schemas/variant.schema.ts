@@ -4,6 +4,7 @@
  * computed from it.
  */
 import * as v from 'valibot';
+import { SHAPE_LIMITS } from '../limits.js';
 import { FlagNameSchema, identifier, integerIn, strictObject } from './common.schema.js';
 import { mustBe, oneOf } from './messages.js';
 import { PayloadSchema } from './payload.schema.js';
@@ -12,7 +13,7 @@ export const WEIGHT_TYPES = ['variable', 'fix'] as const;
 /** Weights are per mille: all stored weights of a list total this. */
 export const TOTAL_WEIGHT = 1000;
 /** Most variants one flag may carry. */
-export const VARIANTS_MAX = 100;
+export const VARIANTS_MAX = SHAPE_LIMITS.variants;
 
 /** `variable` or `fix`. */
 export const WeightTypeSchema = v.picklist(WEIGHT_TYPES, oneOf(WEIGHT_TYPES));
@@ -25,7 +26,7 @@ export const OverrideSchema = strictObject({
       v.pipe(v.string(mustBe('a string')), v.maxLength(100, 'must be at most 100 characters')),
       mustBe('an array of strings'),
     ),
-    v.maxLength(1000, 'must hold at most 1000 values'),
+    v.maxLength(SHAPE_LIMITS.overrideValues, `must hold at most ${SHAPE_LIMITS.overrideValues} values`),
   ),
 });
 
@@ -39,7 +40,7 @@ export const VariantSchema = strictObject({
   weight: integerIn(0, TOTAL_WEIGHT),
   stickiness: v.optional(identifier(100), 'default'),
   payload: v.optional(PayloadSchema),
-  overrides: v.optional(v.pipe(v.array(OverrideSchema, mustBe('an array')), v.maxLength(100, 'must hold at most 100 overrides')), () => []),
+  overrides: v.optional(v.pipe(v.array(OverrideSchema, mustBe('an array')), v.maxLength(SHAPE_LIMITS.overrides, `must hold at most ${SHAPE_LIMITS.overrides} overrides`)), () => []),
 });
 export type VariantBody = v.InferOutput<typeof VariantSchema>;
 /** An override as stored. */

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { afterEach, describe, expect, test } from 'vitest';
-import { ISSUES_COLLECTED_MAX, safeParseCapped } from '../../src/limits/capped-parse.js';
+import { ISSUES_COLLECTED_MAX, safeParseCapped } from '../../src/schemas/capped-parse.js';
 import { BatchFeaturesSchema, CreateFeatureSchema } from '../../src/schemas/feature.schema.js';
 import { DETAILS_MAX, formatIssues } from '../../src/schemas/issues.js';
 import { JsonPatchSchema } from '../../src/schemas/patch.schema.js';

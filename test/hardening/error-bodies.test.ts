@@ -43,7 +43,7 @@ async function smallRefusal(method: string, path: string, body: string, message:
 
 describe('a 1 MiB body of invalid items answers a small 400', () => {
   test('batch delete: {features: [1, 1, ...]}', async () => {
-    await smallRefusal('POST', `${P}/delete`, fill(1, (features) => ({ features })), /"features.0": must be a string, got 1; .*; and \d{6} more$/);
+    await smallRefusal('POST', `${P}/delete`, fill(1, (features) => ({ features })), /"features.0": must be a string, got 1; .*; and (at least \d+|\d{6}) more$/);
   });
 
   test('add a strategy: {constraints: [{}, {}, ...]}', async () => {

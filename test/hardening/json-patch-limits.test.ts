@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import type { Operation } from 'fast-json-patch';
 import { describe, expect, test } from 'vitest';
 import { applyJsonPatch, PATCH_DEPTH_LIMIT, PATCH_RESULT_LIMIT } from '../../src/domain/json-patch.js';
-import { measureJson } from '../../src/limits/json-size.js';
+import { measureJson } from '../../src/schemas/json-size.js';
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 

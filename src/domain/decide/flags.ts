@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import * as v from 'valibot';
+import { safeParseCapped } from '../../schemas/capped-parse.js';
 import { flagRules } from '../../../machines/flag-rules.js';
 import { FeatureRecordSchema } from '../../schemas/feature.schema.js';
 import type { CommandContext } from '../context.js';
@@ -85,8 +85,8 @@ export function decidePatch(draft: ProjectDraft, cmd: Cmd<'flag.patch'>, context
   };
   const patched = applyJsonPatch(document, cmd.operations);
   if (!patched.ok) return refuse(patched.error);
-  const parsed = v.safeParse(FeatureRecordSchema, patched.value);
-  if (!parsed.success) return refuse(invalid(parsed.issues));
+  const parsed = safeParseCapped(FeatureRecordSchema, patched.value);
+  if (!parsed.success) return refuse(invalid(parsed.issues, parsed.capped));
   const next = parsed.output;
   return updated(before, { description: next.description, type: next.type, stale: next.stale, impressionData: next.impressionData }, context);
 }

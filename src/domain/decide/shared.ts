@@ -95,7 +95,7 @@ export function checkStrategyCount(flag: Flag, environment: string, count: numbe
 }
 
 /** A 400 naming the property that failed its schema. */
-export function invalid(issues: Parameters<typeof formatIssues>[0]): DomainError {
-  const { message, details } = formatIssues(issues);
+export function invalid(issues: Parameters<typeof formatIssues>[0], capped = false): DomainError {
+  const { message, details } = formatIssues(issues, { complete: !capped });
   return fail('ValidationError', message, details);
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import * as v from 'valibot';
+import { safeParseCapped } from '../../schemas/capped-parse.js';
 import { flagRules } from '../../../machines/flag-rules.js';
 import { StrategyRecordSchema } from '../../schemas/strategy.schema.js';
 import type { CommandContext } from '../context.js';
@@ -79,8 +79,8 @@ export function decidePatchStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.patc
   if (!('id' in current)) return refuse(current);
   const patched = applyJsonPatch(current, cmd.operations);
   if (!patched.ok) return refuse(patched.error);
-  const parsed = v.safeParse(StrategyRecordSchema, patched.value);
-  if (!parsed.success) return refuse(invalid(parsed.issues));
+  const parsed = safeParseCapped(StrategyRecordSchema, patched.value);
+  if (!parsed.success) return refuse(invalid(parsed.issues, parsed.capped));
   if (parsed.output.id !== undefined && parsed.output.id !== current.id) {
     return refuse(fail('ValidationError', '"id": the id of a strategy cannot be changed'));
   }

@@ -1,4 +1,4 @@
-import * as v from 'valibot';
+import { safeParseCapped } from '../../schemas/capped-parse.js';
 import { VariantsSchema, distributeWeights } from '../../schemas/variant.schema.js';
 import type { CommandContext } from '../context.js';
 import type { Cmd, Versioned } from '../commands.js';
@@ -29,7 +29,7 @@ export function decidePatchVariants(draft: ProjectDraft, cmd: Cmd<'variants.patc
   if (!found.ok) return refuse(found.error);
   const patched = applyJsonPatch(found.value.variants, cmd.operations);
   if (!patched.ok) return refuse(patched.error);
-  const parsed = v.safeParse(VariantsSchema, patched.value);
-  if (!parsed.success) return refuse(invalid(parsed.issues));
+  const parsed = safeParseCapped(VariantsSchema, patched.value);
+  if (!parsed.success) return refuse(invalid(parsed.issues, parsed.capped));
   return store(found.value, parsed.output, context);
 }

@@ -1,10 +1,20 @@
 import type { MiddlewareHandler } from 'hono';
+import type * as v from 'valibot';
+import { SHAPE_LIMITS } from '../../limits.js';
+import { safeParseCapped } from '../../schemas/capped-parse.js';
+import { formatIssues } from '../../schemas/issues.js';
 import { apiError } from '../errors.js';
 
 const JSON_TYPE = /^application\/([\w.+-]*\+)?json\s*(;|$)/i;
 
 /** Deepest nesting of arrays and objects a JSON body may have. */
-export const MAX_DEPTH = 64;
+export const MAX_DEPTH = SHAPE_LIMITS.bodyDepth;
+
+/**
+ * Bodies larger than this are validated once with an issue cap before the route's validator runs: only a
+ * large body can hold enough bad items to make a full validation costly (a 1 MiB one: ~1 s uncapped).
+ */
+const PRECHECK_CHARS = 16 * 1024;
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -14,7 +24,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * (400), text that does not parse (400) or nests too deep (400), an array where an object is expected (400). The text is left in Hono's body cache and
  * `validator` (the route's valibot validator) runs on it; an optional body left out skips it.
  */
-export function jsonBody(optional: boolean, expectsObject: boolean, validator: MiddlewareHandler): MiddlewareHandler {
+export function jsonBody(optional: boolean, schema: v.GenericSchema, expectsObject: boolean, validator: MiddlewareHandler): MiddlewareHandler {
   return async (c, next) => {
     const encoding = c.req.header('content-encoding')?.trim().toLowerCase();
     if (encoding && encoding !== 'identity') {
@@ -43,12 +53,19 @@ export function jsonBody(optional: boolean, expectsObject: boolean, validator: M
     }
     // valibot's object schemas take an array (its keys are just absent), so a body of optional fields would
     // accept `[]`; an object body must be an object.
-    // Told to the validator's hook, which refuses it when the schema would otherwise pass (missing required
-    // keys keep their own, more telling message).
-    if (expectsObject && Array.isArray(value)) c.set('bodyIsArray' as never, true as never);
     // A deeply nested value can pass a schema (a patch `value` is unknown) and then overflow the stack of
     // JSON.stringify when its command is logged; no body of this API needs more than a few levels.
     if (exceedsDepth(text, MAX_DEPTH)) throw apiError('ValidationError', `The body nests arrays and objects more than ${MAX_DEPTH} levels deep`);
+    // Told to the validator's hook, which refuses it when the schema would otherwise pass (missing required
+    // keys keep their own, more telling message).
+    if (expectsObject && Array.isArray(value)) c.set('bodyIsArray' as never, true as never);
+    if (text.length > PRECHECK_CHARS) {
+      const checked = safeParseCapped(schema, value);
+      if (!checked.success) {
+        const { message, details } = formatIssues(checked.issues, { complete: !checked.capped });
+        throw apiError('ValidationError', message, details);
+      }
+    }
     // Hono's body cache holds promises of each form of the body; the validator's `c.req.json()` reads `text`.
     (c.req.bodyCache as Record<string, unknown>)['text'] = Promise.resolve(text);
     return validator(c, next);
