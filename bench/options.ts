@@ -12,6 +12,8 @@ export interface BenchOptions {
   quick: boolean;
   /** Server entry file to start (default: the production build). */
   server: string | undefined;
+  /** Run the abuse phase (`/health` latency while abusive requests run). */
+  abuse: boolean;
 }
 
 /** Usage text printed by `--help` and on a bad option. */
@@ -24,6 +26,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --vs-token T        admin token for --vs (sent as the Authorization header)
   --quick             smoke run: --duration 3 --flags 10000
   --server PATH       server entry to start (default dist/src/main.js)
+  --no-abuse          skip the abuse phase (/health latency while abusive requests run)
   --help              this text`;
 
 /**
@@ -45,6 +48,7 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
       'vs-token': { type: 'string' },
       quick: { type: 'boolean', default: false },
       server: { type: 'string' },
+      'no-abuse': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -63,6 +67,7 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
     vsToken: values['vs-token'],
     quick,
     server: values.server,
+    abuse: !values['no-abuse'],
   };
 }
 

@@ -13,6 +13,7 @@ import { targetFromUrl, type Target } from './client.js';
 import { runLoad, type LoadResult } from './load.js';
 import { parseOptions, scaleSizes, USAGE, type BenchOptions } from './options.js';
 import { renderReport, type ScenarioRow } from './report.js';
+import { runAbuse } from './abuse.js';
 import { runScale, type ScaleRow } from './scale.js';
 import { HOT_FLAGS, HOT_PROJECT, SCENARIOS, seedHotProject, type Scenario, type ScenarioContext } from './scenarios.js';
 import { BENCH_TOKEN, DEFAULT_ENTRY, freePort, killStartedServers, startServer, stopServer } from './server.js';
@@ -53,6 +54,11 @@ async function main(): Promise<void> {
     if (sizes.length > 0) {
       log(`scale: sizes ${sizes.join(', ')} on a fresh server`);
       scale = await runScale({ entry, workDir, sizes, duration: options.duration });
+    }
+    if (options.abuse) {
+      const flags = Math.min(options.flags || 10_000, 20_000);
+      log(`abuse: /health while abusive requests run, ${flags} flags on a fresh server`);
+      scale = [...scale, ...(await runAbuse({ entry, workDir, flags, seconds: Math.max(3, Math.min(options.duration, 5)) }))];
     }
     if (options.connections !== 32) notes.push(`targets are stated for 32 connections; this run used ${options.connections}`);
     if (options.vs) notes.push(`other = ${options.vs}; ratio = flagpole req/s ÷ other req/s; the two ran alternately, never at once`);
