@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { MiddlewareHandler } from 'hono';
 import type * as v from 'valibot';
 import { SHAPE_LIMITS } from '../../limits.js';
@@ -16,7 +17,6 @@ export const MAX_DEPTH = SHAPE_LIMITS.bodyDepth;
  */
 const PRECHECK_CHARS = 16 * 1024;
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Reads a JSON body after `hono/body-limit` has bounded it: a content encoding this server does not decode
@@ -30,13 +30,10 @@ export function jsonBody(optional: boolean, schema: v.GenericSchema, expectsObje
     if (encoding && encoding !== 'identity') {
       throw apiError('ContentTypeError', `Content-Encoding "${encoding.slice(0, 40)}" is not supported; send the body uncompressed`);
     }
-    const bytes = new Uint8Array(await c.req.arrayBuffer());
-    let text: string;
-    try {
-      text = UTF8.decode(bytes);
-    } catch {
-      throw apiError('ValidationError', 'The body is not valid UTF-8');
-    }
+    const bytes = Buffer.from(await c.req.arrayBuffer());
+    // Checked natively, then decoded: invalid bytes are refused, never replaced with U+FFFD.
+    if (!isUtf8(bytes)) throw apiError('ValidationError', 'The body is not valid UTF-8');
+    const text = bytes.toString('utf8');
     if (text.trim() === '') {
       if (!optional) throw apiError('ValidationError', 'A JSON request body is required');
       // An optional body left out: the validator that follows sees `undefined`, not an empty text to parse.
@@ -72,20 +69,28 @@ export function jsonBody(optional: boolean, schema: v.GenericSchema, expectsObje
   };
 }
 
-/** True when the JSON text nests arrays and objects deeper than `max`; a scan, so no recursion of its own. */
+/** Brackets, quotes and backslashes: the only characters that matter for depth. */
+const STRUCTURE = /[[\]{}"\\]/g;
+
+/**
+ * True when the JSON text nests arrays and objects deeper than `max`; no recursion of its own. It jumps from
+ * one structural character to the next with a regular expression (native speed) rather than looking at every
+ * character: a megabyte of values costs about a millisecond.
+ */
 export function exceedsDepth(text: string, max: number): boolean {
   let depth = 0;
   let inString = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const ch = text.charCodeAt(i);
+  STRUCTURE.lastIndex = 0;
+  for (let match = STRUCTURE.exec(text); match !== null; match = STRUCTURE.exec(text)) {
+    const ch = match[0];
     if (inString) {
-      if (ch === 0x5c) i += 1; // backslash: skip the escaped character
-      else if (ch === 0x22) inString = false;
-    } else if (ch === 0x22) inString = true;
-    else if (ch === 0x5b || ch === 0x7b) {
+      if (ch === '\\') STRUCTURE.lastIndex = match.index + 2; // skip the escaped character
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '[' || ch === '{') {
       depth += 1;
       if (depth > max) return true;
-    } else if (ch === 0x5d || ch === 0x7d) depth -= 1;
+    } else if (ch === ']' || ch === '}') depth -= 1;
   }
   return false;
 }
