@@ -43,6 +43,19 @@ export interface ActorOptions {
   maxBatch: number;
   /** Where a failed snapshot is reported. */
   log: Logger;
+  /**
+   * Told of every batch once it is on disk and published: the scope and its records, in order. Called
+   * synchronously before the replies go out; a listener must only take note (see `CommittedFeed`).
+   */
+  onCommit?: ((scope: Scope, records: readonly CommittedRecord[]) => void) | undefined;
+}
+
+/** One committed log record, as the feed passes it on. */
+export interface CommittedRecord<E = unknown> {
+  seq: number;
+  at: string;
+  by: string;
+  events: readonly E[];
 }
 
 /**
@@ -129,6 +142,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     // A decision or record that threw is a bug: its caller gets the exception (a logged 500), the others go
     // on. The record is encoded before the draft evolves, so a failure leaves the draft untouched.
     const decisions: (Decision<E, unknown> | null)[] = [];
+    const committed: CommittedRecord<E>[] = [];
     let seq = this.seq;
     for (const envelope of batch) {
       let decision: Decision<E, unknown>;
@@ -149,6 +163,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
       for (const event of decision.events) this.model.evolve(draft, event);
       seq += 1;
       ops.push(op);
+      committed.push({ seq, at, by: envelope.by, events: decision.events });
       this.logBytesSinceSnapshot += op.value.length;
     }
     // 2. Write the batch durably; 3. publish the draft; 4. reply.
@@ -164,6 +179,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     this.sinceSnapshot += seq - this.seq;
     this.state = this.model.publish(this.state, draft);
     this.seq = seq;
+    if (committed.length > 0) this.options.onCommit?.(this.model.scope, committed);
     batch.forEach((envelope, i) => {
       const decision = decisions[i];
       if (decision) envelope.resolve(decision);

@@ -12,6 +12,7 @@ import { PROJECT_OWNER, ROOT_ADMIN } from '../domain/roles.js';
 import type { ServiceCommand, ServiceEvent, ServiceReplies, ServiceState } from '../domain/service-state.js';
 import type { Flag, ProjectMeta } from '../domain/types.js';
 import { CommandActor, type ActorOptions } from './command-actor.js';
+import { CommittedFeed } from './committed-feed.js';
 import { readHistory, type HistoryPage, type HistoryQuery } from './history.js';
 import { emptyProject, projectModel, stateFromSnapshot } from './project-model.js';
 import { IncompatibleSnapshotError, recoverState } from './recover.js';
@@ -51,6 +52,8 @@ export class Registry {
   readonly unavailable = new Map<string, UnavailableError>();
   /** The mailbox of rules that span the service and projects: user deletion, membership, project creation. */
   readonly access = new SerialQueue();
+  /** Every committed batch, after it is on disk, and the service's revision (see `CommittedFeed`). */
+  readonly feed = new CommittedFeed();
   // Assigned in open(), before any use; the service model looks projects up through this registry.
   service!: ServiceActor;
 
@@ -62,13 +65,18 @@ export class Registry {
   ) {}
 
   static async open(options: RegistryOptions): Promise<Registry> {
-    const actorOptions = { ...DEFAULTS, log: silentLogger(), ...withoutUndefined(options) } as ActorOptions;
+    const base = { ...DEFAULTS, log: silentLogger(), ...withoutUndefined(options) } as ActorOptions;
     const store = await Store.open(options.dataDir);
     try {
+      // The feed is the registry's; every actor reports its commits to it.
+      let feed: CommittedFeed | undefined;
+      const actorOptions: ActorOptions = { ...base, onCommit: (scope, records) => feed?.publish(scope, records) };
       const registry = new Registry(store, actorOptions, options.limits ?? DEFAULT_LIMITS);
+      feed = registry.feed;
       const model = serviceModel({ projectExists: (id) => registry.projects.has(id) }, registry.limits);
       const recoveredService = await recoverState(store, model, (meta: ServiceState) => meta, emptyServiceState);
       registry.service = new CommandActor(store, model, recoveredService.state, recoveredService.seq, actorOptions, [], recoveredService.snapshotBytes);
+      registry.feed.recovered(recoveredService.seq);
       registry.notices.push(...recoveredService.notices);
       for await (const key of store.keys(keys.projectsPrefix)) {
         await registry.recoverProject(key.slice(keys.projectsPrefix.length));
@@ -87,6 +95,7 @@ export class Registry {
       const recovered = await recoverState(this.store, model, (meta: ProjectMeta, flags: Flag[]) => stateFromSnapshot(meta, flags), () => emptyProject(id));
       this.notices.push(...recovered.notices);
       this.projects.set(id, new CommandActor(this.store, model, recovered.state, recovered.seq, this.options, [], recovered.snapshotBytes));
+      this.feed.recovered(recovered.seq);
     } catch (error) {
       if (!(error instanceof CorruptRecordError) && !(error instanceof IncompatibleSnapshotError)) throw error;
       this.unavailable.set(id, error);

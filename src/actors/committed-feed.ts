@@ -1,0 +1,53 @@
+import type { Scope } from '../../snapshots/keys.js';
+import type { CommittedRecord } from './command-actor.js';
+
+/** One committed batch of one scope, with the service's revision after it. */
+export interface CommittedBatch {
+  scope: Scope;
+  records: readonly CommittedRecord[];
+  /** The revision once this batch is counted. */
+  revision: number;
+}
+
+export type FeedListener = (batch: CommittedBatch) => void;
+
+/**
+ * What the actors committed, as it is committed: every batch, after it is on disk, in commit order, to
+ * every subscriber (client caches, streams, the console's live view). Never built by polling or diffing
+ * state.
+ *
+ * The **revision** is one number for the whole service that only grows, also across restarts: the sum of
+ * every log's sequence number (each is durable and grows by one per record), so it moves on every committed
+ * change. A listener must only take note and return: it runs before the writers get their answers.
+ *
+ * @example const stop = registry.feed.subscribe(({ revision, scope }) => invalidate(scope, revision));
+ */
+export class CommittedFeed {
+  private readonly listeners = new Set<FeedListener>();
+
+  constructor(
+    /** The revision at start: the sum of the recovered sequence numbers. */
+    private current = 0,
+  ) {}
+
+  get revision(): number {
+    return this.current;
+  }
+
+  subscribe(listener: FeedListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Counts a committed batch and passes it on (the actors call this through `onCommit`). */
+  publish(scope: Scope, records: readonly CommittedRecord[]): void {
+    this.current += records.length;
+    const batch: CommittedBatch = { scope, records, revision: this.current };
+    for (const listener of this.listeners) listener(batch);
+  }
+
+  /** Adds the sequence number of a scope recovered at start. */
+  recovered(seq: number): void {
+    this.current += seq;
+  }
+}
