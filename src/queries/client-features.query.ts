@@ -1,0 +1,178 @@
+import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import type { Registry } from '../actors/registry.js';
+import type { ProjectState } from '../domain/project-state.js';
+import type { Constraint, Flag, Strategy, Variant } from '../domain/types.js';
+
+/** Encoded JSON, the type Hono sends as is. */
+export type Bytes = Uint8Array<ArrayBuffer>;
+
+/** What a token may read: its projects (or all) and one environment (`*` for admin tokens). */
+export interface ClientScope {
+  projects: readonly string[] | '*';
+  environment: string;
+}
+
+/** The query of `GET /api/client/features`, validated. */
+export interface ClientQuery {
+  project?: readonly string[] | undefined;
+  namePrefix?: string | undefined;
+  tag?: readonly string[] | undefined;
+  /** Only used with an environment-wide (admin) token, as Unleash does. */
+  environment?: string | undefined;
+  /** Absent or older `Unleash-Client-Spec` than 4.2.0: segment constraints inlined, no top-level `segments`. */
+  inlineSegmentConstraints: boolean;
+}
+
+/** A segment as the client API shows it. */
+export interface ClientSegment {
+  id: number;
+  name: string;
+  constraints: readonly Constraint[];
+}
+
+/** Where the client API finds segments (the service state holds them). */
+export type SegmentSource = () => readonly ClientSegment[];
+
+/** One answer: its bytes, its `ETag`, and the revision its content last changed at. */
+export interface ClientFeaturesAnswer {
+  body: Bytes;
+  etag: string;
+  revision: number;
+}
+
+const MAX_ANSWERS = 1000;
+
+/**
+ * `GET /api/client/features`, from the committed state. Each flag's client form is serialized once per flag
+ * image and environment (records are immutable) and answers are assembled from those parts, then kept per
+ * (scope, query) until the service's revision moves. The `ETag` is `"<query hash>:<revision>"` where the
+ * revision is the one at which this answer's content last changed: a change elsewhere (another project,
+ * another environment) moves the revision but not the ETag, so SDKs keep getting 304s.
+ */
+export class ClientFeaturesQuery {
+  private readonly parts = new WeakMap<Flag, Map<string, string>>();
+  private readonly answers = new Map<string, { revision: number; contentHash: string; answer: ClientFeaturesAnswer }>();
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly segments: SegmentSource = () => [],
+  ) {}
+
+  /** The answer for a token's scope and a request's query. */
+  answer(scope: ClientScope, query: ClientQuery): ClientFeaturesAnswer {
+    const revision = this.registry.feed.revision;
+    const resolved = resolveQuery(scope, query);
+    const key = JSON.stringify(resolved);
+    const cached = this.answers.get(key);
+    if (cached && cached.revision === revision) return cached.answer;
+    const segments = this.segments();
+    const content = this.content(resolved, segments);
+    const contentHash = createHash('sha1').update(content).digest('base64url');
+    const queryHash = crc32(key).toString(16).padStart(8, '0');
+    const contentRevision = cached && cached.contentHash === contentHash ? cached.answer.revision : revision;
+    const etag = `"${queryHash}:${contentRevision}"`;
+    const meta = JSON.stringify({ revisionId: contentRevision, etag, queryHash });
+    const body = Buffer.from(`${content.slice(0, -1)},"meta":${meta}}`);
+    const answer = { body: new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), etag, revision: contentRevision };
+    if (this.answers.size >= MAX_ANSWERS && !cached) this.answers.delete(this.answers.keys().next().value!);
+    this.answers.set(key, { revision, contentHash, answer });
+    return answer;
+  }
+
+  private content(query: ResolvedQuery, segments: readonly ClientSegment[]): string {
+    const byId = new Map(segments.map((s) => [s.id, s]));
+    const features: string[] = [];
+    const projects = query.project.length === 1 && query.project[0] === '*' ? this.registry.projectIds() : query.project;
+    for (const projectId of projects) {
+      const state = this.registry.project(projectId)?.state;
+      if (!state) continue;
+      this.collect(state, query, byId, features);
+    }
+    const head = `{"version":2,"features":[${features.join(',')}],"query":${JSON.stringify(query)}`;
+    if (query.inlineSegmentConstraints) return `${head}}`;
+    // Every segment a served strategy could name, by name (Unleash 6.10 sends every segment in use).
+    const sorted = [...segments].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return `${head},"segments":${JSON.stringify(sorted.map((s) => ({ id: s.id, name: s.name, constraints: s.constraints })))}}`;
+  }
+
+  private collect(state: ProjectState, query: ResolvedQuery, segments: ReadonlyMap<number, ClientSegment>, into: string[]): void {
+    const partKey = `${query.environment}|${query.inlineSegmentConstraints ? `inline:${segmentsKey(segments)}` : 'ids'}`;
+    for (const flag of state.flags.values()) {
+      if (flag.archived) continue;
+      if (query.namePrefix !== undefined && !flag.name.startsWith(query.namePrefix)) continue;
+      // Tags arrive with the tag API; until then no flag carries one, so a tag filter matches none.
+      if (query.tag !== undefined && query.tag.length > 0) continue;
+      let byKey = this.parts.get(flag);
+      if (!byKey) {
+        byKey = new Map();
+        this.parts.set(flag, byKey);
+      }
+      let part = byKey.get(partKey);
+      if (part === undefined) {
+        part = JSON.stringify(clientFeature(flag, state.meta.id, query.environment, query.inlineSegmentConstraints ? segments : undefined));
+        byKey.set(partKey, part);
+      }
+      into.push(part);
+    }
+  }
+}
+
+/** The query as answered: the token's scope wins over the request's (Unleash's `resolveQuery`). */
+interface ResolvedQuery {
+  project: string[];
+  namePrefix?: string;
+  tag?: string[];
+  environment: string;
+  inlineSegmentConstraints: boolean;
+}
+
+function resolveQuery(scope: ClientScope, query: ClientQuery): ResolvedQuery {
+  const environment = scope.environment === '*' ? (query.environment ?? 'default') : scope.environment;
+  const allowed = scope.projects === '*' ? undefined : new Set(scope.projects);
+  const asked = query.project && query.project.length > 0 ? [...new Set(query.project)] : undefined;
+  const projects = asked ?? (scope.projects === '*' ? undefined : [...scope.projects]);
+  const resolved: ResolvedQuery = {
+    project: projects ? projects.filter((p) => !allowed || allowed.has(p)).sort() : ['*'],
+    environment,
+    inlineSegmentConstraints: query.inlineSegmentConstraints,
+  };
+  if (query.namePrefix !== undefined) resolved.namePrefix = query.namePrefix;
+  if (query.tag !== undefined && query.tag.length > 0) resolved.tag = [...query.tag].sort();
+  return resolved;
+}
+
+const segmentsKey = (segments: ReadonlyMap<number, ClientSegment>): string => crc32(JSON.stringify([...segments.values()])).toString(16);
+
+/** A flag as SDKs read it in one environment: strategies in order, disabled ones left out, no ids or titles. */
+export function clientFeature(flag: Flag, project: string, environment: string, inline?: ReadonlyMap<number, ClientSegment>) {
+  const entry = Object.hasOwn(flag.environments, environment) ? flag.environments[environment] : undefined;
+  const strategies = entry ? [...entry.strategies].filter((s) => !s.disabled).sort((a, b) => a.sortOrder - b.sortOrder) : [];
+  return {
+    name: flag.name,
+    type: flag.type,
+    description: flag.description,
+    project,
+    enabled: entry?.enabled ?? false,
+    stale: flag.stale,
+    impressionData: flag.impressionData,
+    strategies: strategies.map((s) => clientStrategy(s, inline)),
+    variants: flag.variants.map(clientVariant),
+    dependencies: [] as { feature: string; enabled: boolean; variants?: string[] }[],
+  };
+}
+
+function clientStrategy(strategy: Strategy, inline?: ReadonlyMap<number, ClientSegment>) {
+  if (inline) {
+    const constraints = [...strategy.constraints];
+    for (const id of strategy.segments) constraints.push(...(inline.get(id)?.constraints ?? []));
+    return { name: strategy.name, constraints, parameters: strategy.parameters, variants: strategy.variants };
+  }
+  const base = { name: strategy.name, constraints: strategy.constraints, parameters: strategy.parameters, variants: strategy.variants };
+  return strategy.segments.length > 0 ? { ...base, segments: strategy.segments } : base;
+}
+
+const clientVariant = (variant: Variant) => {
+  const { overrides, payload, ...rest } = variant;
+  return { ...rest, ...(payload ? { payload } : {}), ...(overrides.length > 0 ? { overrides } : {}) };
+};
