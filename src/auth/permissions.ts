@@ -19,7 +19,8 @@ export type Permission =
 /** Who is calling, resolved from the `Authorization` header. */
 export type Principal =
   | { kind: 'admin'; name: string }
-  | { kind: 'client'; name: string }
+  /** A client (SDK) token: it reads the flags of its projects (or all, `*`) in its one environment. */
+  | { kind: 'client'; name: string; projects: readonly string[]; environment: string }
   | { kind: 'user'; user: User; tokenName: string };
 
 /** The permissions each project role grants. */

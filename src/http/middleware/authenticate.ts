@@ -20,7 +20,7 @@ export function principalOf(header: string | undefined, service: ServiceState, a
     throw apiError('AuthenticationRequired', 'The API token in the Authorization header is unknown, revoked or expired');
   }
   if (token.type === 'admin') return { kind: 'admin', name: token.tokenName };
-  if (token.type === 'client') return { kind: 'client', name: token.tokenName };
+  if (token.type === 'client') return { kind: 'client', name: token.tokenName, projects: token.projects, environment: token.environment };
   const user = token.userId === null ? undefined : service.users[String(token.userId)];
   if (!user) throw apiError('AuthenticationRequired', 'The user of this personal token no longer exists');
   return { kind: 'user', user, tokenName: token.tokenName };
