@@ -19,7 +19,7 @@ const PERMISSIONS: Permission[] = [
 const user = (rootRole: number): Principal => ({ kind: 'user', user: { id: 9, name: null, email: null, username: 'u', rootRole, createdAt: '' }, tokenName: 't' });
 const CALLERS: [string, Principal, number | undefined][] = [
   ['admin token', { kind: 'admin', name: 'a' }, undefined],
-  ['client token', { kind: 'client', name: 'c' }, undefined],
+  ['client token', { kind: 'client', name: 'c', projects: ['*'], environment: 'development' }, undefined],
   ['root Admin', user(ROOT_ADMIN), undefined],
   ['root Editor (no project role)', user(ROOT_EDITOR), undefined],
   ['root Viewer (no project role)', user(ROOT_VIEWER), undefined],
