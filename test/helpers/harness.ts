@@ -26,7 +26,7 @@ export interface Harness {
    * `whileStopped` runs in between, when nothing holds the store (to edit it as damage on disk would).
    */
   restart(whileStopped?: (dataDir: string) => Promise<void>): Promise<void>;
-  /** Closes the store and removes the data directory. */
+  /** Closes the store and removes the data directory; closing again does nothing. */
   close(): Promise<void>;
   /** The log lines written so far (level `LOG_LEVEL`, default `warn`), parsed. */
   logs(): Record<string, unknown>[];
@@ -48,6 +48,7 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
     return { registry, app: createApp({ registry, config, log }) };
   };
   let current = await open();
+  let closed = false;
   const h: Harness = {
     get app() { return current.app; },
     get registry() { return current.registry; },
@@ -71,6 +72,8 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
       current = await open();
     },
     async close() {
+      if (closed) return;
+      closed = true;
       await current.registry.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
