@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { keys } from '../../snapshots/keys.js';
 import { test } from '../helpers/fixtures.js';
+import { flagPath } from '../helpers/flags.js';
 import type { Harness } from '../helpers/harness.js';
 
 const P = '/api/admin/projects/default';
-const flagPath = (name: string, project = 'default') => `/api/admin/projects/${project}/features/${name}`;
 
 /** Sends a request and asserts its status, so a broken step fails here and not in the comparison. */
 async function ok(h: Harness, method: string, path: string, body: unknown, status: number) {
