@@ -68,6 +68,7 @@ export class Decided<D, E, R> {
    * and recorded nothing.
    */
   then(expected: E[] | Refusal): this {
+    if (typeof expected === 'function') throw new Error('a spec is not a promise: do not await it or return it from a test');
     const earlier = this.decisions.slice(0, -1);
     for (const decision of earlier) expect(decision.ok, 'an earlier command of the batch was accepted').toBe(true);
     if (Array.isArray(expected)) {
@@ -97,14 +98,14 @@ export class Decided<D, E, R> {
 export class Given<S, D, C, E, RM> {
   constructor(
     private readonly decider: DeciderOf<S, D, C, E>,
-    private readonly state: () => S,
+    private readonly state: S,
     /** Sequence number of the next command. */
     readonly seq: number,
   ) {}
 
   /** A new draft of the given state: every `when` decides on its own, so one `given` serves many. */
   draft(): D {
-    return this.decider.fork(this.state());
+    return this.decider.fork(this.state);
   }
 
   /** Decides `commands` in order against one draft, at sequence numbers following the facts. */
@@ -130,19 +131,24 @@ const projectDecider: DeciderOf<ProjectState, ProjectDraft, ProjectCommand, Proj
  * A project (id `p`, environments `development` and `production`, see {@link META}) after `events`; the nth
  * event is recorded at sequence number n, and `when` decides at the next one.
  */
-export function given(events: ProjectEvent[]): Given<ProjectState, ProjectDraft, ProjectCommand, ProjectEvent, ProjectReplies> & { flag(name: string): Flag } {
+export function given(events: ProjectEvent[]): GivenProject {
   const draft = new ProjectDraft({ meta: META, flags: new Map(), version: 0 });
   events.forEach((event, i) => evolve(draft, stamped(event, i + 1)));
-  const state = draft.publishTo({ meta: META, flags: new Map(), version: 0 });
-  const spec = new Given(projectDecider, () => state, events.length + 1);
-  return Object.assign(spec, {
-    /** A flag as the facts left it. */
-    flag(name: string): Flag {
-      const flag = state.flags.get(name);
-      if (!flag) throw new Error(`no flag "${name}" in the given facts`);
-      return flag;
-    },
-  });
+  return new GivenProject(draft.publishTo({ meta: META, flags: new Map(), version: 0 }), events.length + 1);
+}
+
+/** The facts of a project spec, and the flags they left. */
+export class GivenProject extends Given<ProjectState, ProjectDraft, ProjectCommand, ProjectEvent, ProjectReplies> {
+  constructor(private readonly facts: ProjectState, seq: number) {
+    super(projectDecider, facts, seq);
+  }
+
+  /** A flag as the facts left it. */
+  flag(name: string): Flag {
+    const flag = this.facts.flags.get(name);
+    if (!flag) throw new Error(`no flag "${name}" in the given facts`);
+    return flag;
+  }
 }
 
 /** The flag `name` after an accepted project decision: its events evolved onto the state it was decided on. */
@@ -168,5 +174,5 @@ export function givenService(events: ServiceEvent[], lookups: ServiceLookups = p
     decide: (draft, command, context) => decideService(draft, command, context, lookups),
     evolve: evolveService,
     stamp: (event) => event,
-  }, () => state, events.length + 1);
+  }, state, events.length + 1);
 }
