@@ -3,17 +3,12 @@
  * answered from the log, the failure is reported, not thrown into the void, and a restart recovers every
  * command from the log.
  */
-import { afterEach, expect, test, vi } from 'vitest';
-import { harness, type Harness } from '../helpers/harness.js';
+import { expect, vi } from 'vitest';
+import { harnessTest } from '../helpers/fixtures.js';
 
-let h: Harness | undefined;
-afterEach(async () => {
-  vi.restoreAllMocks();
-  await h?.close();
-});
+const test = harnessTest({ env: { SNAPSHOT_EVERY: '1' } });
 
-test('given failing snapshot writes, when commands keep coming, then they are answered and survive a restart', async () => {
-  h = await harness({ SNAPSHOT_EVERY: '1' });
+test('given failing snapshot writes, when commands keep coming, then they are answered and survive a restart', async ({ h }) => {
   const store = h.registry.store;
   const write = store.writeUnsynced.bind(store);
   store.writeUnsynced = async () => { throw new Error('no space left on device'); };
@@ -21,7 +16,7 @@ test('given failing snapshot writes, when commands keep coming, then they are an
   for (let i = 0; i < 5; i += 1) {
     expect((await h.json('POST', '/api/admin/projects/default/features', { name: `f${i}` })).status).toBe(201);
   }
-  const errors = () => h!.logs().filter((line) => line['level'] === 50);
+  const errors = () => h.logs().filter((line) => line['level'] === 50);
   await vi.waitFor(() => expect(errors().length).toBeGreaterThan(0));
   expect(String(errors()[0]?.['msg'])).toContain('snapshot of {"project":"default"} failed');
 

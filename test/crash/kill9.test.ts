@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, onTestFinished } from 'vitest';
 import { ROOT } from '../snapshots/run-cli.js';
-import { tempDir } from '../snapshots/fixtures.js';
+import { test } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/net.js';
 
 /**
@@ -18,16 +17,14 @@ const WORKERS_PER_PROJECT = 8;
 const PROJECTS = ['default', 'crash'];
 const ENVIRONMENT = 'development';
 
-const dataDir = tempDir('crash');
-let server: { child: ChildProcess; url: string; output: string[] } | null = null;
+interface Server {
+  child: ChildProcess;
+  url: string;
+  output: string[];
+}
 
-afterAll(() => {
-  if (server?.child.exitCode === null) server.child.kill('SIGKILL');
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-/** Starts `src/main.ts` in its own node process and waits until /health answers. */
-async function start(): Promise<NonNullable<typeof server>> {
+/** Starts `src/main.ts` over `dataDir` in its own node process and waits until /health answers. */
+async function start(dataDir: string): Promise<Server> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
@@ -49,14 +46,14 @@ async function start(): Promise<NonNullable<typeof server>> {
   throw new Error(`server did not become healthy:\n${output.join('')}`);
 }
 
-async function kill(signal: NodeJS.Signals): Promise<number | null> {
-  const child = server!.child;
+async function kill(server: Server, signal: NodeJS.Signals): Promise<number | null> {
+  const child = server.child;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.kill(signal);
   return exited;
 }
 
-const call = (method: string, path: string, body?: unknown) => fetch(`${server!.url}${path}`, {
+const call = (server: Server, method: string, path: string, body?: unknown) => fetch(`${server.url}${path}`, {
   method,
   headers: { authorization: TOKEN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
   body: body === undefined ? undefined : JSON.stringify(body),
@@ -78,7 +75,8 @@ interface Worker {
   counter: number;
 }
 
-const workers: Worker[] = PROJECTS.flatMap((project) => Array.from({ length: WORKERS_PER_PROJECT }, (_, i) => ({
+/** The workers of one run, each with nothing acknowledged yet. */
+const newWorkers = (): Worker[] => PROJECTS.flatMap((project) => Array.from({ length: WORKERS_PER_PROJECT }, (_, i) => ({
   project, prefix: `w${i}-`, flags: new Map<string, Known>(), uncertain: null, counter: 0,
 })));
 
@@ -91,7 +89,7 @@ function nextOp(w: Worker): Op {
 }
 
 /** One worker: its own flags, one write at a time, so the last acknowledged value of each is known. */
-async function drive(w: Worker, stop: { now: boolean }): Promise<number> {
+async function drive(server: Server, w: Worker, stop: { now: boolean }): Promise<number> {
   let acked = 0;
   const base = `/api/admin/projects/${w.project}/features`;
   while (!stop.now) {
@@ -99,9 +97,9 @@ async function drive(w: Worker, stop: { now: boolean }): Promise<number> {
     w.uncertain = op;
     let response: Response;
     try {
-      if (op.kind === 'create') response = await call('POST', base, { name: op.flag });
-      else if (op.kind === 'strategy') response = await call('POST', `${base}/${op.flag}/environments/${ENVIRONMENT}/strategies`, { name: 'flexibleRollout', parameters: { rollout: '30' } });
-      else response = await call('POST', `${base}/${op.flag}/environments/${ENVIRONMENT}/${op.kind}`);
+      if (op.kind === 'create') response = await call(server, 'POST', base, { name: op.flag });
+      else if (op.kind === 'strategy') response = await call(server, 'POST', `${base}/${op.flag}/environments/${ENVIRONMENT}/strategies`, { name: 'flexibleRollout', parameters: { rollout: '30' } });
+      else response = await call(server, 'POST', `${base}/${op.flag}/environments/${ENVIRONMENT}/${op.kind}`);
     } catch {
       return acked; // the server is gone; op stays uncertain
     }
@@ -127,9 +125,9 @@ interface StoredFlag {
 }
 
 /** Checks the restarted server against what was acknowledged, then adopts what it holds for the uncertain writes. */
-async function verify(): Promise<void> {
+async function verify(server: Server, workers: Worker[]): Promise<void> {
   for (const project of PROJECTS) {
-    const response = await call('GET', `/api/admin/state?project=${project}`);
+    const response = await call(server, 'GET', `/api/admin/state?project=${project}`);
     expect(response.status).toBe(200);
     const dump = (await response.json()) as { projects: { meta: { environments: string[] }; flags: StoredFlag[] }[] };
     const stored = dump.projects[0]!;
@@ -170,32 +168,35 @@ async function verify(): Promise<void> {
 }
 
 describe('kill -9 while writing', () => {
-  test(`over ${CYCLES} cycles no acknowledged write is lost and the invariants hold`, async () => {
-    server = await start();
-    const created = await call('POST', '/api/admin/projects', { id: 'crash', name: 'Crash' });
+  test(`over ${CYCLES} cycles no acknowledged write is lost and the invariants hold`, async ({ tempDir }) => {
+    const dataDir = tempDir('crash');
+    const workers = newWorkers();
+    let server = await start(dataDir);
+    onTestFinished(() => { if (server.child.exitCode === null) server.child.kill('SIGKILL'); });
+    const created = await call(server, 'POST', '/api/admin/projects', { id: 'crash', name: 'Crash' });
     expect(created.status).toBe(201);
     let totalAcked = 0;
     for (let cycle = 0; cycle < CYCLES; cycle += 1) {
       const stop = { now: false };
-      const running = workers.map((w) => drive(w, stop));
+      const running = workers.map((w) => drive(server, w, stop));
       await new Promise((r) => setTimeout(r, 300 + Math.random() * 1200));
-      const code = await kill('SIGKILL');
+      const code = await kill(server, 'SIGKILL');
       stop.now = true;
       expect(code).toBeNull();
       const acked = (await Promise.all(running)).reduce((a, b) => a + b, 0);
       expect(acked, `writes acknowledged in cycle ${cycle}`).toBeGreaterThan(0);
       totalAcked += acked;
-      server = await start();
-      await verify();
+      server = await start(dataDir);
+      await verify(server, workers);
       console.log(`cycle ${cycle}: ${acked} writes acknowledged before SIGKILL, all present after restart`);
     }
     // A clean stop after all that keeps everything too.
-    const before = await (await call('GET', '/api/admin/state')).text();
-    expect(await kill('SIGTERM')).toBe(0);
-    server = await start();
-    expect(await (await call('GET', '/api/admin/state')).text()).toBe(before);
-    await verify();
-    expect(await kill('SIGKILL')).toBeNull();
+    const before = await (await call(server, 'GET', '/api/admin/state')).text();
+    expect(await kill(server, 'SIGTERM')).toBe(0);
+    server = await start(dataDir);
+    expect(await (await call(server, 'GET', '/api/admin/state')).text()).toBe(before);
+    await verify(server, workers);
+    expect(await kill(server, 'SIGKILL')).toBeNull();
     expect(totalAcked).toBeGreaterThan(CYCLES * 10);
   }, 90_000); // typically under 15 s; the bound that keeps a stuck run from hanging CI
 });

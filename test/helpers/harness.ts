@@ -21,9 +21,12 @@ export interface Harness {
   req(method: string, path: string, body?: unknown, options?: { token?: string | null; headers?: Record<string, string> }): Promise<Response>;
   /** Like `req`, and parses the JSON answer (null for an empty one). */
   json<T = any>(method: string, path: string, body?: unknown, options?: { token?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: T; headers: Headers }>;
-  /** Closes the store (writing snapshots) and opens a new registry and app on the same data directory. */
-  restart(): Promise<void>;
-  /** Closes the store and removes the data directory. */
+  /**
+   * Closes the store (writing snapshots) and opens a new registry and app on the same data directory;
+   * `whileStopped` runs in between, when nothing holds the store (to edit it as damage on disk would).
+   */
+  restart(whileStopped?: (dataDir: string) => Promise<void>): Promise<void>;
+  /** Closes the store and removes the data directory; closing again does nothing. */
   close(): Promise<void>;
   /** The log lines written so far (level `LOG_LEVEL`, default `warn`), parsed. */
   logs(): Record<string, unknown>[];
@@ -45,6 +48,7 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
     return { registry, app: createApp({ registry, config, log }) };
   };
   let current = await open();
+  let closed = false;
   const h: Harness = {
     get app() { return current.app; },
     get registry() { return current.registry; },
@@ -62,11 +66,14 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
       const text = await response.text();
       return { status: response.status, body: text === '' ? null : JSON.parse(text), headers: response.headers };
     },
-    async restart() {
+    async restart(whileStopped) {
       await current.registry.close();
+      await whileStopped?.(dataDir);
       current = await open();
     },
     async close() {
+      if (closed) return;
+      closed = true;
       await current.registry.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

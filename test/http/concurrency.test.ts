@@ -2,18 +2,14 @@
  * Requests that arrive together: the project mailbox decides them one at a time, so races have exactly one
  * winner, nothing is lost, and what was answered survives a restart.
  */
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { harness, type Harness } from '../helpers/harness.js';
+import { expect } from 'vitest';
+import { test } from '../helpers/fixtures.js';
 
 const P = '/api/admin/projects/default';
 
-let h: Harness;
-beforeEach(async () => { h = await harness(); });
-afterEach(async () => { await h.close(); });
-
 const statuses = (results: { status: number }[]) => results.map((r) => r.status).sort();
 
-test('20 parallel creates of one name: exactly one 201 and nineteen 409 NameExistsError', async () => {
+test('20 parallel creates of one name: exactly one 201 and nineteen 409 NameExistsError', async ({ h }) => {
   const results = await Promise.all(Array.from({ length: 20 }, (_, i) => h.json('POST', `${P}/features`, { name: 'race', description: `attempt ${i}` })));
   expect(statuses(results)).toEqual([201, ...Array(19).fill(409)]);
   for (const r of results.filter((x) => x.status === 409)) expect(r.body.name).toBe('NameExistsError');
@@ -23,7 +19,7 @@ test('20 parallel creates of one name: exactly one 201 and nineteen 409 NameExis
   expect((await h.json('GET', `${P}/features`)).body.features).toHaveLength(1);
 });
 
-test('parallel creates of distinct names all succeed and are all present after restart', async () => {
+test('parallel creates of distinct names all succeed and are all present after restart', async ({ h }) => {
   const names = Array.from({ length: 40 }, (_, i) => `flag-${i}`);
   const results = await Promise.all(names.map((name) => h.json('POST', `${P}/features`, { name })));
   expect(statuses(results)).toEqual(Array(40).fill(201));
@@ -35,7 +31,7 @@ test('parallel creates of distinct names all succeed and are all present after r
   expect(await listed()).toEqual([...names].sort());
 });
 
-test('parallel writes with the same If-Match: one 200, the rest 412, and the winner is what is stored', async () => {
+test('parallel writes with the same If-Match: one 200, the rest 412, and the winner is what is stored', async ({ h }) => {
   const created = await h.json('POST', `${P}/features`, { name: 'f' });
   const etag = created.headers.get('etag')!;
   const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
@@ -45,7 +41,7 @@ test('parallel writes with the same If-Match: one 200, the rest 412, and the win
   expect((await h.json('GET', `${P}/features/f`)).body.description).toBe(winner.body.description);
 });
 
-test('parallel strategy adds get distinct ids and sortOrders; parallel on/off ends consistent', async () => {
+test('parallel strategy adds get distinct ids and sortOrders; parallel on/off ends consistent', async ({ h }) => {
   await h.json('POST', `${P}/features`, { name: 'f' });
   const path = `${P}/features/f/environments/development`;
   const added = await Promise.all(Array.from({ length: 15 }, () => h.json('POST', `${path}/strategies`, { name: 'default' })));
@@ -63,7 +59,7 @@ test('parallel strategy adds get distinct ids and sortOrders; parallel on/off en
   expect(env.enabled).toBe(false);
 });
 
-test('20 parallel creates of one project id: one 201, nineteen 409', async () => {
+test('20 parallel creates of one project id: one 201, nineteen 409', async ({ h }) => {
   const results = await Promise.all(Array.from({ length: 20 }, () => h.json('POST', '/api/admin/projects', { id: 'p', name: 'P' })));
   expect(statuses(results)).toEqual([201, ...Array(19).fill(409)]);
   await h.restart();

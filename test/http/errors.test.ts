@@ -3,7 +3,7 @@
  * too large, of the wrong content type or nested absurdly deep, hostile names and unknown ids at every level
  * of a path. Each must be a clear 4xx with the error body, and must change nothing.
  */
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ROUTES } from '../../src/app.js';
 import type { RouteSpec } from '../../src/http/route.js';
 import { featureRoutes } from '../../src/http/routes/features.routes.js';
@@ -11,24 +11,21 @@ import { strategyRoutes } from '../../src/http/routes/strategies.routes.js';
 import { toggleRoutes } from '../../src/http/routes/toggles.routes.js';
 import { variantRoutes } from '../../src/http/routes/variants.routes.js';
 import { expectError, expectNoChange as noChange, UUID } from '../helpers/expect.js';
-import { ADMIN_TOKEN, harness, type Harness } from '../helpers/harness.js';
+import { harnessTest } from '../helpers/fixtures.js';
+import { addStrategy, createFlag } from '../helpers/flags.js';
+import { ADMIN_TOKEN, type Harness } from '../helpers/harness.js';
 
 const P = '/api/admin/projects/default';
 
-let h: Harness;
-let strategyId: string;
-beforeEach(async () => {
-  h = await harness();
-  expect((await h.json('POST', `${P}/features`, { name: 'f' })).status).toBe(201);
-  const strategy = await h.json('POST', `${P}/features/f/environments/development/strategies`, { name: 'default' });
-  strategyId = strategy.body.id;
+/** Every test starts with flag `f` and one strategy on it in development (`strategyId`). */
+const test = harnessTest({ arrange: (h) => createFlag(h, 'f') }).extend<{ strategyId: string }>({
+  strategyId: [async ({ h }, use) => { await use((await addStrategy(h, 'f', 'development')).id); }, { auto: true }],
 });
-afterEach(async () => { await h.close(); });
 
-const expectNoChange = (act: () => Promise<unknown>) => noChange(h, act, 'f');
+const expectNoChange = (h: Harness, act: () => Promise<unknown>) => noChange(h, act, 'f');
 
-/** A route's path with every parameter set to an existing thing, except those given in `override`. */
-function concrete(route: RouteSpec, override: Record<string, string> = {}): string {
+/** A route's path with every parameter set to an existing thing (`strategyId` the strategy's), except those given in `override`. */
+function concrete(route: RouteSpec, strategyId: string, override: Record<string, string> = {}): string {
   const known: Record<string, string> = { projectId: 'default', featureName: 'f', environment: 'development', strategyId, userId: '1', roleId: '4' };
   return route.path.replace(/:(\w+)/g, (_m, name: string) => override[name] ?? known[name] ?? '1');
 }
@@ -60,16 +57,16 @@ function bodyOf(route: RouteSpec, featureName = 'f'): unknown {
 }
 
 describe('authentication', () => {
-  test.each(ROUTES.map((r) => [label(r), r] as const))('%s: 401 AuthenticationRequired without a token or with a wrong one', async (_l, route) => {
-    await expectNoChange(async () => {
+  test.for(ROUTES.map((r) => [label(r), r] as const))('%s: 401 AuthenticationRequired without a token or with a wrong one', async ([_l, route], { h, strategyId }) => {
+    await expectNoChange(h, async () => {
       for (const token of [null, 'wrong-token', `Bearer wrong-token`, `Basic ${Buffer.from('admin:admin').toString('base64')}`, 'x'.repeat(600)]) {
-        const r = await h.json(route.method.toUpperCase(), concrete(route), bodyOf(route), { token });
+        const r = await h.json(route.method.toUpperCase(), concrete(route, strategyId), bodyOf(route), { token });
         expectError(r, 401, 'AuthenticationRequired');
       }
     });
   });
 
-  test('the token is accepted alone or after Bearer, in any case', async () => {
+  test('the token is accepted alone or after Bearer, in any case', async ({ h }) => {
     for (const token of [ADMIN_TOKEN, `Bearer ${ADMIN_TOKEN}`, `bearer ${ADMIN_TOKEN}`, `  Bearer   ${ADMIN_TOKEN}  `]) {
       expect((await h.json('GET', `${P}/features/f`, undefined, { token })).status).toBe(200);
     }
@@ -87,10 +84,10 @@ function expectBadRequest(route: RouteSpec, r: { status: number; body: any }, me
 }
 
 describe('bodies', () => {
-  test.each(bodyRoutes.map((r) => [label(r), r] as const))('%s: malformed JSON 400, wrong content type 415, over 1 MiB 413', async (_l, route) => {
+  test.for(bodyRoutes.map((r) => [label(r), r] as const))('%s: malformed JSON 400, wrong content type 415, over 1 MiB 413', async ([_l, route], { h, strategyId }) => {
     const method = route.method.toUpperCase();
-    const path = concrete(route);
-    await expectNoChange(async () => {
+    const path = concrete(route, strategyId);
+    await expectNoChange(h, async () => {
       for (const text of ['{', '{"name": "x",}', "{'name': 'x'}", 'undefined', 'NaN', '[1, 2', '\u0000']) {
         expectBadRequest(route, await h.json(method, path, text), /not valid JSON/);
       }
@@ -103,33 +100,33 @@ describe('bodies', () => {
     });
   });
 
-  test('a body just under the limit is read and judged by its schema', async () => {
+  test('a body just under the limit is read and judged by its schema', async ({ h }) => {
     const body = JSON.stringify({ name: 'f', description: 'x'.repeat(1024 * 1024 - 100) });
-    await expectNoChange(async () => expectError(await h.json('PUT', `${P}/features/f`, body), 400, 'ValidationError', /"description": must be at most 10000/));
+    await expectNoChange(h, async () => expectError(await h.json('PUT', `${P}/features/f`, body), 400, 'ValidationError', /"description": must be at most 10000/));
   });
 
-  test('application/json with parameters and +json types are JSON', async () => {
+  test('application/json with parameters and +json types are JSON', async ({ h }) => {
     for (const type of ['application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json-patch+json']) {
       const r = await h.json('PATCH', `${P}/features/f`, JSON.stringify([{ op: 'replace', path: '/description', value: type }]), { headers: { 'content-type': type } });
       expect(r.status).toBe(200);
     }
   });
 
-  test.each(bodyRoutes.map((r) => [label(r), r] as const))('%s: a body nested 70 or 100000 levels deep is a 400', async (_l, route) => {
-    await expectNoChange(async () => {
+  test.for(bodyRoutes.map((r) => [label(r), r] as const))('%s: a body nested 70 or 100000 levels deep is a 400', async ([_l, route], { h, strategyId }) => {
+    await expectNoChange(h, async () => {
       for (const depth of [70, 100_000]) {
         const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`;
-        expectBadRequest(route, await h.json(route.method.toUpperCase(), concrete(route), `{"name":"f","x":${deep}}`), /deep/);
+        expectBadRequest(route, await h.json(route.method.toUpperCase(), concrete(route, strategyId), `{"name":"f","x":${deep}}`), /deep/);
       }
     });
   });
 
-  test('a deep value that a patch adds and removes again is refused before it reaches the log', async () => {
+  test('a deep value that a patch adds and removes again is refused before it reaches the log', async ({ h, strategyId }) => {
     // Regression: accepted, then JSON.stringify of the log record overflowed the stack, the request hung and
     // the rejection went unhandled (which ends a Node process).
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
     const patch = `[{"op":"add","path":"/junk","value":${deep}},{"op":"remove","path":"/junk"}]`;
-    await expectNoChange(async () => {
+    await expectNoChange(h, async () => {
       expectError(await h.json('PATCH', `${P}/features/f`, patch), 400, 'ValidationError', /deep/);
       expectError(await h.json('PATCH', `${P}/features/f/environments/development/strategies/${strategyId}`, patch), 400, 'ValidationError', /deep/);
       expectError(await h.json('PATCH', `${P}/features/f/variants`, `[{"op":"add","path":"/-","value":${deep}},{"op":"remove","path":"/0"}]`), 400, 'ValidationError', /deep/);
@@ -139,8 +136,8 @@ describe('bodies', () => {
     expect(r.status).toBe(200);
   });
 
-  test('keys that name Object.prototype members are unknown properties, and nothing is polluted', async () => {
-    await expectNoChange(async () => {
+  test('keys that name Object.prototype members are unknown properties, and nothing is polluted', async ({ h }) => {
+    await expectNoChange(h, async () => {
       for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
         expectError(await h.json('POST', `${P}/features`, `{"name":"g","${key}":{"polluted":true}}`), 400, 'ValidationError', new RegExp(`"${key}": is not a known property`));
         expectError(await h.json('PUT', `${P}/features/f/variants`, `[{"name":"a","weightType":"variable","weight":1,"${key}":{"polluted":true}}]`), 400, 'ValidationError');
@@ -151,8 +148,8 @@ describe('bodies', () => {
 });
 
 describe('paths', () => {
-  test('unknown /api paths and methods answer 404 NotFoundError', async () => {
-    await expectNoChange(async () => {
+  test('unknown /api paths and methods answer 404 NotFoundError', async ({ h }) => {
+    await expectNoChange(h, async () => {
       for (const [method, path] of [['GET', '/api/admin/nothing'], ['GET', '/api/nothing'], ['PATCH', '/api/admin/projects'], ['POST', `${P}/features/f/nothing`], ['PUT', `${P}/features/f/environments/development/on`], ['GET', '/nothing']]) {
         expectError(await h.json(method!, path!), 404, 'NotFoundError');
       }
@@ -162,19 +159,19 @@ describe('paths', () => {
   const params = (route: RouteSpec) => [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
   const cases = FLAG_ROUTES.flatMap((route) => params(route).map((param) => [label(route), param, route] as const));
 
-  test.each(cases)('%s: an unknown %s is a 404 and changes nothing', async (_l, param, route) => {
+  test.for(cases)('%s: an unknown %s is a 404 and changes nothing', async ([_l, param, route], { h, strategyId }) => {
     const unknown: Record<string, string> = { projectId: 'no-such-project', featureName: 'no-such-flag', environment: 'no-such-env', strategyId: '00000000-0000-4000-8000-000000000000' };
-    await expectNoChange(async () => {
-      const r = await h.json(route.method.toUpperCase(), concrete(route, { [param]: unknown[param]! }), bodyOf(route, unknown['featureName']));
+    await expectNoChange(h, async () => {
+      const r = await h.json(route.method.toUpperCase(), concrete(route, strategyId, { [param]: unknown[param]! }), bodyOf(route, unknown['featureName']));
       expectError(r, 404, 'NotFoundError');
     });
   });
 
   const hostile = ['%2e%2e', '%2E', 'caf%C3%A9', '%F0%9F%9A%A9', 'a%2Fb', 'a%20b', '%00', 'x'.repeat(101), '%3Cscript%3E', 'a%3Fb%3Dc'];
-  test.each(cases)('%s: a hostile %s is a 400 (404 for a strategy id) and changes nothing', async (_l, param, route) => {
-    await expectNoChange(async () => {
+  test.for(cases)('%s: a hostile %s is a 400 (404 for a strategy id) and changes nothing', async ([_l, param, route], { h, strategyId }) => {
+    await expectNoChange(h, async () => {
       for (const value of hostile) {
-        const r = await h.json(route.method.toUpperCase(), concrete(route, { [param]: value }), bodyOf(route));
+        const r = await h.json(route.method.toUpperCase(), concrete(route, strategyId, { [param]: value }), bodyOf(route));
         if (value.toLowerCase() === '%2e%2e' || value.toLowerCase() === '%2e') {
           // The URL parser resolves encoded dot segments, so the request reaches another path (or none).
           expect([400, 404]).toContain(r.status);
@@ -191,8 +188,8 @@ describe('paths', () => {
     });
   });
 
-  test('a literal .. segment is resolved by the URL, never read as a name: no write happens', async () => {
-    await expectNoChange(async () => {
+  test('a literal .. segment is resolved by the URL, never read as a name: no write happens', async ({ h }) => {
+    await expectNoChange(h, async () => {
       for (const [method, path] of [
         ['DELETE', `${P}/features/..`], ['PUT', `${P}/features/..`], ['PATCH', `${P}/features/..`],
         ['POST', `${P}/features/../environments/development/on`], ['POST', `${P}/features/f/environments/../on`],

@@ -3,9 +3,10 @@
  * huge strings, nested junk, odd unicode), sometimes with a junk path segment or If-Match. Whatever comes
  * in, the answer is below 500 and is JSON naming its error; and whatever was accepted survives a restart.
  */
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { expect } from 'vitest';
 import { ROUTES } from '../../src/app.js';
-import { harness, type Harness } from '../helpers/harness.js';
+import { test } from '../helpers/fixtures.js';
+import type { Harness } from '../helpers/harness.js';
 
 const SEED = 0x5eed_f1a6;
 const MUTATIONS_PER_ROUTE = 25;
@@ -109,12 +110,8 @@ function segment(text: string): string {
   }
 }
 
-let h: Harness;
-beforeEach(async () => { h = await harness(); });
-afterEach(async () => { await h.close(); });
-
 /** Everything a client can read of the service, to compare across a restart. */
-async function readAll(): Promise<unknown> {
+async function readAll(h: Harness): Promise<unknown> {
   const projects = (await h.json('GET', '/api/admin/projects')).body.projects as { id: string }[];
   const out: Record<string, unknown> = { environments: (await h.json('GET', '/api/admin/environments')).body };
   for (const { id } of projects) {
@@ -128,7 +125,7 @@ async function readAll(): Promise<unknown> {
   return out;
 }
 
-test(`${MUTATIONS_PER_ROUTE} mutated requests per route: never a 500, always JSON naming the error; restart keeps what was accepted`, async () => {
+test(`${MUTATIONS_PER_ROUTE} mutated requests per route: never a 500, always JSON naming the error; restart keeps what was accepted`, async ({ h }) => {
   const f = fuzzer(prng(SEED));
   const failures: string[] = [];
   for (const [index, route] of ROUTES.entries()) {
@@ -173,7 +170,7 @@ test(`${MUTATIONS_PER_ROUTE} mutated requests per route: never a 500, always JSO
   expect(failures).toEqual([]);
 
   expect((await h.json('GET', '/health', undefined, { token: null })).status).toBe(200);
-  const before = await readAll();
+  const before = await readAll(h);
   await h.restart();
-  expect(await readAll()).toEqual(before);
+  expect(await readAll(h)).toEqual(before);
 });

@@ -3,21 +3,19 @@
  * small answers and clients that do not ask are answered uncompressed.
  */
 import { gunzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { acceptsGzip } from '../../src/http/gzip.js';
-import { harness, type Harness } from '../helpers/harness.js';
+import { test } from '../helpers/fixtures.js';
+import type { Harness } from '../helpers/harness.js';
 
 const P = '/api/admin/projects/default';
-let h: Harness;
-beforeEach(async () => { h = await harness(); });
-afterEach(async () => { await h.close(); });
 
-async function seed(count: number): Promise<void> {
+async function seed(h: Harness, count: number): Promise<void> {
   await Promise.all(Array.from({ length: count }, (_, i) => h.req('POST', `${P}/features`, { name: `flag-with-a-longish-name-${i}` })));
 }
 
 /** Asks until the compressed copy is ready (it is made in the background), at most a few seconds. */
-async function gzipped(path: string): Promise<Response> {
+async function gzipped(h: Harness, path: string): Promise<Response> {
   for (let i = 0; i < 200; i += 1) {
     const r = await h.req('GET', path, undefined, { headers: { 'accept-encoding': 'gzip, deflate' } });
     if (r.headers.get('content-encoding') === 'gzip') return r;
@@ -28,24 +26,24 @@ async function gzipped(path: string): Promise<Response> {
 }
 
 describe('gzip of large answers', () => {
-  test.each([['the flag list', `${P}/features`], ['the overview', P]])('%s is the same JSON, gzipped, with Vary', async (_label, path) => {
-    await seed(300);
+  test.for<[string, string]>([['the flag list', `${P}/features`], ['the overview', P]])('%s is the same JSON, gzipped, with Vary', async ([_label, path], { h }) => {
+    await seed(h, 300);
     const plain = await h.req('GET', path);
     expect(plain.headers.get('content-encoding')).toBeNull();
     expect(plain.headers.get('vary')).toBe('Accept-Encoding');
     const text = await plain.text();
     expect(text.length).toBeGreaterThan(32 * 1024);
 
-    const r = await gzipped(path);
+    const r = await gzipped(h, path);
     expect(r.headers.get('vary')).toBe('Accept-Encoding');
     const body = Buffer.from(await r.arrayBuffer());
     expect(body.length).toBeLessThan(text.length / 5);
     expect(JSON.parse(gunzipSync(body).toString('utf8'))).toEqual(JSON.parse(text));
   });
 
-  test('a change is never answered from a stale compressed copy', async () => {
-    await seed(300);
-    await gzipped(`${P}/features`);
+  test('a change is never answered from a stale compressed copy', async ({ h }) => {
+    await seed(h, 300);
+    await gzipped(h, `${P}/features`);
     expect((await h.json('POST', `${P}/features`, { name: 'the-newest' })).status).toBe(201);
     const r = await h.req('GET', `${P}/features`, undefined, { headers: { 'accept-encoding': 'gzip' } });
     const raw = Buffer.from(await r.arrayBuffer());
@@ -53,8 +51,8 @@ describe('gzip of large answers', () => {
     expect(JSON.parse(text).features.map((f: { name: string }) => f.name)).toContain('the-newest');
   });
 
-  test('small answers are not compressed', async () => {
-    await seed(2);
+  test('small answers are not compressed', async ({ h }) => {
+    await seed(h, 2);
     for (let i = 0; i < 5; i += 1) {
       const r = await h.req('GET', `${P}/features`, undefined, { headers: { 'accept-encoding': 'gzip' } });
       expect(r.headers.get('content-encoding')).toBeNull();

@@ -2,36 +2,25 @@
  * Projects, environments, the overview (seed 4.1) with its health figure, and the unauthenticated
  * endpoints (`/health`, `/docs/openapi.json`), through HTTP.
  */
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, onTestFinished, vi } from 'vitest';
 import { ROUTES } from '../../src/app.js';
-import { harness, type Harness } from '../helpers/harness.js';
 import { expectError } from '../helpers/expect.js';
+import { test } from '../helpers/fixtures.js';
+import { createFlag, flagPath } from '../helpers/flags.js';
+import type { Harness } from '../helpers/harness.js';
 
 const P = '/api/admin/projects/default';
-const flagPath = (name: string, project = 'default') => `/api/admin/projects/${project}/features/${name}`;
 const DAY = 24 * 60 * 60 * 1000;
 
-let h: Harness;
-beforeEach(async () => { h = await harness(); });
-afterEach(async () => {
-  vi.useRealTimers();
-  await h.close();
-});
-
-async function create(name: string, extra: Record<string, unknown> = {}, project = 'default') {
-  const r = await h.json('POST', `/api/admin/projects/${project}/features`, { name, ...extra });
-  expect(r.status).toBe(201);
-}
-
-const health = async () => (await h.json('GET', P)).body.health as number;
+const health = async (h: Harness) => (await h.json('GET', P)).body.health as number;
 
 describe('GET /health and GET /docs/openapi.json', () => {
-  test('/health answers {"health": "GOOD"} without a token', async () => {
+  test('/health answers {"health": "GOOD"} without a token', async ({ h }) => {
     const r = await h.json('GET', '/health', undefined, { token: null });
     expect(r).toMatchObject({ status: 200, body: { health: 'GOOD' } });
   });
 
-  test('the OpenAPI document is served without a token and lists every route with its method', async () => {
+  test('the OpenAPI document is served without a token and lists every route with its method', async ({ h }) => {
     const r = await h.json('GET', '/docs/openapi.json', undefined, { token: null });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/application\/json/);
@@ -51,7 +40,7 @@ describe('GET /health and GET /docs/openapi.json', () => {
 });
 
 describe('GET /api/admin/environments', () => {
-  test('lists the environments of a new data directory in sort order', async () => {
+  test('lists the environments of a new data directory in sort order', async ({ h }) => {
     const r = await h.json('GET', '/api/admin/environments');
     expect(r.status).toBe(200);
     expect(r.body.version).toBe(1);
@@ -59,21 +48,17 @@ describe('GET /api/admin/environments', () => {
     expectError(await h.json('GET', '/api/admin/environments', undefined, { token: null }), 401, 'AuthenticationRequired');
   });
 
-  test('INIT_ENVIRONMENTS chooses them', async () => {
-    const other = await harness({ INIT_ENVIRONMENTS: 'dev,stage,prod' });
-    try {
-      const r = await other.json('GET', '/api/admin/environments');
-      expect(r.body.environments.map((e: { name: string }) => e.name)).toEqual(['dev', 'stage', 'prod']);
-      await other.json('POST', '/api/admin/projects/default/features', { name: 'f' });
-      const detail = await other.json('GET', '/api/admin/projects/default/features/f');
-      expect(detail.body.environments.map((e: { name: string }) => e.name)).toEqual(['dev', 'stage', 'prod']);
-    } finally {
-      await other.close();
-    }
+  test('INIT_ENVIRONMENTS chooses them', async ({ openHarness }) => {
+    const other = await openHarness({ INIT_ENVIRONMENTS: 'dev,stage,prod' });
+    const r = await other.json('GET', '/api/admin/environments');
+    expect(r.body.environments.map((e: { name: string }) => e.name)).toEqual(['dev', 'stage', 'prod']);
+    await other.json('POST', '/api/admin/projects/default/features', { name: 'f' });
+    const detail = await other.json('GET', '/api/admin/projects/default/features/f');
+    expect(detail.body.environments.map((e: { name: string }) => e.name)).toEqual(['dev', 'stage', 'prod']);
   });
 
-  test('a new environment can be connected to a project; flags then show it, disabled and empty', async () => {
-    await create('f');
+  test('a new environment can be connected to a project; flags then show it, disabled and empty', async ({ h }) => {
+    await createFlag(h, 'f');
     const env = await h.json('POST', '/api/admin/environments', { name: 'staging' });
     expect(env.status).toBe(201);
     expectError(await h.json('POST', '/api/admin/environments', { name: 'staging' }), 409, 'NameExistsError');
@@ -87,8 +72,8 @@ describe('GET /api/admin/environments', () => {
     expectError(await h.json('POST', `${P}/environments`, { environment: 'nowhere' }), 404, 'NotFoundError');
   });
 
-  test('disconnecting hides the environment; the last one cannot go', async () => {
-    await create('f');
+  test('disconnecting hides the environment; the last one cannot go', async ({ h }) => {
+    await createFlag(h, 'f');
     expect((await h.req('DELETE', `${P}/environments/production`)).status).toBe(200);
     expect((await h.json('GET', flagPath('f'))).body.environments.map((e: { name: string }) => e.name)).toEqual(['development']);
     expectError(await h.json('POST', `${flagPath('f')}/environments/production/strategies`, { name: 'default' }), 404, 'NotFoundError');
@@ -98,7 +83,7 @@ describe('GET /api/admin/environments', () => {
 });
 
 describe('GET/POST /api/admin/projects', () => {
-  test('a new data directory holds project default', async () => {
+  test('a new data directory holds project default', async ({ h }) => {
     const r = await h.json('GET', '/api/admin/projects');
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
@@ -107,12 +92,12 @@ describe('GET/POST /api/admin/projects', () => {
     });
   });
 
-  test('creating a project answers 201; it is connected to every environment and keeps its own flags', async () => {
+  test('creating a project answers 201; it is connected to every environment and keeps its own flags', async ({ h }) => {
     const r = await h.json('POST', '/api/admin/projects', { id: 'web', name: 'Web', description: 'the site' });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({ id: 'web', name: 'Web', description: 'the site', createdAt: expect.any(String), environments: ['development', 'production'] });
-    await create('same-name', { description: 'in web' }, 'web');
-    await create('same-name', { description: 'in default' });
+    await createFlag(h, 'same-name', { description: 'in web' }, 'web');
+    await createFlag(h, 'same-name', { description: 'in default' });
     expect((await h.json('GET', flagPath('same-name', 'web'))).body).toMatchObject({ project: 'web', description: 'in web' });
     expect((await h.json('GET', flagPath('same-name'))).body).toMatchObject({ project: 'default', description: 'in default' });
     const list = (await h.json('GET', '/api/admin/projects')).body.projects;
@@ -121,7 +106,7 @@ describe('GET/POST /api/admin/projects', () => {
     expect(overview).toMatchObject({ name: 'Web', description: 'the site', members: 1, version: 1 });
   });
 
-  test.each([
+  test.for<[string, unknown, number, string]>([
     ['a used id', { id: 'default', name: 'Again' }, 409, 'NameExistsError'],
     ['a missing name', { id: 'x' }, 400, 'ValidationError'],
     ['an id with a space', { id: 'a b', name: 'A' }, 400, 'ValidationError'],
@@ -129,14 +114,14 @@ describe('GET/POST /api/admin/projects', () => {
     ['the id ..', { id: '..', name: 'Up' }, 400, 'ValidationError'],
     ['an id of 101 characters', { id: 'p'.repeat(101), name: 'Long' }, 400, 'ValidationError'],
     ['an unknown field', { id: 'x', name: 'X', mode: 'open' }, 400, 'ValidationError'],
-  ])('%s: refused, nothing changes', async (_label, body, status, name) => {
+  ])('%s: refused, nothing changes', async ([_label, body, status, name], { h }) => {
     expectError(await h.json('POST', '/api/admin/projects', body), status, name);
     expect((await h.json('GET', '/api/admin/projects')).body.projects.map((p: { id: string }) => p.id)).toEqual(['default']);
   });
 });
 
 describe('GET /api/admin/projects/:projectId (4.1 overview)', () => {
-  test('a project name and description outside ASCII come back intact, and the list stays valid JSON after changes', async () => {
+  test('a project name and description outside ASCII come back intact, and the list stays valid JSON after changes', async ({ h }) => {
     expect((await h.json('POST', '/api/admin/projects', { id: 'cafe', name: 'Café ☕ 日本', description: 'naïve — “quoted”' })).status).toBe(201);
     for (const name of ['a', 'b', 'c']) expect((await h.json('POST', '/api/admin/projects/cafe/features', { name })).status).toBe(201);
     const first = await h.json('GET', '/api/admin/projects/cafe');
@@ -148,9 +133,9 @@ describe('GET /api/admin/projects/:projectId (4.1 overview)', () => {
     expect((await h.json('GET', '/api/admin/projects/cafe/features')).body.features.map((f: { name: string }) => f.name)).toEqual(['a', 'c']);
   });
 
-  test('answers name, description, active features, health, members and version 1', async () => {
-    await create('a', { type: 'kill-switch' });
-    await create('b');
+  test('answers name, description, active features, health, members and version 1', async ({ h }) => {
+    await createFlag(h, 'a', { type: 'kill-switch' });
+    await createFlag(h, 'b');
     await h.req('DELETE', flagPath('b'));
     const r = await h.json('GET', P);
     expect(r.status).toBe(200);
@@ -164,50 +149,51 @@ describe('GET /api/admin/projects/:projectId (4.1 overview)', () => {
     }]);
   });
 
-  test('404 for an unknown project, 400 for a bad id', async () => {
+  test('404 for an unknown project, 400 for a bad id', async ({ h }) => {
     expectError(await h.json('GET', '/api/admin/projects/nope'), 404, 'NotFoundError', /nope/);
     expectError(await h.json('GET', `/api/admin/projects/${'p'.repeat(101)}`), 400, 'ValidationError', /projectId/);
   });
 
-  test('health counts stale flags (set by PUT and PATCH) over active flags; archived ones do not count', async () => {
-    for (const name of ['a', 'b', 'c', 'd']) await create(name);
-    expect(await health()).toBe(100);
+  test('health counts stale flags (set by PUT and PATCH) over active flags; archived ones do not count', async ({ h }) => {
+    for (const name of ['a', 'b', 'c', 'd']) await createFlag(h, name);
+    expect(await health(h)).toBe(100);
     expect((await h.json('PUT', flagPath('a'), { name: 'a', stale: true })).status).toBe(200);
-    expect(await health()).toBe(75);
+    expect(await health(h)).toBe(75);
     expect((await h.json('PATCH', flagPath('b'), [{ op: 'replace', path: '/stale', value: true }])).status).toBe(200);
-    expect(await health()).toBe(50);
+    expect(await health(h)).toBe(50);
     await h.req('DELETE', flagPath('c'));
-    expect(await health()).toBe(33);
+    expect(await health(h)).toBe(33);
     expect((await h.json('GET', '/api/admin/projects')).body.projects[0].health).toBe(33);
     await h.json('PUT', flagPath('d'), { name: 'd', stale: true });
-    expect(await health()).toBe(0);
+    expect(await health(h)).toBe(0);
     await h.json('PUT', flagPath('a'), { name: 'a', stale: false });
-    expect(await health()).toBe(33);
+    expect(await health(h)).toBe(33);
   });
 
-  test('health counts flags older than their type lifetime as potentially stale (clock moved with fake Date)', async () => {
+  test('health counts flags older than their type lifetime as potentially stale (clock moved with fake Date)', async ({ h }) => {
     const now = Date.now();
     vi.useFakeTimers({ toFake: ['Date'] });
+    onTestFinished(() => { vi.useRealTimers(); });
     vi.setSystemTime(now - 50 * DAY);
-    await create('old-release');
-    await create('old-experiment', { type: 'experiment' });
-    await create('old-operational', { type: 'operational' });
-    await create('old-kill-switch', { type: 'kill-switch' });
-    await create('old-permission', { type: 'permission' });
+    await createFlag(h, 'old-release');
+    await createFlag(h, 'old-experiment', { type: 'experiment' });
+    await createFlag(h, 'old-operational', { type: 'operational' });
+    await createFlag(h, 'old-kill-switch', { type: 'kill-switch' });
+    await createFlag(h, 'old-permission', { type: 'permission' });
     vi.setSystemTime(now - 8 * DAY);
-    await create('week-operational', { type: 'operational' });
-    await create('week-release');
+    await createFlag(h, 'week-operational', { type: 'operational' });
+    await createFlag(h, 'week-release');
     vi.setSystemTime(now);
-    await create('new-release');
+    await createFlag(h, 'new-release');
     // A stale flag counts once, as stale, not also as potentially stale.
     await h.json('PUT', flagPath('old-experiment'), { name: 'old-experiment', type: 'experiment', stale: true });
     // 8 active flags: 1 stale, 3 potentially stale (old-release, old-operational, week-operational).
-    expect(await health()).toBe(50);
+    expect(await health(h)).toBe(50);
     await h.req('DELETE', flagPath('new-release'));
     // 7 active: 100 - 100/7 - 300/7 = 42.86
-    expect(await health()).toBe(43);
+    expect(await health(h)).toBe(43);
     vi.setSystemTime(now + 40 * DAY);
     // week-release is now 48 days old.
-    expect(await health()).toBe(29);
+    expect(await health(h)).toBe(29);
   });
 });

@@ -6,22 +6,13 @@
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, test } from 'vitest';
+import { expect } from 'vitest';
 import { keys } from '../../snapshots/keys.js';
-import { harness, type Harness } from '../helpers/harness.js';
+import { test } from '../helpers/fixtures.js';
+import { flagPath } from '../helpers/flags.js';
+import type { Harness } from '../helpers/harness.js';
 
 const P = '/api/admin/projects/default';
-const flagPath = (name: string, project = 'default') => `/api/admin/projects/${project}/features/${name}`;
-
-const open: Harness[] = [];
-async function start(env: Record<string, string> = {}, dataDir?: string): Promise<Harness> {
-  const h = await harness(env, dataDir);
-  open.push(h);
-  return h;
-}
-afterEach(async () => {
-  for (const h of open.splice(0)) await h.close();
-});
 
 /** Sends a request and asserts its status, so a broken step fails here and not in the comparison. */
 async function ok(h: Harness, method: string, path: string, body: unknown, status: number) {
@@ -108,8 +99,8 @@ async function expectWritable(h: Harness, before: any): Promise<void> {
   expect((await h.json('POST', `${P}/features`, { name: 'beta' })).status).toBe(409);
 }
 
-test('a clean restart reads back every flag, list and overview unchanged', async () => {
-  const h = await start();
+test('a clean restart reads back every flag, list and overview unchanged', async ({ openHarness }) => {
+  const h = await openHarness();
   await writeMix(h);
   const before = await readAll(h);
   expectMixApplied(before);
@@ -118,8 +109,8 @@ test('a clean restart reads back every flag, list and overview unchanged', async
   await expectWritable(h, before);
 });
 
-test('with SNAPSHOT_EVERY=5 (snapshots during the writes), twice in a row', async () => {
-  const h = await start({ SNAPSHOT_EVERY: '5' });
+test('with SNAPSHOT_EVERY=5 (snapshots during the writes), twice in a row', async ({ openHarness }) => {
+  const h = await openHarness({ SNAPSHOT_EVERY: '5' });
   await writeMix(h);
   const before = await readAll(h);
   expectMixApplied(before);
@@ -130,8 +121,8 @@ test('with SNAPSHOT_EVERY=5 (snapshots during the writes), twice in a row', asyn
   await expectWritable(h, before);
 });
 
-test('a crash copy of the data directory recovers by replaying the log over the last snapshot', async () => {
-  const h = await start({ SNAPSHOT_EVERY: '5' });
+test('a crash copy of the data directory recovers by replaying the log over the last snapshot', async ({ openHarness }) => {
+  const h = await openHarness({ SNAPSHOT_EVERY: '5' });
   await writeMix(h);
   // A snapshot now (SNAPSHOT_EVERY=5 keeps the next one at least five commands away), then a write that is
   // only in the log: the copy is what a crash right after it would leave behind.
@@ -143,7 +134,7 @@ test('a crash copy of the data directory recovers by replaying the log over the 
   const copyDir = mkdtempSync(join(tmpdir(), 'flagpole-crash-'));
   cpSync(h.dataDir, copyDir, { recursive: true });
 
-  const crashed = await start({ SNAPSHOT_EVERY: '5' }, copyDir);
+  const crashed = await openHarness({ SNAPSHOT_EVERY: '5' }, copyDir);
   const snapshotSeqs: number[] = [];
   for await (const [key] of crashed.registry.store.entries(keys.snapshotPrefix({ project: 'default' }))) {
     if (key.endsWith('/head')) snapshotSeqs.push(Number(key.split('/').at(-2)));

@@ -2,53 +2,35 @@
  * Seed 4.9 to 4.12 through HTTP: add, list, replace, patch and delete strategies, their defaults and
  * validation, and the invariant "enabled implies an enabled strategy" (API-DECISIONS "Strategies").
  */
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { harness, type Harness } from '../helpers/harness.js';
+import { describe, expect } from 'vitest';
 import { UUID, expectError, expectNoChange as noChange } from '../helpers/expect.js';
+import { harnessTest } from '../helpers/fixtures.js';
+import { addStrategy, createFlag, environmentOf, flagPath, strategiesPath, switchOn } from '../helpers/flags.js';
+import type { Harness } from '../helpers/harness.js';
 
 const P = '/api/admin/projects/default';
-const flagPath = (name: string) => `${P}/features/${name}`;
-const strategies = (flag: string, env: string) => `${flagPath(flag)}/environments/${env}/strategies`;
 
-let h: Harness;
-beforeEach(async () => {
-  h = await harness();
-  expect((await h.json('POST', `${P}/features`, { name: 'f' })).status).toBe(201);
-});
-afterEach(async () => { await h.close(); });
+/** Every test starts with flag `f`. */
+const test = harnessTest({ arrange: (h) => createFlag(h, 'f') });
 
-
-const expectNoChange = (act: () => Promise<unknown>, flag = 'f') => noChange(h, act, flag);
-
-async function add(body: Record<string, unknown> = { name: 'default' }, env = 'development', flag = 'f') {
-  const r = await h.json('POST', strategies(flag, env), body);
-  expect(r.status).toBe(200);
-  return r.body as { id: string; sortOrder: number; disabled: boolean; parameters: Record<string, string> };
-}
-
-async function environment(env: string, flag = 'f') {
-  const detail = (await h.json('GET', flagPath(flag))).body;
-  return detail.environments.find((e: { name: string }) => e.name === env) as { enabled: boolean; strategies: { id: string }[] };
-}
-
-const on = async (env = 'development', flag = 'f') => expect((await h.req('POST', `${flagPath(flag)}/environments/${env}/on`)).status).toBe(200);
+const expectNoChange = (h: Harness, act: () => Promise<unknown>, flag = 'f') => noChange(h, act, flag);
 
 describe('POST .../strategies (4.9 add)', () => {
-  test('answers 200 with the stored strategy and its defaults; sortOrder counts up', async () => {
-    const r = await h.json('POST', strategies('f', 'development'), { name: 'default' });
+  test('answers 200 with the stored strategy and its defaults; sortOrder counts up', async ({ h }) => {
+    const r = await h.json('POST', strategiesPath('f', 'development'), { name: 'default' });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       id: expect.stringMatching(UUID), name: 'default', title: null, disabled: false, sortOrder: 0,
       constraints: [], parameters: {}, variants: [], segments: [],
     });
     expect(r.headers.get('etag')).toMatch(/^"\d+"$/);
-    expect((await add()).sortOrder).toBe(1);
-    expect((await add({ name: 'default', sortOrder: 10 })).sortOrder).toBe(10);
-    expect((await add()).sortOrder).toBe(11);
-    expect((await add({ name: 'default' }, 'production')).sortOrder).toBe(0);
+    expect((await addStrategy(h, 'f', 'development')).sortOrder).toBe(1);
+    expect((await addStrategy(h, 'f', 'development', { name: 'default', sortOrder: 10 })).sortOrder).toBe(10);
+    expect((await addStrategy(h, 'f', 'development')).sortOrder).toBe(11);
+    expect((await addStrategy(h, 'f', 'production', { name: 'default' })).sortOrder).toBe(0);
   });
 
-  test('keeps every given field; numbers in parameters become strings', async () => {
+  test('keeps every given field; numbers in parameters become strings', async ({ h }) => {
     const body = {
       name: 'flexibleRollout', title: 'half', disabled: true, sortOrder: 3,
       constraints: [
@@ -61,7 +43,7 @@ describe('POST .../strategies (4.9 add)', () => {
       variants: [{ name: 'v', weight: 1000, weightType: 'variable', stickiness: 'default', payload: { type: 'json', value: '{"a":1}' } }],
       segments: [1, 2],
     };
-    const s = await add(body);
+    const s = await addStrategy(h, 'f', 'development', body);
     expect(s).toEqual({
       ...body, id: expect.stringMatching(UUID),
       constraints: [
@@ -72,21 +54,21 @@ describe('POST .../strategies (4.9 add)', () => {
       ],
       parameters: { rollout: '50', stickiness: 'userId', groupId: 'g' },
     });
-    expect((await environment('development')).strategies).toEqual([s]);
+    expect((await environmentOf(h, 'f', 'development')).strategies).toEqual([s]);
   });
 
-  test('flexibleRollout gets rollout "100", stickiness "default" and the flag name as groupId', async () => {
-    expect((await add({ name: 'flexibleRollout' })).parameters).toEqual({ rollout: '100', stickiness: 'default', groupId: 'f' });
-    expect((await add({ name: 'flexibleRollout', parameters: null })).parameters).toEqual({ rollout: '100', stickiness: 'default', groupId: 'f' });
+  test('flexibleRollout gets rollout "100", stickiness "default" and the flag name as groupId', async ({ h }) => {
+    expect((await addStrategy(h, 'f', 'development', { name: 'flexibleRollout' })).parameters).toEqual({ rollout: '100', stickiness: 'default', groupId: 'f' });
+    expect((await addStrategy(h, 'f', 'development', { name: 'flexibleRollout', parameters: null })).parameters).toEqual({ rollout: '100', stickiness: 'default', groupId: 'f' });
   });
 
-  test('adding never enables the environment', async () => {
-    await add();
-    await add({ name: 'flexibleRollout' });
-    expect((await environment('development')).enabled).toBe(false);
+  test('adding never enables the environment', async ({ h }) => {
+    await addStrategy(h, 'f', 'development');
+    await addStrategy(h, 'f', 'development', { name: 'flexibleRollout' });
+    expect((await environmentOf(h, 'f', 'development')).enabled).toBe(false);
   });
 
-  test.each([
+  test.for<[string, unknown, RegExp]>([
     ['an unknown strategy name', { name: 'gradualRolloutRandom' }, /"name": must be one of/],
     ['a missing name', { parameters: {} }, /"name": is required/],
     ['parameters as an array', { name: 'default', parameters: ['a'] }, /"parameters"/],
@@ -107,94 +89,94 @@ describe('POST .../strategies (4.9 add)', () => {
     ['duplicate strategy variant names', { name: 'default', variants: [{ name: 'a', weight: 1, weightType: 'variable', stickiness: 'd' }, { name: 'a', weight: 1, weightType: 'variable', stickiness: 'd' }] }, /unique/],
     ['a strategy variant weight over 1000', { name: 'default', variants: [{ name: 'a', weight: 1001, weightType: 'variable', stickiness: 'd' }] }, /"variants.0.weight"/],
     ['segments of strings', { name: 'default', segments: ['1'] }, /"segments.0"/],
-  ])('400 ValidationError for %s; nothing changes', async (_label, body, message) => {
-    await expectNoChange(async () => expectError(await h.json('POST', strategies('f', 'development'), body), 400, 'ValidationError', message));
+  ])('400 ValidationError for %s; nothing changes', async ([_label, body, message], { h }) => {
+    await expectNoChange(h, async () => expectError(await h.json('POST', strategiesPath('f', 'development'), body), 400, 'ValidationError', message));
   });
 
-  test('404 for an unknown flag, project or environment, or one the project does not use', async () => {
+  test('404 for an unknown flag, project or environment, or one the project does not use', async ({ h }) => {
     expect((await h.json('POST', '/api/admin/environments', { name: 'staging' })).status).toBe(201);
-    await expectNoChange(async () => {
-      expectError(await h.json('POST', strategies('nope', 'development'), { name: 'default' }), 404, 'NotFoundError', /nope/);
+    await expectNoChange(h, async () => {
+      expectError(await h.json('POST', strategiesPath('nope', 'development'), { name: 'default' }), 404, 'NotFoundError', /nope/);
       expectError(await h.json('POST', `/api/admin/projects/nope/features/f/environments/development/strategies`, { name: 'default' }), 404, 'NotFoundError');
-      expectError(await h.json('POST', strategies('f', 'qa'), { name: 'default' }), 404, 'NotFoundError', /qa/);
-      expectError(await h.json('POST', strategies('f', 'staging'), { name: 'default' }), 404, 'NotFoundError', /staging/);
+      expectError(await h.json('POST', strategiesPath('f', 'qa'), { name: 'default' }), 404, 'NotFoundError', /qa/);
+      expectError(await h.json('POST', strategiesPath('f', 'staging'), { name: 'default' }), 404, 'NotFoundError', /staging/);
     });
   });
 
-  test('412 with a stale If-Match', async () => {
+  test('412 with a stale If-Match', async ({ h }) => {
     const tag = (await h.json('GET', flagPath('f'))).headers.get('etag')!;
-    const first = await h.json('POST', strategies('f', 'development'), { name: 'default' }, { headers: { 'if-match': tag } });
+    const first = await h.json('POST', strategiesPath('f', 'development'), { name: 'default' }, { headers: { 'if-match': tag } });
     expect(first.status).toBe(200);
     expect(first.headers.get('etag')).not.toBe(tag);
-    await expectNoChange(async () => expectError(await h.json('POST', strategies('f', 'development'), { name: 'default' }, { headers: { 'if-match': tag } }), 412, 'PreconditionFailed'));
+    await expectNoChange(h, async () => expectError(await h.json('POST', strategiesPath('f', 'development'), { name: 'default' }, { headers: { 'if-match': tag } }), 412, 'PreconditionFailed'));
   });
 });
 
 describe('GET .../strategies', () => {
-  test('lists the strategies of one environment in sortOrder', async () => {
-    const late = await add({ name: 'default', sortOrder: 9 });
-    const early = await add({ name: 'default', sortOrder: 2 });
-    await add({ name: 'default' }, 'production');
-    const r = await h.json('GET', strategies('f', 'development'));
+  test('lists the strategies of one environment in sortOrder', async ({ h }) => {
+    const late = await addStrategy(h, 'f', 'development', { name: 'default', sortOrder: 9 });
+    const early = await addStrategy(h, 'f', 'development', { name: 'default', sortOrder: 2 });
+    await addStrategy(h, 'f', 'production', { name: 'default' });
+    const r = await h.json('GET', strategiesPath('f', 'development'));
     expect(r.status).toBe(200);
     expect(r.body).toEqual([early, late]);
-    expectError(await h.json('GET', strategies('f', 'qa')), 404, 'NotFoundError');
-    expectError(await h.json('GET', strategies('nope', 'development')), 404, 'NotFoundError');
+    expectError(await h.json('GET', strategiesPath('f', 'qa')), 404, 'NotFoundError');
+    expectError(await h.json('GET', strategiesPath('nope', 'development')), 404, 'NotFoundError');
   });
 });
 
 describe('PUT .../strategies/:strategyId (4.10)', () => {
-  test('replaces the strategy, keeping its id and sortOrder', async () => {
-    const s = await add({ name: 'flexibleRollout', title: 'old', sortOrder: 4, parameters: { rollout: 10 } });
-    const r = await h.json('PUT', `${strategies('f', 'development')}/${s.id}`, { id: 'ignored', name: 'userWithId', parameters: { userIds: '1,2' }, sortOrder: 99 });
+  test('replaces the strategy, keeping its id and sortOrder', async ({ h }) => {
+    const s = await addStrategy(h, 'f', 'development', { name: 'flexibleRollout', title: 'old', sortOrder: 4, parameters: { rollout: 10 } });
+    const r = await h.json('PUT', `${strategiesPath('f', 'development')}/${s.id}`, { id: 'ignored', name: 'userWithId', parameters: { userIds: '1,2' }, sortOrder: 99 });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ id: s.id, name: 'userWithId', title: null, disabled: false, sortOrder: 4, constraints: [], parameters: { userIds: '1,2' }, variants: [], segments: [] });
-    expect((await environment('development')).strategies).toEqual([r.body]);
+    expect((await environmentOf(h, 'f', 'development')).strategies).toEqual([r.body]);
   });
 
-  test('disabling the last enabled strategy disables the environment; enabling it again does not enable it', async () => {
-    const s = await add();
-    await on();
-    expect((await h.json('PUT', `${strategies('f', 'development')}/${s.id}`, { name: 'default', disabled: true })).status).toBe(200);
-    expect((await environment('development')).enabled).toBe(false);
-    await h.json('PUT', `${strategies('f', 'development')}/${s.id}`, { name: 'default', disabled: false });
-    expect((await environment('development')).enabled).toBe(false);
+  test('disabling the last enabled strategy disables the environment; enabling it again does not enable it', async ({ h }) => {
+    const s = await addStrategy(h, 'f', 'development');
+    await switchOn(h, 'f', 'development');
+    expect((await h.json('PUT', `${strategiesPath('f', 'development')}/${s.id}`, { name: 'default', disabled: true })).status).toBe(200);
+    expect((await environmentOf(h, 'f', 'development')).enabled).toBe(false);
+    await h.json('PUT', `${strategiesPath('f', 'development')}/${s.id}`, { name: 'default', disabled: false });
+    expect((await environmentOf(h, 'f', 'development')).enabled).toBe(false);
   });
 
-  test('disabling one of two enabled strategies keeps the environment enabled', async () => {
-    const s = await add();
-    await add();
-    await on();
-    await h.json('PUT', `${strategies('f', 'development')}/${s.id}`, { name: 'default', disabled: true });
-    expect((await environment('development')).enabled).toBe(true);
+  test('disabling one of two enabled strategies keeps the environment enabled', async ({ h }) => {
+    const s = await addStrategy(h, 'f', 'development');
+    await addStrategy(h, 'f', 'development');
+    await switchOn(h, 'f', 'development');
+    await h.json('PUT', `${strategiesPath('f', 'development')}/${s.id}`, { name: 'default', disabled: true });
+    expect((await environmentOf(h, 'f', 'development')).enabled).toBe(true);
   });
 
-  test('404 for an unknown id, or the id of another environment or flag; 400 for a bad body; nothing changes', async () => {
-    const s = await add();
+  test('404 for an unknown id, or the id of another environment or flag; 400 for a bad body; nothing changes', async ({ h }) => {
+    const s = await addStrategy(h, 'f', 'development');
     expect((await h.json('POST', `${P}/features`, { name: 'g' })).status).toBe(201);
-    const other = await add({ name: 'default' }, 'production');
-    const ofG = await add({ name: 'default' }, 'development', 'g');
-    await expectNoChange(async () => {
-      expectError(await h.json('PUT', `${strategies('f', 'development')}/00000000-0000-4000-8000-000000000000`, { name: 'default' }), 404, 'NotFoundError');
-      expectError(await h.json('PUT', `${strategies('f', 'development')}/${other.id}`, { name: 'default' }), 404, 'NotFoundError');
-      expectError(await h.json('PUT', `${strategies('f', 'development')}/${ofG.id}`, { name: 'default' }), 404, 'NotFoundError');
-      expectError(await h.json('PUT', `${strategies('f', 'development')}/${s.id}`, { name: 'nope' }), 400, 'ValidationError', /"name"/);
-      expectError(await h.json('PUT', `${strategies('f', 'development')}/${'x'.repeat(101)}`, { name: 'default' }), 400, 'ValidationError', /strategyId/);
+    const other = await addStrategy(h, 'f', 'production', { name: 'default' });
+    const ofG = await addStrategy(h, 'g', 'development', { name: 'default' });
+    await expectNoChange(h, async () => {
+      expectError(await h.json('PUT', `${strategiesPath('f', 'development')}/00000000-0000-4000-8000-000000000000`, { name: 'default' }), 404, 'NotFoundError');
+      expectError(await h.json('PUT', `${strategiesPath('f', 'development')}/${other.id}`, { name: 'default' }), 404, 'NotFoundError');
+      expectError(await h.json('PUT', `${strategiesPath('f', 'development')}/${ofG.id}`, { name: 'default' }), 404, 'NotFoundError');
+      expectError(await h.json('PUT', `${strategiesPath('f', 'development')}/${s.id}`, { name: 'nope' }), 400, 'ValidationError', /"name"/);
+      expectError(await h.json('PUT', `${strategiesPath('f', 'development')}/${'x'.repeat(101)}`, { name: 'default' }), 400, 'ValidationError', /strategyId/);
     });
   });
 
-  test('412 with a stale If-Match', async () => {
-    const s = await add();
+  test('412 with a stale If-Match', async ({ h }) => {
+    const s = await addStrategy(h, 'f', 'development');
     const tag = (await h.json('GET', flagPath('f'))).headers.get('etag')!;
-    await h.json('PUT', `${strategies('f', 'development')}/${s.id}`, { name: 'default', title: 'a' });
-    await expectNoChange(async () => expectError(await h.json('PUT', `${strategies('f', 'development')}/${s.id}`, { name: 'default', title: 'b' }, { headers: { 'if-match': tag } }), 412, 'PreconditionFailed'));
+    await h.json('PUT', `${strategiesPath('f', 'development')}/${s.id}`, { name: 'default', title: 'a' });
+    await expectNoChange(h, async () => expectError(await h.json('PUT', `${strategiesPath('f', 'development')}/${s.id}`, { name: 'default', title: 'b' }, { headers: { 'if-match': tag } }), 412, 'PreconditionFailed'));
   });
 });
 
 describe('PATCH .../strategies/:strategyId (4.11)', () => {
-  test('applies operations; a number at /parameters/rollout is stored as a string', async () => {
-    const s = await add({ name: 'flexibleRollout', parameters: { rollout: '10' } });
-    const r = await h.json('PATCH', `${strategies('f', 'development')}/${s.id}`, [
+  test('applies operations; a number at /parameters/rollout is stored as a string', async ({ h }) => {
+    const s = await addStrategy(h, 'f', 'development', { name: 'flexibleRollout', parameters: { rollout: '10' } });
+    const r = await h.json('PATCH', `${strategiesPath('f', 'development')}/${s.id}`, [
       { op: 'replace', path: '/parameters/rollout', value: 75 },
       { op: 'add', path: '/constraints/-', value: { contextName: 'userId', operator: 'IN', values: ['1'] } },
       { op: 'replace', path: '/title', value: 'three quarters' },
@@ -203,18 +185,18 @@ describe('PATCH .../strategies/:strategyId (4.11)', () => {
     expect(r.body).toMatchObject({ id: s.id, title: 'three quarters', parameters: { rollout: '75', groupId: 'f', stickiness: 'default' } });
     expect(r.body.constraints).toEqual([{ contextName: 'userId', operator: 'IN', values: ['1'], caseInsensitive: false, inverted: false }]);
     expect(r.headers.get('etag')).toMatch(/^"\d+"$/);
-    expect((await environment('development')).strategies).toEqual([r.body]);
+    expect((await environmentOf(h, 'f', 'development')).strategies).toEqual([r.body]);
   });
 
-  test('disabling the last enabled strategy by patch disables the environment', async () => {
-    const s = await add();
-    await on();
-    await h.json('PATCH', `${strategies('f', 'development')}/${s.id}`, [{ op: 'replace', path: '/disabled', value: true }]);
-    expect((await environment('development')).enabled).toBe(false);
+  test('disabling the last enabled strategy by patch disables the environment', async ({ h }) => {
+    const s = await addStrategy(h, 'f', 'development');
+    await switchOn(h, 'f', 'development');
+    await h.json('PATCH', `${strategiesPath('f', 'development')}/${s.id}`, [{ op: 'replace', path: '/disabled', value: true }]);
+    expect((await environmentOf(h, 'f', 'development')).enabled).toBe(false);
     expectError(await h.json('POST', `${flagPath('f')}/environments/development/on`), 409, 'InvalidOperationError');
   });
 
-  test.each([
+  test.for<[string, unknown, number, string, RegExp]>([
     ['a changed id', [{ op: 'replace', path: '/id', value: 'other' }], 400, 'ValidationError', /"id"/],
     ['an invalid result', [{ op: 'replace', path: '/name', value: 'magic' }], 400, 'ValidationError', /"name"/],
     ['a rollout of 200', [{ op: 'replace', path: '/parameters/rollout', value: 200 }], 400, 'ValidationError', /"parameters.rollout"/],
@@ -225,64 +207,64 @@ describe('PATCH .../strategies/:strategyId (4.11)', () => {
     ['a hostile from', [{ op: 'move', from: '/constructor', path: '/title' }], 400, 'ValidationError', /"0.from"/],
     ['a missing target', [{ op: 'replace', path: '/parameters/nothing/deeper', value: 1 }], 400, 'ValidationError', /JSON Patch/],
     ['a failed test', [{ op: 'replace', path: '/title', value: 'x' }, { op: 'test', path: '/title', value: 'y' }], 409, 'PatchTestFailed', /test/],
-  ])('%s: refused, nothing changes', async (_label, body, status, name, message) => {
-    const s = await add({ name: 'flexibleRollout' });
-    await expectNoChange(async () => expectError(await h.json('PATCH', `${strategies('f', 'development')}/${s.id}`, body), status, name, message));
+  ])('%s: refused, nothing changes', async ([_label, body, status, name, message], { h }) => {
+    const s = await addStrategy(h, 'f', 'development', { name: 'flexibleRollout' });
+    await expectNoChange(h, async () => expectError(await h.json('PATCH', `${strategiesPath('f', 'development')}/${s.id}`, body), status, name, message));
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 
-  test('404 for an unknown strategy or environment; 412 for a stale If-Match', async () => {
-    const s = await add();
+  test('404 for an unknown strategy or environment; 412 for a stale If-Match', async ({ h }) => {
+    const s = await addStrategy(h, 'f', 'development');
     const tag = (await h.json('GET', flagPath('f'))).headers.get('etag')!;
     const patch = [{ op: 'replace', path: '/title', value: 't' }];
-    await expectNoChange(async () => {
-      expectError(await h.json('PATCH', `${strategies('f', 'development')}/unknown`, patch), 404, 'NotFoundError');
-      expectError(await h.json('PATCH', `${strategies('f', 'production')}/${s.id}`, patch), 404, 'NotFoundError');
-      expectError(await h.json('PATCH', `${strategies('f', 'qa')}/${s.id}`, patch), 404, 'NotFoundError');
+    await expectNoChange(h, async () => {
+      expectError(await h.json('PATCH', `${strategiesPath('f', 'development')}/unknown`, patch), 404, 'NotFoundError');
+      expectError(await h.json('PATCH', `${strategiesPath('f', 'production')}/${s.id}`, patch), 404, 'NotFoundError');
+      expectError(await h.json('PATCH', `${strategiesPath('f', 'qa')}/${s.id}`, patch), 404, 'NotFoundError');
     });
-    await h.json('PATCH', `${strategies('f', 'development')}/${s.id}`, patch);
-    await expectNoChange(async () => expectError(await h.json('PATCH', `${strategies('f', 'development')}/${s.id}`, patch, { headers: { 'if-match': tag } }), 412, 'PreconditionFailed'));
+    await h.json('PATCH', `${strategiesPath('f', 'development')}/${s.id}`, patch);
+    await expectNoChange(h, async () => expectError(await h.json('PATCH', `${strategiesPath('f', 'development')}/${s.id}`, patch, { headers: { 'if-match': tag } }), 412, 'PreconditionFailed'));
   });
 });
 
 describe('DELETE .../strategies/:strategyId (4.12)', () => {
-  test('answers 200 with no body and removes only that strategy', async () => {
-    const a = await add();
-    const b = await add();
-    const r = await h.req('DELETE', `${strategies('f', 'development')}/${a.id}`);
+  test('answers 200 with no body and removes only that strategy', async ({ h }) => {
+    const a = await addStrategy(h, 'f', 'development');
+    const b = await addStrategy(h, 'f', 'development');
+    const r = await h.req('DELETE', `${strategiesPath('f', 'development')}/${a.id}`);
     expect(r.status).toBe(200);
     expect(await r.text()).toBe('');
-    expect((await environment('development')).strategies.map((s) => s.id)).toEqual([b.id]);
+    expect((await environmentOf(h, 'f', 'development')).strategies.map((s) => s.id)).toEqual([b.id]);
   });
 
-  test('deleting the last enabled strategy disables the environment, also when disabled ones remain', async () => {
-    const enabled = await add();
-    const disabled = await add({ name: 'default', disabled: true });
-    await on();
-    await h.req('DELETE', `${strategies('f', 'development')}/${enabled.id}`);
-    const env = await environment('development');
+  test('deleting the last enabled strategy disables the environment, also when disabled ones remain', async ({ h }) => {
+    const enabled = await addStrategy(h, 'f', 'development');
+    const disabled = await addStrategy(h, 'f', 'development', { name: 'default', disabled: true });
+    await switchOn(h, 'f', 'development');
+    await h.req('DELETE', `${strategiesPath('f', 'development')}/${enabled.id}`);
+    const env = await environmentOf(h, 'f', 'development');
     expect(env.enabled).toBe(false);
     expect(env.strategies.map((s) => s.id)).toEqual([disabled.id]);
   });
 
-  test('deleting one of two enabled strategies keeps the environment enabled', async () => {
-    const a = await add();
-    await add();
-    await on();
-    await h.req('DELETE', `${strategies('f', 'development')}/${a.id}`);
-    expect((await environment('development')).enabled).toBe(true);
+  test('deleting one of two enabled strategies keeps the environment enabled', async ({ h }) => {
+    const a = await addStrategy(h, 'f', 'development');
+    await addStrategy(h, 'f', 'development');
+    await switchOn(h, 'f', 'development');
+    await h.req('DELETE', `${strategiesPath('f', 'development')}/${a.id}`);
+    expect((await environmentOf(h, 'f', 'development')).enabled).toBe(true);
   });
 
-  test('404 for an unknown or already deleted strategy, another environment, an unknown flag; 412 for a stale If-Match', async () => {
-    const a = await add();
+  test('404 for an unknown or already deleted strategy, another environment, an unknown flag; 412 for a stale If-Match', async ({ h }) => {
+    const a = await addStrategy(h, 'f', 'development');
     const tag = (await h.json('GET', flagPath('f'))).headers.get('etag')!;
-    const b = await add();
-    await expectNoChange(async () => {
-      expectError(await h.json('DELETE', `${strategies('f', 'production')}/${a.id}`), 404, 'NotFoundError');
-      expectError(await h.json('DELETE', `${strategies('nope', 'development')}/${a.id}`), 404, 'NotFoundError');
-      expectError(await h.json('DELETE', `${strategies('f', 'development')}/${b.id}`, undefined, { headers: { 'if-match': tag } }), 412, 'PreconditionFailed');
+    const b = await addStrategy(h, 'f', 'development');
+    await expectNoChange(h, async () => {
+      expectError(await h.json('DELETE', `${strategiesPath('f', 'production')}/${a.id}`), 404, 'NotFoundError');
+      expectError(await h.json('DELETE', `${strategiesPath('nope', 'development')}/${a.id}`), 404, 'NotFoundError');
+      expectError(await h.json('DELETE', `${strategiesPath('f', 'development')}/${b.id}`, undefined, { headers: { 'if-match': tag } }), 412, 'PreconditionFailed');
     });
-    expect((await h.req('DELETE', `${strategies('f', 'development')}/${a.id}`)).status).toBe(200);
-    await expectNoChange(async () => expectError(await h.json('DELETE', `${strategies('f', 'development')}/${a.id}`), 404, 'NotFoundError'));
+    expect((await h.req('DELETE', `${strategiesPath('f', 'development')}/${a.id}`)).status).toBe(200);
+    await expectNoChange(h, async () => expectError(await h.json('DELETE', `${strategiesPath('f', 'development')}/${a.id}`), 404, 'NotFoundError'));
   });
 });

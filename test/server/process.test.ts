@@ -4,10 +4,10 @@
  * generated on a fresh directory, printed once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, expect, test } from 'vitest';
+import { expect } from 'vitest';
+import { test as base } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/net.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -23,15 +23,8 @@ interface Server {
   stop(): Promise<number | null>;
 }
 
-const running: ChildProcess[] = [];
-const dirs: string[] = [];
-afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** Starts the server on a free port and waits until it says it is listening. */
-async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
+/** Starts the server on a free port and waits until it says it is listening; `running` gets the child. */
+async function startServer(running: ChildProcess[], dataDir: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env };
   if (!('INIT_ADMIN_API_TOKENS' in env)) delete childEnv['INIT_ADMIN_API_TOKENS'];
@@ -73,11 +66,17 @@ async function call(server: Server, method: string, path: string, token?: string
   return { status: response.status, body: text === '' ? null : JSON.parse(text) };
 }
 
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'flagpole-process-'));
-  dirs.push(dir);
-  return dir;
-}
+/** `startServer(dataDir, env)` for one test: every server it started is killed after the test. */
+const test = base.extend<{ startServer: (dataDir: string, env?: Record<string, string>) => Promise<Server> }>({
+  startServer: async ({}, use) => {
+    const running: ChildProcess[] = [];
+    try {
+      await use((dataDir, env) => startServer(running, dataDir, env));
+    } finally {
+      for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  },
+});
 
 /** Every byte stored under `dir`, to look for a secret that must not be there. */
 function storedBytes(dir: string): string {
@@ -87,8 +86,8 @@ function storedBytes(dir: string): string {
     .join('');
 }
 
-test('serves over a socket, keeps a flag across SIGTERM and a second start', async () => {
-  const dataDir = tempDir();
+test('serves over a socket, keeps a flag across SIGTERM and a second start', async ({ tempDir, startServer }) => {
+  const dataDir = tempDir('process');
   const token = 'process-test-admin-token-0123456789';
   const first = await startServer(dataDir, { INIT_ADMIN_API_TOKENS: token });
   expect(first.output()).not.toMatch(/created an admin API token/);
@@ -113,8 +112,8 @@ test('serves over a socket, keeps a flag across SIGTERM and a second start', asy
   expect(await second.stop()).toBe(0);
 }, 60_000);
 
-test('a fresh directory without INIT_ADMIN_API_TOKENS prints one generated token, once', async () => {
-  const dataDir = tempDir();
+test('a fresh directory without INIT_ADMIN_API_TOKENS prints one generated token, once', async ({ tempDir, startServer }) => {
+  const dataDir = tempDir('process');
   const first = await startServer(dataDir);
   const match = /created an admin API token[^\n]*\n\s*\n\s+(\S+)/.exec(first.output());
   expect(match, first.output()).not.toBeNull();

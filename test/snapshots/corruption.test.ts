@@ -1,21 +1,16 @@
 import { createApp } from '../../src/app.js';
 import { readConfig } from '../../src/config.js';
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { Level } from 'level';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { CorruptRecordError } from '../../snapshots/codec.js';
 import { keys } from '../../snapshots/keys.js';
 import { Registry } from '../../src/actors/registry.js';
 import { dumpRegistry, stableStringify } from '../../src/actors/state-dump.js';
+import { test } from '../helpers/fixtures.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { ok, tempDir } from './fixtures.js';
+import { ok } from './fixtures.js';
 import { ROOT, dumpCli } from './run-cli.js';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 
 const F = '/api/admin/projects/default/features';
 const DEFAULT = { project: 'default' };
@@ -29,10 +24,8 @@ async function write(h: Harness, flags: number): Promise<void> {
   }
 }
 
-/** A data directory written through the real registry, stopped; returns it and the dump it held. */
-async function stopped(env: Record<string, string>, flags: number, crash = false): Promise<{ dir: string; expected: string }> {
-  const dir = tempDir('corrupt');
-  dirs.push(dir);
+/** The data directory `dir` written through the real registry, stopped; returns it and the dump it held. */
+async function stopped(dir: string, env: Record<string, string>, flags: number, crash = false): Promise<{ dir: string; expected: string }> {
   const h = await harness(env, dir);
   await write(h, flags);
   const expected = stableStringify(dumpRegistry(h.registry)!);
@@ -76,8 +69,8 @@ describe('a damaged snapshot', () => {
     ['a missing chunk of the newest snapshot', async (db, head) => db.del(head.replace(/head$/, 'c000000')), (head) => head.replace(/head$/, 'c000000')],
   ];
 
-  test.each(cases)('%s: recovery falls back to the previous snapshot plus the log, and says so', async (_label, edit, named) => {
-    const { dir, expected } = await stopped({ SNAPSHOT_EVERY: '4' }, 6);
+  test.for(cases)('%s: recovery falls back to the previous snapshot plus the log, and says so', async ([_label, edit, named], { tempDir }) => {
+    const { dir, expected } = await stopped(tempDir('corrupt'), { SNAPSHOT_EVERY: '4' }, 6);
     let newest = '';
     await damage(dir, async (db) => {
       const heads = await snapshotHeads(db);
@@ -99,8 +92,8 @@ describe('a damaged snapshot', () => {
     expect(cli.stderr).toContain(`warning: ${named(newest)}`);
   });
 
-  test('with every snapshot damaged, the whole log is replayed', async () => {
-    const { dir, expected } = await stopped({ SNAPSHOT_EVERY: '4' }, 6);
+  test('with every snapshot damaged, the whole log is replayed', async ({ tempDir }) => {
+    const { dir, expected } = await stopped(tempDir('corrupt'), { SNAPSHOT_EVERY: '4' }, 6);
     await damage(dir, async (db) => {
       for (const head of await snapshotHeads(db)) await db.put(head, flipLastJsonChar((await db.get(head))!));
     });
@@ -117,13 +110,13 @@ describe('a damaged snapshot', () => {
 describe('a damaged log record', () => {
   const record = (seq: number) => keys.log(DEFAULT, seq);
 
-  test.each([
+  test.for([
     ['a changed byte', 5, async (db: Level<string, string>) => db.put(record(5), flipLastJsonChar((await db.get(record(5)))!)), 'checksum mismatch'],
     ['a truncated last record', 10, async (db: Level<string, string>) => db.put(record(10), (await db.get(record(10)))!.slice(0, 40)), 'checksum mismatch'],
     ['a missing record (gap)', 6, async (db: Level<string, string>) => db.del(record(5)), 'expected sequence 5, found 6'],
     ['no format header', 7, async (db: Level<string, string>) => db.put(record(7), 'garbage'), 'no format header'],
-  ] as const)('%s stops recovery of that project with an error naming the key; the others are served', async (_label, seq, edit, reason) => {
-    const { dir } = await stopped({}, 3, true);
+  ] as const)('%s stops recovery of that project with an error naming the key; the others are served', async ([_label, seq, edit, reason], { tempDir }) => {
+    const { dir } = await stopped(tempDir('corrupt'), {}, 3, true);
     await damage(dir, edit);
     const registry = await open(dir);
     try {
@@ -151,14 +144,14 @@ describe('a damaged log record', () => {
     expect(cli.stderr).toContain(record(seq));
   });
 
-  test('a damaged service record stops the start too', async () => {
-    const { dir } = await stopped({}, 1, true);
+  test('a damaged service record stops the start too', async ({ tempDir }) => {
+    const { dir } = await stopped(tempDir('corrupt'), {}, 1, true);
     await damage(dir, async (db) => db.put(keys.log('service', 1), flipLastJsonChar((await db.get(keys.log('service', 1)))!)));
     await expect(open(dir)).rejects.toThrow(keys.log('service', 1));
   });
 
-  test('the real service starts, names the key, and answers 503 for that project rather than serve it without the data', async () => {
-    const { dir } = await stopped({}, 2, true);
+  test('the real service starts, names the key, and answers 503 for that project rather than serve it without the data', async ({ tempDir }) => {
+    const { dir } = await stopped(tempDir('corrupt'), {}, 2, true);
     await damage(dir, async (db) => db.put(record(4), flipLastJsonChar((await db.get(record(4)))!)));
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: ROOT, env: { ...process.env, DATA_DIR: dir, PORT: '0', INIT_ADMIN_API_TOKENS: '*:*.x', LOG_FORMAT: 'pretty' }, stdio: ['ignore', 'pipe', 'pipe'],
@@ -184,8 +177,8 @@ describe('a damaged log record', () => {
     }
   });
 
-  test('a damaged record older than the newest snapshot does not stop the start', async () => {
-    const { dir, expected } = await stopped({}, 2);
+  test('a damaged record older than the newest snapshot does not stop the start', async ({ tempDir }) => {
+    const { dir, expected } = await stopped(tempDir('corrupt'), {}, 2);
     await damage(dir, async (db) => db.put(record(2), 'garbage'));
     const registry = await open(dir);
     try {

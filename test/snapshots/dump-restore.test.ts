@@ -1,19 +1,10 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
+import { test } from '../helpers/fixtures.js';
 import { ADMIN_TOKEN, harness, type Harness } from '../helpers/harness.js';
-import { ok, populate, tempDir } from './fixtures.js';
+import { ok, populate } from './fixtures.js';
 import { dumpCli, npm, restoreCli } from './run-cli.js';
-
-const dirs: string[] = [];
-const dir = (label: string) => {
-  const d = tempDir(label);
-  dirs.push(d);
-  return d;
-};
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 
 /** The live dump the running service answers (admin only). */
 async function liveDump(h: Harness, project?: string): Promise<string> {
@@ -23,7 +14,7 @@ async function liveDump(h: Harness, project?: string): Promise<string> {
 }
 
 describe('npm run dump / npm run restore', () => {
-  test('the dump of a stopped data directory equals the live dump; dump, restore, dump is byte-identical', async () => {
+  test('the dump of a stopped data directory equals the live dump; dump, restore, dump is byte-identical', async ({ tempDir: dir }) => {
     const source = dir('src');
     const h = await harness({}, source);
     await populate(h);
@@ -67,7 +58,7 @@ describe('npm run dump / npm run restore', () => {
     }
   });
 
-  test('--project prints that project alone, as GET /api/admin/state?project= does', async () => {
+  test('--project prints that project alone, as GET /api/admin/state?project= does', async ({ tempDir: dir }) => {
     const source = dir('src');
     const h = await harness({}, source);
     await populate(h);
@@ -81,7 +72,7 @@ describe('npm run dump / npm run restore', () => {
     expect(parsed.projects.map((p: { id: string }) => p.id)).toEqual(['beta']);
   });
 
-  test('--at SEQ gives the state of that earlier moment, also across snapshots', async () => {
+  test('--at SEQ gives the state of that earlier moment, also across snapshots', async ({ tempDir: dir }) => {
     const source = dir('src');
     // Snapshots every few commands, so --at must pick an older snapshot or replay from the start.
     const h = await harness({ SNAPSHOT_EVERY: '3' }, source);
@@ -110,7 +101,7 @@ describe('npm run dump / npm run restore', () => {
     expect(latest.stdout).toBe(moments.at(-1)!.dump);
   });
 
-  test('restore refuses a non-empty directory, a project-only dump and a document that is not a dump', async () => {
+  test('restore refuses a non-empty directory, a project-only dump and a document that is not a dump', async ({ tempDir: dir }) => {
     const source = dir('src');
     const h = await harness({}, source);
     await h.registry.close();
@@ -140,7 +131,7 @@ describe('npm run dump / npm run restore', () => {
     expect(good.code, good.stderr).toBe(0);
   });
 
-  test('dump explains what it cannot do', async () => {
+  test('dump explains what it cannot do', async ({ tempDir: dir }) => {
     const source = dir('src');
     const h = await harness({}, source);
     const locked = await dumpCli(['--data-dir', source]);
@@ -163,7 +154,7 @@ describe('npm run dump / npm run restore', () => {
     expect((await dumpCli([])).code).toBe(2);
   });
 
-  test('npm run dump and npm run restore work as documented', async () => {
+  test('npm run dump and npm run restore work as documented', async ({ tempDir: dir }) => {
     const source = dir('src');
     const h = await harness({}, source);
     await populate(h);

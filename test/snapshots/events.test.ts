@@ -1,33 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { hashSecret, secretPrefix } from '../../src/auth/tokens.js';
 import { ROOT_EDITOR } from '../../src/domain/roles.js';
 import type { StoredToken } from '../../src/domain/service-state.js';
-import { harness, type Harness } from '../helpers/harness.js';
+import { test } from '../helpers/fixtures.js';
+import type { Harness } from '../helpers/harness.js';
 import { ok } from './fixtures.js';
 
 const F = '/api/admin/projects/default/features';
 const BY = 'admin-token:init-admin-token-1';
 
-let h: Harness;
-beforeEach(async () => { h = await harness(); });
-afterEach(async () => { await h.close(); });
-
 /** Stores a token straight through the service actor (the token routes are not what this tests). */
-async function storeToken(secret: string, type: StoredToken['type'], userId: number | null = null): Promise<void> {
+async function storeToken(h: Harness, secret: string, type: StoredToken['type'], userId: number | null = null): Promise<void> {
   const token: StoredToken = { id: randomUUID(), hash: hashSecret(secret), tokenName: `t-${type}`, type, projects: ['*'], environment: '*', createdAt: new Date().toISOString(), expiresAt: null, userId, prefix: secretPrefix(secret) };
   const decision = await h.registry.service.send({ type: 'token.create', token }, 'system');
   expect(decision.ok).toBe(true);
 }
 
-const history = async (query: string) => {
+const history = async (h: Harness, query: string) => {
   const r = await h.json('GET', `/api/admin/events?${query}`);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body as { events: any[]; offset: number; limit: number; hasMore: boolean };
 };
 
 describe('GET /api/admin/events', () => {
-  test('lists the changes of the commands sent, newest first, with who, when, before and after', async () => {
+  test('lists the changes of the commands sent, newest first, with who, when, before and after', async ({ h }) => {
     const sent = Date.now();
     await ok(h, 'POST', F, { name: 'f1' });
     const strategy = await ok(h, 'POST', `${F}/f1/environments/development/strategies`, { name: 'default' });
@@ -40,7 +37,7 @@ describe('GET /api/admin/events', () => {
     expect((await h.json('POST', F, { name: 'f1' })).status).toBe(409);
     await ok(h, 'POST', `${F}/f1/environments/development/off`);
 
-    const page = await history('project=default');
+    const page = await history(h, 'project=default');
     expect(page.hasMore).toBe(false);
     expect(page.events.map((e) => [e.seq, e.type, e.feature, e.environment, e.by])).toEqual([
       [8, 'flag.archived', 'f2', null, BY],
@@ -71,21 +68,21 @@ describe('GET /api/admin/events', () => {
     expect(added.environmentEnabled).toBe(false);
   });
 
-  test('filters by feature and pages with offset and limit', async () => {
+  test('filters by feature and pages with offset and limit', async ({ h }) => {
     for (const name of ['a', 'b']) await ok(h, 'POST', F, { name });
     for (let i = 0; i < 3; i += 1) {
       await ok(h, 'PUT', `${F}/a`, { name: 'a', description: `a${i}` });
       await ok(h, 'PUT', `${F}/b`, { name: 'b', description: `b${i}` });
     }
-    const onlyA = await history('project=default&feature=a');
+    const onlyA = await history(h, 'project=default&feature=a');
     expect(onlyA.events.map((e) => e.after.description)).toEqual(['a2', 'a1', 'a0', '']);
     expect(onlyA.events.every((e) => e.feature === 'a')).toBe(true);
 
-    const all = (await history('project=default')).events;
+    const all = (await history(h, 'project=default')).events;
     expect(all).toHaveLength(9);
     const pages = [];
     for (let offset = 0; ; offset += 2) {
-      const page = await history(`project=default&offset=${offset}&limit=2`);
+      const page = await history(h, `project=default&offset=${offset}&limit=2`);
       expect(page.offset).toBe(offset);
       expect(page.limit).toBe(2);
       pages.push(...page.events);
@@ -93,12 +90,12 @@ describe('GET /api/admin/events', () => {
       expect(page.events).toHaveLength(2);
     }
     expect(pages).toEqual(all);
-    const second = await history('project=default&feature=b&offset=1&limit=1');
+    const second = await history(h, 'project=default&feature=b&offset=1&limit=1');
     expect(second.events.map((e) => e.after.description)).toEqual(['b1']);
     expect(second.hasMore).toBe(true);
   });
 
-  test('validates its query and answers unknown projects with 404', async () => {
+  test('validates its query and answers unknown projects with 404', async ({ h }) => {
     const bad = async (query: string, property: string) => {
       const r = await h.json('GET', `/api/admin/events?${query}`);
       expect(r.status, query).toBe(400);
@@ -111,7 +108,7 @@ describe('GET /api/admin/events', () => {
     await bad('project=default&offset=-1', 'offset');
     await bad('project=default&offset=1.5', 'offset');
     await bad('project=default&feature=a%20b', 'feature');
-    expect((await history('project=default&limit=1000')).limit).toBe(1000);
+    expect((await history(h, 'project=default&limit=1000')).limit).toBe(1000);
     const missing = await h.json('GET', '/api/admin/events?project=nope');
     expect(missing.status).toBe(404);
     expect(missing.body.name).toBe('NotFoundError');
@@ -119,12 +116,12 @@ describe('GET /api/admin/events', () => {
 });
 
 describe('admin only', () => {
-  test('the state and events routes need the ADMIN permission', async () => {
-    await storeToken('default:development.client-secret', 'client');
+  test('the state and events routes need the ADMIN permission', async ({ h }) => {
+    await storeToken(h, 'default:development.client-secret', 'client');
     const editor = await h.registry.service.send({ type: 'user.create', user: { name: 'ed', email: 'ed@example.com', username: null, rootRole: ROOT_EDITOR } }, 'system');
     expect(editor.ok).toBe(true);
     const editorId = (editor as { reply: { id: number } }).reply.id;
-    await storeToken('user:editor-secret', 'personal', editorId);
+    await storeToken(h, 'user:editor-secret', 'personal', editorId);
     for (const path of ['/api/admin/state', '/api/admin/state?project=default', '/api/admin/events?project=default']) {
       expect((await h.json('GET', path, undefined, { token: null })).status, path).toBe(401);
       expect((await h.json('GET', path, undefined, { token: 'default:development.client-secret' })).status, path).toBe(403);
@@ -135,7 +132,7 @@ describe('admin only', () => {
     }
   });
 
-  test('GET /api/admin/state: 404 for an unknown project, 400 for a bad id', async () => {
+  test('GET /api/admin/state: 404 for an unknown project, 400 for a bad id', async ({ h }) => {
     expect((await h.json('GET', '/api/admin/state?project=nope')).status).toBe(404);
     const bad = await h.json('GET', '/api/admin/state?project=a%20b');
     expect(bad.status).toBe(400);

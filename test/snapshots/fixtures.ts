@@ -1,11 +1,5 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
-
-/** A fresh, empty temporary directory. */
-export const tempDir = (label: string): string => mkdtempSync(join(tmpdir(), `flagpole-${label}-`));
 
 const FEATURES = '/api/admin/projects/default/features';
 

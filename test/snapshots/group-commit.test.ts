@@ -1,12 +1,8 @@
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { harness, type Harness } from '../helpers/harness.js';
+import { expect } from 'vitest';
+import { test } from '../helpers/fixtures.js';
 import { ok } from './fixtures.js';
 
-let h: Harness;
-beforeEach(async () => { h = await harness(); });
-afterEach(async () => { await h.close(); });
-
-test('concurrent commands, in one project or several, share synced batches (group commit)', async () => {
+test('concurrent commands, in one project or several, share synced batches (group commit)', async ({ h }) => {
   await ok(h, 'POST', '/api/admin/projects', { id: 'beta', name: 'Beta' });
   const before = { ...h.registry.store.stats };
   const creates = ['default', 'beta'].flatMap((project) =>

@@ -1,17 +1,12 @@
-import { rmSync } from 'node:fs';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { encode } from '../../snapshots/codec.js';
 import { keys } from '../../snapshots/keys.js';
 import { Registry } from '../../src/actors/registry.js';
 import { dumpRegistry, stableStringify } from '../../src/actors/state-dump.js';
+import { test } from '../helpers/fixtures.js';
 import { harness, type Harness } from '../helpers/harness.js';
-import { ok, tempDir } from './fixtures.js';
+import { ok } from './fixtures.js';
 import { dumpCli } from './run-cli.js';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
 
 const SCOPE = { project: 'default' };
 const F = '/api/admin/projects/default/features';
@@ -38,9 +33,8 @@ async function churn(h: Harness, rounds: number, name = 'churn'): Promise<void> 
 }
 
 describe('LOG_RETENTION', () => {
-  test('trims log records before the kept snapshots, so the log stays bounded; recovery is complete', async () => {
+  test('trims log records before the kept snapshots, so the log stays bounded; recovery is complete', async ({ tempDir }) => {
     const dir = tempDir('retention');
-    dirs.push(dir);
     const h = await harness({ SNAPSHOT_EVERY: '10', LOG_RETENTION: '5' }, dir);
     await churn(h, 20);
     await h.restart(); // close() waits for the snapshot and the trimming
@@ -81,24 +75,19 @@ describe('LOG_RETENTION', () => {
     await h2.registry.close();
   });
 
-  test('chunks of a snapshot whose head was never written (a crash mid-write) are removed too', async () => {
-    const h = await harness({ SNAPSHOT_EVERY: '10' });
-    try {
-      const orphan = keys.snapshotChunk(SCOPE, 2, 0);
-      await h.registry.store.commit([{ type: 'put', key: orphan, value: encode([{ name: 'half-written' }]) }]);
-      expect(await h.registry.store.get(orphan)).toBeDefined();
-      await churn(h, 10);
-      await h.restart();
-      expect((await stored(h)).heads[0]).toBeGreaterThan(2);
-      expect(await h.registry.store.get(orphan)).toBeUndefined();
-    } finally {
-      await h.close();
-    }
+  test('chunks of a snapshot whose head was never written (a crash mid-write) are removed too', async ({ openHarness }) => {
+    const h = await openHarness({ SNAPSHOT_EVERY: '10' });
+    const orphan = keys.snapshotChunk(SCOPE, 2, 0);
+    await h.registry.store.commit([{ type: 'put', key: orphan, value: encode([{ name: 'half-written' }]) }]);
+    expect(await h.registry.store.get(orphan)).toBeDefined();
+    await churn(h, 10);
+    await h.restart();
+    expect((await stored(h)).heads[0]).toBeGreaterThan(2);
+    expect(await h.registry.store.get(orphan)).toBeUndefined();
   });
 
-  test('without LOG_RETENTION the whole log is kept', async () => {
+  test('without LOG_RETENTION the whole log is kept', async ({ tempDir }) => {
     const dir = tempDir('retention-all');
-    dirs.push(dir);
     const h = await harness({ SNAPSHOT_EVERY: '10' }, dir);
     await churn(h, 20);
     await h.restart();

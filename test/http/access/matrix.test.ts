@@ -4,7 +4,7 @@
  * route by route, and does not consult `isAllowed` or the routes' `permission` field, so a change to either
  * that widens or narrows access makes this test fail. A route added to ROUTES without a row here fails too.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ROUTES } from '../../../src/app.js';
 import { ADMIN_TOKEN, harness, type Harness } from '../../helpers/harness.js';
 import { createProject, createUser, grant, MEMBER, OWNER, personalToken, READER } from './access-fixtures.js';
@@ -147,6 +147,19 @@ async function buildWorld(): Promise<World> {
 
 const keyOf = (route: { method: string; path: string }) => `${route.method.toUpperCase()} ${route.path}`;
 
+/** Each test gets its own world, closed after it. */
+const it = test.extend<{ world: World }>({
+  // vitest reads what a fixture depends on from its first parameter's destructuring: `{}` is none.
+  world: async ({}, use) => {
+    const world = await buildWorld();
+    try {
+      await use(world);
+    } finally {
+      await world.h.close();
+    }
+  },
+});
+
 describe('the permission matrix', () => {
   it('has a row for every route, and no row for a route that does not exist', () => {
     const routes = ROUTES.map(keyOf);
@@ -156,11 +169,7 @@ describe('the permission matrix', () => {
 
   const callers = Object.keys(MAY) as Caller[];
   describe.each(callers)('%s', (caller) => {
-    let world: World;
-    beforeAll(async () => { world = await buildWorld(); });
-    afterAll(async () => { await world.h.close(); });
-
-    it('is allowed exactly where the table says, and refused with 403 naming the permission elsewhere', async () => {
+    it('is allowed exactly where the table says, and refused with 403 naming the permission elsewhere', async ({ world }) => {
       const outcomes: string[] = [];
       for (const route of ROUTES) {
         const row = EXPECTED[keyOf(route)];

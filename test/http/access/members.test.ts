@@ -1,20 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { harness, type Harness } from '../../helpers/harness.js';
+import { describe, expect } from 'vitest';
+import { harnessTest } from '../../helpers/fixtures.js';
 import { createProject, createUser, grant, membersOf, MEMBER, OWNER, READER } from './access-fixtures.js';
 
-let h: Harness;
-let ada: number;
-beforeEach(async () => {
-  h = await harness();
-  await createProject(h, 'web');
-  ada = await createUser(h, { email: 'ada@example.com' });
+/** Every test starts with project `web` (user 1 its Owner) and user `ada`, who is in no project. */
+const it = harnessTest({ arrange: (h) => createProject(h, 'web') }).extend<{ ada: number }>({
+  ada: [async ({ h }, use) => { await use(await createUser(h, { email: 'ada@example.com' })); }, { auto: true }],
 });
-afterEach(async () => { await h.close(); });
 
 const path = (userId: number, roleId: number, project = 'web') => `/api/admin/projects/${project}/users/${userId}/roles/${roleId}`;
 
 describe('add a user to a project (seed 4.17)', () => {
-  it('answers 200 with no body; the access list and the overview count the member', async () => {
+  it('answers 200 with no body; the access list and the overview count the member', async ({ h, ada }) => {
     const res = await h.req('POST', path(ada, MEMBER));
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('');
@@ -22,13 +18,13 @@ describe('add a user to a project (seed 4.17)', () => {
     expect((await h.json('GET', '/api/admin/projects/web')).body.members).toBe(2);
   });
 
-  it('accepts the example body that repeats the path', async () => {
+  it('accepts the example body that repeats the path', async ({ h, ada }) => {
     const res = await h.json('POST', path(ada, READER), { userId: ada, projectId: 'web', roleId: READER });
     expect(res.status).toBe(200);
     expect(await membersOf(h, 'web')).toEqual({ 1: OWNER, [ada]: READER });
   });
 
-  it('answers 400 [{msg}] when the user already has access, whatever the role asked', async () => {
+  it('answers 400 [{msg}] when the user already has access, whatever the role asked', async ({ h, ada }) => {
     await grant(h, 'web', ada, MEMBER);
     const res = await h.json('POST', path(ada, OWNER));
     expect(res.status).toBe(400);
@@ -36,7 +32,7 @@ describe('add a user to a project (seed 4.17)', () => {
     expect(await membersOf(h, 'web')).toEqual({ 1: OWNER, [ada]: MEMBER });
   });
 
-  it('lists members with name, email and role', async () => {
+  it('lists members with name, email and role', async ({ h, ada }) => {
     await grant(h, 'web', ada, READER);
     const res = await h.json('GET', '/api/admin/projects/web/access');
     expect(res.body.users).toEqual([
@@ -48,7 +44,7 @@ describe('add a user to a project (seed 4.17)', () => {
 });
 
 describe('change a role (seed 4.18)', () => {
-  it('answers 200 and sets the new role', async () => {
+  it('answers 200 and sets the new role', async ({ h, ada }) => {
     await grant(h, 'web', ada, READER);
     expect((await h.req('PUT', path(ada, OWNER))).status).toBe(200);
     expect(await membersOf(h, 'web')).toEqual({ 1: OWNER, [ada]: OWNER });
@@ -56,13 +52,13 @@ describe('change a role (seed 4.18)', () => {
     expect(await membersOf(h, 'web')).toEqual({ 1: MEMBER, [ada]: OWNER });
   });
 
-  it('answers 200 and changes nothing for a user not in the project', async () => {
+  it('answers 200 and changes nothing for a user not in the project', async ({ h, ada }) => {
     const res = await h.req('PUT', path(ada, MEMBER));
     expect(res.status).toBe(200);
     expect(await membersOf(h, 'web')).toEqual({ 1: OWNER });
   });
 
-  it('answers 400 [{msg}] when it would leave no Owner', async () => {
+  it('answers 400 [{msg}] when it would leave no Owner', async ({ h }) => {
     const res = await h.json('PUT', path(1, MEMBER));
     expect(res.status).toBe(400);
     expect(res.body).toEqual([{ msg: 'A project must have at least one owner' }]);
@@ -71,14 +67,14 @@ describe('change a role (seed 4.18)', () => {
 });
 
 describe('remove a user (seed 4.19)', () => {
-  it('answers 200 and removes the member', async () => {
+  it('answers 200 and removes the member', async ({ h, ada }) => {
     await grant(h, 'web', ada, MEMBER);
     expect((await h.req('DELETE', path(ada, MEMBER))).status).toBe(200);
     expect(await membersOf(h, 'web')).toEqual({ 1: OWNER });
     expect((await h.json('GET', '/api/admin/projects/web')).body.members).toBe(1);
   });
 
-  it('answers 400 [{msg}] when the user does not hold that role, or is not in the project', async () => {
+  it('answers 400 [{msg}] when the user does not hold that role, or is not in the project', async ({ h, ada }) => {
     await grant(h, 'web', ada, MEMBER);
     const wrongRole = await h.json('DELETE', path(ada, READER));
     expect(wrongRole.status).toBe(400);
@@ -88,7 +84,7 @@ describe('remove a user (seed 4.19)', () => {
     expect(await membersOf(h, 'web')).toEqual({ 1: OWNER, [ada]: MEMBER });
   });
 
-  it('answers 400 [{msg}] when removing the only Owner', async () => {
+  it('answers 400 [{msg}] when removing the only Owner', async ({ h, ada }) => {
     const res = await h.json('DELETE', path(1, OWNER));
     expect(res.status).toBe(400);
     expect(res.body).toEqual([{ msg: 'A project must have at least one owner' }]);
@@ -97,7 +93,7 @@ describe('remove a user (seed 4.19)', () => {
 });
 
 describe('bad users, roles and projects', () => {
-  it.each(['POST', 'PUT', 'DELETE'])('%s: unknown user 404, unknown role 404, root role 400 [{msg}] naming roleId, unknown project 404', async (method) => {
+  it.for(['POST', 'PUT', 'DELETE'])('%s: unknown user 404, unknown role 404, root role 400 [{msg}] naming roleId, unknown project 404', async (method, { h, ada }) => {
     const unknownUser = await h.json(method, path(99, MEMBER));
     expect(unknownUser.status).toBe(404);
     expect(unknownUser.body.message).toContain('user');
@@ -118,13 +114,13 @@ describe('bad users, roles and projects', () => {
     expect(await membersOf(h, 'web')).toEqual({ 1: OWNER });
   });
 
-  it('GET access of an unknown project: 404', async () => {
+  it('GET access of an unknown project: 404', async ({ h }) => {
     expect((await h.json('GET', '/api/admin/projects/nope/access')).status).toBe(404);
   });
 });
 
 describe('the at-least-one-Owner rule under parallel requests', () => {
-  it('demoting both of two Owners at once: exactly one succeeds', async () => {
+  it('demoting both of two Owners at once: exactly one succeeds', async ({ h, ada }) => {
     await grant(h, 'web', ada, OWNER);
     const results = await Promise.all([h.json('PUT', path(1, MEMBER)), h.json('PUT', path(ada, MEMBER))]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
@@ -132,14 +128,14 @@ describe('the at-least-one-Owner rule under parallel requests', () => {
     expect(Object.values(members).filter((r) => r === OWNER)).toHaveLength(1);
   });
 
-  it('removing both of two Owners at once: exactly one succeeds', async () => {
+  it('removing both of two Owners at once: exactly one succeeds', async ({ h, ada }) => {
     await grant(h, 'web', ada, OWNER);
     const results = await Promise.all([h.json('DELETE', path(1, OWNER)), h.json('DELETE', path(ada, OWNER))]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
     expect(Object.values(await membersOf(h, 'web'))).toEqual([OWNER]);
   });
 
-  it('many Owners demoted and removed at once: one Owner is always left', async () => {
+  it('many Owners demoted and removed at once: one Owner is always left', async ({ h, ada }) => {
     await grant(h, 'web', ada, OWNER);
     const ids = [1, ada];
     for (let i = 0; i < 6; i += 1) {

@@ -1,18 +1,15 @@
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { harness, type Harness } from '../../helpers/harness.js';
+import { describe, expect } from 'vitest';
+import { test as it } from '../../helpers/fixtures.js';
 import { createProject, createUser, grant, membersOf, MEMBER, OWNER, personalToken, READER } from './access-fixtures.js';
 
-let h: Harness | undefined;
-afterEach(async () => { await h?.close(); h = undefined; });
-
 describe('access data survives a restart', () => {
-  it.each([['after a clean close (snapshot)', 'close'], ['after a crash (log replay)', 'crash']] as const)(
+  it.for([['after a clean close (snapshot)', 'close'], ['after a crash (log replay)', 'crash']] as const)(
     'keeps users, memberships and tokens, and revocations, %s',
-    async (_label, how) => {
-      h = await harness();
+    async ([_label, how], { openHarness }) => {
+      let h = await openHarness();
       const ada = await createUser(h, { email: 'ada@example.com', name: 'Ada', rootRole: 'Editor' });
       const bob = await createUser(h, { username: 'bob' });
       const gone = await createUser(h, { username: 'gone' });
@@ -35,7 +32,7 @@ describe('access data survives a restart', () => {
         const copy = mkdtempSync(join(tmpdir(), 'flagpole-crash-'));
         cpSync(h.dataDir, copy, { recursive: true });
         await h.close();
-        h = await harness({}, copy);
+        h = await openHarness({}, copy);
       }
 
       expect((await h.json('GET', '/api/admin/user-admin')).body).toEqual(usersBefore);
@@ -52,8 +49,8 @@ describe('access data survives a restart', () => {
 });
 
 describe('AUTH_TYPE=none', () => {
-  it('lets every request through as an admin, with or without a header', async () => {
-    h = await harness({ AUTH_TYPE: 'none' });
+  it('lets every request through as an admin, with or without a header', async ({ openHarness }) => {
+    const h = await openHarness({ AUTH_TYPE: 'none' });
     expect((await h.json('GET', '/api/admin/user-admin', undefined, { token: null })).status).toBe(200);
     expect((await h.json('POST', '/api/admin/user-admin', { username: 'x' }, { token: 'garbage' })).status).toBe(201);
     expect((await h.json('POST', '/api/admin/projects/default/users/2/roles/6', undefined, { token: null })).status).toBe(200);
@@ -61,8 +58,7 @@ describe('AUTH_TYPE=none', () => {
 });
 
 describe('without AUTH_TYPE=none', () => {
-  it('answers 401 AuthenticationRequired for a missing or unknown token', async () => {
-    h = await harness();
+  it('answers 401 AuthenticationRequired for a missing or unknown token', async ({ h }) => {
     for (const token of [null, 'nope', `${'x'.repeat(600)}`]) {
       const res = await h.json('GET', '/api/admin/roles', undefined, { token });
       expect(res.status).toBe(401);

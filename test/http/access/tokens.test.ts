@@ -1,16 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { hashSecret } from '../../../src/auth/tokens.js';
-import { ADMIN_TOKEN, harness, type Harness } from '../../helpers/harness.js';
+import { test as it } from '../../helpers/fixtures.js';
+import { ADMIN_TOKEN } from '../../helpers/harness.js';
 import { createProject, createUser } from './access-fixtures.js';
 
-let h: Harness;
-beforeEach(async () => { h = await harness(); });
-afterEach(async () => { await h.close(); });
 
 describe('POST /api/admin/api-tokens', () => {
-  it('creates an admin token (201) whose secret is shown once and works at once', async () => {
+  it('creates an admin token (201) whose secret is shown once and works at once', async ({ h }) => {
     const res = await h.json('POST', '/api/admin/api-tokens', { tokenName: 'ops', type: 'admin' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ tokenName: 'ops', type: 'admin', projects: ['*'], environment: '*', expiresAt: null });
@@ -20,7 +18,7 @@ describe('POST /api/admin/api-tokens', () => {
     expect((await h.json('POST', '/api/admin/projects', { id: 'p', name: 'p' }, { token: res.body.secret })).status).toBe(201);
   });
 
-  it('creates a client token scoped to a project and an environment', async () => {
+  it('creates a client token scoped to a project and an environment', async ({ h }) => {
     await createProject(h, 'web');
     const res = await h.json('POST', '/api/admin/api-tokens', { tokenName: 'sdk', type: 'client', projects: ['web'], environment: 'production' });
     expect(res.status).toBe(201);
@@ -28,7 +26,7 @@ describe('POST /api/admin/api-tokens', () => {
     expect(res.body.secret.startsWith('web:production.')).toBe(true);
   });
 
-  it('refuses a client token for an unknown project or environment (404)', async () => {
+  it('refuses a client token for an unknown project or environment (404)', async ({ h }) => {
     const project = await h.json('POST', '/api/admin/api-tokens', { tokenName: 'sdk', type: 'client', projects: ['nope'] });
     expect(project.status).toBe(404);
     expect(project.body.message).toContain('"nope"');
@@ -37,13 +35,13 @@ describe('POST /api/admin/api-tokens', () => {
     expect(environment.body.message).toContain('"staging"');
   });
 
-  it.each([
+  it.for([
     [{ type: 'admin' }, 'tokenName'],
     [{ tokenName: 'x', type: 'frontend' }, 'type'],
     [{ tokenName: 'x', type: 'admin', projects: ['default'] }, 'projects'],
     [{ tokenName: 'x', type: 'admin', environment: 'production' }, 'environment'],
     [{ tokenName: 'x', type: 'client', expiresAt: '2001-01-01' }, 'expiresAt'],
-  ])('refuses %j with a 400 naming %s', async (body, property) => {
+  ])('refuses %j with a 400 naming %s', async ([body, property], { h }) => {
     const res = await h.json('POST', '/api/admin/api-tokens', body);
     expect(res.status).toBe(400);
     expect(res.body.name).toBe('ValidationError');
@@ -52,7 +50,7 @@ describe('POST /api/admin/api-tokens', () => {
 });
 
 describe('GET and DELETE /api/admin/api-tokens', () => {
-  it('lists tokens without secrets or hashes, with an id that revokes the token at once', async () => {
+  it('lists tokens without secrets or hashes, with an id that revokes the token at once', async ({ h }) => {
     const created = await h.json('POST', '/api/admin/api-tokens', { tokenName: 'ops', type: 'admin' });
     const list = await h.json('GET', '/api/admin/api-tokens');
     expect(list.status).toBe(200);
@@ -73,14 +71,14 @@ describe('GET and DELETE /api/admin/api-tokens', () => {
     expect((await h.json('GET', '/api/admin/api-tokens')).body.tokens).toHaveLength(1);
   });
 
-  it('DELETE of an unknown id, or of a personal token, is a 404', async () => {
+  it('DELETE of an unknown id, or of a personal token, is a 404', async ({ h }) => {
     expect((await h.json('DELETE', '/api/admin/api-tokens/nope')).status).toBe(404);
     const user = await createUser(h, { email: 'ada@example.com' });
     const personal = await h.json('POST', `/api/admin/user-admin/${user}/tokens`, { description: 'laptop' });
     expect((await h.json('DELETE', `/api/admin/api-tokens/${personal.body.id}`)).status).toBe(404);
   });
 
-  it('an expired token gets 401', async () => {
+  it('an expired token gets 401', async ({ h }) => {
     const created = await h.json('POST', '/api/admin/api-tokens', { tokenName: 'soon', type: 'admin', expiresAt: new Date(Date.now() + 300).toISOString() });
     expect((await h.json('GET', '/api/admin/roles', undefined, { token: created.body.secret })).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 350));
@@ -89,7 +87,7 @@ describe('GET and DELETE /api/admin/api-tokens', () => {
 });
 
 describe('personal tokens', () => {
-  it('creates (201), lists and revokes a personal token that acts as its user', async () => {
+  it('creates (201), lists and revokes a personal token that acts as its user', async ({ h }) => {
     const user = await createUser(h, { email: 'ada@example.com', rootRole: 'Viewer' });
     const created = await h.json('POST', `/api/admin/user-admin/${user}/tokens`, { description: 'laptop', expiresAt: '2999-01-01' });
     expect(created.status).toBe(201);
@@ -110,7 +108,7 @@ describe('personal tokens', () => {
     expect((await h.json('GET', `/api/admin/user-admin/${user}/tokens`)).body.tokens).toEqual([]);
   });
 
-  it('answers 404 for an unknown user or token, 400 for a bad body', async () => {
+  it('answers 404 for an unknown user or token, 400 for a bad body', async ({ h }) => {
     expect((await h.json('POST', '/api/admin/user-admin/99/tokens', { description: 'x' })).status).toBe(404);
     expect((await h.json('GET', '/api/admin/user-admin/99/tokens')).status).toBe(404);
     expect((await h.json('DELETE', '/api/admin/user-admin/1/tokens/nope')).status).toBe(404);
@@ -121,7 +119,7 @@ describe('personal tokens', () => {
 });
 
 describe('secrets at rest', () => {
-  it('stores only hashes: no secret appears in any file of the data directory', async () => {
+  it('stores only hashes: no secret appears in any file of the data directory', async ({ h }) => {
     const admin = await h.json('POST', '/api/admin/api-tokens', { tokenName: 'ops', type: 'admin' });
     const personal = await h.json('POST', '/api/admin/user-admin/1/tokens', { description: 'laptop' });
     await h.restart();

@@ -1,13 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { harness, type Harness } from '../../helpers/harness.js';
+import { describe, expect } from 'vitest';
+import { test as it } from '../../helpers/fixtures.js';
 import { createProject, createUser, grant, membersOf, MEMBER, OWNER, personalToken } from './access-fixtures.js';
 
-let h: Harness;
-beforeEach(async () => { h = await harness(); });
-afterEach(async () => { await h.close(); });
 
 describe('GET /api/admin/roles', () => {
-  it('lists the six built-in roles with their ids', async () => {
+  it('lists the six built-in roles with their ids', async ({ h }) => {
     const res = await h.json('GET', '/api/admin/roles');
     expect(res.status).toBe(200);
     expect(res.body.roles.map((r: { id: number; name: string; type: string }) => [r.id, r.name, r.type])).toEqual([
@@ -16,7 +13,7 @@ describe('GET /api/admin/roles', () => {
     ]);
   });
 
-  it('gets one role, 404 for an unknown id, 400 for a non-integer id', async () => {
+  it('gets one role, 404 for an unknown id, 400 for a non-integer id', async ({ h }) => {
     expect((await h.json('GET', '/api/admin/roles/5')).body).toMatchObject({ id: 5, name: 'Member', type: 'project' });
     const unknown = await h.json('GET', '/api/admin/roles/7');
     expect(unknown.status).toBe(404);
@@ -28,7 +25,7 @@ describe('GET /api/admin/roles', () => {
 });
 
 describe('users', () => {
-  it('creates a user (201), lists it and gets it by id', async () => {
+  it('creates a user (201), lists it and gets it by id', async ({ h }) => {
     const created = await h.json('POST', '/api/admin/user-admin', { email: 'ada@example.com', name: 'Ada', rootRole: 'Editor' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ id: 2, email: 'ada@example.com', name: 'Ada', rootRole: 2, username: null });
@@ -44,31 +41,31 @@ describe('users', () => {
     expect(one.body).toEqual(created.body);
   });
 
-  it('defaults the root role to Viewer', async () => {
+  it('defaults the root role to Viewer', async ({ h }) => {
     const res = await h.json('POST', '/api/admin/user-admin', { username: 'bob' });
     expect(res.body).toMatchObject({ username: 'bob', email: null, name: null, rootRole: 3 });
   });
 
-  it.each([
+  it.for([
     [{ email: 'not-an-email' }, 'email'],
     [{ name: 'No email' }, 'email'],
     [{ email: 'a@example.com', name: '' }, 'name'],
     [{ email: 'a@example.com', rootRole: 4 }, 'rootRole'],
     [{ email: 'a@example.com', password: 'x' }, 'password'],
-  ])('refuses %j with a 400 naming %s', async (body, property) => {
+  ])('refuses %j with a 400 naming %s', async ([body, property], { h }) => {
     const res = await h.json('POST', '/api/admin/user-admin', body);
     expect(res.status).toBe(400);
     expect(res.body.name).toBe('ValidationError');
     expect(res.body.message).toContain(`"${property}"`);
   });
 
-  it('refuses a second user with the same email or username (409)', async () => {
+  it('refuses a second user with the same email or username (409)', async ({ h }) => {
     await createUser(h, { email: 'ada@example.com', username: 'ada' });
     expect((await h.json('POST', '/api/admin/user-admin', { email: 'ADA@example.com' })).status).toBe(409);
     expect((await h.json('POST', '/api/admin/user-admin', { username: 'Ada' })).status).toBe(409);
   });
 
-  it('answers 404 for an unknown user and 400 for a bad id', async () => {
+  it('answers 404 for an unknown user and 400 for a bad id', async ({ h }) => {
     for (const method of ['GET', 'DELETE']) {
       const res = await h.json(method, '/api/admin/user-admin/99');
       expect(res.status).toBe(404);
@@ -77,7 +74,7 @@ describe('users', () => {
     }
   });
 
-  it('deletes a user: 200, gone from the list, from every project, and their tokens stop working', async () => {
+  it('deletes a user: 200, gone from the list, from every project, and their tokens stop working', async ({ h }) => {
     const id = await createUser(h, { email: 'ada@example.com' });
     await createProject(h, 'web');
     await grant(h, 'web', id, MEMBER);
@@ -93,7 +90,7 @@ describe('users', () => {
     expect((await h.json('GET', '/api/admin/projects/web', undefined, { token })).status).toBe(401);
   });
 
-  it('refuses (400) to delete the only Owner of a project and changes nothing', async () => {
+  it('refuses (400) to delete the only Owner of a project and changes nothing', async ({ h }) => {
     const id = await createUser(h, { email: 'ada@example.com' });
     await createProject(h, 'web');
     await grant(h, 'web', id, OWNER);
@@ -110,7 +107,7 @@ describe('users', () => {
     expect((await h.json('GET', `/api/admin/user-admin/${id}`)).status).toBe(200);
   });
 
-  it('undoes the purges already made when an Owner is demoted while the delete runs', async () => {
+  it('undoes the purges already made when an Owner is demoted while the delete runs', async ({ h }) => {
     const id = await createUser(h, { email: 'ada@example.com' });
     for (const project of ['a', 'b']) {
       await createProject(h, project);
@@ -132,7 +129,7 @@ describe('users', () => {
     expect((await h.json('GET', `/api/admin/user-admin/${id}`)).status).toBe(200);
   });
 
-  it('refuses to delete user 1 while they are the only Owner of "default"', async () => {
+  it('refuses to delete user 1 while they are the only Owner of "default"', async ({ h }) => {
     expect((await h.json('DELETE', '/api/admin/user-admin/1')).status).toBe(400);
   });
 });

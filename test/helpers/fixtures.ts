@@ -1,0 +1,77 @@
+/**
+ * Per-test fixtures (vitest `test.extend`): every test gets its own harness over a fresh data directory,
+ * built when the test asks for it and closed after it, so no state is shared between tests and none lives
+ * at module level.
+ *
+ * @example
+ * ```ts
+ * import { test } from '../helpers/fixtures.js';
+ * test('lists projects', async ({ h }) => { expect((await h.json('GET', '/api/admin/projects')).status).toBe(200); });
+ *
+ * const test = harnessTest({ env: { SNAPSHOT_EVERY: '1' }, arrange: (h) => createFlag(h, 'f') });
+ * ```
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test as base } from 'vitest';
+import { harness, type Harness } from './harness.js';
+
+export interface HarnessFixtures {
+  /** A fresh app over a fresh data directory (see `harness.ts`). */
+  h: Harness;
+  /** Opens another harness (its own env, or over an existing data directory); closed after the test. */
+  openHarness: (env?: Record<string, string>, dataDir?: string) => Promise<Harness>;
+  /** A fresh empty temporary directory; removed after the test. */
+  tempDir: (label: string) => string;
+}
+
+export interface HarnessOptions {
+  /** Environment of `h` (`readConfig` variables), e.g. `{ LOG_LEVEL: 'info' }`. */
+  env?: Record<string, string>;
+  /** Runs on `h` before the test, like a `beforeEach` of the file. */
+  arrange?: (h: Harness) => Promise<unknown>;
+}
+
+/** A `test` whose `h` is built with `options`. */
+export function harnessTest(options: HarnessOptions = {}) {
+  return base.extend<HarnessFixtures>({
+    // vitest reads what a fixture depends on from its first parameter's destructuring: `{}` is none.
+    h: async ({}, use) => {
+      const h = await harness(options.env);
+      try {
+        await options.arrange?.(h);
+        await use(h);
+      } finally {
+        await h.close();
+      }
+    },
+    openHarness: async ({}, use) => {
+      const opened: Harness[] = [];
+      try {
+        await use(async (env = {}, dataDir) => {
+          const h = await harness(env, dataDir);
+          opened.push(h);
+          return h;
+        });
+      } finally {
+        for (const h of opened) await h.close();
+      }
+    },
+    tempDir: async ({}, use) => {
+      const made: string[] = [];
+      try {
+        await use((label) => {
+          const dir = mkdtempSync(join(tmpdir(), `flagpole-${label}-`));
+          made.push(dir);
+          return dir;
+        });
+      } finally {
+        for (const dir of made) rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  });
+}
+
+/** A `test` with a default harness `h` (and `openHarness`, `tempDir`). */
+export const test = harnessTest();
