@@ -164,17 +164,19 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
       seq += 1;
       ops.push(op);
       committed.push({ seq, at, by: envelope.by, events: decision.events });
-      this.logBytesSinceSnapshot += op.value.length;
     }
     // 2. Write the batch durably; 3. publish the draft; 4. reply.
     if (ops.length > 0) {
       try {
         await this.store.commit(ops);
       } catch (cause) {
+        // Every caller of the batch gets the storage error, refusals included: a refusal may rest on an earlier
+        // command of the same batch (a name it took) that is not on disk.
         const error = new StorageError(cause);
         batch.forEach((envelope, i) => decisions[i] && envelope.reject(error));
         return;
       }
+      for (const op of ops) if (op.type === 'put') this.logBytesSinceSnapshot += op.value.length;
     }
     this.sinceSnapshot += seq - this.seq;
     this.state = this.model.publish(this.state, draft);

@@ -132,7 +132,7 @@ export class Registry {
    */
   find(id: string): { ok: true; actor: ProjectActor } | { ok: false; error: DomainError } {
     const damaged = this.unavailable.get(id);
-    if (damaged) return { ok: false, error: fail('Unavailable', `Project "${id}" could not be recovered from its log (${damaged.message}); it is not served until the data is repaired`) };
+    if (damaged) return { ok: false, error: fail('Unavailable', `Project "${id}" could not be recovered (${damaged.message}); it is not served until the data is repaired`) };
     const actor = this.projects.get(id);
     return actor ? { ok: true, actor } : { ok: false, error: fail('NotFoundError', `Could not find project "${id}"`) };
   }
