@@ -3,20 +3,18 @@
  * body listing every issue. An error body now holds at most ten issues of at most 300 characters each,
  * and nothing is written.
  */
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DETAILS_MAX, ISSUE_TEXT_MAX } from '../../src/schemas/issues.js';
-import { harness, type Harness } from '../helpers/harness.js';
 import { expectError, expectNoChange } from '../helpers/expect.js';
+import { harnessTest } from '../helpers/fixtures.js';
+import { createFlag } from '../helpers/flags.js';
+import type { Harness } from '../helpers/harness.js';
 
 const P = '/api/admin/projects/default';
 const MiB = 1024 * 1024;
 
-let h: Harness;
-beforeEach(async () => {
-  h = await harness();
-  expect((await h.json('POST', `${P}/features`, { name: 'f' })).status).toBe(201);
-});
-afterEach(async () => { await h.close(); });
+/** Every test starts with flag `f`. */
+const test = harnessTest({ arrange: (h) => createFlag(h, 'f') });
 
 /** As many copies of `item` as fit in a body of just under 1 MiB, wrapped by `wrap`. */
 function fill(item: unknown, wrap: (items: unknown[]) => unknown): string {
@@ -29,7 +27,7 @@ function fill(item: unknown, wrap: (items: unknown[]) => unknown): string {
 }
 
 /** Sends the body and asserts a small 400 listing at most ten bounded issues; nothing is written. */
-async function smallRefusal(method: string, path: string, body: string, message: RegExp) {
+async function smallRefusal(h: Harness, method: string, path: string, body: string, message: RegExp) {
   await expectNoChange(h, async () => {
     const response = await h.req(method, path, body);
     const text = await response.text();
@@ -42,33 +40,33 @@ async function smallRefusal(method: string, path: string, body: string, message:
 }
 
 describe('a 1 MiB body of invalid items answers a small 400', () => {
-  test('batch delete: {features: [1, 1, ...]}', async () => {
-    await smallRefusal('POST', `${P}/delete`, fill(1, (features) => ({ features })), /"features.0": must be a string, got 1; .*; and (at least \d+|\d{6}) more$/);
+  test('batch delete: {features: [1, 1, ...]}', async ({ h }) => {
+    await smallRefusal(h, 'POST', `${P}/delete`, fill(1, (features) => ({ features })), /"features.0": must be a string, got 1; .*; and (at least \d+|\d{6}) more$/);
   });
 
-  test('add a strategy: {constraints: [{}, {}, ...]}', async () => {
-    await smallRefusal('POST', `${P}/features/f/environments/development/strategies`, fill({}, (constraints) => ({ name: 'default', constraints })), /"constraints.0.contextName": is required/);
+  test('add a strategy: {constraints: [{}, {}, ...]}', async ({ h }) => {
+    await smallRefusal(h, 'POST', `${P}/features/f/environments/development/strategies`, fill({}, (constraints) => ({ name: 'default', constraints })), /"constraints.0.contextName": is required/);
   });
 
-  test('add a strategy: {segments: ["", "", ...]}', async () => {
-    await smallRefusal('POST', `${P}/features/f/environments/development/strategies`, fill('', (segments) => ({ name: 'default', segments })), /"segments.0": must be a number/);
+  test('add a strategy: {segments: ["", "", ...]}', async ({ h }) => {
+    await smallRefusal(h, 'POST', `${P}/features/f/environments/development/strategies`, fill('', (segments) => ({ name: 'default', segments })), /"segments.0": must be a number/);
   });
 
-  test('PUT variants: [0, 0, ...]', async () => {
-    await smallRefusal('PUT', `${P}/features/f/variants`, fill(0, (variants) => variants), /must be an object/);
+  test('PUT variants: [0, 0, ...]', async ({ h }) => {
+    await smallRefusal(h, 'PUT', `${P}/features/f/variants`, fill(0, (variants) => variants), /must be an object/);
   });
 });
 
 describe('a long value or key is not echoed back', () => {
-  test('a 1 MB flag type', async () => {
-    await smallRefusal('POST', `${P}/features`, JSON.stringify({ name: 'g', type: 'x'.repeat(MiB - 100) }), /^"type": must be one of .*, got "x+…$/);
+  test('a 1 MB flag type', async ({ h }) => {
+    await smallRefusal(h, 'POST', `${P}/features`, JSON.stringify({ name: 'g', type: 'x'.repeat(MiB - 100) }), /^"type": must be one of .*, got "x+…$/);
   });
 
-  test('a 1 MB unknown key', async () => {
-    await smallRefusal('POST', `${P}/features`, JSON.stringify({ name: 'g', ['k'.repeat(MiB - 100)]: 1 }), /^"k+…$/);
+  test('a 1 MB unknown key', async ({ h }) => {
+    await smallRefusal(h, 'POST', `${P}/features`, JSON.stringify({ name: 'g', ['k'.repeat(MiB - 100)]: 1 }), /^"k+…$/);
   });
 
-  test('a JSON Patch result with a 900 KB flag type', async () => {
-    await smallRefusal('PATCH', `${P}/features/f`, JSON.stringify([{ op: 'replace', path: '/type', value: 't'.repeat(900_000) }]), /^"type": must be one of .*, got "t+…$/);
+  test('a JSON Patch result with a 900 KB flag type', async ({ h }) => {
+    await smallRefusal(h, 'PATCH', `${P}/features/f`, JSON.stringify([{ op: 'replace', path: '/type', value: 't'.repeat(900_000) }]), /^"type": must be one of .*, got "t+…$/);
   });
 });

@@ -7,9 +7,10 @@
  * The seed is fixed so a failure replays exactly; change it to explore further.
  */
 import fc from 'fast-check';
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { harness, type Harness } from '../helpers/harness.js';
+import { expect } from 'vitest';
 import { positions } from '../helpers/expect.js';
+import { harnessTest } from '../helpers/fixtures.js';
+import type { Harness } from '../helpers/harness.js';
 
 const SEED = 0x9a7c4;
 const P = '/api/admin/projects/default';
@@ -18,23 +19,26 @@ const STRATEGIES = `${FLAG}/environments/development/strategies`;
 const ERROR_BODY_MAX = 64 * 1024;
 const REQUEST_MS_MAX = 2000;
 
-let h: Harness;
-let strategyId: string;
-beforeEach(async () => {
-  h = await harness();
+/** Creates flag `f` with one strategy in development and one variant; returns the strategy's id. */
+async function arrange(h: Harness): Promise<string> {
   expect((await h.json('POST', `${P}/features`, { name: 'f', description: 'fuzzed' })).status).toBe(201);
   const strategy = await h.json('POST', STRATEGIES, {
     name: 'flexibleRollout', parameters: { rollout: 50, stickiness: 'default', groupId: 'f' },
     constraints: [{ contextName: 'userId', operator: 'IN', values: ['a', 'b'] }],
   });
   expect(strategy.status).toBe(200);
-  strategyId = strategy.body.id;
+  const strategyId: string = strategy.body.id;
   expect((await h.json('PUT', `${FLAG}/variants`, [{ name: 'v', weightType: 'variable', weight: 0, payload: { type: 'string', value: 'p' } }])).status).toBe(200);
-});
-afterEach(async () => { await h.close(); });
+  return strategyId;
+}
 
-/** Sends a raw JSON text (or anything else) and checks the invariants of this file. */
-async function sendChecked(method: string, path: string, text: string): Promise<void> {
+/** Every test starts with flag `f`, one strategy on it in development (`strategyId`) and one variant. */
+const test = harnessTest().extend<{ strategyId: string }>({
+  strategyId: [async ({ h }, use) => { await use(await arrange(h)); }, { auto: true }],
+});
+
+/** Sends a raw JSON text (or anything else) to `h` and checks the invariants of this file. */
+async function sendChecked(h: Harness, method: string, path: string, text: string): Promise<void> {
   const before = positions(h);
   const started = performance.now();
   const response = await h.req(method, path, text);
@@ -155,16 +159,16 @@ const patchBody = (ok: fc.Arbitrary<unknown>) => fc.oneof(
 
 const PATCH_RUNS = 150;
 
-test('PATCH a flag: any patch answers below 500, quickly and briefly, and a refusal writes nothing', async () => {
-  await fc.assert(fc.asyncProperty(patchBody(plausible.flag), (text) => sendChecked('PATCH', FLAG, text)), { seed: SEED, numRuns: PATCH_RUNS });
+test('PATCH a flag: any patch answers below 500, quickly and briefly, and a refusal writes nothing', async ({ h }) => {
+  await fc.assert(fc.asyncProperty(patchBody(plausible.flag), (text) => sendChecked(h, 'PATCH', FLAG, text)), { seed: SEED, numRuns: PATCH_RUNS });
 }, 60_000);
 
-test('PATCH a strategy: any patch answers below 500, quickly and briefly, and a refusal writes nothing', async () => {
-  await fc.assert(fc.asyncProperty(patchBody(plausible.strategy), (text) => sendChecked('PATCH', `${STRATEGIES}/${strategyId}`, text)), { seed: SEED + 1, numRuns: PATCH_RUNS });
+test('PATCH a strategy: any patch answers below 500, quickly and briefly, and a refusal writes nothing', async ({ h, strategyId }) => {
+  await fc.assert(fc.asyncProperty(patchBody(plausible.strategy), (text) => sendChecked(h, 'PATCH', `${STRATEGIES}/${strategyId}`, text)), { seed: SEED + 1, numRuns: PATCH_RUNS });
 }, 60_000);
 
-test('PATCH the variants: any patch answers below 500, quickly and briefly, and a refusal writes nothing', async () => {
-  await fc.assert(fc.asyncProperty(patchBody(plausible.variants), (text) => sendChecked('PATCH', `${FLAG}/variants`, text)), { seed: SEED + 2, numRuns: PATCH_RUNS });
+test('PATCH the variants: any patch answers below 500, quickly and briefly, and a refusal writes nothing', async ({ h }) => {
+  await fc.assert(fc.asyncProperty(patchBody(plausible.variants), (text) => sendChecked(h, 'PATCH', `${FLAG}/variants`, text)), { seed: SEED + 2, numRuns: PATCH_RUNS });
 }, 60_000);
 
 // Body routes -----------------------------------------------------------------------------------------
@@ -190,12 +194,12 @@ const bodies: [string, string, fc.Arbitrary<unknown>][] = [
   ['PUT', `${FLAG}/variants`, listOf(fc.record({ name: junk, weightType: fc.oneof(fc.constantFrom('variable', 'fix'), junk), weight: junk, payload: junk }, { requiredKeys: [] }))],
 ];
 
-test('POST and PUT bodies: any body answers below 500, quickly and briefly, and a refusal writes nothing', async () => {
+test('POST and PUT bodies: any body answers below 500, quickly and briefly, and a refusal writes nothing', async ({ h }) => {
   const request = fc.oneof(
     ...bodies.map(([method, path, body]) => fc.tuple(fc.constant(method), fc.constant(path), fc.oneof(
       { weight: 5, arbitrary: body.map((b) => JSON.stringify(b)) },
       { weight: 1, arbitrary: malformed },
     ))),
   );
-  await fc.assert(fc.asyncProperty(request, ([method, path, text]) => sendChecked(method, path, text)), { seed: SEED + 3, numRuns: 200 });
+  await fc.assert(fc.asyncProperty(request, ([method, path, text]) => sendChecked(h, method, path, text)), { seed: SEED + 3, numRuns: 200 });
 }, 60_000);

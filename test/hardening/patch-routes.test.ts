@@ -3,20 +3,18 @@
  * used to stall the event loop for seconds and then exhaust the heap. On each of the three PATCH routes it
  * is now a quick 400 naming the limit, and nothing is written.
  */
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { harness, type Harness } from '../helpers/harness.js';
+import { describe, expect } from 'vitest';
 import { expectError, expectNoChange } from '../helpers/expect.js';
+import { harnessTest } from '../helpers/fixtures.js';
+import { createFlag } from '../helpers/flags.js';
+import type { Harness } from '../helpers/harness.js';
 
 const P = '/api/admin/projects/default';
 const FLAG = `${P}/features/f`;
 const STRATEGIES = `${FLAG}/environments/development/strategies`;
 
-let h: Harness;
-beforeEach(async () => {
-  h = await harness();
-  expect((await h.json('POST', `${P}/features`, { name: 'f' })).status).toBe(201);
-});
-afterEach(async () => { await h.close(); });
+/** Every test starts with flag `f`. */
+const test = harnessTest({ arrange: (h) => createFlag(h, 'f') });
 
 /** A 2.8 KB value, then sixteen copies of the whole document into itself: 3.6 KB that would grow to 180 MB. */
 const doubling = (seed: { path: string; value: unknown }, target: (i: number) => string) => [
@@ -25,7 +23,7 @@ const doubling = (seed: { path: string; value: unknown }, target: (i: number) =>
 ];
 
 /** Sends `body` and asserts a 400 naming the size limit within `ms`, with nothing written. */
-async function refusedQuickly(path: string, body: unknown, ms = 1000) {
+async function refusedQuickly(h: Harness, path: string, body: unknown, ms = 1000) {
   expect(JSON.stringify(body).length).toBeLessThan(4000);
   await expectNoChange(h, async () => {
     const started = performance.now();
@@ -36,21 +34,21 @@ async function refusedQuickly(path: string, body: unknown, ms = 1000) {
 }
 
 describe('the doubling patch of the hardening issue', () => {
-  test('PATCH a flag', async () => {
-    await refusedQuickly(FLAG, doubling({ path: '/description', value: 'x'.repeat(2800) }, (i) => `/copy${i}`));
+  test('PATCH a flag', async ({ h }) => {
+    await refusedQuickly(h, FLAG, doubling({ path: '/description', value: 'x'.repeat(2800) }, (i) => `/copy${i}`));
   });
 
-  test('PATCH a strategy', async () => {
+  test('PATCH a strategy', async ({ h }) => {
     const { body: strategy } = await h.json('POST', STRATEGIES, { name: 'default' });
-    await refusedQuickly(`${STRATEGIES}/${strategy.id}`, doubling({ path: '/title', value: 'x'.repeat(2800) }, () => '/constraints/-'));
+    await refusedQuickly(h, `${STRATEGIES}/${strategy.id}`, doubling({ path: '/title', value: 'x'.repeat(2800) }, () => '/constraints/-'));
   });
 
-  test('PATCH the variants of a flag', async () => {
+  test('PATCH the variants of a flag', async ({ h }) => {
     const variant = { name: 'v', weightType: 'variable', weight: 0, payload: { type: 'string', value: 'x'.repeat(2800) } };
-    await refusedQuickly(`${FLAG}/variants`, doubling({ path: '/-', value: variant }, () => '/-'));
+    await refusedQuickly(h, `${FLAG}/variants`, doubling({ path: '/-', value: variant }, () => '/-'));
   });
 
-  test('a patch within the limits still applies', async () => {
+  test('a patch within the limits still applies', async ({ h }) => {
     const { body: strategy } = await h.json('POST', STRATEGIES, { name: 'flexibleRollout', constraints: [{ contextName: 'userId', operator: 'IN', values: ['a'] }] });
     const r = await h.json('PATCH', `${STRATEGIES}/${strategy.id}`, [
       { op: 'copy', from: '/constraints/0', path: '/constraints/-' },
