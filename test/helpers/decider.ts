@@ -22,6 +22,7 @@ import type { ProjectEvent } from '../../src/domain/events.js';
 import { ProjectDraft, evolve, type ProjectState } from '../../src/domain/project-state.js';
 import { evolveService, forkService, type ServiceCommand, type ServiceEvent, type ServiceReplies, type ServiceState } from '../../src/domain/service-state.js';
 import type { Flag } from '../../src/domain/types.js';
+import { DEFAULT_LIMITS } from '../../src/limits.js';
 import { AT, META, stamped } from './project-events.js';
 
 export { AT };
@@ -112,7 +113,7 @@ export class Given<S, D, C, E, RM> {
   when<K extends C & { type: keyof RM }>(...commands: [...C[], K]): Decided<D, E, RM[K['type']]> {
     const draft = this.draft();
     const decisions = commands.map((command, i) => {
-      const decision = this.decider.decide(draft, command, { at: AT, by: BY, seq: this.seq + i });
+      const decision = this.decider.decide(draft, command, { at: AT, by: BY, seq: this.seq + i, limits: DEFAULT_LIMITS });
       if (decision.ok) for (const event of decision.events) this.decider.evolve(draft, event);
       return decision;
     });
