@@ -11,8 +11,16 @@
  * flagRules.afterStrategies(true, 0);      // { enabled: false }: lost the last enabled strategy
  * ```
  */
-import { LIFECYCLE_EFFECTS } from './flag-lifecycle.machine.js';
+import { initialTransition } from 'xstate';
+import { flagEnvironmentMachine } from './flag-environment.machine.js';
+import { LIFECYCLE_EFFECTS, flagLifecycleMachine } from './flag-lifecycle.machine.js';
 import { lifecycleEffects, stepEnvironment, stepLifecycle } from './step.js';
+
+/** The machines' initial states, as stored values: a new flag, and each of its environments. */
+const INITIAL = Object.freeze({
+  archived: initialTransition(flagLifecycleMachine)[0].matches('archived'),
+  enabled: initialTransition(flagEnvironmentMachine, { enabledStrategies: 0 })[0].matches('enabled'),
+});
 
 const CHANGE = { type: 'change' } as const;
 const ARCHIVE = { type: 'archive' } as const;
@@ -24,6 +32,12 @@ const RESET = { type: 'reset' } as const;
 
 /** The answers of the flag-lifecycle and flag-environment machines. */
 export const flagRules = {
+  /** `archived` of a new flag (a created or cloned one): the lifecycle machine's initial state. */
+  newFlag: (): { archived: boolean } => ({ archived: INITIAL.archived }),
+
+  /** `enabled` of a new flag environment: the environment machine's initial state. */
+  newEnvironment: (): { enabled: boolean } => ({ enabled: INITIAL.enabled }),
+
   /** Whether a flag accepts a change to its metadata, strategies, variants or on/off state. */
   acceptsChange: (archived: boolean): boolean => stepLifecycle(archived, CHANGE) !== null,
 

@@ -2,7 +2,7 @@ import { flagRules } from '../../machines/flag-rules.js';
 import type { FlagEvent } from './events.js';
 import type { Flag, FlagEnvironment, Strategy } from './types.js';
 
-const EMPTY: FlagEnvironment = Object.freeze({ enabled: false, strategies: [] }) as unknown as FlagEnvironment;
+const EMPTY: FlagEnvironment = Object.freeze({ ...flagRules.newEnvironment(), strategies: [] }) as unknown as FlagEnvironment;
 
 /** Number of strategies that are evaluated (not `disabled`): the guard input of the environment machine. */
 export const enabledCount = (entry: { strategies: readonly { disabled: boolean }[] }): number =>

@@ -19,7 +19,7 @@ const nameTaken = (draft: ProjectDraft, name: string) =>
   fail('NameExistsError', `A flag named "${name}" already exists in project "${draft.meta.id}" (archived flags included)`);
 
 const emptyEnvironments = (draft: ProjectDraft): Record<string, FlagEnvironment> =>
-  Object.fromEntries(draft.meta.environments.map((env) => [env, { enabled: false, strategies: [] }]));
+  Object.fromEntries(draft.meta.environments.map((env) => [env, { ...flagRules.newEnvironment(), strategies: [] }]));
 
 export function decideCreate(draft: ProjectDraft, cmd: Cmd<'flag.create'>, context: CommandContext): FlagDecision<'flag.create'> {
   if (draft.getFlag(cmd.name)) return refuse(nameTaken(draft, cmd.name));
@@ -33,7 +33,7 @@ export function decideCreate(draft: ProjectDraft, cmd: Cmd<'flag.create'>, conte
     impressionData: cmd.impressionData,
     createdAt: context.at,
     lastSeenAt: null,
-    archived: false,
+    ...flagRules.newFlag(),
     archivedAt: null,
     variants: [],
     version: context.seq,
@@ -135,7 +135,7 @@ export function decideClone(draft: ProjectDraft, cmd: Cmd<'flag.clone'>, context
       id: randomUUID(),
       parameters: cmd.replaceGroupId && s.parameters['groupId'] === source.name ? { ...s.parameters, groupId: cmd.name } : s.parameters,
     }));
-    environments[env] = { enabled: false, strategies };
+    environments[env] = { ...flagRules.newEnvironment(), strategies };
   }
   const flag: Flag = {
     ...source,
@@ -143,7 +143,7 @@ export function decideClone(draft: ProjectDraft, cmd: Cmd<'flag.clone'>, context
     stale: false,
     createdAt: context.at,
     lastSeenAt: null,
-    archived: false,
+    ...flagRules.newFlag(),
     archivedAt: null,
     version: context.seq,
     environments,

@@ -13,7 +13,8 @@ import type { Flag, FlagEnvironment } from '../types.js';
 
 export type Found<T> = { ok: true; value: T } | { ok: false; error: DomainError };
 
-const EMPTY_ENVIRONMENT: FlagEnvironment = Object.freeze({ enabled: false, strategies: [] }) as FlagEnvironment;
+/** An environment connected after the flag was created: the machine's initial state, no strategies. */
+const EMPTY_ENVIRONMENT: FlagEnvironment = Object.freeze({ ...flagRules.newEnvironment(), strategies: [] }) as FlagEnvironment;
 
 /**
  * Loads a flag for a change: it must exist, match `If-Match` when given, and (unless `archivedOk`) the
