@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type * as v from 'valibot';
 import type { ProjectActor, Registry } from '../actors/registry.js';
 import type { Permission, Principal } from '../auth/permissions.js';
+import type { TokenHasher } from '../auth/token-hasher.js';
 import type { Config } from '../config.js';
 import type { IfMatch } from '../domain/commands.js';
 import type { Logger } from '../log.js';
@@ -19,6 +20,8 @@ export interface AppDeps {
   summaries: SummaryCache;
   health: HealthQuery;
   gzip: GzipCache;
+  /** Hashes token secrets under the installation's key (never a global: built from the config by the entry point). */
+  tokenHasher: TokenHasher;
 }
 
 /** Values the pipeline's middleware set on a request's context. */

@@ -24,6 +24,8 @@ let server: { child: ChildProcess; url: string; output: string[] } | null = null
 afterAll(() => {
   if (server?.child.exitCode === null) server.child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
+  // The token key file the server created beside it (every restart must find the same key).
+  rmSync(`${dataDir}.token-secret`, { force: true });
 });
 
 /** Starts `src/main.ts` in its own node process and waits until /health answers. */
