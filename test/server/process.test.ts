@@ -148,6 +148,7 @@ test('the token key file: created 0600 beside the data directory on first start,
   expect(dump.status).toBe(200);
   expect(await first.stop()).toBe(0);
   for (const text of [first.output(), storedBytes(dataDir), dumped]) expect(text).not.toContain(key.slice(0, 16));
+  expect(dumped).not.toContain('"hash"');
 
   // Found again at the next start: the generated token still works, and no new key is made.
   const second = await startServer(dataDir, { LOG_FORMAT: 'json' });
