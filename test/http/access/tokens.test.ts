@@ -127,17 +127,25 @@ describe('secrets at rest', () => {
   it('stores only hashes: no secret appears in any file of the data directory', async () => {
     const admin = await h.json('POST', '/api/admin/api-tokens', { tokenName: 'ops', type: 'admin' });
     const personal = await h.json('POST', '/api/admin/user-admin/1/tokens', { description: 'laptop' });
-    await h.restart();
     const secrets = [ADMIN_TOKEN, admin.body.secret as string, personal.body.secret as string];
-    const files = readdirSync(h.dataDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
-    expect(files.length).toBeGreaterThan(0);
-    let hashesFound = 0;
-    for (const file of files) {
-      const content = readFileSync(join(file.parentPath, file.name)).toString('latin1');
-      for (const secret of secrets) expect(content.includes(secret.slice(-40)), file.name).toBe(false);
-      if (content.includes(h.tokenHasher.hash(admin.body.secret))) hashesFound += 1;
-    }
-    // The search above is meaningful only if the store is readable as text: the hash is found.
-    expect(hashesFound).toBeGreaterThan(0);
+    /** Looks for every secret in every file; returns how many files hold the admin token's stored hash. */
+    const scan = (): number => {
+      const files = readdirSync(h.dataDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+      expect(files.length).toBeGreaterThan(0);
+      let hashesFound = 0;
+      for (const file of files) {
+        const content = readFileSync(join(file.parentPath, file.name)).toString('latin1');
+        for (const secret of secrets) expect(content.includes(secret.slice(-40)), file.name).toBe(false);
+        if (content.includes(h.tokenHasher.hash(admin.body.secret))) hashesFound += 1;
+      }
+      return hashesFound;
+    };
+    // Before a restart the records sit in LevelDB's write-ahead log as written, so the stored hash must be
+    // found: the search can see stored text at all.
+    expect(scan()).toBeGreaterThan(0);
+    // After it, snapshots too. LevelDB's tables are snappy-compressed, which can split any stored string (the
+    // hash is found in about half the runs), so only the absence of secrets is checked there.
+    await h.restart();
+    scan();
   });
 });
