@@ -5,6 +5,7 @@ import type { Registry } from './actors/registry.js';
 import type { TokenHasher } from './auth/token-hasher.js';
 import type { Config } from './config.js';
 import { ApiError, errorResponse, internalErrorResponse } from './http/errors.js';
+import { DumpStreams } from './http/dump-streams.js';
 import { GzipCache } from './http/gzip.js';
 import { requestLog } from './http/middleware/request-log.js';
 import { openApiDocument } from './http/openapi.js';
@@ -45,7 +46,7 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
   registry: Registry; config: Config; tokenHasher: TokenHasher; log?: Logger; routes?: RouteSpec[];
 }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const deps: AppDeps = { registry, config, log, tokenHasher, summaries: new SummaryCache(), health: new HealthQuery(), gzip: new GzipCache() };
+  const deps: AppDeps = { registry, config, log, tokenHasher, summaries: new SummaryCache(), health: new HealthQuery(), gzip: new GzipCache(), dumps: new DumpStreams() };
   const openapi = JSON.stringify(openApiDocument(routes, '1'));
 
   app.use(requestId(), requestLog(log));

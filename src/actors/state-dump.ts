@@ -5,7 +5,7 @@ import type { Flag, ProjectMeta } from '../domain/types.js';
 import type { Registry } from './registry.js';
 
 /** Dumps are printed with sorted keys, so the HTTP dump and the CLI dump of one state are byte-identical. */
-export { DUMP_FORMAT, stableStringify } from '../../snapshots/dump-format.js';
+export { DUMP_FORMAT, stableJsonPieces, stableStringify } from '../../snapshots/dump-format.js';
 
 /** One project in a dump: flags stay in stored (creation) order, so a restore rebuilds the same lists. */
 export interface ProjectDump {

@@ -8,6 +8,7 @@ import type { IfMatch } from '../domain/commands.js';
 import type { Logger } from '../log.js';
 import type { HealthQuery } from '../queries/health.query.js';
 import type { Result } from '../use-cases/result.js';
+import type { DumpStreams } from './dump-streams.js';
 import type { ErrorKind } from './errors.js';
 import type { GzipCache } from './gzip.js';
 import type { SummaryCache } from './summary-cache.js';
@@ -22,6 +23,8 @@ export interface AppDeps {
   gzip: GzipCache;
   /** Hashes token secrets under the installation's key (never a global: built from the config by the entry point). */
   tokenHasher: TokenHasher;
+  /** Streams `GET /api/admin/state`, a bounded number at once. */
+  dumps: DumpStreams;
 }
 
 /** Values the pipeline's middleware set on a request's context. */
