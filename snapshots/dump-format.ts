@@ -3,23 +3,10 @@ import { join } from 'node:path';
 import { keys, seqPart, type Scope } from './keys.js';
 import { Store } from './store.js';
 
+export { stableJsonPieces, stableStringify } from './stable-json.js';
+
 /** Version of the dump document; restore refuses any other. */
 export const DUMP_FORMAT = 1;
-
-/**
- * JSON with every object's keys sorted (arrays keep their order), two-space indented and newline-terminated,
- * so two dumps of the same state are byte-identical and a diff of two dumps shows only what changed.
- *
- * @example stableStringify({ b: 1, a: [2, 1] }) // '{\n  "a": [\n    2,\n    1\n  ],\n  "b": 1\n}\n'
- */
-export function stableStringify(value: unknown): string {
-  const sortKeys = (_key: string, v: unknown): unknown => {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-    const source = v as Record<string, unknown>;
-    return Object.fromEntries(Object.keys(source).sort().map((k) => [k, source[k]]));
-  };
-  return `${JSON.stringify(value, sortKeys, 2)}\n`;
-}
 
 /** A failure of the dump tool the operator can act on (message says what to do). */
 export class DumpError extends Error {

@@ -2,8 +2,10 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import type { Registry } from './actors/registry.js';
+import type { TokenHasher } from './auth/token-hasher.js';
 import type { Config } from './config.js';
 import { ApiError, errorResponse, internalErrorResponse } from './http/errors.js';
+import { DumpStreams } from './http/dump-streams.js';
 import { GzipCache } from './http/gzip.js';
 import { requestLog } from './http/middleware/request-log.js';
 import { openApiDocument } from './http/openapi.js';
@@ -35,13 +37,16 @@ export const ROUTES: RouteSpec[] = [
 
 /**
  * Builds the HTTP app over a registry; no globals, so tests build one per data directory. Every request gets
- * a request id (`hono/request-id`, `X-Request-Id`) and one request log line.
+ * a request id (`hono/request-id`, `X-Request-Id`) and one request log line. `tokenHasher` carries the
+ * installation's token key (`loadTokenHasher(config)`).
  *
- * @example const app = createApp({ registry, config }); await app.request('/health')
+ * @example const app = createApp({ registry, config, tokenHasher: loadTokenHasher(config).hasher }); await app.request('/health')
  */
-export function createApp({ registry, config, log = silentLogger(), routes = ROUTES }: { registry: Registry; config: Config; log?: Logger; routes?: RouteSpec[] }): Hono<AppEnv> {
+export function createApp({ registry, config, tokenHasher, log = silentLogger(), routes = ROUTES }: {
+  registry: Registry; config: Config; tokenHasher: TokenHasher; log?: Logger; routes?: RouteSpec[];
+}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const deps: AppDeps = { registry, config, log, summaries: new SummaryCache(), health: new HealthQuery(), gzip: new GzipCache() };
+  const deps: AppDeps = { registry, config, log, tokenHasher, summaries: new SummaryCache(), health: new HealthQuery(), gzip: new GzipCache(), dumps: new DumpStreams() };
   const openapi = JSON.stringify(openApiDocument(routes, '1'));
 
   app.use(requestId(), requestLog(log));

@@ -1,4 +1,7 @@
 import { DEFAULT_LIMITS, LIMIT_VARIABLES, SHAPE_LIMITS, type Limits } from './limits.js';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { SecretText } from './auth/secret-text.js';
+import { TOKEN_KEY_MIN_LENGTH } from './auth/token-hasher.js';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './log.js';
 import { RESERVED_NAMES } from './schemas/common.schema.js';
 
@@ -26,6 +29,13 @@ export interface Config {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   maxConnections: number;
+  /**
+   * The key of token hashes as given in `TOKEN_SECRET` (prints as `[redacted]`); null: the key is read from
+   * (or, on first start, created at) `tokenSecretFile`. See `src/auth/token-key.ts`.
+   */
+  tokenSecret: SecretText | null;
+  /** `TOKEN_SECRET_FILE`, absolute; default `<DATA_DIR>.token-secret`, a sibling of the data directory. */
+  tokenSecretFile: string;
 }
 
 const list = (value: string | undefined): string[] =>
@@ -36,6 +46,27 @@ function integer(name: string, value: string | undefined, fallback: number, min:
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
   return n;
+}
+
+/**
+ * Where the token key comes from: `TOKEN_SECRET` (at least 32 characters) or a key file outside the data
+ * directory, so a copy of the data directory alone never carries it. Messages give a length, never the value.
+ */
+function tokenKeySettings(env: NodeJS.ProcessEnv, dataDir: string): Pick<Config, 'tokenSecret' | 'tokenSecretFile'> {
+  const secret = env['TOKEN_SECRET'];
+  const file = env['TOKEN_SECRET_FILE'];
+  if (secret !== undefined && file) throw new Error('TOKEN_SECRET and TOKEN_SECRET_FILE are both set: set one (the key itself, or the file that holds it)');
+  if (secret !== undefined && secret.length < TOKEN_KEY_MIN_LENGTH) {
+    throw new Error(`TOKEN_SECRET must be at least ${TOKEN_KEY_MIN_LENGTH} characters (e.g. from "openssl rand -hex 32"), got ${secret.length}; unset it to use the key file TOKEN_SECRET_FILE`);
+  }
+  const data = resolve(dataDir);
+  const tokenSecretFile = resolve(file || `${data}.token-secret`);
+  const fromData = relative(data, tokenSecretFile);
+  const outside = fromData === '..' || fromData.startsWith(`..${sep}`) || isAbsolute(fromData);
+  if (!outside) {
+    throw new Error(`TOKEN_SECRET_FILE must be outside the data directory (DATA_DIR=${dataDir}), or a copy of the data directory would carry the key; got "${tokenSecretFile}"`);
+  }
+  return { tokenSecret: secret === undefined ? null : new SecretText(secret), tokenSecretFile };
 }
 
 /**
@@ -56,10 +87,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env['LOG_LEVEL']}"`);
   const logFormat = env['LOG_FORMAT'] || (process.stdout.isTTY ? 'pretty' : 'json');
   if (logFormat !== 'json' && logFormat !== 'pretty') throw new Error(`LOG_FORMAT must be "json" or "pretty", got "${logFormat}"`);
+  const dataDir = env['DATA_DIR'] || './data';
   return {
     port: integer('PORT', env['PORT'], 4242, 0, 65535),
     host: env['HOST'] || '127.0.0.1',
-    dataDir: env['DATA_DIR'] || './data',
+    dataDir,
     authType,
     initAdminApiTokens: list(env['INIT_ADMIN_API_TOKENS']),
     initEnvironments: environments.length > 0 ? environments : ['development', 'production'],
@@ -73,5 +105,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', env['HEADERS_TIMEOUT_MS'], 10_000, 1000, 600_000),
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', env['REQUEST_TIMEOUT_MS'], 30_000, 1000, 3_600_000),
     maxConnections: integer('MAX_CONNECTIONS', env['MAX_CONNECTIONS'], 30_000, 1, 1_000_000),
+    ...tokenKeySettings(env, dataDir),
   };
 }

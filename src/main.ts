@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server';
 import { Registry } from './actors/registry.js';
 import { createApp } from './app.js';
 import { ensureAdminTokens } from './auth/bootstrap.js';
+import { loadTokenHasher } from './auth/token-key.js';
 import { readConfig } from './config.js';
 import { createLogger } from './log.js';
 
@@ -13,19 +14,28 @@ async function main(): Promise<void> {
   const config = readConfig();
   const log = createLogger({ level: config.logLevel, format: config.logFormat });
   const started = Date.now();
+  // Before the data directory: a bad key setting stops the start without touching it.
+  const tokenKey = loadTokenHasher(config);
+  for (const warning of tokenKey.warnings) log.warn(warning);
   const registry = await Registry.open({
     dataDir: config.dataDir, initEnvironments: config.initEnvironments,
     snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits,
   });
   for (const notice of registry.notices) log.warn({ key: notice.key }, `recovery: ${notice.message}`);
   for (const [id, error] of registry.unavailable) log.error({ project: id }, `project "${id}" NOT recovered and answers 503: ${error.message}`);
+  if (tokenKey.created) {
+    const stored = Object.keys(registry.service.state.tokens).length;
+    // Keep this file with (but apart from) the data directory: without it no keyed token authenticates.
+    if (stored === 0) log.info({ file: tokenKey.created }, 'created the token key file (32 random bytes, mode 0600); back it up with the data directory, but store it apart');
+    else log.warn({ file: tokenKey.created, tokens: stored }, 'created a new token key file for a data directory that already holds tokens: tokens from before keyed hashes still work (and are re-stored on first use); tokens hashed under a lost key do not: restore that key file, or re-create them (INIT_ADMIN_API_TOKENS lets an admin in)');
+  }
   if (config.authType === 'none') log.warn('AUTH_TYPE=none: every request is let through as an admin, without a token; run it only behind another gate');
   if (config.authType === 'api-token') {
-    const generated = await ensureAdminTokens(registry, config.initAdminApiTokens);
+    const generated = await ensureAdminTokens(registry, tokenKey.hasher, config.initAdminApiTokens);
     // The one secret ever printed: on the terminal, once, outside the log stream (API-DECISIONS "Running the service").
     if (generated) process.stdout.write(`\n[flagpole] created an admin API token (shown once, stored only as a hash):\n\n    ${generated}\n\n`);
   }
-  const app = createApp({ registry, config, log });
+  const app = createApp({ registry, config, log, tokenHasher: tokenKey.hasher });
   // A slow client holds a connection only so long: the headers within HEADERS_TIMEOUT_MS, the whole request
   // within REQUEST_TIMEOUT_MS; past MAX_CONNECTIONS open connections, new ones are refused.
   const serverOptions = {

@@ -1,7 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-
-/** SHA-256 of a secret, hex: what the store keeps instead of the secret. */
-export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { StoredToken, TokenType } from '../domain/service-state.js';
 
 /** Compares two hex hashes in constant time. */
 export function sameHash(a: string, b: string): boolean {
@@ -10,24 +8,33 @@ export function sameHash(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/** The token stored under `hash`, confirmed by a constant-time comparison; undefined when there is none. */
+export function storedUnder(tokens: Readonly<Record<string, StoredToken>>, hash: string): StoredToken | undefined {
+  const token = Object.hasOwn(tokens, hash) ? tokens[hash] : undefined;
+  return token && sameHash(token.hash, hash) ? token : undefined;
+}
+
 /**
- * A new secret in Unleash's shape: `<project>:<environment>.<random>` for API tokens, `user:<random>` for
- * personal ones.
+ * The non-secret start of every secret of a token: `<project>:<environment>.` for API tokens (`[]` for
+ * several projects), `user:` for personal ones. Listings show it as `prefix`; it is derived from the
+ * token's scope, so no part of the random text is ever stored or shown.
+ *
+ * @example secretLabel({ type: 'client', projects: ['web'], environment: 'production' }) // 'web:production.'
+ */
+export function secretLabel(token: { type: TokenType; projects: readonly string[]; environment: string }): string {
+  if (token.type === 'personal') return 'user:';
+  const project = token.projects.length === 1 ? token.projects[0] : '[]';
+  return `${project}:${token.environment}.`;
+}
+
+/**
+ * A new secret in Unleash's shape: {@link secretLabel} followed by 56 random hex digits.
  *
  * @example newSecret('admin', ['*'], '*') // '*:*.3f9c...'
  */
-export function newSecret(type: 'admin' | 'client' | 'personal', projects: string[], environment: string): string {
-  const random = randomBytes(28).toString('hex');
-  if (type === 'personal') return `user:${random}`;
-  const project = projects.length === 1 ? projects[0] : '[]';
-  return `${project}:${environment}.${random}`;
+export function newSecret(type: TokenType, projects: string[], environment: string): string {
+  return `${secretLabel({ type, projects, environment })}${randomBytes(28).toString('hex')}`;
 }
-
-/** A short, non-secret label for listings: the part before the random text plus its first characters. */
-export const secretPrefix = (secret: string): string => {
-  const dot = Math.max(secret.indexOf('.'), secret.indexOf(':'));
-  return `${secret.slice(0, dot + 1)}${secret.slice(dot + 1, dot + 5)}…`;
-};
 
 /** The token in an `Authorization` header: the value alone or after `Bearer `. */
 export function tokenFromHeader(header: string | undefined): string | null {

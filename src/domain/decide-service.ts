@@ -4,7 +4,7 @@ import { ROOT_ADMIN } from './roles.js';
 import { LIMIT_VARIABLES, overLimit, type Limits } from '../limits.js';
 
 const exceeds = (what: string, limit: number, key: keyof Limits) => fail('ExceedsLimitError', overLimit(what, limit, LIMIT_VARIABLES[key]));
-import type { ServiceCommand, ServiceEvent, ServiceReplies, ServiceState } from './service-state.js';
+import { hashOfTokenId, rehashedToken, type ServiceCommand, type ServiceEvent, type ServiceReplies, type ServiceState } from './service-state.js';
 
 /** What the service's decisions may look up outside its own state (read, never changed). */
 export interface ServiceLookups {
@@ -75,6 +75,16 @@ function decideAny(draft: ServiceState, command: ServiceCommand, context: Comman
       const token = draft.tokens[command.hash];
       if (!token) return refuse(fail('NotFoundError', 'No such token'));
       return accept([{ type: 'token.deleted', token }], token);
+    }
+    case 'token.rehash': {
+      const old = hashOfTokenId(draft, command.id);
+      // Revoked between the lookup and this command: the caller is refused like any unknown token.
+      if (old === undefined) return refuse(fail('NotFoundError', 'No such token'));
+      const token = draft.tokens[old]!;
+      // Two first uses at once: the second finds it done and records nothing.
+      if (old === command.hash) return accept([], token);
+      if (draft.tokens[command.hash]) return refuse(fail('NameExistsError', 'That token already exists'));
+      return accept([{ type: 'token.rehashed', id: command.id, hash: command.hash }], rehashedToken(token, command.hash));
     }
   }
 }

@@ -16,6 +16,8 @@ export type ErrorKind =
   | 'PreconditionFailed'
   | 'PayloadTooLarge'
   | 'ContentTypeError'
+  /** Too many of an expensive request at once (whole-state dumps): try again later (`Retry-After`). */
+  | 'TooManyRequests'
   /** A project whose stored log could not be recovered: it answers 503 until an operator repairs it. */
   | 'Unavailable'
   /** The project-user endpoints' 400, answered as `[{msg}]` (seed 4.17 to 4.19). */

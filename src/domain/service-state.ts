@@ -19,14 +19,18 @@ export interface User {
 
 export type TokenType = 'admin' | 'client' | 'personal';
 
-/** A stored token: only the SHA-256 of its secret is kept. */
+/** A stored token: only a hash of its secret is kept (docs/storage.md "Token hashes"). */
 export interface StoredToken {
   /**
-   * Random, non-secret id used by listings and DELETE. Not derived from the hash: an unsalted hash of an
-   * operator-chosen (possibly weak) init token would let anyone who sees a listing guess the secret offline.
+   * Random, non-secret id used by listings, DELETE and dumps. Not derived from the hash, so showing it
+   * reveals nothing about the secret.
    */
   id: string;
-  /** Hex SHA-256 of the secret; also the token's identity in the store. */
+  /**
+   * Hex HMAC-SHA256 of the secret under the installation's token key (kept outside the data directory); for a
+   * record written before keyed hashes, the plain SHA-256, until its first use re-stores it (`token.rehash`).
+   * Also the token's identity in the store. Never dumped, listed or answered.
+   */
   hash: string;
   tokenName: string;
   type: TokenType;
@@ -36,8 +40,11 @@ export interface StoredToken {
   expiresAt: string | null;
   /** For personal tokens: whose they are. */
   userId: number | null;
-  /** A short, non-secret prefix shown in listings so a person can tell tokens apart. */
-  prefix: string;
+  /**
+   * Only in records written before keyed hashes: the secret's label plus its first 4 random characters.
+   * Never shown (listings derive the label from the scope); dropped when the record is re-stored.
+   */
+  prefix?: string;
 }
 
 export interface ServiceState {
@@ -56,7 +63,9 @@ export type ServiceCommand =
   | { type: 'user.create'; user: Omit<User, 'id' | 'createdAt'> }
   | { type: 'user.delete'; userId: number }
   | { type: 'token.create'; token: StoredToken }
-  | { type: 'token.delete'; hash: string };
+  | { type: 'token.delete'; hash: string }
+  /** Re-stores the token with this id under `hash` (its HMAC): the upgrade of a record from before keyed hashes. */
+  | { type: 'token.rehash'; id: string; hash: string };
 
 /** What each service command answers when accepted. */
 export interface ServiceReplies {
@@ -66,6 +75,7 @@ export interface ServiceReplies {
   'user.delete': User;
   'token.create': StoredToken;
   'token.delete': StoredToken;
+  'token.rehash': StoredToken;
 }
 
 export type ServiceEvent =
@@ -74,7 +84,19 @@ export type ServiceEvent =
   | { type: 'user.created'; user: User }
   | { type: 'user.deleted'; user: User }
   | { type: 'token.created'; token: StoredToken }
-  | { type: 'token.deleted'; token: StoredToken };
+  | { type: 'token.deleted'; token: StoredToken }
+  /** Carries the token's id and new hash only, so the record adds no copy of the unkeyed hash it replaces. */
+  | { type: 'token.rehashed'; id: string; hash: string };
+
+/** A token re-stored under `hash`: the same record, without the legacy `prefix` (which held part of the secret). */
+export function rehashedToken(token: StoredToken, hash: string): StoredToken {
+  const { prefix: _legacy, ...rest } = token;
+  return { ...rest, hash };
+}
+
+/** The key a token with this id is stored under, if any. */
+export const hashOfTokenId = (state: ServiceState, id: string): string | undefined =>
+  Object.keys(state.tokens).find((hash) => state.tokens[hash]!.id === id);
 
 /** A copy whose collections can be changed without touching the committed state. */
 export const forkService = (state: ServiceState): ServiceState => ({
@@ -108,5 +130,13 @@ export function evolveService(draft: ServiceState, event: ServiceEvent): void {
     case 'token.deleted':
       delete draft.tokens[event.token.hash];
       return;
+    case 'token.rehashed': {
+      const old = hashOfTokenId(draft, event.id);
+      if (old === undefined) return;
+      const token = rehashedToken(draft.tokens[old]!, event.hash);
+      delete draft.tokens[old];
+      draft.tokens[event.hash] = token;
+      return;
+    }
   }
 }

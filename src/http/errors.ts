@@ -21,6 +21,7 @@ export const STATUS: Record<ErrorKind, ContentfulStatusCode> = {
   PreconditionFailed: 412,
   PayloadTooLarge: 413,
   ContentTypeError: 415,
+  TooManyRequests: 429,
   Unavailable: 503,
 };
 

@@ -2,11 +2,13 @@ import type { Context } from 'hono';
 import type * as v from 'valibot';
 import type { ProjectActor, Registry } from '../actors/registry.js';
 import type { Permission, Principal } from '../auth/permissions.js';
+import type { TokenHasher } from '../auth/token-hasher.js';
 import type { Config } from '../config.js';
 import type { IfMatch } from '../domain/commands.js';
 import type { Logger } from '../log.js';
 import type { HealthQuery } from '../queries/health.query.js';
 import type { Result } from '../use-cases/result.js';
+import type { DumpStreams } from './dump-streams.js';
 import type { ErrorKind } from './errors.js';
 import type { GzipCache } from './gzip.js';
 import type { SummaryCache } from './summary-cache.js';
@@ -19,6 +21,10 @@ export interface AppDeps {
   summaries: SummaryCache;
   health: HealthQuery;
   gzip: GzipCache;
+  /** Hashes token secrets under the installation's key (never a global: built from the config by the entry point). */
+  tokenHasher: TokenHasher;
+  /** Streams `GET /api/admin/state`, a bounded number at once. */
+  dumps: DumpStreams;
 }
 
 /** Values the pipeline's middleware set on a request's context. */

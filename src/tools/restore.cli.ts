@@ -5,7 +5,7 @@
  */
 import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
-import { RestoreError, parseDump, restoreDump } from './restore.js';
+import { RestoreError, parseDump, restoreDump, type DroppedToken } from './restore.js';
 
 const USAGE = 'usage: npm run restore -- --data-dir DIR < dump.json';
 
@@ -28,11 +28,22 @@ async function main(): Promise<number> {
   try {
     const summary = await restoreDump(dataDir, parseDump(await text(process.stdin)));
     console.error(`restored the service and ${summary.projects} projects (${summary.flags} flags) into ${dataDir}`);
+    if (summary.droppedTokens.length > 0) console.error(droppedTokensNotice(summary.droppedTokens));
     return 0;
   } catch (error) {
     console.error(`restore failed: ${error instanceof RestoreError ? error.message : (error as Error).stack ?? String(error)}`);
     return 1;
   }
+}
+
+/** What the operator must do about the tokens a restore leaves out (docs/storage.md "Restore"). */
+function droppedTokensNotice(tokens: DroppedToken[]): string {
+  const names = tokens.map((t) => `  ${JSON.stringify(t.tokenName)} (${t.type}${t.userId === null ? '' : ` of user ${t.userId}`})`);
+  return [
+    `${tokens.length} token${tokens.length === 1 ? ' was' : 's were'} not restored and must be re-created (a dump holds no token hashes):`,
+    ...names,
+    'On its first start the service stores INIT_ADMIN_API_TOKENS or, without them, creates one admin token and prints it once.',
+  ].join('\n');
 }
 
 process.exitCode = await main();

@@ -4,11 +4,14 @@ import { RestoreError, writeImages, type ScopeImage } from '../../snapshots/rest
 import { PROJECT_MACHINES } from '../actors/project-model.js';
 import { REPLAY_ONLY, serviceModel } from '../actors/service-model.js';
 import type { Dump } from '../actors/state-dump.js';
+import type { ServiceState } from '../domain/service-state.js';
 
 export { RestoreError } from '../../snapshots/restore-writer.js';
 
 const Seq = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
 const AnyObject = v.record(v.string(), v.unknown());
+/** A dumped token: enough to tell the operator which tokens to re-create (older dumps also held hashes). */
+const DumpedTokenSchema = v.looseObject({ tokenName: v.string(), type: v.string(), userId: v.optional(v.nullable(v.number())) });
 
 /**
  * The envelope of a full dump. The states inside are checked for shape only where restore relies on them
@@ -18,7 +21,7 @@ const DumpSchema = v.object({
   format: v.literal(DUMP_FORMAT),
   service: v.object({
     seq: Seq,
-    state: v.object({ environments: v.array(AnyObject), users: AnyObject, nextUserId: v.number(), tokens: AnyObject }),
+    state: v.object({ environments: v.array(AnyObject), users: AnyObject, nextUserId: v.number(), tokens: v.record(v.string(), DumpedTokenSchema) }),
   }),
   projects: v.array(v.object({
     id: v.string(),
@@ -61,25 +64,43 @@ export function parseDump(text: string): Dump {
   return raw as Dump;
 }
 
-/** What a restore wrote. */
+/** A token of the dump that was not restored, to be re-created by the operator. */
+export interface DroppedToken {
+  tokenName: string;
+  type: string;
+  /** For a personal token: whose it was. */
+  userId: number | null;
+}
+
+/** What a restore wrote, and the tokens it left out. */
 export interface RestoreSummary {
   projects: number;
   flags: number;
+  /** Every token of the dump: none is restored (a dump carries no hash, so none could ever authenticate). */
+  droppedTokens: DroppedToken[];
 }
 
 /**
  * Loads a full dump into an empty (or missing) data directory: one snapshot per scope at the dumped
  * sequence number, recording the machine versions of this code, plus each project's registration key.
- * Starting the service on it recovers exactly the dumped state, and new commands continue the sequence (so
- * flag versions and ETags stay monotonic).
+ * Starting the service on it recovers exactly the dumped state except tokens, and new commands continue the
+ * sequence (so flag versions and ETags stay monotonic).
+ *
+ * Tokens are never restored: a dump holds no token hash (and older dumps held unkeyed ones, which a restore
+ * would bring back), so a restored token could never authenticate. They are listed in the summary, to be
+ * re-created; with no token stored, the first start stores `INIT_ADMIN_API_TOKENS` or prints a new admin token.
  */
 export async function restoreDump(dataDir: string, dump: Dump): Promise<RestoreSummary> {
   if (!dump.service) throw new RestoreError('the dump has no service part: restore needs a full dump');
   const service = serviceModel(REPLAY_ONLY);
+  const droppedTokens = Object.values(dump.service.state.tokens)
+    .map((t): DroppedToken => ({ tokenName: t.tokenName, type: t.type, userId: t.userId ?? null }))
+    .sort((a, b) => a.tokenName.localeCompare(b.tokenName));
+  const state: ServiceState = { ...dump.service.state, tokens: {} };
   const images: ScopeImage[] = [
-    { scope: service.scope, seq: dump.service.seq, machines: service.machines, meta: dump.service.state, items: [] },
+    { scope: service.scope, seq: dump.service.seq, machines: service.machines, meta: state, items: [] },
     ...dump.projects.map((p) => ({ scope: { project: p.id }, seq: p.seq, machines: PROJECT_MACHINES, meta: p.meta, items: p.flags })),
   ];
   await writeImages(dataDir, images, dump.projects.map((p) => ({ id: p.id, createdAt: p.meta.createdAt })));
-  return { projects: dump.projects.length, flags: dump.projects.reduce((n, p) => n + p.flags.length, 0) };
+  return { projects: dump.projects.length, flags: dump.projects.reduce((n, p) => n + p.flags.length, 0), droppedTokens };
 }

@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Registry } from '../actors/registry.js';
 import { principalLabel, type Principal } from '../auth/permissions.js';
-import { hashSecret, newSecret, secretPrefix } from '../auth/tokens.js';
+import { legacyHash, type TokenHasher } from '../auth/token-hasher.js';
+import { newSecret, storedUnder } from '../auth/tokens.js';
 import { fail } from '../domain/errors.js';
 import type { StoredToken } from '../domain/service-state.js';
 import { failed, fromDecision, type Result } from './result.js';
@@ -13,9 +14,9 @@ export interface MintedToken {
   secret: string;
 }
 
-function mint(input: Omit<StoredToken, 'id' | 'hash' | 'prefix' | 'createdAt'>): MintedToken {
+function mint(hasher: TokenHasher, input: Omit<StoredToken, 'id' | 'hash' | 'prefix' | 'createdAt'>): MintedToken {
   const secret = newSecret(input.type, input.projects, input.environment);
-  const token: StoredToken = { id: randomUUID(), hash: hashSecret(secret), prefix: secretPrefix(secret), createdAt: new Date().toISOString(), ...input };
+  const token: StoredToken = { id: randomUUID(), hash: hasher.hash(secret), createdAt: new Date().toISOString(), ...input };
   return { secret, token };
 }
 
@@ -29,23 +30,24 @@ const pastExpiry = () => failed<MintedToken>(fail('ValidationError', '"expiresAt
 /** Creates an admin or client token for existing projects and an existing environment. */
 export async function createApiToken(
   registry: Registry,
+  hasher: TokenHasher,
   input: { tokenName: string; type: 'admin' | 'client'; projects: string[]; environment: string; expiresAt?: string | undefined },
   principal: Principal,
 ): Promise<Result<MintedToken>> {
   const expiresAt = futureExpiry(input.expiresAt);
   if (expiresAt === false) return pastExpiry();
-  const minted = mint({ tokenName: input.tokenName, type: input.type, projects: input.projects, environment: input.environment, expiresAt, userId: null });
+  const minted = mint(hasher, { tokenName: input.tokenName, type: input.type, projects: input.projects, environment: input.environment, expiresAt, userId: null });
   const created = await registry.service.send({ type: 'token.create', token: minted.token }, principalLabel(principal));
   return created.ok ? { ok: true, value: minted } : failed(created.error);
 }
 
 /** Creates a personal token that acts as the user (who must exist when the mailbox decides). */
 export async function createPersonalToken(
-  registry: Registry, input: { userId: number; description: string; expiresAt?: string | undefined }, principal: Principal,
+  registry: Registry, hasher: TokenHasher, input: { userId: number; description: string; expiresAt?: string | undefined }, principal: Principal,
 ): Promise<Result<MintedToken>> {
   const expiresAt = futureExpiry(input.expiresAt);
   if (expiresAt === false) return pastExpiry();
-  const minted = mint({ tokenName: input.description, type: 'personal', projects: ['*'], environment: '*', expiresAt, userId: input.userId });
+  const minted = mint(hasher, { tokenName: input.description, type: 'personal', projects: ['*'], environment: '*', expiresAt, userId: input.userId });
   const created = await registry.service.send({ type: 'token.create', token: minted.token }, principalLabel(principal));
   return created.ok ? { ok: true, value: minted } : failed(created.error);
 }
@@ -59,4 +61,23 @@ export async function revokeToken(registry: Registry, input: { id: string; userI
     return failed(fail('NotFoundError', input.userId === undefined ? `Could not find API token "${input.id}"` : `User ${input.userId} has no token "${input.id}"`));
   }
   return fromDecision(await registry.service.send({ type: 'token.delete', hash: token.hash }, principalLabel(principal)));
+}
+
+/**
+ * The stored token a secret stands for, or undefined: found under its HMAC, or else under the unkeyed
+ * SHA-256 that versions before keyed hashes stored. Such a legacy record, unless expired, is first re-stored
+ * under its HMAC through the service mailbox (`token.rehash`, durable before this resolves), so its unkeyed
+ * hash leaves the state on first use. A token revoked meanwhile is undefined.
+ *
+ * @example const token = await tokenForSecret(registry, hasher, secret); // then check expiry and scope
+ */
+export async function tokenForSecret(registry: Registry, hasher: TokenHasher, secret: string, now = Date.now()): Promise<StoredToken | undefined> {
+  const hash = hasher.hash(secret);
+  const keyed = storedUnder(registry.service.state.tokens, hash);
+  if (keyed) return keyed;
+  const legacy = storedUnder(registry.service.state.tokens, legacyHash(secret));
+  // An expired token is refused anyway: no write for a request that gets a 401.
+  if (!legacy || (legacy.expiresAt !== null && Date.parse(legacy.expiresAt) <= now)) return legacy;
+  const rehashed = await registry.service.send({ type: 'token.rehash', id: legacy.id, hash }, 'system');
+  return rehashed.ok ? rehashed.reply : undefined;
 }

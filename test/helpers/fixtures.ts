@@ -67,7 +67,11 @@ export function harnessTest(options: HarnessOptions = {}) {
           return dir;
         });
       } finally {
-        for (const dir of made) rmSync(dir, { recursive: true, force: true });
+        for (const dir of made) {
+          rmSync(dir, { recursive: true, force: true });
+          // The token key file a server started over `dir` created beside it.
+          rmSync(`${dir}.token-secret`, { force: true });
+        }
       }
     },
   });

@@ -6,16 +6,23 @@ import type { AppEnv } from '../../src/http/route.js';
 import { Registry } from '../../src/actors/registry.js';
 import { createApp } from '../../src/app.js';
 import { ensureAdminTokens } from '../../src/auth/bootstrap.js';
+import type { TokenHasher } from '../../src/auth/token-hasher.js';
+import { loadTokenHasher } from '../../src/auth/token-key.js';
 import { readConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 
 /** The admin token every harness app accepts. */
 export const ADMIN_TOKEN = '*:*.test-admin-token-0123456789';
 
+/** The token key (`TOKEN_SECRET`) of every harness app, unless the test names a `TOKEN_SECRET_FILE`. */
+export const HARNESS_TOKEN_SECRET = 'harness-token-key-not-for-production-0123456789abcdef';
+
 export interface Harness {
   app: Hono<AppEnv>;
   registry: Registry;
   config: Config;
+  /** The token hasher the app was built with (its key: {@link HARNESS_TOKEN_SECRET} unless the test chose one). */
+  tokenHasher: TokenHasher;
   dataDir: string;
   /** Sends a request; `body` is JSON-encoded unless it is a string; the admin token is sent unless `token` is given (null: none). */
   req(method: string, path: string, body?: unknown, options?: { token?: string | null; headers?: Record<string, string> }): Promise<Response>;
@@ -38,14 +45,16 @@ export interface Harness {
  * @example const h = await harness(); const r = await h.json('GET', '/api/admin/projects'); await h.close();
  */
 export async function harness(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'flagpole-test-'))): Promise<Harness> {
-  const config = readConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...env });
+  const key = 'TOKEN_SECRET_FILE' in env ? {} : { TOKEN_SECRET: HARNESS_TOKEN_SECRET };
+  const config = readConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...key, ...env });
+  const { hasher: tokenHasher } = loadTokenHasher(config);
   // The service's own logger, writing into memory: tests read what an operator would see.
   const lines: string[] = [];
   const log = createLogger({ level: config.logLevel, format: 'json' }, { write: (line: string) => { lines.push(line); } });
   const open = async () => {
     const registry = await Registry.open({ dataDir, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits });
-    if (config.authType === 'api-token') await ensureAdminTokens(registry, [ADMIN_TOKEN]);
-    return { registry, app: createApp({ registry, config, log }) };
+    if (config.authType === 'api-token') await ensureAdminTokens(registry, tokenHasher, [ADMIN_TOKEN]);
+    return { registry, app: createApp({ registry, config, log, tokenHasher }) };
   };
   let current = await open();
   let closed = false;
@@ -53,6 +62,7 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
     get app() { return current.app; },
     get registry() { return current.registry; },
     config,
+    tokenHasher,
     dataDir,
     req(method, path, body, options = {}) {
       const headers: Record<string, string> = { ...(options.headers ?? {}) };

@@ -4,7 +4,7 @@
  * generated on a fresh directory, printed once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
 import { test as base } from '../helpers/fixtures.js';
@@ -27,7 +27,7 @@ interface Server {
 async function startServer(running: ChildProcess[], dataDir: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env };
-  if (!('INIT_ADMIN_API_TOKENS' in env)) delete childEnv['INIT_ADMIN_API_TOKENS'];
+  for (const name of ['INIT_ADMIN_API_TOKENS', 'TOKEN_SECRET', 'TOKEN_SECRET_FILE']) if (!(name in env)) delete childEnv[name];
   const child = spawn(TSX, ['src/main.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(child);
   let text = '';
@@ -127,4 +127,44 @@ test('a fresh directory without INIT_ADMIN_API_TOKENS prints one generated token
   expect(second.output()).not.toMatch(/created an admin API token/);
   expect((await call(second, 'GET', '/api/admin/projects/default/features/made-with-generated', token)).status).toBe(200);
   expect(await second.stop()).toBe(0);
+}, 60_000);
+
+test('the token key file: created 0600 beside the data directory on first start, kept out of it and out of the output', async ({ tempDir, startServer }) => {
+  const dataDir = tempDir('token-key');
+  const keyFile = `${dataDir}.token-secret`;
+  const first = await startServer(dataDir, { LOG_FORMAT: 'json' });
+  const key = readFileSync(keyFile, 'utf8').trim();
+  expect(key).toMatch(/^[0-9a-f]{64}$/);
+  if (process.platform !== 'win32') expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+  expect(first.output()).toContain('created the token key file');
+  const token = /created an admin API token[^\n]*\n\s*\n\s+(\S+)/.exec(first.output())![1]!;
+  const dump = await fetch(`${first.base}/api/admin/state`, { headers: { authorization: token } });
+  const dumped = await dump.text();
+  expect(dump.status).toBe(200);
+  expect(await first.stop()).toBe(0);
+  for (const text of [first.output(), storedBytes(dataDir), dumped]) expect(text).not.toContain(key.slice(0, 16));
+  expect(dumped).not.toContain('"hash"');
+
+  // Found again at the next start: the generated token still works, and no new key is made.
+  const second = await startServer(dataDir, { LOG_FORMAT: 'json' });
+  expect(second.output()).not.toContain('created the token key file');
+  expect((await call(second, 'GET', '/api/admin/projects', token)).status).toBe(200);
+  expect(await second.stop()).toBe(0);
+  expect(readFileSync(keyFile, 'utf8').trim()).toBe(key);
+}, 60_000);
+
+test('a bad token key setting stops the start with a message naming the variable, not the value', async ({ tempDir }) => {
+  const dataDir = tempDir('bad-key');
+  const child = spawn(TSX, ['src/main.ts'], {
+    cwd: ROOT, env: { ...process.env, PORT: '0', DATA_DIR: dataDir, TOKEN_SECRET: 'guessable-password' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout!.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+  child.stderr!.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+  const code = await new Promise<number | null>((done) => child.once('exit', done));
+  expect(code).toBe(1);
+  expect(text).toContain('failed to start: TOKEN_SECRET must be at least 32 characters');
+  expect(text).not.toContain('guessable-password');
+  // Nothing was created: neither the data directory's files nor a key file.
+  expect(readdirSync(dataDir)).toEqual([]);
 }, 60_000);

@@ -10,6 +10,8 @@ import { dumpRegistry, stableStringify } from '../../src/actors/state-dump.js';
 import { test } from '../helpers/fixtures.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { ok } from './fixtures.js';
+import { TokenHasher } from '../../src/auth/token-hasher.js';
+import { HARNESS_TOKEN_SECRET } from '../helpers/harness.js';
 import { ROOT, dumpCli } from './run-cli.js';
 
 const F = '/api/admin/projects/default/features';
@@ -129,7 +131,7 @@ describe('a damaged log record', () => {
       const again = await registry.createProject({ id: 'default', name: 'x', description: '', createdAt: '', environments: [], defaultStrategies: {}, members: {} }, 'test');
       expect(again.ok).toBe(false);
       // Over HTTP: 503 naming the key, on every route of that project; other projects still answer.
-      const app = createApp({ registry, config: readConfig({ AUTH_TYPE: 'none', DATA_DIR: dir }) });
+      const app = createApp({ registry, config: readConfig({ AUTH_TYPE: 'none', DATA_DIR: dir }), tokenHasher: new TokenHasher(HARNESS_TOKEN_SECRET) });
       const flag = await app.request('/api/admin/projects/default/features');
       expect(flag.status).toBe(503);
       const body = await flag.json() as { name: string; message: string };
@@ -154,7 +156,7 @@ describe('a damaged log record', () => {
     const { dir } = await stopped(tempDir('corrupt'), {}, 2, true);
     await damage(dir, async (db) => db.put(record(4), flipLastJsonChar((await db.get(record(4)))!)));
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: ROOT, env: { ...process.env, DATA_DIR: dir, PORT: '0', INIT_ADMIN_API_TOKENS: '*:*.x', LOG_FORMAT: 'pretty' }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: ROOT, env: { ...process.env, DATA_DIR: dir, PORT: '0', INIT_ADMIN_API_TOKENS: '*:*.x', LOG_FORMAT: 'pretty', TOKEN_SECRET: HARNESS_TOKEN_SECRET }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
       let stderr = '';

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
-import { hashSecret, secretPrefix } from '../../src/auth/tokens.js';
 import { ROOT_EDITOR } from '../../src/domain/roles.js';
 import type { StoredToken } from '../../src/domain/service-state.js';
 import { test } from '../helpers/fixtures.js';
@@ -12,7 +11,7 @@ const BY = 'admin-token:init-admin-token-1';
 
 /** Stores a token straight through the service actor (the token routes are not what this tests). */
 async function storeToken(h: Harness, secret: string, type: StoredToken['type'], userId: number | null = null): Promise<void> {
-  const token: StoredToken = { id: randomUUID(), hash: hashSecret(secret), tokenName: `t-${type}`, type, projects: ['*'], environment: '*', createdAt: new Date().toISOString(), expiresAt: null, userId, prefix: secretPrefix(secret) };
+  const token: StoredToken = { id: randomUUID(), hash: h.tokenHasher.hash(secret), tokenName: `t-${type}`, type, projects: ['*'], environment: '*', createdAt: new Date().toISOString(), expiresAt: null, userId };
   const decision = await h.registry.service.send({ type: 'token.create', token }, 'system');
   expect(decision.ok).toBe(true);
 }

@@ -1,8 +1,9 @@
 /** Admin-only inspection of the stored state: the dump of `npm run dump`, and the change history. */
 import * as v from 'valibot';
-import { dumpRegistry, stableStringify } from '../../actors/state-dump.js';
+import { dumpRegistry } from '../../actors/state-dump.js';
 import { FlagNameSchema, ProjectIdSchema, looseObject } from '../../schemas/common.schema.js';
-import { apiError } from '../errors.js';
+import { DUMP_STREAMS_AT_ONCE } from '../dump-streams.js';
+import { apiError, errorResponse } from '../errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 import { HistoryView } from '../views.js';
 
@@ -32,13 +33,19 @@ export const EventsQuerySchema = looseObject({
 export const stateRoutes: RouteSpec[] = [
   defineRoute({
     method: 'get', path: '/api/admin/state', tag: 'Admin', permission: 'ADMIN',
-    summary: 'Dump the committed state as stable JSON, as `npm run dump` prints it (query `project` for one project)',
+    summary: `Dump the committed state as stable JSON, as \`npm run dump\` prints it (query \`project\` for one project); streamed, at most ${DUMP_STREAMS_AT_ONCE} at once`,
     query: StateQuerySchema,
-    success: { status: 200, description: 'The dump document (docs/storage.md)' }, errors: ['NotFoundError'],
-    handle: ({ c, query, registry }) => {
+    success: { status: 200, description: 'The dump document (docs/storage.md), without token hashes' }, errors: ['NotFoundError', 'TooManyRequests'],
+    handle: ({ c, query, registry, deps }) => {
+      // The committed states are captured now, in one synchronous step; the stream serializes that moment.
       const dump = dumpRegistry(registry, query.project);
       if (!dump) throw apiError('NotFoundError', `Could not find project "${query.project}"`);
-      return c.body(stableStringify(dump), 200, { 'content-type': 'application/json' });
+      const body = deps.dumps.stream(dump);
+      if (!body) {
+        c.header('Retry-After', '1');
+        return errorResponse(c, { kind: 'TooManyRequests', message: `${DUMP_STREAMS_AT_ONCE} dumps are being written already; try again when one is done` });
+      }
+      return c.body(body, 200, { 'content-type': 'application/json' });
     },
   }),
   defineRoute({

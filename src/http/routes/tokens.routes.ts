@@ -1,4 +1,5 @@
 /** API tokens (admin and client) and users' personal tokens; every route needs `ADMIN`. */
+import { secretLabel } from '../../auth/tokens.js';
 import type { StoredToken } from '../../domain/service-state.js';
 import { apiTokens, personalTokens, userById } from '../../queries/access.queries.js';
 import { CreateApiTokenSchema, CreatePersonalTokenSchema } from '../../schemas/access.schema.js';
@@ -14,10 +15,13 @@ const TokenParamsSchema = looseObject({ id: nonEmptyString(100) });
 /** `/api/admin/user-admin/:userId/tokens/:id` */
 const PersonalTokenParamsSchema = looseObject({ userId: IntIdParamSchema, id: nonEmptyString(100) });
 
-/** A token as listings show it: never the secret nor its hash, only a short prefix to tell tokens apart. */
+/**
+ * A token as listings show it: never the secret, its hash, nor any part of its random text. `prefix` is the
+ * non-secret start every secret of the token has (`<project>:<environment>.` or `user:`), derived from its scope.
+ */
 export const tokenView = (token: StoredToken) => ({
   id: token.id, tokenName: token.tokenName, type: token.type, projects: token.projects, environment: token.environment,
-  createdAt: token.createdAt, expiresAt: token.expiresAt, prefix: token.prefix,
+  createdAt: token.createdAt, expiresAt: token.expiresAt, prefix: secretLabel(token),
   ...(token.userId === null ? {} : { userId: token.userId }),
 });
 
@@ -26,7 +30,7 @@ export const tokenRoutes: RouteSpec[] = [
     method: 'post', path: '/api/admin/api-tokens', tag: 'API tokens', permission: 'ADMIN',
     summary: 'Create an admin or client token; the answer is the only place its secret ever appears',
     body: CreateApiTokenSchema, success: { status: 201, description: 'The token with its `secret`', schema: CreatedTokenView }, errors: ['NotFoundError'],
-    handle: ({ body, principal, registry }) => createApiToken(registry, body, principal),
+    handle: ({ body, principal, registry, deps }) => createApiToken(registry, deps.tokenHasher, body, principal),
     view: ({ token, secret }) => ({ ...tokenView(token), secret }),
   }),
   defineRoute({
@@ -45,7 +49,7 @@ export const tokenRoutes: RouteSpec[] = [
     summary: 'Create a personal token that acts as the user; the answer is the only place its secret ever appears',
     params: UserParamsSchema, body: CreatePersonalTokenSchema,
     success: { status: 201, description: 'The token with its `secret`', schema: CreatedTokenView }, errors: ['NotFoundError'],
-    handle: ({ params, body, principal, registry }) => createPersonalToken(registry, { ...params, ...body }, principal),
+    handle: ({ params, body, principal, registry, deps }) => createPersonalToken(registry, deps.tokenHasher, { ...params, ...body }, principal),
     view: ({ token, secret }) => ({ ...tokenView(token), description: token.tokenName, secret }),
   }),
   defineRoute({

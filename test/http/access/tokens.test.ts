@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
-import { hashSecret } from '../../../src/auth/tokens.js';
+import { legacyHash } from '../../../src/auth/token-hasher.js';
 import { test as it } from '../../helpers/fixtures.js';
 import { ADMIN_TOKEN } from '../../helpers/harness.js';
 import { createProject, createUser } from './access-fixtures.js';
@@ -13,7 +13,8 @@ describe('POST /api/admin/api-tokens', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ tokenName: 'ops', type: 'admin', projects: ['*'], environment: '*', expiresAt: null });
     expect(res.body.secret).toMatch(/^\*:\*\.[0-9a-f]{56}$/);
-    expect(res.body.prefix).toBe(res.body.secret.slice(0, 8) + '…');
+    // The label every secret of this token starts with, and nothing of its random part.
+    expect(res.body.prefix).toBe('*:*.');
     expect(res.body).not.toHaveProperty('hash');
     expect((await h.json('POST', '/api/admin/projects', { id: 'p', name: 'p' }, { token: res.body.secret })).status).toBe(201);
   });
@@ -57,8 +58,10 @@ describe('GET and DELETE /api/admin/api-tokens', () => {
     expect(list.body.tokens.map((t: { tokenName: string }) => t.tokenName)).toEqual(['init-admin-token-1', 'ops']);
     const text = JSON.stringify(list.body);
     expect(text).not.toContain(created.body.secret);
-    expect(text).not.toContain(hashSecret(created.body.secret));
-    expect(text).not.toContain(hashSecret(ADMIN_TOKEN));
+    for (const secret of [created.body.secret as string, ADMIN_TOKEN]) {
+      expect(text).not.toContain(h.tokenHasher.hash(secret));
+      expect(text).not.toContain(legacyHash(secret));
+    }
     const listed = list.body.tokens[1];
     expect(Object.keys(listed).sort()).toEqual(['createdAt', 'environment', 'expiresAt', 'id', 'prefix', 'projects', 'tokenName', 'type']);
     expect(listed.id).toBe(created.body.id);
@@ -122,17 +125,25 @@ describe('secrets at rest', () => {
   it('stores only hashes: no secret appears in any file of the data directory', async ({ h }) => {
     const admin = await h.json('POST', '/api/admin/api-tokens', { tokenName: 'ops', type: 'admin' });
     const personal = await h.json('POST', '/api/admin/user-admin/1/tokens', { description: 'laptop' });
-    await h.restart();
     const secrets = [ADMIN_TOKEN, admin.body.secret as string, personal.body.secret as string];
-    const files = readdirSync(h.dataDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
-    expect(files.length).toBeGreaterThan(0);
-    let hashesFound = 0;
-    for (const file of files) {
-      const content = readFileSync(join(file.parentPath, file.name)).toString('latin1');
-      for (const secret of secrets) expect(content.includes(secret.slice(-40)), file.name).toBe(false);
-      if (content.includes(hashSecret(admin.body.secret))) hashesFound += 1;
-    }
-    // The search above is meaningful only if the store is readable as text: the hash is found.
-    expect(hashesFound).toBeGreaterThan(0);
+    /** Looks for every secret in every file; returns how many files hold the admin token's stored hash. */
+    const scan = (): number => {
+      const files = readdirSync(h.dataDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+      expect(files.length).toBeGreaterThan(0);
+      let hashesFound = 0;
+      for (const file of files) {
+        const content = readFileSync(join(file.parentPath, file.name)).toString('latin1');
+        for (const secret of secrets) expect(content.includes(secret.slice(-40)), file.name).toBe(false);
+        if (content.includes(h.tokenHasher.hash(admin.body.secret))) hashesFound += 1;
+      }
+      return hashesFound;
+    };
+    // Before a restart the records sit in LevelDB's write-ahead log as written, so the stored hash must be
+    // found: the search can see stored text at all.
+    expect(scan()).toBeGreaterThan(0);
+    // After it, snapshots too. LevelDB's tables are snappy-compressed, which can split any stored string (the
+    // hash is found in about half the runs), so only the absence of secrets is checked there.
+    await h.restart();
+    scan();
   });
 });

@@ -1,0 +1,154 @@
+/**
+ * `GET /api/admin/state` streams the dump: the bytes of `stableStringify` of the state at the moment it was
+ * asked for, written a chunk at a time with the event loop free between chunks, at most two at once.
+ */
+import { performance } from 'node:perf_hooks';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { dumpRegistry, stableStringify } from '../../src/actors/state-dump.js';
+import { DUMP_STREAMS_AT_ONCE } from '../../src/http/dump-streams.js';
+import { expectError } from '../helpers/expect.js';
+import { harness, type Harness } from '../helpers/harness.js';
+
+let h: Harness;
+beforeEach(async () => { h = await harness(); });
+afterEach(async () => { await h.close(); });
+
+const LARGE = 20_000;
+
+/** Creates `count` flags in a project straight through its actor (the routes are not what this tests). */
+async function seed(project: string, count: number): Promise<void> {
+  const actor = h.registry.project(project)!;
+  for (let from = 0; from < count; from += 2000) {
+    const sends = Array.from({ length: Math.min(2000, count - from) }, (_, k) => actor.send({
+      type: 'flag.create', name: `flag-${String(from + k).padStart(5, '0')}`, description: `seeded flag number ${from + k}`, flagType: 'release', impressionData: false,
+    }, 'system'));
+    for (const decision of await Promise.all(sends)) expect(decision.ok).toBe(true);
+  }
+}
+
+/** Reads a streamed body to its end and forgets it, as a socket would; returns its size. */
+async function drain(response: Response): Promise<number> {
+  let bytes = 0;
+  for await (const chunk of response.body!) bytes += chunk.byteLength;
+  return bytes;
+}
+
+/** Reads a streamed body to its end; returns its text and how many chunks it came in. */
+async function readAll(response: Response): Promise<{ text: string; chunks: number }> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let chunks = 0;
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    chunks += 1;
+    text += decoder.decode(r.value, { stream: true });
+  }
+  return { text: text + decoder.decode(), chunks };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('GET /api/admin/state streams', () => {
+  test('byte-identical to stableStringify of the same state: a small project, a large one, the whole service', async () => {
+    expect((await h.json('POST', '/api/admin/projects', { id: 'big', name: 'Big' })).status).toBe(201);
+    expect((await h.json('POST', '/api/admin/projects/default/features', { name: 'small', description: 'é ☃ "quoted"\nline' })).status).toBe(201);
+    await seed('big', LARGE);
+    for (const project of ['default', 'big', undefined]) {
+      const expected = stableStringify(dumpRegistry(h.registry, project)!);
+      const response = await h.req('GET', `/api/admin/state${project ? `?project=${project}` : ''}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json');
+      const { text, chunks } = await readAll(response);
+      expect(text === expected, `dump of ${project ?? 'the service'}`).toBe(true);
+      if (project !== 'default') expect(chunks).toBeGreaterThan(10);
+    }
+  });
+
+  test(`a dump of ${LARGE} flags leaves the event loop free: no /health waits more than 50 ms`, async () => {
+    await seed('default', LARGE);
+    // The flags were just created: the first garbage collections copy every one of them out of the young
+    // generation, pauses that have nothing to do with the dump. One dump first settles them (and warms the
+    // code), as in a service that has been running.
+    const size = await drain(await h.req('GET', '/api/admin/state'));
+    // /health over and over, each after a timer turn, so a chunk that held the loop shows as a long wait.
+    let dumping = true;
+    const waits: number[] = [];
+    const pinger = (async () => {
+      while (dumping) {
+        const asked = performance.now();
+        await sleep(1);
+        const health = await h.app.request('/health');
+        expect(health.status).toBe(200);
+        waits.push(performance.now() - asked);
+      }
+    })();
+    await sleep(20);
+    const already = waits.length;
+    const started = performance.now();
+    const bytes = await drain(await h.req('GET', '/api/admin/state'));
+    const took = performance.now() - started;
+    dumping = false;
+    await pinger;
+    const during = waits.slice(already);
+    const longest = Math.max(...during);
+    expect(bytes).toBe(size);
+    const summary = `${bytes} bytes in ${Math.round(took)} ms; ${during.length} /health answers, the longest wait ${longest.toFixed(1)} ms`;
+    expect(during.length, summary).toBeGreaterThan(10);
+    if (process.env['DUMP_TIMINGS']) console.log(summary);
+    expect(longest, summary).toBeLessThan(50);
+  });
+
+  test('the dump is the moment it was asked for: writes while it streams are not in it', async () => {
+    await seed('default', 5000);
+    const expected = stableStringify(dumpRegistry(h.registry)!);
+    const response = await h.req('GET', '/api/admin/state');
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(first.done).toBe(false);
+    // Changes to flags already written, not yet written, the service and a new project.
+    expect((await h.json('PUT', '/api/admin/projects/default/features/flag-00000', { name: 'flag-00000', description: 'changed' })).status).toBe(200);
+    expect((await h.json('DELETE', '/api/admin/projects/default/features/flag-04999')).status).toBe(202);
+    expect((await h.json('POST', '/api/admin/projects/default/features', { name: 'created-while-dumping' })).status).toBe(201);
+    expect((await h.json('POST', '/api/admin/projects', { id: 'later', name: 'Later' })).status).toBe(201);
+    expect((await h.json('POST', '/api/admin/api-tokens', { tokenName: 'later', type: 'admin' })).status).toBe(201);
+    const decoder = new TextDecoder();
+    let text = decoder.decode(first.value, { stream: true });
+    for (let r = await reader.read(); !r.done; r = await reader.read()) text += decoder.decode(r.value, { stream: true });
+    text += decoder.decode();
+    expect(text === expected).toBe(true);
+    expect(stableStringify(dumpRegistry(h.registry)!)).not.toBe(expected);
+  });
+
+  test(`at most ${DUMP_STREAMS_AT_ONCE} dumps stream at once; the next is a 429 until one ends or its client goes away`, async () => {
+    await seed('default', 3000);
+    const one = await h.req('GET', '/api/admin/state');
+    const two = await h.req('GET', '/api/admin/state?project=default');
+    expect([one.status, two.status]).toEqual([200, 200]);
+
+    for (const path of ['/api/admin/state', '/api/admin/state?project=default']) {
+      const busy = await h.json('GET', path);
+      expectError(busy, 429, 'TooManyRequests', /2 dumps are being written already/);
+      expect(busy.headers.get('retry-after')).toBe('1');
+    }
+    // Everything else is served as usual meanwhile.
+    expect((await h.json('GET', '/api/admin/projects/default/features/flag-00001')).status).toBe(200);
+
+    // A client that goes away frees its place.
+    await one.body!.cancel();
+    const three = await h.req('GET', '/api/admin/state');
+    expect(three.status).toBe(200);
+    expect((await h.req('GET', '/api/admin/state')).status).toBe(429);
+    // So does a dump read to its end.
+    expect(JSON.parse((await readAll(two)).text).projects[0].flags).toHaveLength(3000);
+    const four = await h.req('GET', '/api/admin/state');
+    expect(four.status).toBe(200);
+    await Promise.all([readAll(three), readAll(four)]);
+    // All done: the next ones are served.
+    const five = await h.req('GET', '/api/admin/state');
+    expect(five.status).toBe(200);
+    await readAll(five);
+    // A 404 takes no place.
+    expect((await h.json('GET', '/api/admin/state?project=nope')).status).toBe(404);
+    expect((await h.req('GET', '/api/admin/state')).status).toBe(200);
+  });
+});
