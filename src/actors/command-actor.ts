@@ -80,6 +80,10 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
   private logBytesSinceSnapshot = 0;
   private snapshotting: Promise<void> | null = null;
   private closed = false;
+  /** Commands sent so far, and of those, how many have been answered (in order: batches run in order). */
+  private sent = 0;
+  private answered = 0;
+  private settledWaiters: { upTo: number; resolve: () => void }[] = [];
 
   constructor(
     private readonly store: Store,
@@ -104,8 +108,21 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     return new Promise((resolve, reject) => {
       // The envelope forgets the reply type; the model decided it for this very command.
       this.queue.push({ command, by, resolve: resolve as (decision: Decision<E, unknown>) => void, reject });
+      this.sent += 1;
       if (!this.running) void this.drain();
     });
+  }
+
+  /**
+   * Resolves once every command sent before the call has been decided and answered (committed, refused or
+   * failed); commands sent later are not waited for, so a busy mailbox cannot keep the caller waiting. What
+   * those commands changed is then in {@link state}.
+   *
+   * @example fence(); await actor.settled(); // every command decided before the fence is now committed
+   */
+  settled(): Promise<void> {
+    if (this.answered >= this.sent) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push({ upTo: this.sent, resolve }));
   }
 
   private async drain(): Promise<void> {
@@ -113,10 +130,25 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     try {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, this.options.maxBatch);
-        await this.runBatch(batch);
+        try {
+          await this.runBatch(batch);
+        } finally {
+          this.answered += batch.length;
+          this.wakeSettled();
+        }
       }
     } finally {
       this.running = false;
+    }
+  }
+
+  private wakeSettled(): void {
+    if (this.settledWaiters.length === 0) return;
+    const waiting = this.settledWaiters;
+    this.settledWaiters = [];
+    for (const waiter of waiting) {
+      if (waiter.upTo <= this.answered) waiter.resolve();
+      else this.settledWaiters.push(waiter);
     }
   }
 

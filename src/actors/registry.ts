@@ -5,10 +5,13 @@ import { Store } from '../../snapshots/store.js';
 import { DEFAULT_LIMITS, LIMIT_VARIABLES, overLimit, type Limits } from '../limits.js';
 import { silentLogger } from '../log.js';
 import type { ProjectCommand, ProjectReplies } from '../domain/commands.js';
+import type { ProjectLookups } from '../domain/context.js';
+import type { SegmentUsage } from '../domain/decide-service.js';
 import { fail, type Decision, type DomainError } from '../domain/errors.js';
 import type { ProjectEvent } from '../domain/events.js';
 import type { ProjectDraft, ProjectState } from '../domain/project-state.js';
 import { PROJECT_OWNER, ROOT_ADMIN } from '../domain/roles.js';
+import { segmentUsesIn } from '../domain/segment.js';
 import type { ServiceCommand, ServiceEvent, ServiceReplies, ServiceState } from '../domain/service-state.js';
 import type { Flag, ProjectMeta } from '../domain/types.js';
 import { CommandActor, type ActorOptions } from './command-actor.js';
@@ -51,6 +54,13 @@ export class Registry {
   readonly unavailable = new Map<string, UnavailableError>();
   /** The mailbox of rules that span the service and projects: user deletion, membership, project creation. */
   readonly access = new SerialQueue();
+  /** The mailbox of segment writes: one create, update or delete at a time (src/use-cases/segments.use-cases.ts). */
+  readonly segmentWrites = new SerialQueue();
+  /**
+   * Segments being deleted (value null) or moved to a project (value: that project): to every other project
+   * they look unknown, so no strategy can newly reference them while the write is decided.
+   */
+  private readonly fencedSegments = new Map<number, string | null>();
   // Assigned in open(), before any use; the service model looks projects up through this registry.
   service!: ServiceActor;
 
@@ -66,7 +76,7 @@ export class Registry {
     const store = await Store.open(options.dataDir);
     try {
       const registry = new Registry(store, actorOptions, options.limits ?? DEFAULT_LIMITS);
-      const model = serviceModel({ projectExists: (id) => registry.projects.has(id) }, registry.limits);
+      const model = serviceModel({ projectExists: (id) => registry.projects.has(id), segmentUses: (id) => registry.segmentUsage(id) }, registry.limits);
       const recoveredService = await recoverState(store, model, (meta: ServiceState) => meta, emptyServiceState);
       registry.service = new CommandActor(store, model, recoveredService.state, recoveredService.seq, actorOptions, [], recoveredService.snapshotBytes);
       registry.notices.push(...recoveredService.notices);
@@ -83,7 +93,7 @@ export class Registry {
 
   private async recoverProject(id: string): Promise<void> {
     try {
-      const model = projectModel(id, this.limits);
+      const model = projectModel(id, this.limits, this.projectLookups(id));
       const recovered = await recoverState(this.store, model, (meta: ProjectMeta, flags: Flag[]) => stateFromSnapshot(meta, flags), () => emptyProject(id));
       this.notices.push(...recovered.notices);
       this.projects.set(id, new CommandActor(this.store, model, recovered.state, recovered.seq, this.options, [], recovered.snapshotBytes));
@@ -101,6 +111,8 @@ export class Registry {
       users: { '1': { id: 1, name: 'admin', email: null, username: 'admin', rootRole: ROOT_ADMIN, createdAt: at } },
       nextUserId: 2,
       tokens: {},
+      segments: {},
+      nextSegmentId: 1,
     };
     await this.service.send({ type: 'service.init', state }, 'system');
     await this.createProject({
@@ -137,7 +149,7 @@ export class Registry {
     if (this.projects.size + this.unavailable.size >= this.limits.projects) {
       return { ok: false, error: fail('ExceedsLimitError', overLimit('The number of projects', this.limits.projects, LIMIT_VARIABLES.projects)) };
     }
-    const model = projectModel(meta.id, this.limits);
+    const model = projectModel(meta.id, this.limits, this.projectLookups(meta.id));
     const registration = { type: 'put' as const, key: keys.project(meta.id), value: encode({ id: meta.id, createdAt: meta.createdAt }) };
     const actor: ProjectActor = new CommandActor(this.store, model, emptyProject(meta.id), 0, this.options, [registration]);
     this.projects.set(meta.id, actor);
@@ -147,6 +159,43 @@ export class Registry {
       this.projects.delete(meta.id);
       throw error;
     }
+  }
+
+  /** What project `projectId` looks up while deciding: committed segments, minus those fenced off from it. */
+  private projectLookups(projectId: string): ProjectLookups {
+    return {
+      segment: (id) => {
+        const fence = this.fencedSegments.get(id);
+        if (fence !== undefined && fence !== projectId) return undefined;
+        const segments = this.service.state.segments;
+        return Object.hasOwn(segments, String(id)) ? segments[String(id)] : undefined;
+      },
+    };
+  }
+
+  /** Where segment `id` is referenced in the committed project states (the service's lookup). */
+  private segmentUsage(id: number): SegmentUsage {
+    const uses = [...this.projects.values()].flatMap((actor) => segmentUsesIn(actor.state, id));
+    return { uses, unreadable: [...this.unavailable.keys()] };
+  }
+
+  /**
+   * Runs `task` with segment `id` fenced: meanwhile only project `allow` (none when null) can newly reference
+   * it. Used inside {@link segmentWrites}, so one fence per segment at a time.
+   */
+  async withSegmentFenced<T>(id: number, allow: string | null, task: () => Promise<T>): Promise<T> {
+    if (this.fencedSegments.has(id)) throw new Error(`segment ${id} is fenced already; segment writes must run in registry.segmentWrites`);
+    this.fencedSegments.set(id, allow);
+    try {
+      return await task();
+    } finally {
+      this.fencedSegments.delete(id);
+    }
+  }
+
+  /** Resolves once every project has answered every command it was sent before the call: their effects are committed. */
+  async settleProjects(): Promise<void> {
+    await Promise.all([...this.projects.values()].map((actor) => actor.settled()));
   }
 
   /**

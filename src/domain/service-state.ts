@@ -1,4 +1,5 @@
-/** Service-wide data: environments, users and API tokens (everything that is not inside one project). */
+/** Service-wide data: environments, users, API tokens and segments (everything that is not inside one project). */
+import type { Segment, SegmentInput } from './segment.js';
 
 export interface Environment {
   name: string;
@@ -45,6 +46,9 @@ export interface ServiceState {
   users: Record<string, User>;
   nextUserId: number;
   tokens: Record<string, StoredToken>;
+  /** By id (as string key). */
+  segments: Record<string, Segment>;
+  nextSegmentId: number;
 }
 
 /** An environment as created: `sortOrder` absent means after every existing one (decided in the mailbox). */
@@ -56,7 +60,10 @@ export type ServiceCommand =
   | { type: 'user.create'; user: Omit<User, 'id' | 'createdAt'> }
   | { type: 'user.delete'; userId: number }
   | { type: 'token.create'; token: StoredToken }
-  | { type: 'token.delete'; hash: string };
+  | { type: 'token.delete'; hash: string }
+  | { type: 'segment.create'; segment: SegmentInput; createdBy: string | null }
+  | { type: 'segment.update'; id: number; segment: SegmentInput }
+  | { type: 'segment.delete'; id: number };
 
 /** What each service command answers when accepted. */
 export interface ServiceReplies {
@@ -66,6 +73,9 @@ export interface ServiceReplies {
   'user.delete': User;
   'token.create': StoredToken;
   'token.delete': StoredToken;
+  'segment.create': Segment;
+  'segment.update': Segment;
+  'segment.delete': Segment;
 }
 
 export type ServiceEvent =
@@ -74,14 +84,22 @@ export type ServiceEvent =
   | { type: 'user.created'; user: User }
   | { type: 'user.deleted'; user: User }
   | { type: 'token.created'; token: StoredToken }
-  | { type: 'token.deleted'; token: StoredToken };
+  | { type: 'token.deleted'; token: StoredToken }
+  | { type: 'segment.created'; segment: Segment }
+  | { type: 'segment.updated'; segment: Segment; before: Segment }
+  | { type: 'segment.deleted'; segment: Segment };
 
-/** A copy whose collections can be changed without touching the committed state. */
+/**
+ * A copy whose collections can be changed without touching the committed state. Snapshots, dumps and
+ * `service.initialized` records written before segments existed lack their two fields: they start empty.
+ */
 export const forkService = (state: ServiceState): ServiceState => ({
   environments: [...state.environments],
   users: { ...state.users },
   nextUserId: state.nextUserId,
   tokens: { ...state.tokens },
+  segments: { ...(state.segments ?? {}) },
+  nextSegmentId: state.nextSegmentId ?? 1,
 });
 
 /** Applies one service event to a (forked) state. */
@@ -107,6 +125,16 @@ export function evolveService(draft: ServiceState, event: ServiceEvent): void {
       return;
     case 'token.deleted':
       delete draft.tokens[event.token.hash];
+      return;
+    case 'segment.created':
+      draft.segments[String(event.segment.id)] = event.segment;
+      draft.nextSegmentId = Math.max(draft.nextSegmentId, event.segment.id + 1);
+      return;
+    case 'segment.updated':
+      draft.segments[String(event.segment.id)] = event.segment;
+      return;
+    case 'segment.deleted':
+      delete draft.segments[String(event.segment.id)];
       return;
   }
 }
