@@ -63,6 +63,8 @@ export class StorageError extends Error {
 interface Envelope<C, E> {
   command: C;
   by: string;
+  /** Its place in the order of arrival (1, 2, ...). */
+  arrival: number;
   resolve: (decision: Decision<E, unknown>) => void;
   reject: (error: unknown) => void;
 }
@@ -107,10 +109,15 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     if (this.closed) return Promise.reject(new StorageError(new Error('actor closed')));
     return new Promise((resolve, reject) => {
       // The envelope forgets the reply type; the model decided it for this very command.
-      this.queue.push({ command, by, resolve: resolve as (decision: Decision<E, unknown>) => void, reject });
       this.sent += 1;
+      this.queue.push({ command, by, arrival: this.sent, resolve: resolve as (decision: Decision<E, unknown>) => void, reject });
       if (!this.running) void this.drain();
     });
+  }
+
+  /** How many commands have been sent so far: a command with an `arrival` up to this one was sent before now. */
+  get arrivals(): number {
+    return this.sent;
   }
 
   /**
@@ -118,7 +125,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
    * failed); commands sent later are not waited for, so a busy mailbox cannot keep the caller waiting. What
    * those commands changed is then in {@link state}.
    *
-   * @example fence(); await actor.settled(); // every command decided before the fence is now committed
+   * @example const before = actor.arrivals; await actor.settled(); // every command up to `before` is answered
    */
   settled(): Promise<void> {
     if (this.answered >= this.sent) return Promise.resolve();
@@ -166,7 +173,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
       let decision: Decision<E, unknown>;
       let op: BatchOp | null = null;
       try {
-        decision = this.model.decide(draft, envelope.command, { at, by: envelope.by, seq: seq + 1 });
+        decision = this.model.decide(draft, envelope.command, { at, by: envelope.by, seq: seq + 1, arrival: envelope.arrival });
         if (decision.ok && decision.events.length > 0) {
           const record: LogRecord<C, E> = { seq: seq + 1, at, by: envelope.by, command: envelope.command, events: decision.events };
           op = { type: 'put', key: keys.log(this.model.scope, seq + 1), value: encode(record) };

@@ -57,10 +57,11 @@ export class Registry {
   /** The mailbox of segment writes: one create, update or delete at a time (src/use-cases/segments.use-cases.ts). */
   readonly segmentWrites = new SerialQueue();
   /**
-   * Segments being deleted (value null) or moved to a project (value: that project): to every other project
-   * they look unknown, so no strategy can newly reference them while the write is decided.
+   * Segments being deleted (`allow` null) or moved to a project (`allow`: that project). A command that
+   * arrives at another project after the fence went up (its arrival past `arrivals` of that project then)
+   * cannot newly reference the segment; those that arrived before are waited for and seen by the decision.
    */
-  private readonly fencedSegments = new Map<number, string | null>();
+  private readonly fencedSegments = new Map<number, { allow: string | null; arrivals: Map<string, number>; lifted: Promise<void> }>();
   // Assigned in open(), before any use; the service model looks projects up through this registry.
   service!: ServiceActor;
 
@@ -164,9 +165,10 @@ export class Registry {
   /** What project `projectId` looks up while deciding: committed segments, minus those fenced off from it. */
   private projectLookups(projectId: string): ProjectLookups {
     return {
-      segment: (id) => {
+      segment: (id, arrival) => {
         const fence = this.fencedSegments.get(id);
-        if (fence !== undefined && fence !== projectId) return undefined;
+        const before = arrival !== undefined && arrival <= (fence?.arrivals.get(projectId) ?? 0);
+        if (fence !== undefined && fence.allow !== projectId && !before) return 'changing';
         const segments = this.service.state.segments;
         return Object.hasOwn(segments, String(id)) ? segments[String(id)] : undefined;
       },
@@ -180,17 +182,36 @@ export class Registry {
   }
 
   /**
-   * Runs `task` with segment `id` fenced: meanwhile only project `allow` (none when null) can newly reference
-   * it. Used inside {@link segmentWrites}, so one fence per segment at a time.
+   * Runs `task` with segment `id` fenced: commands that arrive at a project from now on cannot newly
+   * reference it, except at project `allow` (none when null); `task` settles the projects (so the commands
+   * that arrived before are committed) and then has the change decided. Used inside {@link segmentWrites},
+   * so one fence per segment at a time.
+   *
+   * @example await registry.withSegmentFenced(7, null, async () => { await registry.settleProjects(); return registry.service.send(...); })
    */
   async withSegmentFenced<T>(id: number, allow: string | null, task: () => Promise<T>): Promise<T> {
     if (this.fencedSegments.has(id)) throw new Error(`segment ${id} is fenced already; segment writes must run in registry.segmentWrites`);
-    this.fencedSegments.set(id, allow);
+    let lift = () => {};
+    const arrivals = new Map([...this.projects].map(([project, actor]) => [project, actor.arrivals]));
+    this.fencedSegments.set(id, { allow, arrivals, lifted: new Promise<void>((resolve) => { lift = resolve; }) });
     try {
       return await task();
     } finally {
       this.fencedSegments.delete(id);
+      lift();
     }
+  }
+
+  /**
+   * Resolves once the fences now around segments `ids` (around any segment when absent) that keep project
+   * `projectId` out are lifted. A strategy write naming segments waits here before it is sent, so one sent
+   * while a segment's delete is being decided is decided after it (and accepted when the delete was
+   * refused); its mailbox still decides against the fences of that moment.
+   */
+  async segmentFencesLifted(projectId: string, ids?: readonly number[]): Promise<void> {
+    if (this.fencedSegments.size === 0) return;
+    const fences = [...this.fencedSegments].filter(([id, fence]) => fence.allow !== projectId && (ids === undefined || ids.includes(id)));
+    await Promise.all(fences.map(([, fence]) => fence.lifted));
   }
 
   /** Resolves once every project has answered every command it was sent before the call: their effects are committed. */

@@ -6,6 +6,8 @@ export interface ActorContext {
   at: string;
   by: string;
   seq: number;
+  /** The command's place in its mailbox's order of arrival (1, 2, ...); absent outside an actor. */
+  arrival?: number | undefined;
 }
 
 /** Facts a decision may use that are not in the state: the actor's context and the configured limits. */
@@ -16,11 +18,11 @@ export interface CommandContext extends ActorContext {
 /** What a project's decisions may look up outside the project (read, never changed). */
 export interface ProjectLookups {
   /**
-   * A segment as committed in the service, unless it is being deleted or moved to another project at this
-   * moment (then undefined, as for an unknown id, so no new reference can slip in). Whether its project
-   * allows this one is the decision's to say.
+   * A segment as committed in the service; undefined when there is none. `changing` for a command that
+   * arrived (`arrival`) after a delete or a move of the segment to another project began: no new reference
+   * may slip in behind the check that decides it. Whether its project allows this one is the decision's to say.
    */
-  segment(id: number): SegmentRef | undefined;
+  segment(id: number, arrival: number | undefined): SegmentRef | 'changing' | undefined;
 }
 
 /** A project command's context; without `lookups` no segment is known (pure tests, replay). */

@@ -12,8 +12,9 @@ import type { ProjectDraft } from '../project-state.js';
 export function checkSegmentRefs(draft: ProjectDraft, ids: readonly number[] | undefined, kept: readonly number[] | undefined, context: ProjectContext): DomainError | null {
   for (const id of ids ?? []) {
     if (kept?.includes(id)) continue;
-    const segment = context.lookups?.segment(id);
+    const segment = context.lookups?.segment(id, context.arrival);
     if (!segment) return fail('ValidationError', `"segments": segment ${id} does not exist`);
+    if (segment === 'changing') return fail('ValidationError', `"segments": segment ${id} is being deleted or moved to another project; try again`);
     if (segment.project !== null && segment.project !== draft.meta.id) {
       return fail('ValidationError', `"segments": segment ${id} ("${segment.name}") belongs to project "${segment.project}"; only that project's strategies can use it`);
     }
