@@ -15,6 +15,7 @@ import { accessRoutes } from './http/routes/access.routes.js';
 import { environmentRoutes } from './http/routes/environments.routes.js';
 import { featureRoutes } from './http/routes/features.routes.js';
 import { projectRoutes } from './http/routes/projects.routes.js';
+import { segmentRoutes } from './http/routes/segments.routes.js';
 import { stateRoutes } from './http/routes/state.routes.js';
 import { strategyRoutes } from './http/routes/strategies.routes.js';
 import { toggleRoutes } from './http/routes/toggles.routes.js';
@@ -31,6 +32,7 @@ export const ROUTES: RouteSpec[] = [
   ...strategyRoutes,
   ...toggleRoutes,
   ...variantRoutes,
+  ...segmentRoutes,
   ...stateRoutes,
   ...accessRoutes,
 ];

@@ -62,6 +62,10 @@ export interface Limits {
   users: number;
   /** API and personal tokens of the service (Unleash 6.10's `apiTokens`: 2000). */
   apiTokens: number;
+  /** Segments of the service (Unleash 6.10's `segments`: 300). */
+  segments: number;
+  /** Constraint values of one segment, all its constraints together (Unleash 6.10's `segmentValues`: 1000; 250 here). */
+  segmentValues: number;
 }
 
 /** The defaults; docs/limits.md says why each. */
@@ -74,6 +78,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   membersPerProject: 1000,
   users: 10_000,
   apiTokens: 2000,
+  segments: 300,
+  segmentValues: 250,
 });
 
 /** The environment variable of each configurable limit. */
@@ -86,6 +92,8 @@ export const LIMIT_VARIABLES: Readonly<Record<keyof Limits, string>> = Object.fr
   membersPerProject: 'LIMIT_MEMBERS_PER_PROJECT',
   users: 'LIMIT_USERS',
   apiTokens: 'LIMIT_API_TOKENS',
+  segments: 'LIMIT_SEGMENTS',
+  segmentValues: 'LIMIT_SEGMENT_VALUES',
 });
 
 /** The message of a refused write that would pass a limit. */

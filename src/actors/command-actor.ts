@@ -76,6 +76,8 @@ export class StorageError extends Error {
 interface Envelope<C, E> {
   command: C;
   by: string;
+  /** Its place in the order of arrival (1, 2, ...). */
+  arrival: number;
   resolve: (decision: Decision<E, unknown>) => void;
   reject: (error: unknown) => void;
 }
@@ -93,6 +95,10 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
   private logBytesSinceSnapshot = 0;
   private snapshotting: Promise<void> | null = null;
   private closed = false;
+  /** Commands sent so far, and of those, how many have been answered (in order: batches run in order). */
+  private sent = 0;
+  private answered = 0;
+  private settledWaiters: { upTo: number; resolve: () => void }[] = [];
 
   constructor(
     private readonly store: Store,
@@ -116,9 +122,27 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     if (this.closed) return Promise.reject(new StorageError(new Error('actor closed')));
     return new Promise((resolve, reject) => {
       // The envelope forgets the reply type; the model decided it for this very command.
-      this.queue.push({ command, by, resolve: resolve as (decision: Decision<E, unknown>) => void, reject });
+      this.sent += 1;
+      this.queue.push({ command, by, arrival: this.sent, resolve: resolve as (decision: Decision<E, unknown>) => void, reject });
       if (!this.running) void this.drain();
     });
+  }
+
+  /** How many commands have been sent so far: a command with an `arrival` up to this one was sent before now. */
+  get arrivals(): number {
+    return this.sent;
+  }
+
+  /**
+   * Resolves once every command sent before the call has been decided and answered (committed, refused or
+   * failed); commands sent later are not waited for, so a busy mailbox cannot keep the caller waiting. What
+   * those commands changed is then in {@link state}.
+   *
+   * @example const before = actor.arrivals; await actor.settled(); // every command up to `before` is answered
+   */
+  settled(): Promise<void> {
+    if (this.answered >= this.sent) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push({ upTo: this.sent, resolve }));
   }
 
   private async drain(): Promise<void> {
@@ -126,10 +150,25 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     try {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, this.options.maxBatch);
-        await this.runBatch(batch);
+        try {
+          await this.runBatch(batch);
+        } finally {
+          this.answered += batch.length;
+          this.wakeSettled();
+        }
       }
     } finally {
       this.running = false;
+    }
+  }
+
+  private wakeSettled(): void {
+    if (this.settledWaiters.length === 0) return;
+    const waiting = this.settledWaiters;
+    this.settledWaiters = [];
+    for (const waiter of waiting) {
+      if (waiter.upTo <= this.answered) waiter.resolve();
+      else this.settledWaiters.push(waiter);
     }
   }
 
@@ -148,7 +187,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
       let decision: Decision<E, unknown>;
       let op: BatchOp | null = null;
       try {
-        decision = this.model.decide(draft, envelope.command, { at, by: envelope.by, seq: seq + 1 });
+        decision = this.model.decide(draft, envelope.command, { at, by: envelope.by, seq: seq + 1, arrival: envelope.arrival });
         if (decision.ok && decision.events.length > 0) {
           const record: LogRecord<C, E> = { seq: seq + 1, at, by: envelope.by, command: envelope.command, events: decision.events };
           op = { type: 'put', key: keys.log(this.model.scope, seq + 1), value: encode(record) };

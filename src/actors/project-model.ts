@@ -1,5 +1,6 @@
 import { PROJECT_MACHINE_VERSIONS } from '../../machines/versions.js';
 import type { ProjectCommand, ProjectReplies } from '../domain/commands.js';
+import type { ProjectLookups } from '../domain/context.js';
 import { decide } from '../domain/decide.js';
 import type { ProjectEvent } from '../domain/events.js';
 import { ProjectDraft, evolve, type ProjectState } from '../domain/project-state.js';
@@ -12,13 +13,16 @@ export type ProjectModel = Model<ProjectState, ProjectDraft, ProjectCommand, Pro
 /** Machine versions stored with every project snapshot, checked on recovery (see `machines/versions.ts`). */
 export const PROJECT_MACHINES = PROJECT_MACHINE_VERSIONS;
 
-/** The pure logic of one project actor, wired for {@link CommandActor}, deciding within `limits`. */
-export function projectModel(projectId: string, limits: Limits = DEFAULT_LIMITS): ProjectModel {
+/**
+ * The pure logic of one project actor, wired for {@link CommandActor}, deciding within `limits` and looking
+ * segments up through `lookups` (tools that only replay need none).
+ */
+export function projectModel(projectId: string, limits: Limits = DEFAULT_LIMITS, lookups?: ProjectLookups): ProjectModel {
   return {
     scope: { project: projectId },
     machines: PROJECT_MACHINES,
     fork: (state) => new ProjectDraft(state),
-    decide: (draft, command, context) => decide(draft, command, { ...context, limits }),
+    decide: (draft, command, context) => decide(draft, command, { ...context, limits, lookups }),
     evolve,
     publish: (state, draft) => draft.publishTo(state),
     snapshotOf: (state) => ({ meta: state.meta, items: Array.from(state.flags.values()) }),

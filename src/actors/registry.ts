@@ -5,10 +5,13 @@ import { Store } from '../../snapshots/store.js';
 import { DEFAULT_LIMITS, LIMIT_VARIABLES, overLimit, type Limits } from '../limits.js';
 import { silentLogger } from '../log.js';
 import type { ProjectCommand, ProjectReplies } from '../domain/commands.js';
+import type { ProjectLookups } from '../domain/context.js';
+import type { SegmentUsage } from '../domain/decide-service.js';
 import { fail, type Decision, type DomainError } from '../domain/errors.js';
 import type { ProjectEvent } from '../domain/events.js';
 import type { ProjectDraft, ProjectState } from '../domain/project-state.js';
 import { PROJECT_OWNER, ROOT_ADMIN } from '../domain/roles.js';
+import { segmentUsesIn } from '../domain/segment.js';
 import type { ServiceCommand, ServiceEvent, ServiceReplies, ServiceState } from '../domain/service-state.js';
 import type { Flag, ProjectMeta } from '../domain/types.js';
 import { CommandActor, type ActorOptions } from './command-actor.js';
@@ -54,6 +57,14 @@ export class Registry {
   readonly access = new SerialQueue();
   /** Every committed batch, after it is on disk, and the service's revision (see `CommittedFeed`). */
   readonly feed = new CommittedFeed();
+  /** The mailbox of segment writes: one create, update or delete at a time (src/use-cases/segments.use-cases.ts). */
+  readonly segmentWrites = new SerialQueue();
+  /**
+   * Segments being deleted (`allow` null) or moved to a project (`allow`: that project). A command that
+   * arrives at another project after the fence went up (its arrival past `arrivals` of that project then)
+   * cannot newly reference the segment; those that arrived before are waited for and seen by the decision.
+   */
+  private readonly fencedSegments = new Map<number, { allow: string | null; arrivals: Map<string, number>; lifted: Promise<void> }>();
   // Assigned in open(), before any use; the service model looks projects up through this registry.
   service!: ServiceActor;
 
@@ -73,7 +84,7 @@ export class Registry {
       const actorOptions: ActorOptions = { ...base, onCommit: (scope, records) => feed?.publish(scope, records) };
       const registry = new Registry(store, actorOptions, options.limits ?? DEFAULT_LIMITS);
       feed = registry.feed;
-      const model = serviceModel({ projectExists: (id) => registry.projects.has(id) }, registry.limits);
+      const model = serviceModel({ projectExists: (id) => registry.projects.has(id), segmentUses: (id) => registry.segmentUsage(id) }, registry.limits);
       const recoveredService = await recoverState(store, model, (meta: ServiceState) => meta, emptyServiceState);
       registry.service = new CommandActor(store, model, recoveredService.state, recoveredService.seq, actorOptions, [], recoveredService.snapshotBytes);
       registry.feed.recovered(recoveredService.seq);
@@ -91,7 +102,7 @@ export class Registry {
 
   private async recoverProject(id: string): Promise<void> {
     try {
-      const model = projectModel(id, this.limits);
+      const model = projectModel(id, this.limits, this.projectLookups(id));
       const recovered = await recoverState(this.store, model, (meta: ProjectMeta, flags: Flag[]) => stateFromSnapshot(meta, flags), () => emptyProject(id));
       this.notices.push(...recovered.notices);
       this.projects.set(id, new CommandActor(this.store, model, recovered.state, recovered.seq, this.options, [], recovered.snapshotBytes));
@@ -110,6 +121,8 @@ export class Registry {
       users: { '1': { id: 1, name: 'admin', email: null, username: 'admin', rootRole: ROOT_ADMIN, createdAt: at } },
       nextUserId: 2,
       tokens: {},
+      segments: {},
+      nextSegmentId: 1,
     };
     await this.service.send({ type: 'service.init', state }, 'system');
     await this.createProject({
@@ -146,7 +159,7 @@ export class Registry {
     if (this.projects.size + this.unavailable.size >= this.limits.projects) {
       return { ok: false, error: fail('ExceedsLimitError', overLimit('The number of projects', this.limits.projects, LIMIT_VARIABLES.projects)) };
     }
-    const model = projectModel(meta.id, this.limits);
+    const model = projectModel(meta.id, this.limits, this.projectLookups(meta.id));
     const registration = { type: 'put' as const, key: keys.project(meta.id), value: encode({ id: meta.id, createdAt: meta.createdAt }) };
     const actor: ProjectActor = new CommandActor(this.store, model, emptyProject(meta.id), 0, this.options, [registration]);
     this.projects.set(meta.id, actor);
@@ -156,6 +169,63 @@ export class Registry {
       this.projects.delete(meta.id);
       throw error;
     }
+  }
+
+  /** What project `projectId` looks up while deciding: committed segments, minus those fenced off from it. */
+  private projectLookups(projectId: string): ProjectLookups {
+    return {
+      segment: (id, arrival) => {
+        const fence = this.fencedSegments.get(id);
+        const before = arrival !== undefined && arrival <= (fence?.arrivals.get(projectId) ?? 0);
+        if (fence !== undefined && fence.allow !== projectId && !before) return 'changing';
+        const segments = this.service.state.segments;
+        return Object.hasOwn(segments, String(id)) ? segments[String(id)] : undefined;
+      },
+    };
+  }
+
+  /** Where segment `id` is referenced in the committed project states (the service's lookup). */
+  private segmentUsage(id: number): SegmentUsage {
+    const uses = [...this.projects.values()].flatMap((actor) => segmentUsesIn(actor.state, id));
+    return { uses, unreadable: [...this.unavailable.keys()] };
+  }
+
+  /**
+   * Runs `task` with segment `id` fenced: commands that arrive at a project from now on cannot newly
+   * reference it, except at project `allow` (none when null); `task` settles the projects (so the commands
+   * that arrived before are committed) and then has the change decided. Used inside {@link segmentWrites},
+   * so one fence per segment at a time.
+   *
+   * @example await registry.withSegmentFenced(7, null, async () => { await registry.settleProjects(); return registry.service.send(...); })
+   */
+  async withSegmentFenced<T>(id: number, allow: string | null, task: () => Promise<T>): Promise<T> {
+    if (this.fencedSegments.has(id)) throw new Error(`segment ${id} is fenced already; segment writes must run in registry.segmentWrites`);
+    let lift = () => {};
+    const arrivals = new Map([...this.projects].map(([project, actor]) => [project, actor.arrivals]));
+    this.fencedSegments.set(id, { allow, arrivals, lifted: new Promise<void>((resolve) => { lift = resolve; }) });
+    try {
+      return await task();
+    } finally {
+      this.fencedSegments.delete(id);
+      lift();
+    }
+  }
+
+  /**
+   * Resolves once the fences now around segments `ids` (around any segment when absent) that keep project
+   * `projectId` out are lifted. A strategy write naming segments waits here before it is sent, so one sent
+   * while a segment's delete is being decided is decided after it (and accepted when the delete was
+   * refused); its mailbox still decides against the fences of that moment.
+   */
+  async segmentFencesLifted(projectId: string, ids?: readonly number[]): Promise<void> {
+    if (this.fencedSegments.size === 0) return;
+    const fences = [...this.fencedSegments].filter(([id, fence]) => fence.allow !== projectId && (ids === undefined || ids.includes(id)));
+    await Promise.all(fences.map(([, fence]) => fence.lifted));
+  }
+
+  /** Resolves once every project has answered every command it was sent before the call: their effects are committed. */
+  async settleProjects(): Promise<void> {
+    await Promise.all([...this.projects.values()].map((actor) => actor.settled()));
   }
 
   /**

@@ -6,16 +6,15 @@ import type { Model } from './command-actor.js';
 
 export type ServiceModel = Model<ServiceState, ServiceState, ServiceCommand, ServiceEvent, ServiceReplies>;
 
-export const emptyServiceState = (): ServiceState => ({ environments: [], users: {}, nextUserId: 1, tokens: {} });
+export const emptyServiceState = (): ServiceState => ({ environments: [], users: {}, nextUserId: 1, tokens: {}, segments: {}, nextSegmentId: 1 });
 
 /** Lookups for tools that only replay (dump, restore): replay evolves recorded events and never decides. */
-export const REPLAY_ONLY: ServiceLookups = {
-  projectExists: () => {
-    throw new Error('the service model was built for replay only');
-  },
+const replayOnly = (): never => {
+  throw new Error('the service model was built for replay only');
 };
+export const REPLAY_ONLY: ServiceLookups = { projectExists: replayOnly, segmentUses: replayOnly };
 
-/** The pure logic of the service actor (environments, users, tokens), wired for {@link CommandActor}. */
+/** The pure logic of the service actor (environments, users, tokens, segments), wired for {@link CommandActor}. */
 export function serviceModel(lookups: ServiceLookups, limits: Limits = DEFAULT_LIMITS): ServiceModel {
   return {
     scope: 'service',

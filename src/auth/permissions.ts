@@ -14,6 +14,8 @@ export type Permission =
   | 'UPDATE_FEATURE_VARIANTS'
   | 'UPDATE_PROJECT'
   | 'PROJECT_USER_ACCESS'
+  /** Create, change or delete a global segment (a project's segments need `UPDATE_PROJECT` there). */
+  | 'UPDATE_SEGMENT'
   | 'ADMIN';
 
 /** Who is calling, resolved from the `Authorization` header. */
@@ -61,9 +63,31 @@ export function isAllowed(principal: Principal, permission: Permission, projectR
     case 'user': {
       if (principal.user.rootRole === ROOT_ADMIN) return true;
       if (permission === 'ADMIN') return false;
+      // Global segments belong to no project: root Editors may write them (as in Unleash 6.10), no project role grants it.
+      if (permission === 'UPDATE_SEGMENT') return principal.user.rootRole === ROOT_EDITOR;
       return ROLE_PERMISSIONS[effectiveProjectRole(principal.user.rootRole, projectRole)]?.has(permission) ?? false;
     }
   }
+}
+
+/**
+ * Whether `principal` may create, change or delete a segment of `project` (null: a global segment), given
+ * its role there: `UPDATE_SEGMENT` for a global segment, `UPDATE_PROJECT` in the project for a project's.
+ * Answers the 403 message, or null when allowed.
+ */
+export function segmentWriteRefusal(principal: Principal, project: string | null, projectRole: number | undefined): string | null {
+  if (project === null) return isAllowed(principal, 'UPDATE_SEGMENT', undefined) ? null : noAccessMessage('UPDATE_SEGMENT');
+  return isAllowed(principal, 'UPDATE_PROJECT', projectRole) ? null : `You need the permission "UPDATE_PROJECT" in project "${project}" to write its segments`;
+}
+
+/**
+ * Whether `principal` may write some segment, given its roles in every project: the pipeline's check before
+ * the body names the segment's project (see {@link segmentWriteRefusal} for the segment at hand).
+ */
+export function mayWriteSomeSegment(principal: Principal, projectRoles: Iterable<number | undefined>): boolean {
+  if (isAllowed(principal, 'UPDATE_SEGMENT', undefined) || isAllowed(principal, 'UPDATE_PROJECT', undefined)) return true;
+  for (const role of projectRoles) if (isAllowed(principal, 'UPDATE_PROJECT', role)) return true;
+  return false;
 }
 
 /** The message of a 403: names the permission and, where one applies, the environment. */

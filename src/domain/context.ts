@@ -1,13 +1,31 @@
 import type { Limits } from '../limits.js';
+import type { SegmentRef } from './segment.js';
 
 /** What the actor tells a decision: when, who, and the sequence number its record will get. */
 export interface ActorContext {
   at: string;
   by: string;
   seq: number;
+  /** The command's place in its mailbox's order of arrival (1, 2, ...); absent outside an actor. */
+  arrival?: number | undefined;
 }
 
 /** Facts a decision may use that are not in the state: the actor's context and the configured limits. */
 export interface CommandContext extends ActorContext {
   limits: Limits;
+}
+
+/** What a project's decisions may look up outside the project (read, never changed). */
+export interface ProjectLookups {
+  /**
+   * A segment as committed in the service; undefined when there is none. `changing` for a command that
+   * arrived (`arrival`) after a delete or a move of the segment to another project began: no new reference
+   * may slip in behind the check that decides it. Whether its project allows this one is the decision's to say.
+   */
+  segment(id: number, arrival: number | undefined): SegmentRef | 'changing' | undefined;
+}
+
+/** A project command's context; without `lookups` no segment is known (pure tests, replay). */
+export interface ProjectContext extends CommandContext {
+  lookups?: ProjectLookups | undefined;
 }

@@ -1,22 +1,34 @@
 import type { CommandContext } from './context.js';
+import { decideCreateSegment, decideDeleteSegment, decideUpdateSegment } from './decide-segments.js';
 import { accept, fail, refuse, type Decision } from './errors.js';
 import { ROOT_ADMIN } from './roles.js';
+import type { SegmentUse } from './segment.js';
 import { LIMIT_VARIABLES, overLimit, type Limits } from '../limits.js';
+import { hashOfTokenId, rehashedToken, type ServiceCommand, type ServiceEvent, type ServiceReplies, type ServiceState } from './service-state.js';
 
 const exceeds = (what: string, limit: number, key: keyof Limits) => fail('ExceedsLimitError', overLimit(what, limit, LIMIT_VARIABLES[key]));
-import { hashOfTokenId, rehashedToken, type ServiceCommand, type ServiceEvent, type ServiceReplies, type ServiceState } from './service-state.js';
+
+/** Where a segment is referenced, from the committed project states. */
+export interface SegmentUsage {
+  uses: SegmentUse[];
+  /** Projects whose state could not be recovered: whether they reference it is unknown. */
+  unreadable: string[];
+}
 
 /** What the service's decisions may look up outside its own state (read, never changed). */
 export interface ServiceLookups {
-  /** Whether a project with this id exists (token scopes name projects). */
+  /** Whether a project with this id exists (token scopes and project segments name projects). */
   projectExists(id: string): boolean;
+  /** Where segment `id` is referenced in the committed project states. */
+  segmentUses(id: number): SegmentUsage;
 }
 
 type Reply<C extends ServiceCommand> = Decision<ServiceEvent, ServiceReplies[C['type']]>;
 
 /**
- * Decides a service command (environments, users, tokens). The rules that must hold under concurrency are
- * decided here, in the service mailbox: names unique, the next environment's sort order, a token's scope.
+ * Decides a service command (environments, users, tokens, segments). The rules that must hold under
+ * concurrency are decided here, in the service mailbox: names unique, the next environment's sort order, a
+ * token's scope, a segment's name and whether it is in use.
  */
 export function decideService<C extends ServiceCommand>(draft: ServiceState, command: C, context: CommandContext, lookups: ServiceLookups): Reply<C> {
   return decideAny(draft, command, context, lookups) as Reply<C>;
@@ -86,5 +98,11 @@ function decideAny(draft: ServiceState, command: ServiceCommand, context: Comman
       if (draft.tokens[command.hash]) return refuse(fail('NameExistsError', 'That token already exists'));
       return accept([{ type: 'token.rehashed', id: command.id, hash: command.hash }], rehashedToken(token, command.hash));
     }
+    case 'segment.create':
+      return decideCreateSegment(draft, command, context, lookups);
+    case 'segment.update':
+      return decideUpdateSegment(draft, command, context, lookups);
+    case 'segment.delete':
+      return decideDeleteSegment(draft, command, context, lookups);
   }
 }

@@ -1,5 +1,5 @@
 import type { Cmd, ProjectCommand, ProjectCommandType, ProjectReplies } from './commands.js';
-import type { CommandContext } from './context.js';
+import type { ProjectContext } from './context.js';
 import { accept, type Decision } from './errors.js';
 import type { ProjectEvent } from './events.js';
 import type { ProjectDraft } from './project-state.js';
@@ -10,7 +10,7 @@ import { decideDefaultStrategy, decideDisable, decideEnable } from './decide/tog
 import { decidePatchVariants, decideSetVariants } from './decide/variants.js';
 
 /** One decider per command type, each typed by its command and its reply. */
-type Deciders = { [K in ProjectCommandType]: (draft: ProjectDraft, command: Cmd<K>, context: CommandContext) => Decision<ProjectEvent, ProjectReplies[K]> };
+type Deciders = { [K in ProjectCommandType]: (draft: ProjectDraft, command: Cmd<K>, context: ProjectContext) => Decision<ProjectEvent, ProjectReplies[K]> };
 
 const DECIDERS: Deciders = {
   'project.create': (_draft, command) => accept([{ type: 'project.created', meta: command.meta }], command.meta),
@@ -43,8 +43,8 @@ const DECIDERS: Deciders = {
  * expected failure. Pure apart from new ids; never touches storage. The reply's type follows from the
  * command's (see `ProjectReplies`).
  */
-export function decide<C extends ProjectCommand>(draft: ProjectDraft, command: C, context: CommandContext): Decision<ProjectEvent, ProjectReplies[C['type']]> {
+export function decide<C extends ProjectCommand>(draft: ProjectDraft, command: C, context: ProjectContext): Decision<ProjectEvent, ProjectReplies[C['type']]> {
   // The table is keyed by the same union the command belongs to; TypeScript cannot correlate the two on its own.
-  const decider = DECIDERS[command.type] as (draft: ProjectDraft, command: C, context: CommandContext) => Decision<ProjectEvent, ProjectReplies[C['type']]>;
+  const decider = DECIDERS[command.type] as (draft: ProjectDraft, command: C, context: ProjectContext) => Decision<ProjectEvent, ProjectReplies[C['type']]>;
   return decider(draft, command, context);
 }

@@ -1,4 +1,5 @@
-/** Service-wide data: environments, users and API tokens (everything that is not inside one project). */
+/** Service-wide data: environments, users, API tokens and segments (everything that is not inside one project). */
+import type { Segment, SegmentInput } from './segment.js';
 
 export interface Environment {
   name: string;
@@ -52,6 +53,9 @@ export interface ServiceState {
   users: Record<string, User>;
   nextUserId: number;
   tokens: Record<string, StoredToken>;
+  /** By id (as string key). */
+  segments: Record<string, Segment>;
+  nextSegmentId: number;
 }
 
 /** An environment as created: `sortOrder` absent means after every existing one (decided in the mailbox). */
@@ -65,7 +69,10 @@ export type ServiceCommand =
   | { type: 'token.create'; token: StoredToken }
   | { type: 'token.delete'; hash: string }
   /** Re-stores the token with this id under `hash` (its HMAC): the upgrade of a record from before keyed hashes. */
-  | { type: 'token.rehash'; id: string; hash: string };
+  | { type: 'token.rehash'; id: string; hash: string }
+  | { type: 'segment.create'; segment: SegmentInput; createdBy: string | null }
+  | { type: 'segment.update'; id: number; segment: SegmentInput }
+  | { type: 'segment.delete'; id: number };
 
 /** What each service command answers when accepted. */
 export interface ServiceReplies {
@@ -76,6 +83,9 @@ export interface ServiceReplies {
   'token.create': StoredToken;
   'token.delete': StoredToken;
   'token.rehash': StoredToken;
+  'segment.create': Segment;
+  'segment.update': Segment;
+  'segment.delete': Segment;
 }
 
 export type ServiceEvent =
@@ -86,7 +96,10 @@ export type ServiceEvent =
   | { type: 'token.created'; token: StoredToken }
   | { type: 'token.deleted'; token: StoredToken }
   /** Carries the token's id and new hash only, so the record adds no copy of the unkeyed hash it replaces. */
-  | { type: 'token.rehashed'; id: string; hash: string };
+  | { type: 'token.rehashed'; id: string; hash: string }
+  | { type: 'segment.created'; segment: Segment }
+  | { type: 'segment.updated'; segment: Segment; before: Segment }
+  | { type: 'segment.deleted'; segment: Segment };
 
 /** A token re-stored under `hash`: the same record, without the legacy `prefix` (which held part of the secret). */
 export function rehashedToken(token: StoredToken, hash: string): StoredToken {
@@ -98,12 +111,17 @@ export function rehashedToken(token: StoredToken, hash: string): StoredToken {
 export const hashOfTokenId = (state: ServiceState, id: string): string | undefined =>
   Object.keys(state.tokens).find((hash) => state.tokens[hash]!.id === id);
 
-/** A copy whose collections can be changed without touching the committed state. */
+/**
+ * A copy whose collections can be changed without touching the committed state. Snapshots, dumps and
+ * `service.initialized` records written before segments existed lack their two fields: they start empty.
+ */
 export const forkService = (state: ServiceState): ServiceState => ({
   environments: [...state.environments],
   users: { ...state.users },
   nextUserId: state.nextUserId,
   tokens: { ...state.tokens },
+  segments: { ...(state.segments ?? {}) },
+  nextSegmentId: state.nextSegmentId ?? 1,
 });
 
 /** Applies one service event to a (forked) state. */
@@ -138,5 +156,15 @@ export function evolveService(draft: ServiceState, event: ServiceEvent): void {
       draft.tokens[event.hash] = token;
       return;
     }
+    case 'segment.created':
+      draft.segments[String(event.segment.id)] = event.segment;
+      draft.nextSegmentId = Math.max(draft.nextSegmentId, event.segment.id + 1);
+      return;
+    case 'segment.updated':
+      draft.segments[String(event.segment.id)] = event.segment;
+      return;
+    case 'segment.deleted':
+      delete draft.segments[String(event.segment.id)];
+      return;
   }
 }

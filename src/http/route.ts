@@ -78,6 +78,12 @@ export interface RouteSpec<
   summary: string;
   tag: string;
   permission: Permission;
+  /**
+   * `segment`: the permission depends on the segment written, which the path does not name: `permission`
+   * (`UPDATE_SEGMENT`) for a global segment, `UPDATE_PROJECT` in a project segment's project. The pipeline
+   * refuses callers who hold neither anywhere; the use case checks the segment at hand.
+   */
+  scope?: 'segment';
   params?: P;
   /** The query string: an object schema of string values (its keys are documented as query parameters). */
   query?: Q;

@@ -2,9 +2,10 @@
  * Views: what a route answers, shaped from state records. Typed by the response schemas of
  * `src/schemas/responses.schema.ts` (which the OpenAPI document is generated from).
  */
+import type { Segment } from '../domain/segment.js';
 import type { Environment } from '../domain/service-state.js';
 import type { Flag, Strategy, Variant } from '../domain/types.js';
-import type { FlagDetailView, FlagRecordView } from '../schemas/responses.schema.js';
+import type { FlagDetailView, FlagRecordView, SegmentView } from '../schemas/responses.schema.js';
 
 export * from '../schemas/responses.schema.js';
 
@@ -51,3 +52,14 @@ export const flagDetail = (flag: Flag, project: string, environments: Environmen
 
 /** The answer of the variants endpoints (seed 4.14: a string version). */
 export const variantsResponse = (variants: Variant[]) => ({ version: '1' as const, variants });
+
+/** A segment as the API shows it (its `version` is internal). */
+export const segmentView = (segment: Segment): SegmentView => ({
+  id: segment.id,
+  name: segment.name,
+  description: segment.description,
+  project: segment.project,
+  constraints: segment.constraints,
+  createdAt: segment.createdAt,
+  createdBy: segment.createdBy,
+});

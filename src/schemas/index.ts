@@ -12,5 +12,6 @@ export * from './params.schema.js';
 export * from './patch.schema.js';
 export * from './payload.schema.js';
 export * from './project.schema.js';
+export * from './segment.schema.js';
 export * from './strategy.schema.js';
 export * from './variant.schema.js';

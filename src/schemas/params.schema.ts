@@ -63,3 +63,6 @@ export type ProjectUserRoleParams = v.InferOutput<typeof ProjectUserRoleParamsSc
 
 /** `/api/admin/user-admin/:userId[/tokens]` */
 export const UserParamsSchema = looseObject({ userId: IntIdParamSchema });
+
+/** `/api/admin/segments/:id`: a segment id, a positive integer. */
+export const SegmentParamsSchema = looseObject({ id: IntIdParamSchema });

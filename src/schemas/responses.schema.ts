@@ -4,6 +4,7 @@
  * They describe what the service sends; nothing is parsed with them on the hot path.
  */
 import * as v from 'valibot';
+import { ConstraintSchema } from './constraint.schema.js';
 import { FLAG_TYPES } from './feature.schema.js';
 import { StrategyRecordSchema } from './strategy.schema.js';
 import { VariantSchema } from './variant.schema.js';
@@ -121,3 +122,16 @@ export const HistoryView = v.object({
   limit: v.number(),
   hasMore: v.boolean(),
 });
+
+/** A segment (Unleash 6.10's `adminSegmentSchema` without the usage counts); `project` null for a global one. */
+export const SegmentView = v.object({
+  id: v.number(),
+  name: v.string(),
+  description: v.nullable(v.string()),
+  project: v.nullable(v.string()),
+  constraints: v.array(ConstraintSchema),
+  createdAt: isoDate,
+  createdBy: v.nullable(v.string()),
+});
+export type SegmentView = v.InferOutput<typeof SegmentView>;
+export const SegmentListView = v.object({ segments: v.array(SegmentView) });

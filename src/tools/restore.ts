@@ -12,6 +12,7 @@ const Seq = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
 const AnyObject = v.record(v.string(), v.unknown());
 /** A dumped token: enough to tell the operator which tokens to re-create (older dumps also held hashes). */
 const DumpedTokenSchema = v.looseObject({ tokenName: v.string(), type: v.string(), userId: v.optional(v.nullable(v.number())) });
+const StrategySegments = v.looseObject({ segments: v.optional(v.array(v.number())) });
 
 /**
  * The envelope of a full dump. The states inside are checked for shape only where restore relies on them
@@ -21,19 +22,25 @@ const DumpSchema = v.object({
   format: v.literal(DUMP_FORMAT),
   service: v.object({
     seq: Seq,
-    state: v.object({ environments: v.array(AnyObject), users: AnyObject, nextUserId: v.number(), tokens: v.record(v.string(), DumpedTokenSchema) }),
+    state: v.object({
+      environments: v.array(AnyObject), users: AnyObject, nextUserId: v.number(), tokens: v.record(v.string(), DumpedTokenSchema),
+      // Absent in dumps made before segments existed.
+      segments: v.optional(v.record(v.string(), v.looseObject({ id: Seq, project: v.nullable(v.string()) }))),
+      nextSegmentId: v.optional(Seq),
+    }),
   }),
   projects: v.array(v.object({
     id: v.string(),
     seq: Seq,
-    meta: v.looseObject({ id: v.string(), createdAt: v.string() }),
-    flags: v.array(v.looseObject({ name: v.string() })),
+    meta: v.looseObject({ id: v.string(), createdAt: v.string(), defaultStrategies: v.optional(v.record(v.string(), StrategySegments)) }),
+    flags: v.array(v.looseObject({ name: v.string(), environments: v.record(v.string(), v.looseObject({ strategies: v.array(StrategySegments) })) })),
   })),
 });
 
 /**
  * Parses and checks a dump document: a full dump (with the service part), projects unique, each project's
- * meta naming it, flag names unique within a project.
+ * meta naming it, flag names unique within a project, every segment a strategy names in the dump and usable
+ * by that strategy's project.
  */
 export function parseDump(text: string): Dump {
   let raw: unknown;
@@ -50,18 +57,32 @@ export function parseDump(text: string): Dump {
     const issue = result.issues[0];
     throw new RestoreError(`the dump is not a flagpole dump of format ${DUMP_FORMAT}: ${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`);
   }
+  const segments = result.output.service.state.segments ?? {};
   const ids = new Set<string>();
   for (const project of result.output.projects) {
     if (ids.has(project.id)) throw new RestoreError(`project "${project.id}" appears twice`);
     ids.add(project.id);
     if (project.meta.id !== project.id) throw new RestoreError(`project "${project.id}" has meta.id "${project.meta.id}"`);
+    for (const [environment, strategy] of Object.entries(project.meta.defaultStrategies ?? {})) checkSegments(segments, project.id, strategy.segments, `the default strategy of ${environment}`);
     const names = new Set<string>();
     for (const flag of project.flags) {
       if (names.has(flag.name)) throw new RestoreError(`project "${project.id}" has flag "${flag.name}" twice`);
       names.add(flag.name);
+      for (const [environment, entry] of Object.entries(flag.environments)) {
+        for (const strategy of entry.strategies) checkSegments(segments, project.id, strategy.segments, `flag "${flag.name}" in ${environment}`);
+      }
     }
   }
   return raw as Dump;
+}
+
+/** Refuses a strategy naming a segment the dump lacks, or one of another project: restored, it would dangle. */
+function checkSegments(segments: Record<string, { project: string | null }>, project: string, ids: number[] | undefined, where: string): void {
+  for (const id of ids ?? []) {
+    const segment = Object.hasOwn(segments, String(id)) ? segments[String(id)] : undefined;
+    if (!segment) throw new RestoreError(`project "${project}": ${where} uses segment ${id}, which the dump does not hold`);
+    if (segment.project !== null && segment.project !== project) throw new RestoreError(`project "${project}": ${where} uses segment ${id} of project "${segment.project}"`);
+  }
 }
 
 /** A token of the dump that was not restored, to be re-created by the operator. */

@@ -16,17 +16,26 @@ export interface StrategyRef extends FlagEnvironmentRef {
   strategyId: string;
 }
 
-export function addStrategy(registry: Registry, input: FlagEnvironmentRef & { strategy: StrategyInput }, principal: Principal): Promise<Result<Strategy>> {
+/*
+ * Writes that may name segments wait first for a segment delete or move being decided at that moment
+ * (`segmentFencesLifted`), so they are not refused because of one that is then refused itself.
+ */
+
+export async function addStrategy(registry: Registry, input: FlagEnvironmentRef & { strategy: StrategyInput }, principal: Principal): Promise<Result<Strategy>> {
+  await registry.segmentFencesLifted(input.projectId, input.strategy.segments ?? []);
   return sendToFlag(registry, input.projectId, { type: 'strategy.add', feature: input.featureName, environment: input.environment, ifMatch: input.ifMatch, strategy: input.strategy }, principal);
 }
 
-export function updateStrategy(registry: Registry, input: StrategyRef & { strategy: StrategyInput }, principal: Principal): Promise<Result<Strategy>> {
+export async function updateStrategy(registry: Registry, input: StrategyRef & { strategy: StrategyInput }, principal: Principal): Promise<Result<Strategy>> {
+  await registry.segmentFencesLifted(input.projectId, input.strategy.segments ?? []);
   return sendToFlag(registry, input.projectId, {
     type: 'strategy.update', feature: input.featureName, environment: input.environment, strategyId: input.strategyId, ifMatch: input.ifMatch, strategy: input.strategy,
   }, principal);
 }
 
-export function patchStrategy(registry: Registry, input: StrategyRef & { operations: Operation[] }, principal: Principal): Promise<Result<Strategy>> {
+/** Which segments a patch names is known only once applied: it waits for any fence. */
+export async function patchStrategy(registry: Registry, input: StrategyRef & { operations: Operation[] }, principal: Principal): Promise<Result<Strategy>> {
+  await registry.segmentFencesLifted(input.projectId);
   return sendToFlag(registry, input.projectId, {
     type: 'strategy.patch', feature: input.featureName, environment: input.environment, strategyId: input.strategyId, ifMatch: input.ifMatch, operations: input.operations,
   }, principal);

@@ -26,7 +26,11 @@ export function disableFlag(registry: Registry, input: FlagEnvironmentRef, princ
   return sendToFlag(registry, input.projectId, { type: 'flag.disable', feature: input.featureName, environment: input.environment, ifMatch: input.ifMatch }, principal);
 }
 
-/** Sets the default strategy of one environment of a project, or of every one with `*`. */
-export function setDefaultStrategy(registry: Registry, input: { projectId: string; environment: string; strategy: StrategyInput }, principal: Principal): Promise<Result<StrategyInput>> {
+/**
+ * Sets the default strategy of one environment of a project, or of every one with `*`; waits first for a
+ * delete or move of a segment it names (see `strategies.use-cases.ts`).
+ */
+export async function setDefaultStrategy(registry: Registry, input: { projectId: string; environment: string; strategy: StrategyInput }, principal: Principal): Promise<Result<StrategyInput>> {
+  await registry.segmentFencesLifted(input.projectId, input.strategy.segments ?? []);
   return sendToProject(registry, input.projectId, { type: 'default-strategy.set', environment: input.environment, strategy: input.strategy }, principal);
 }

@@ -161,14 +161,14 @@ export function flagAfter(then: Decided<ProjectDraft, ProjectEvent, unknown>, na
 }
 
 /** Lookups of a service spec: the projects that exist outside the service state. */
-export const projects = (...ids: string[]): ServiceLookups => ({ projectExists: (id) => ids.includes(id) });
+export const projects = (...ids: string[]): ServiceLookups => ({ projectExists: (id) => ids.includes(id), segmentUses: () => ({ uses: [], unreadable: [] }) });
 
 /**
  * The service state after `events` (from an empty one: no environments, users or tokens), deciding with
  * `lookups` (by default only project `default` exists).
  */
 export function givenService(events: ServiceEvent[], lookups: ServiceLookups = projects('default')): Given<ServiceState, ServiceState, ServiceCommand, ServiceEvent, ServiceReplies> {
-  const state: ServiceState = { environments: [], users: {}, nextUserId: 1, tokens: {} };
+  const state: ServiceState = { environments: [], users: {}, nextUserId: 1, tokens: {}, segments: {}, nextSegmentId: 1 };
   for (const event of events) evolveService(state, event);
   return new Given<ServiceState, ServiceState, ServiceCommand, ServiceEvent, ServiceReplies>({
     fork: forkService,

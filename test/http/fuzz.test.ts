@@ -99,6 +99,8 @@ const SEEDS: Record<string, Json> = {
     { name: 'b', weightType: 'fix', weight: 300, stickiness: 'userId' },
   ],
   'patch /api/admin/projects/:projectId/features/:featureName/variants': [{ op: 'add', path: '/-', value: { name: 'c', weightType: 'variable', weight: 5 } }],
+  'post /api/admin/segments': { name: 'fuzz-segment', description: 'd', project: null, constraints: [{ contextName: 'plan', operator: 'IN', values: ['a'] }] },
+  'put /api/admin/segments/:id': { name: 'fuzz-segment-2', project: 'default', constraints: [{ contextName: 'n', operator: 'NUM_LT', value: 3 }] },
 };
 
 /** A path segment from any string; a lone surrogate cannot be encoded, so it becomes invalid UTF-8 bytes. */
@@ -113,7 +115,7 @@ function segment(text: string): string {
 /** Everything a client can read of the service, to compare across a restart. */
 async function readAll(h: Harness): Promise<unknown> {
   const projects = (await h.json('GET', '/api/admin/projects')).body.projects as { id: string }[];
-  const out: Record<string, unknown> = { environments: (await h.json('GET', '/api/admin/environments')).body };
+  const out: Record<string, unknown> = { environments: (await h.json('GET', '/api/admin/environments')).body, segments: (await h.json('GET', '/api/admin/segments')).body };
   for (const { id } of projects) {
     const overview = (await h.json('GET', `/api/admin/projects/${id}`)).body;
     const flags: unknown[] = [];

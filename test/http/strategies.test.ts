@@ -31,6 +31,7 @@ describe('POST .../strategies (4.9 add)', () => {
   });
 
   test('keeps every given field; numbers in parameters become strings', async ({ h }) => {
+    for (const name of ['seg-1', 'seg-2']) expect((await h.json('POST', '/api/admin/segments', { name, constraints: [] })).status).toBe(201);
     const body = {
       name: 'flexibleRollout', title: 'half', disabled: true, sortOrder: 3,
       constraints: [

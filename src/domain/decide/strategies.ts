@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { safeParseCapped } from '../../schemas/capped-parse.js';
 import { flagRules } from '../../../machines/flag-rules.js';
 import { StrategyRecordSchema } from '../../schemas/strategy.schema.js';
-import type { CommandContext } from '../context.js';
+import type { CommandContext, ProjectContext } from '../context.js';
 import type { Cmd, Versioned } from '../commands.js';
 import { fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import { applyJsonPatch } from '../json-patch.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, FlagEnvironment, Strategy, StrategyInput } from '../types.js';
+import { checkSegmentRefs } from './segment-refs.js';
 import { acceptFlagChange, checkStrategyCount, enabledCount, flagInEnvironment, invalid } from './shared.js';
 
 export type StrategyDecision<T = Strategy> = Decision<ProjectEvent, Versioned<T>>;
@@ -52,9 +53,11 @@ function replaced(t: { flag: Flag; entry: FlagEnvironment }, cmd: { environment:
   return acceptFlagChange(t.flag, { type: 'strategy.updated', name: t.flag.name, version: context.seq, environment: cmd.environment, strategy, before: current, enabled }, strategy, context);
 }
 
-export function decideAddStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.add'>, context: CommandContext): StrategyDecision {
+export function decideAddStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.add'>, context: ProjectContext): StrategyDecision {
   const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
+  const badSegment = checkSegmentRefs(draft, cmd.strategy.segments, [], context);
+  if (badSegment) return refuse(badSegment);
   const highest = t.entry.strategies.reduce((max, s) => Math.max(max, s.sortOrder), -1);
   const tooMany = checkStrategyCount(t.flag, cmd.environment, t.entry.strategies.length + 1, context);
   if (tooMany) return refuse(tooMany);
@@ -63,16 +66,18 @@ export function decideAddStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.add'>,
   return acceptFlagChange(t.flag, { type: 'strategy.added', name: t.flag.name, version: context.seq, environment: cmd.environment, strategy, enabled }, strategy, context);
 }
 
-export function decideUpdateStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.update'>, context: CommandContext): StrategyDecision {
+export function decideUpdateStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.update'>, context: ProjectContext): StrategyDecision {
   const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
   const current = findStrategy(t.entry, cmd);
   if (!('id' in current)) return refuse(current);
+  const badSegment = checkSegmentRefs(draft, cmd.strategy.segments, current.segments, context);
+  if (badSegment) return refuse(badSegment);
   const strategy = buildStrategy(cmd.strategy, t.flag.name, current.id, current.sortOrder);
   return replaced(t, cmd, current, strategy, context);
 }
 
-export function decidePatchStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.patch'>, context: CommandContext): StrategyDecision {
+export function decidePatchStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.patch'>, context: ProjectContext): StrategyDecision {
   const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
   const current = findStrategy(t.entry, cmd);
@@ -84,6 +89,8 @@ export function decidePatchStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.patc
   if (parsed.output.id !== undefined && parsed.output.id !== current.id) {
     return refuse(fail('ValidationError', '"id": the id of a strategy cannot be changed'));
   }
+  const badSegment = checkSegmentRefs(draft, parsed.output.segments, current.segments, context);
+  if (badSegment) return refuse(badSegment);
   const strategy = buildStrategy(parsed.output, t.flag.name, current.id, parsed.output.sortOrder ?? current.sortOrder);
   return replaced(t, cmd, current, strategy, context);
 }

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { flagRules } from '../../../machines/flag-rules.js';
-import type { CommandContext } from '../context.js';
+import type { CommandContext, ProjectContext } from '../context.js';
 import type { Cmd, Versioned } from '../commands.js';
 import { accept, fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Strategy, StrategyInput } from '../types.js';
 import { acceptFlagChange, acceptOnFlag, checkEnvironment, checkStrategyCount, enabledCount, flagInEnvironment } from './shared.js';
+import { checkSegmentRefs } from './segment-refs.js';
 import { buildStrategy } from './strategies.js';
 
 /**
@@ -52,12 +53,20 @@ export function decideDisable(draft: ProjectDraft, cmd: Cmd<'flag.disable'>, con
   return acceptOnFlag([{ type: 'flag.disabled', name: flag.name, version: context.seq, environment: cmd.environment }], null, flag, context);
 }
 
-/** Sets the default strategy of one environment of the project, or of all of them with `*`. */
-export function decideDefaultStrategy(draft: ProjectDraft, cmd: Cmd<'default-strategy.set'>): Decision<ProjectEvent, StrategyInput> {
+/**
+ * Sets the default strategy of one environment of the project, or of all of them with `*`. Its segments must
+ * exist and be usable here, as a strategy's: `/on` copies it into a flag.
+ */
+export function decideDefaultStrategy(draft: ProjectDraft, cmd: Cmd<'default-strategy.set'>, context: ProjectContext): Decision<ProjectEvent, StrategyInput> {
   const targets = cmd.environment === '*' ? draft.meta.environments : [cmd.environment];
   if (cmd.environment !== '*') {
     const envError = checkEnvironment(draft, cmd.environment);
     if (envError) return refuse(envError);
+  }
+  for (const env of targets) {
+    const current = Object.hasOwn(draft.meta.defaultStrategies, env) ? draft.meta.defaultStrategies[env] : undefined;
+    const badSegment = checkSegmentRefs(draft, cmd.strategy.segments, current?.segments, context);
+    if (badSegment) return refuse(badSegment);
   }
   // Defined, not assigned: no key reaches a setter (names are also refused when reserved).
   const defaultStrategies = { ...draft.meta.defaultStrategies };

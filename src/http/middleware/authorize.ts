@@ -1,11 +1,13 @@
 import type { MiddlewareHandler } from 'hono';
-import { isAllowed, noAccessMessage } from '../../auth/permissions.js';
+import { isAllowed, mayWriteSomeSegment, noAccessMessage } from '../../auth/permissions.js';
 import { ApiError, apiError } from '../errors.js';
 import type { AppDeps, AppEnv, RouteSpec } from '../route.js';
 
 /**
  * After the path is validated: the project it names must exist (404, or 503 when it could not be recovered),
  * and the caller must hold the route's permission there (403 naming the permission and the environment).
+ * Segment routes (`scope: 'segment'`) let through callers who may write some segment; their use cases check
+ * the segment at hand.
  */
 export function authorize(route: RouteSpec, deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -19,11 +21,19 @@ export function authorize(route: RouteSpec, deps: AppDeps): MiddlewareHandler<Ap
     c.set('actor', actor);
     const principal = c.get('principal');
     const role = principal.kind === 'user' && actor ? actor.state.meta.members[String(principal.user.id)] : undefined;
-    if (!isAllowed(principal, route.permission, role)) {
+    const allowed = route.scope === 'segment'
+      ? mayWriteSomeSegment(principal, principal.kind === 'user' ? rolesOf(deps, principal.user.id) : [])
+      : isAllowed(principal, route.permission, role);
+    if (!allowed) {
       const environment = params.environment === '*' ? undefined : params.environment;
       const message = noAccessMessage(route.permission, environment);
       throw apiError('NoAccessError', principal.kind === 'client' ? `Client tokens cannot use the admin API; ${message}` : message);
     }
     await next();
   };
+}
+
+/** A user's role in each project (undefined where none), read lazily. */
+function* rolesOf(deps: AppDeps, userId: number): Iterable<number | undefined> {
+  for (const id of deps.registry.projectIds()) yield deps.registry.project(id)?.state.meta.members[String(userId)];
 }

@@ -14,16 +14,17 @@ type Kind =
   | 'read' // any GET
   | 'flag' // flag, strategy, variant and on/off work in a project
   | 'project' // membership, default strategies, the project's environments
+  | 'segment' // global segments (a project's segments follow 'project': test/http/segments.test.ts)
   | 'admin'; // users, tokens, environments, new projects, service-wide dumps
 
 type Caller = 'admin token' | 'client token' | 'root Admin' | 'root Editor' | 'root Viewer' | 'Owner' | 'Member' | 'Reader';
 
 /** Who may do what: the rules of API-DECISIONS, restated. */
 const MAY: Record<Caller, Kind[]> = {
-  'admin token': ['read', 'flag', 'project', 'admin'],
+  'admin token': ['read', 'flag', 'project', 'segment', 'admin'],
   'client token': [],
-  'root Admin': ['read', 'flag', 'project', 'admin'],
-  'root Editor': ['read', 'flag'],
+  'root Admin': ['read', 'flag', 'project', 'segment', 'admin'],
+  'root Editor': ['read', 'flag', 'segment'],
   'root Viewer': ['read'],
   Owner: ['read', 'flag', 'project'],
   Member: ['read', 'flag'],
@@ -74,6 +75,11 @@ const EXPECTED: Record<string, Row> = {
   [`GET ${FLAG}/variants`]: { kind: 'read' },
   [`PUT ${FLAG}/variants`]: { kind: 'flag', body: [{ name: 'a', weightType: 'variable', weight: 1000 }] },
   [`PATCH ${FLAG}/variants`]: { kind: 'flag', body: [{ op: 'add', path: '/1', value: { name: 'b', weightType: 'variable', weight: 0 } }] },
+  'GET /api/admin/segments': { kind: 'read' },
+  'POST /api/admin/segments': { kind: 'segment', body: { name: 'made', constraints: [] } },
+  'GET /api/admin/segments/:id': { kind: 'read', params: { id: 'segment' } },
+  'PUT /api/admin/segments/:id': { kind: 'segment', params: { id: 'segment' }, body: { name: 'm-segment', description: 'put', constraints: [] } },
+  'DELETE /api/admin/segments/:id': { kind: 'segment', params: { id: 'doomedSegment' } },
   'GET /api/admin/state': { kind: 'admin' },
   'GET /api/admin/events': { kind: 'admin', query: '?project=matrix' },
   'GET /api/admin/roles': { kind: 'read' },
@@ -127,6 +133,8 @@ async function buildWorld(): Promise<World> {
   for (const name of ['m-flag', 'm-doomed', 'm-archived']) await ok('POST', '/api/admin/projects/matrix/features', { name });
   await ok('DELETE', '/api/admin/projects/matrix/features/m-archived');
   const strategy = await ok('POST', '/api/admin/projects/matrix/features/m-flag/environments/development/strategies', { name: 'default' });
+  const segment = await ok('POST', '/api/admin/segments', { name: 'm-segment', constraints: [] });
+  const doomedSegment = await ok('POST', '/api/admin/segments', { name: 'm-doomed-segment', constraints: [] });
   const tokens: Record<Caller, string> = {
     'admin token': ADMIN_TOKEN,
     'client token': client.secret,
@@ -141,6 +149,7 @@ async function buildWorld(): Promise<World> {
     projectId: 'matrix', featureName: 'm-flag', environment: 'development', strategyId: strategy.id,
     userId: String(ids.outsider), roleId: String(READER), id: victimApiToken.id,
     victim: String(ids.victim), victimApiToken: victimApiToken.id, outsiderToken: outsiderToken.id,
+    segment: String(segment.id), doomedSegment: String(doomedSegment.id),
   };
   return { h, tokens, values };
 }
