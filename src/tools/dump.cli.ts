@@ -9,37 +9,40 @@ import type { RecoveryNotice } from '../../snapshots/recovery.js';
 
 const USAGE = 'usage: npm run dump -- --data-dir DIR [--project ID] [--at SEQ]';
 
+/** A line for the operator on standard error (the tool's output, not a log). */
+const say = (line: string): void => void process.stderr.write(`${line}\n`);
+
 async function main(): Promise<number> {
   let values: { 'data-dir'?: string; project?: string; at?: string };
   try {
     ({ values } = parseArgs({ options: { 'data-dir': { type: 'string' }, project: { type: 'string' }, at: { type: 'string' } }, strict: true }));
   } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
+    say(`${(error as Error).message}\n${USAGE}`);
     return 2;
   }
   const dataDir = values['data-dir'];
   if (!dataDir) {
-    console.error(`--data-dir is required\n${USAGE}`);
+    say(`--data-dir is required\n${USAGE}`);
     return 2;
   }
   let at: number | undefined;
   if (values.at !== undefined) {
     at = Number(values.at);
     if (!/^\d+$/.test(values.at) || !Number.isSafeInteger(at) || at < 1) {
-      console.error(`--at must be a positive integer (a sequence number), got "${values.at}"\n${USAGE}`);
+      say(`--at must be a positive integer (a sequence number), got "${values.at}"\n${USAGE}`);
       return 2;
     }
   }
   try {
     const notices: RecoveryNotice[] = [];
     const dump = await dumpDataDir(dataDir, { project: values.project, at, notices });
-    for (const notice of notices) console.error(`warning: ${notice.key}: ${notice.message}`);
+    for (const notice of notices) say(`warning: ${notice.key}: ${notice.message}`);
     process.stdout.write(stableStringify(dump));
     return 0;
   } catch (error) {
     // Corrupt records name their key in the message; anything else unexpected keeps its stack.
     const known = error instanceof DumpError || (error instanceof Error && error.name === 'CorruptRecordError');
-    console.error(`dump failed: ${known ? (error as Error).message : (error as Error).stack ?? String(error)}`);
+    say(`dump failed: ${known ? (error as Error).message : (error as Error).stack ?? String(error)}`);
     return 1;
   }
 }

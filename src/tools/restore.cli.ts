@@ -9,29 +9,32 @@ import { RestoreError, parseDump, restoreDump, type DroppedToken } from './resto
 
 const USAGE = 'usage: npm run restore -- --data-dir DIR < dump.json';
 
+/** A line for the operator on standard error (the tool's output, not a log). */
+const say = (line: string): void => void process.stderr.write(`${line}\n`);
+
 async function main(): Promise<number> {
   let dataDir: string | undefined;
   try {
     dataDir = parseArgs({ options: { 'data-dir': { type: 'string' } }, strict: true }).values['data-dir'];
   } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
+    say(`${(error as Error).message}\n${USAGE}`);
     return 2;
   }
   if (!dataDir) {
-    console.error(`--data-dir is required\n${USAGE}`);
+    say(`--data-dir is required\n${USAGE}`);
     return 2;
   }
   if (process.stdin.isTTY) {
-    console.error(`the dump is read from standard input\n${USAGE}`);
+    say(`the dump is read from standard input\n${USAGE}`);
     return 2;
   }
   try {
     const summary = await restoreDump(dataDir, parseDump(await text(process.stdin)));
-    console.error(`restored the service and ${summary.projects} projects (${summary.flags} flags) into ${dataDir}`);
-    if (summary.droppedTokens.length > 0) console.error(droppedTokensNotice(summary.droppedTokens));
+    say(`restored the service and ${summary.projects} projects (${summary.flags} flags) into ${dataDir}`);
+    if (summary.droppedTokens.length > 0) say(droppedTokensNotice(summary.droppedTokens));
     return 0;
   } catch (error) {
-    console.error(`restore failed: ${error instanceof RestoreError ? error.message : (error as Error).stack ?? String(error)}`);
+    say(`restore failed: ${error instanceof RestoreError ? error.message : (error as Error).stack ?? String(error)}`);
     return 1;
   }
 }
