@@ -4,6 +4,7 @@ import type { ProjectLookups } from '../domain/context.js';
 import { decide } from '../domain/decide.js';
 import type { ProjectEvent } from '../domain/events.js';
 import { ProjectDraft, evolve, type ProjectState } from '../domain/project-state.js';
+import { metaWithDicts, withDicts } from '../domain/flag-events.js';
 import type { Flag, ProjectMeta } from '../domain/types.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import type { Model } from './command-actor.js';
@@ -31,8 +32,8 @@ export function projectModel(projectId: string, limits: Limits = DEFAULT_LIMITS,
 
 /** A project's state from a snapshot's meta and flags. */
 export const stateFromSnapshot = (meta: ProjectMeta, flags: Flag[]): ProjectState => ({
-  meta,
-  flags: new Map(flags.map((f) => [f.name, f])),
+  meta: metaWithDicts(meta),
+  flags: new Map(flags.map((f) => [f.name, withDicts(f)])),
   version: 0,
 });
 

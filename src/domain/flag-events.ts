@@ -1,8 +1,26 @@
 import { flagRules } from '../../machines/flag-rules.js';
+import { dict, own, withKey } from './dict.js';
 import type { FlagEvent } from './events.js';
-import type { Flag, FlagEnvironment, Strategy } from './types.js';
+import type { Flag, FlagEnvironment, ProjectMeta, Strategy, StrategyInput } from './types.js';
 
 const EMPTY: FlagEnvironment = Object.freeze({ ...flagRules.newEnvironment(), strategies: [] }) as unknown as FlagEnvironment;
+
+/** A strategy whose parameters are a null-prototype map (see `dict.ts`). */
+const strategyWithDict = (strategy: Strategy): Strategy => ({ ...strategy, parameters: dict(strategy.parameters) });
+
+/** A flag whose environments and strategy parameters are null-prototype maps (see `dict.ts`). */
+export function withDicts(flag: Flag): Flag {
+  const environments = dict(Object.entries(flag.environments).map(([env, entry]): [string, FlagEnvironment] =>
+    [env, { ...entry, strategies: entry.strategies.map(strategyWithDict) }]));
+  return { ...flag, environments };
+}
+
+/** Project meta whose default strategies (with their parameters) and members are null-prototype maps. */
+export function metaWithDicts(meta: ProjectMeta): ProjectMeta {
+  const defaultStrategies = dict(Object.entries(meta.defaultStrategies).map(([env, s]): [string, StrategyInput] =>
+    [env, s.parameters ? { ...s, parameters: dict(s.parameters) } : s]));
+  return { ...meta, defaultStrategies, members: dict(meta.members) };
+}
 
 /** Number of strategies that are evaluated (not `disabled`): the guard input of the environment machine. */
 export const enabledCount = (entry: { strategies: readonly { disabled: boolean }[] }): number =>
@@ -12,8 +30,8 @@ export const enabledCount = (entry: { strategies: readonly { disabled: boolean }
 export const ordered = (strategies: Strategy[]): Strategy[] => [...strategies].sort((a, b) => a.sortOrder - b.sortOrder);
 
 function withEnvironment(flag: Flag, environment: string, version: number, change: (entry: FlagEnvironment) => FlagEnvironment): Flag {
-  const entry = (Object.hasOwn(flag.environments, environment) ? flag.environments[environment] : undefined) ?? EMPTY;
-  return { ...flag, version, environments: { ...flag.environments, [environment]: change(entry) } };
+  const entry = own(flag.environments, environment) ?? EMPTY;
+  return { ...flag, version, environments: withKey(flag.environments, environment, change(entry)) };
 }
 
 /**
@@ -23,7 +41,8 @@ function withEnvironment(flag: Flag, environment: string, version: number, chang
  * it); strategy events carry the `enabled` the environment machine decided.
  */
 export function applyFlagEvent(flag: Flag | undefined, event: FlagEvent): Flag | null {
-  if (event.type === 'flag.created') return event.flag;
+  // A created flag read back from the log is JSON: its maps become null-prototype ones again.
+  if (event.type === 'flag.created') return withDicts(event.flag);
   if (event.type === 'flag.deleted') return null;
   if (!flag) throw new Error(`event ${event.type} for unknown flag "${event.name}"`);
   const { version } = event;
@@ -35,18 +54,16 @@ export function applyFlagEvent(flag: Flag | undefined, event: FlagEvent): Flag |
     case 'flag.revived': {
       const revived = flagRules.revive(flag.archived);
       if (!revived?.resetEnvironments) return { ...flag, archived: (revived ?? flag).archived, archivedAt: null, version };
-      const environments: Record<string, FlagEnvironment> = {};
-      for (const [env, entry] of Object.entries(flag.environments)) {
-        environments[env] = { ...entry, enabled: (flagRules.reset(entry.enabled, enabledCount(entry)) ?? entry).enabled };
-      }
+      const environments = dict(Object.entries(flag.environments).map(([env, entry]): [string, FlagEnvironment] =>
+        [env, { ...entry, enabled: (flagRules.reset(entry.enabled, enabledCount(entry)) ?? entry).enabled }]));
       return { ...flag, archived: revived.archived, archivedAt: null, environments, version };
     }
     case 'strategy.added':
-      return withEnvironment(flag, event.environment, version, (e) => ({ enabled: event.enabled, strategies: ordered([...e.strategies, event.strategy]) }));
+      return withEnvironment(flag, event.environment, version, (e) => ({ enabled: event.enabled, strategies: ordered([...e.strategies, strategyWithDict(event.strategy)]) }));
     case 'strategy.updated':
       return withEnvironment(flag, event.environment, version, (e) => ({
         enabled: event.enabled,
-        strategies: ordered(e.strategies.map((s) => (s.id === event.strategy.id ? event.strategy : s))),
+        strategies: ordered(e.strategies.map((s) => (s.id === event.strategy.id ? strategyWithDict(event.strategy) : s))),
       }));
     case 'strategy.deleted':
       return withEnvironment(flag, event.environment, version, (e) => ({
@@ -55,7 +72,7 @@ export function applyFlagEvent(flag: Flag | undefined, event: FlagEvent): Flag |
       }));
     case 'flag.enabled':
       return withEnvironment(flag, event.environment, version, (e) => {
-        const strategies = event.added ? ordered([...e.strategies, event.added]) : e.strategies;
+        const strategies = event.added ? ordered([...e.strategies, strategyWithDict(event.added)]) : e.strategies;
         return { enabled: (flagRules.enable(e.enabled, enabledCount({ strategies })) ?? e).enabled, strategies };
       });
     case 'flag.disabled':

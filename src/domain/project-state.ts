@@ -1,5 +1,5 @@
 import type { ProjectEvent } from './events.js';
-import { applyFlagEvent } from './flag-events.js';
+import { applyFlagEvent, metaWithDicts } from './flag-events.js';
 import type { Flag, ProjectMeta } from './types.js';
 
 /** The committed state of one project: its meta and its flags in creation order. */
@@ -68,7 +68,7 @@ export function evolve(draft: ProjectDraft, event: ProjectEvent): void {
   switch (event.type) {
     case 'project.created':
     case 'project.updated':
-      draft.meta = event.meta;
+      draft.meta = metaWithDicts(event.meta);
       return;
     default: {
       const name = event.type === 'flag.created' ? event.flag.name : event.name;

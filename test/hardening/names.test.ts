@@ -75,3 +75,28 @@ test('names that merely contain a reserved word work like any other', async () =
     await h.close();
   }
 });
+
+test.each([['replayed from the log', {}], ['read from a snapshot', { SNAPSHOT_EVERY: '1' }]])('maps keyed by names are null-prototype objects, as decided and as recovered (%s)', async (_how, env) => {
+  const h = await harness(env);
+  try {
+    expect((await h.json('POST', `${P}/features`, { name: 'f' })).status).toBe(201);
+    expect((await h.json('POST', `${P}/features/f/environments/development/strategies`, { name: 'flexibleRollout', parameters: { rollout: 5 } })).status).toBe(200);
+    expect((await h.json('POST', `${P}/environments/production/default-strategy`, { name: 'default', parameters: { a: 'b' } })).status).toBe(200);
+    expect((await h.json('POST', `${P}/features/f/clone`, { name: 'g' })).status).toBe(201);
+    const maps = () => {
+      const state = h.registry.project('default')!.state;
+      const flag = state.flags.get('f')!;
+      const clone = state.flags.get('g')!;
+      return [
+        flag.environments, flag.environments['development']!.strategies[0]!.parameters, clone.environments,
+        clone.environments['development']!.strategies[0]!.parameters, state.meta.defaultStrategies, state.meta.members,
+        state.meta.defaultStrategies['production']!.parameters!,
+      ];
+    };
+    for (const map of maps()) expect(Object.getPrototypeOf(map)).toBeNull();
+    await h.restart();
+    for (const map of maps()) expect(Object.getPrototypeOf(map)).toBeNull();
+  } finally {
+    await h.close();
+  }
+});

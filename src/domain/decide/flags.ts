@@ -7,6 +7,7 @@ import type { Cmd, ProjectReplies } from '../commands.js';
 import { accept, fail, refuse, type Decision } from '../errors.js';
 import type { FlagEvent, FlagMetadata, ProjectEvent } from '../events.js';
 import { applyFlagEvent } from '../flag-events.js';
+import { dict, own, withKey } from '../dict.js';
 import { applyJsonPatch, topSegment } from '../json-patch.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, FlagEnvironment } from '../types.js';
@@ -19,7 +20,7 @@ const nameTaken = (draft: ProjectDraft, name: string) =>
   fail('NameExistsError', `A flag named "${name}" already exists in project "${draft.meta.id}" (archived flags included)`);
 
 const emptyEnvironments = (draft: ProjectDraft): Record<string, FlagEnvironment> =>
-  Object.fromEntries(draft.meta.environments.map((env) => [env, { ...flagRules.newEnvironment(), strategies: [] }]));
+  dict(draft.meta.environments.map((env): [string, FlagEnvironment] => [env, { ...flagRules.newEnvironment(), strategies: [] }]));
 
 export function decideCreate(draft: ProjectDraft, cmd: Cmd<'flag.create'>, context: CommandContext): FlagDecision<'flag.create'> {
   if (draft.getFlag(cmd.name)) return refuse(nameTaken(draft, cmd.name));
@@ -128,15 +129,14 @@ export function decideClone(draft: ProjectDraft, cmd: Cmd<'flag.clone'>, context
   if (draft.getFlag(cmd.name)) return refuse(nameTaken(draft, cmd.name));
   const tooMany = checkFlagCount(draft, context);
   if (tooMany) return refuse(tooMany);
-  const environments: Record<string, FlagEnvironment> = {};
-  for (const env of draft.meta.environments) {
-    const strategies = (source.environments[env]?.strategies ?? []).map((s) => ({
+  const environments = dict(draft.meta.environments.map((env): [string, FlagEnvironment] => {
+    const strategies = (own(source.environments, env)?.strategies ?? []).map((s) => ({
       ...s,
       id: randomUUID(),
-      parameters: cmd.replaceGroupId && s.parameters['groupId'] === source.name ? { ...s.parameters, groupId: cmd.name } : s.parameters,
+      parameters: cmd.replaceGroupId && own(s.parameters, 'groupId') === source.name ? withKey(s.parameters, 'groupId', cmd.name) : s.parameters,
     }));
-    environments[env] = { ...flagRules.newEnvironment(), strategies };
-  }
+    return [env, { ...flagRules.newEnvironment(), strategies }];
+  }));
   const flag: Flag = {
     ...source,
     name: cmd.name,

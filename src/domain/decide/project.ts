@@ -1,5 +1,6 @@
 import { LIMIT_VARIABLES, overLimit } from '../../limits.js';
 import type { Cmd } from '../commands.js';
+import { withoutKey } from '../dict.js';
 import type { CommandContext } from '../context.js';
 import { accept, fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
@@ -25,7 +26,7 @@ export function decideDisconnect(draft: ProjectDraft, cmd: Cmd<'environment.disc
   if (draft.meta.environments.length === 1) {
     return refuse(fail('InvalidOperationError', 'A project must keep at least one environment'));
   }
-  const { [cmd.environment]: _dropped, ...defaultStrategies } = draft.meta.defaultStrategies;
+  const defaultStrategies = withoutKey(draft.meta.defaultStrategies, cmd.environment);
   return updated(draft, { ...draft.meta, environments: draft.meta.environments.filter((e) => e !== cmd.environment), defaultStrategies });
 }
 

@@ -1,6 +1,7 @@
 import { flagRules } from '../../../machines/flag-rules.js';
 import { LIMIT_VARIABLES, overLimit } from '../../limits.js';
 import { formatIssues } from '../../schemas/issues.js';
+import { own } from '../dict.js';
 import { applyFlagEvent, enabledCount } from '../flag-events.js';
 import type { FlagEvent } from '../events.js';
 import { flagSize } from '../flag-size.js';
@@ -51,7 +52,7 @@ export function flagInEnvironment(draft: ProjectDraft, cmd: { feature: string; e
 
 /** A flag's entry for an environment; environments connected after the flag was created start empty. */
 export const environmentOf = (flag: Flag, environment: string): FlagEnvironment =>
-  (Object.hasOwn(flag.environments, environment) ? flag.environments[environment] : undefined) ?? EMPTY_ENVIRONMENT;
+  own(flag.environments, environment) ?? EMPTY_ENVIRONMENT;
 
 export { enabledCount };
 

@@ -6,6 +6,7 @@ import type { CommandContext, ProjectContext } from '../context.js';
 import type { Cmd, Versioned } from '../commands.js';
 import { fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
+import { dict, own, withKey } from '../dict.js';
 import { applyJsonPatch } from '../json-patch.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, FlagEnvironment, Strategy, StrategyInput } from '../types.js';
@@ -19,11 +20,11 @@ export type StrategyDecision<T = Strategy> = Decision<ProjectEvent, Versioned<T>
  * `rollout`, `stickiness` and `groupId` parameters Unleash fills in.
  */
 export function buildStrategy(input: StrategyInput, flagName: string, id: string, sortOrder: number): Strategy {
-  const parameters = { ...(input.parameters ?? {}) };
+  let parameters = dict(input.parameters ?? {});
   if (input.name === 'flexibleRollout') {
-    parameters['rollout'] ??= '100';
-    parameters['stickiness'] ??= 'default';
-    parameters['groupId'] ??= flagName;
+    for (const [key, fallback] of [['rollout', '100'], ['stickiness', 'default'], ['groupId', flagName]] as const) {
+      if (own(parameters, key) === undefined) parameters = withKey(parameters, key, fallback);
+    }
   }
   return {
     id,

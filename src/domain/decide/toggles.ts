@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { flagRules } from '../../../machines/flag-rules.js';
 import type { CommandContext, ProjectContext } from '../context.js';
 import type { Cmd, Versioned } from '../commands.js';
+import { own, withKey } from '../dict.js';
 import { accept, fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import type { ProjectDraft } from '../project-state.js';
@@ -21,7 +22,7 @@ export function decideEnable(draft: ProjectDraft, cmd: Cmd<'flag.enable'>, conte
   let added: Strategy | null = null;
   let count = enabledCount(entry);
   if (flagRules.enable(entry.enabled, count) === null) {
-    const fallback = Object.hasOwn(draft.meta.defaultStrategies, cmd.environment) ? draft.meta.defaultStrategies[cmd.environment] : undefined;
+    const fallback = own(draft.meta.defaultStrategies, cmd.environment);
     if (fallback) {
       const tooMany = checkStrategyCount(flag, cmd.environment, entry.strategies.length + 1, context);
       if (tooMany) return refuse(tooMany);
@@ -64,13 +65,12 @@ export function decideDefaultStrategy(draft: ProjectDraft, cmd: Cmd<'default-str
     if (envError) return refuse(envError);
   }
   for (const env of targets) {
-    const current = Object.hasOwn(draft.meta.defaultStrategies, env) ? draft.meta.defaultStrategies[env] : undefined;
+    const current = own(draft.meta.defaultStrategies, env);
     const badSegment = checkSegmentRefs(draft, cmd.strategy.segments, current?.segments, context);
     if (badSegment) return refuse(badSegment);
   }
-  // Defined, not assigned: no key reaches a setter (names are also refused when reserved).
-  const defaultStrategies = { ...draft.meta.defaultStrategies };
-  for (const env of targets) Object.defineProperty(defaultStrategies, env, { value: cmd.strategy, enumerable: true, writable: true, configurable: true });
+  let defaultStrategies = draft.meta.defaultStrategies;
+  for (const env of targets) defaultStrategies = withKey(defaultStrategies, env, cmd.strategy);
   const meta = { ...draft.meta, defaultStrategies };
   return accept([{ type: 'project.updated', meta, before: draft.meta }], cmd.strategy);
 }
