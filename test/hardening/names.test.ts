@@ -76,7 +76,7 @@ test('names that merely contain a reserved word work like any other', async () =
   }
 });
 
-test.each([['replayed from the log', {}], ['read from a snapshot', { SNAPSHOT_EVERY: '1' }]])('maps keyed by names are null-prototype objects, as decided and as recovered (%s)', async (_how, env) => {
+test.each([['snapshots at shutdown', {}], ['a snapshot after every command', { SNAPSHOT_EVERY: '1' }]])('maps keyed by names are null-prototype objects, as decided and as recovered (%s)', async (_how, env) => {
   const h = await harness(env);
   try {
     expect((await h.json('POST', `${P}/features`, { name: 'f' })).status).toBe(201);

@@ -24,6 +24,11 @@ export interface HarnessFixtures {
   openHarness: (env?: Record<string, string>, dataDir?: string) => Promise<Harness>;
   /** A fresh empty temporary directory; removed after the test. */
   tempDir: (label: string) => string;
+  /**
+   * Like `openHarness`, for a data directory made with `tempDir` (or inside one): its harnesses are closed
+   * after the test before `tempDir` removes the directories, not after, as a store is closed before its files go.
+   */
+  openHarnessOverTempDir: (env?: Record<string, string>, dataDir?: string) => Promise<Harness>;
 }
 
 export interface HarnessOptions {
@@ -72,6 +77,20 @@ export function harnessTest(options: HarnessOptions = {}) {
           // The token key file a server started over `dir` created beside it.
           rmSync(`${dir}.token-secret`, { force: true });
         }
+      }
+    },
+    // Fixtures are torn down in the reverse order they were set up: depending on `tempDir`, this one is set
+    // up after it and so torn down before it (`openHarness`, registered before `tempDir`, is torn down after).
+    openHarnessOverTempDir: async ({ tempDir: _tempDir }, use) => {
+      const opened: Harness[] = [];
+      try {
+        await use(async (env = {}, dataDir) => {
+          const h = await harness(env, dataDir);
+          opened.push(h);
+          return h;
+        });
+      } finally {
+        for (const h of opened) await h.close();
       }
     },
   });
