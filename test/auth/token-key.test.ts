@@ -2,28 +2,18 @@
  * The token key: settings (`TOKEN_SECRET`, `TOKEN_SECRET_FILE`), the key file created on first start, and
  * the keyed hash built from it. The key must never be printable from the objects that hold it.
  */
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { inspect } from 'node:util';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { TokenHasher, legacyHash } from '../../src/auth/token-hasher.js';
 import { loadTokenHasher } from '../../src/auth/token-key.js';
 import { readConfig } from '../../src/config.js';
+import { test } from '../helpers/fixtures.js';
 
 const KEY_A = 'token-key-a-0123456789abcdef0123456789';
 const KEY_B = 'token-key-b-0123456789abcdef0123456789';
 const SECRET = '*:*.an-operator-chosen-init-token';
-
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'flagpole-key-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 describe('TokenHasher', () => {
   test('HMAC-SHA256: the same key gives the same hash, two keys give two, and neither is the unkeyed SHA-256', () => {
@@ -69,8 +59,8 @@ describe('TOKEN_SECRET and TOKEN_SECRET_FILE', () => {
     expect(readConfig({}).tokenSecret).toBeNull();
   });
 
-  test('a missing key file is created (mode 0600, 32 random bytes as hex) and then reused', () => {
-    const dir = tempDir();
+  test('a missing key file is created (mode 0600, 32 random bytes as hex) and then reused', ({ tempDir }) => {
+    const dir = tempDir('key');
     const config = readConfig({ DATA_DIR: join(dir, 'data') });
     const first = loadTokenHasher(config);
     expect(first.created).toBe(join(dir, 'data.token-secret'));
@@ -90,8 +80,8 @@ describe('TOKEN_SECRET and TOKEN_SECRET_FILE', () => {
     expect(loadTokenHasher(config).hasher.hash(SECRET)).not.toBe(first.hasher.hash(SECRET));
   });
 
-  test('a key file that is too short stops the start naming TOKEN_SECRET_FILE; one others can read is warned about', () => {
-    const dir = tempDir();
+  test('a key file that is too short stops the start naming TOKEN_SECRET_FILE; one others can read is warned about', ({ tempDir }) => {
+    const dir = tempDir('key');
     const file = join(dir, 'key');
     writeFileSync(file, 'not-long-enough\n', { mode: 0o600 });
     const config = readConfig({ DATA_DIR: join(dir, 'data'), TOKEN_SECRET_FILE: file });
