@@ -3,42 +3,31 @@
  * and error rows, the limits, and who may write global and project segments. How strategies use segments,
  * deletion of a segment in use, the races and durability: test/http/segments-usage.test.ts.
  */
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { harness, type Harness } from '../helpers/harness.js';
+import { describe, expect } from 'vitest';
+import type { Harness } from '../helpers/harness.js';
 import { expectError, positions } from '../helpers/expect.js';
+import { test } from '../helpers/fixtures.js';
 import { createProject, createUser, grant, MEMBER, OWNER, personalToken, READER } from './access/access-fixtures.js';
 
 const SEGMENTS = '/api/admin/segments';
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const IN_PLAN = { contextName: 'plan', operator: 'IN', values: ['beta', 'pro'] };
 
-let h: Harness;
-const open: Harness[] = [];
-async function start(env: Record<string, string> = {}): Promise<Harness> {
-  const started = await harness(env);
-  open.push(started);
-  return started;
-}
-beforeEach(async () => { h = await start(); });
-afterEach(async () => {
-  for (const started of open.splice(0)) await started.close();
-});
-
-async function create(body: Record<string, unknown>, on: Harness = h) {
+async function create(on: Harness, body: Record<string, unknown>) {
   const r = await on.json('POST', SEGMENTS, body);
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   return r.body as { id: number; name: string; createdAt: string; createdBy: string };
 }
 
 /** Runs `act` and asserts it wrote nothing and left the segments as they were. */
-async function unchanged(act: () => Promise<unknown>, on: Harness = h): Promise<void> {
+async function unchanged(on: Harness, act: () => Promise<unknown>): Promise<void> {
   const before = [positions(on), (await on.json('GET', SEGMENTS)).body];
   await act();
   expect([positions(on), (await on.json('GET', SEGMENTS)).body]).toEqual(before);
 }
 
 describe('POST /api/admin/segments', () => {
-  test('answers 201 with the segment: ids from 1, description null, project null, constraints with their defaults', async () => {
+  test('answers 201 with the segment: ids from 1, description null, project null, constraints with their defaults', async ({ h }) => {
     const r = await h.json('POST', SEGMENTS, { name: 'beta users', constraints: [IN_PLAN, { contextName: 'age', operator: 'NUM_GT', value: 18 }] });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({
@@ -49,10 +38,10 @@ describe('POST /api/admin/segments', () => {
       ],
       createdAt: expect.stringMatching(ISO), createdBy: 'init-admin-token-1',
     });
-    expect((await create({ name: 'second', description: 'd', project: 'default', constraints: [] }))).toMatchObject({ id: 2, description: 'd', project: 'default' });
+    expect((await create(h, { name: 'second', description: 'd', project: 'default', constraints: [] }))).toMatchObject({ id: 2, description: 'd', project: 'default' });
   });
 
-  test('bad bodies are 400 naming the property, and write nothing', async () => {
+  test('bad bodies are 400 naming the property, and write nothing', async ({ h }) => {
     const cases: [unknown, RegExp][] = [
       [{ constraints: [] }, /"name": is required/],
       [{ name: 'a' }, /"constraints": is required/],
@@ -67,53 +56,53 @@ describe('POST /api/admin/segments', () => {
       [[{ name: 'a', constraints: [] }], /"name": is required/],
     ];
     for (const [body, message] of cases) {
-      await unchanged(async () => expectError(await h.json('POST', SEGMENTS, body), 400, 'ValidationError', message));
+      await unchanged(h, async () => expectError(await h.json('POST', SEGMENTS, body), 400, 'ValidationError', message));
     }
   });
 
-  test('reserved names are refused (400)', async () => {
+  test('reserved names are refused (400)', async ({ h }) => {
     for (const name of ['__proto__', 'constructor', 'toString', 'prototype']) {
-      await unchanged(async () => expectError(await h.json('POST', SEGMENTS, { name, constraints: [] }), 400, 'ValidationError', /"name": must not be/));
+      await unchanged(h, async () => expectError(await h.json('POST', SEGMENTS, { name, constraints: [] }), 400, 'ValidationError', /"name": must not be/));
     }
-    await unchanged(async () => expectError(await h.json('POST', SEGMENTS, { name: 'a', constraints: [{ contextName: '__proto__', operator: 'IN', values: ['x'] }] }), 400, 'ValidationError', /"constraints.0.contextName"/));
+    await unchanged(h, async () => expectError(await h.json('POST', SEGMENTS, { name: 'a', constraints: [{ contextName: '__proto__', operator: 'IN', values: ['x'] }] }), 400, 'ValidationError', /"constraints.0.contextName"/));
   });
 
-  test('a name in use is 409 NameExistsError (names are case-sensitive)', async () => {
-    await create({ name: 'beta', constraints: [] });
-    await unchanged(async () => expectError(await h.json('POST', SEGMENTS, { name: 'beta', project: 'default', constraints: [] }), 409, 'NameExistsError', /"beta"/));
-    await create({ name: 'Beta', constraints: [] });
+  test('a name in use is 409 NameExistsError (names are case-sensitive)', async ({ h }) => {
+    await create(h, { name: 'beta', constraints: [] });
+    await unchanged(h, async () => expectError(await h.json('POST', SEGMENTS, { name: 'beta', project: 'default', constraints: [] }), 409, 'NameExistsError', /"beta"/));
+    await create(h, { name: 'Beta', constraints: [] });
   });
 
-  test('an unknown project is 404', async () => {
-    await unchanged(async () => expectError(await h.json('POST', SEGMENTS, { name: 'a', project: 'nope', constraints: [] }), 404, 'NotFoundError', /"nope"/));
+  test('an unknown project is 404', async ({ h }) => {
+    await unchanged(h, async () => expectError(await h.json('POST', SEGMENTS, { name: 'a', project: 'nope', constraints: [] }), 404, 'NotFoundError', /"nope"/));
   });
 
-  test('more than 250 constraint values in all is 400 ExceedsLimitError; LIMIT_SEGMENT_VALUES changes it', async () => {
+  test('more than 250 constraint values in all is 400 ExceedsLimitError; LIMIT_SEGMENT_VALUES changes it', async ({ h, openHarness }) => {
     const values = (n: number) => Array.from({ length: n }, (_, i) => `v${i}`);
     const body = (n: number) => ({ name: `s${n}`, constraints: [{ contextName: 'a', operator: 'IN', values: values(200) }, { contextName: 'b', operator: 'NOT_IN', values: values(n - 200) }] });
-    await create(body(250));
-    await unchanged(async () => expectError(await h.json('POST', SEGMENTS, body(251)), 400, 'ExceedsLimitError', /limited to 250 \(configurable with LIMIT_SEGMENT_VALUES\)/));
-    const small = await start({ LIMIT_SEGMENT_VALUES: '3' });
-    await create({ name: 'ok', constraints: [{ contextName: 'a', operator: 'IN', values: ['1', '2', '3'] }] }, small);
-    await unchanged(async () => expectError(await small.json('POST', SEGMENTS, { name: 'no', constraints: [{ contextName: 'a', operator: 'IN', values: ['1', '2', '3', '4'] }] }), 400, 'ExceedsLimitError', /LIMIT_SEGMENT_VALUES/), small);
+    await create(h, body(250));
+    await unchanged(h, async () => expectError(await h.json('POST', SEGMENTS, body(251)), 400, 'ExceedsLimitError', /limited to 250 \(configurable with LIMIT_SEGMENT_VALUES\)/));
+    const small = await openHarness({ LIMIT_SEGMENT_VALUES: '3' });
+    await create(small, { name: 'ok', constraints: [{ contextName: 'a', operator: 'IN', values: ['1', '2', '3'] }] });
+    await unchanged(small, async () => expectError(await small.json('POST', SEGMENTS, { name: 'no', constraints: [{ contextName: 'a', operator: 'IN', values: ['1', '2', '3', '4'] }] }), 400, 'ExceedsLimitError', /LIMIT_SEGMENT_VALUES/));
     const id = (await small.json('GET', SEGMENTS)).body.segments[0].id as number;
     expectError(await small.json('PUT', `${SEGMENTS}/${id}`, { name: 'ok', constraints: [{ contextName: 'a', operator: 'IN', values: ['1', '2', '3', '4'] }] }), 400, 'ExceedsLimitError', /LIMIT_SEGMENT_VALUES/);
   });
 
-  test('the number of segments is limited (LIMIT_SEGMENTS, default 300)', async () => {
-    const small = await start({ LIMIT_SEGMENTS: '2' });
-    await create({ name: 'a', constraints: [] }, small);
-    await create({ name: 'b', constraints: [] }, small);
-    await unchanged(async () => expectError(await small.json('POST', SEGMENTS, { name: 'c', constraints: [] }), 400, 'ExceedsLimitError', /segments is limited to 2 \(configurable with LIMIT_SEGMENTS\)/), small);
+  test('the number of segments is limited (LIMIT_SEGMENTS, default 300)', async ({ h, openHarness }) => {
+    const small = await openHarness({ LIMIT_SEGMENTS: '2' });
+    await create(small, { name: 'a', constraints: [] });
+    await create(small, { name: 'b', constraints: [] });
+    await unchanged(small, async () => expectError(await small.json('POST', SEGMENTS, { name: 'c', constraints: [] }), 400, 'ExceedsLimitError', /segments is limited to 2 \(configurable with LIMIT_SEGMENTS\)/));
     expect(h.registry.limits.segments).toBe(300);
   });
 });
 
 describe('GET /api/admin/segments[/:id]', () => {
-  test('lists {segments} by id and gets one; an unknown id is 404, a non-integer one 400', async () => {
+  test('lists {segments} by id and gets one; an unknown id is 404, a non-integer one 400', async ({ h }) => {
     expect((await h.json('GET', SEGMENTS)).body).toEqual({ segments: [] });
-    const a = await create({ name: 'a', constraints: [IN_PLAN] });
-    const b = await create({ name: 'b', project: 'default', constraints: [] });
+    const a = await create(h, { name: 'a', constraints: [IN_PLAN] });
+    const b = await create(h, { name: 'b', project: 'default', constraints: [] });
     const list = await h.json('GET', SEGMENTS);
     expect(list.status).toBe(200);
     expect(list.body.segments.map((s: { id: number }) => s.id)).toEqual([a.id, b.id]);
@@ -126,8 +115,8 @@ describe('GET /api/admin/segments[/:id]', () => {
 });
 
 describe('PUT /api/admin/segments/:id', () => {
-  test('answers 204 and replaces name, description, project and constraints; id, createdAt and createdBy stay', async () => {
-    const a = await create({ name: 'a', description: 'old', constraints: [IN_PLAN] });
+  test('answers 204 and replaces name, description, project and constraints; id, createdAt and createdBy stay', async ({ h }) => {
+    const a = await create(h, { name: 'a', description: 'old', constraints: [IN_PLAN] });
     const r = await h.req('PUT', `${SEGMENTS}/${a.id}`, { name: 'renamed', project: 'default', constraints: [] });
     expect(r.status).toBe(204);
     expect(await r.text()).toBe('');
@@ -139,15 +128,15 @@ describe('PUT /api/admin/segments/:id', () => {
     expect((await h.json('GET', `${SEGMENTS}/${a.id}`)).body).toEqual({ ...a, name: 'renamed', description: 'back', project: null, constraints: [] });
   });
 
-  test('an update that changes nothing writes nothing', async () => {
-    const a = await create({ name: 'a', constraints: [IN_PLAN] });
-    await unchanged(async () => expect((await h.req('PUT', `${SEGMENTS}/${a.id}`, { name: 'a', constraints: [IN_PLAN] })).status).toBe(204));
+  test('an update that changes nothing writes nothing', async ({ h }) => {
+    const a = await create(h, { name: 'a', constraints: [IN_PLAN] });
+    await unchanged(h, async () => expect((await h.req('PUT', `${SEGMENTS}/${a.id}`, { name: 'a', constraints: [IN_PLAN] })).status).toBe(204));
   });
 
-  test('unknown id 404, non-integer id 400, bad body 400, taken name 409, unknown project 404; nothing changes', async () => {
-    const a = await create({ name: 'a', constraints: [] });
-    await create({ name: 'b', constraints: [] });
-    await unchanged(async () => {
+  test('unknown id 404, non-integer id 400, bad body 400, taken name 409, unknown project 404; nothing changes', async ({ h }) => {
+    const a = await create(h, { name: 'a', constraints: [] });
+    await create(h, { name: 'b', constraints: [] });
+    await unchanged(h, async () => {
       expectError(await h.json('PUT', `${SEGMENTS}/99`, { name: 'x', constraints: [] }), 404, 'NotFoundError', /99/);
       expectError(await h.json('PUT', `${SEGMENTS}/x`, { name: 'x', constraints: [] }), 400, 'ValidationError', /"id"/);
       expectError(await h.json('PUT', `${SEGMENTS}/${a.id}`, { name: 'a' }), 400, 'ValidationError', /"constraints": is required/);
@@ -159,36 +148,36 @@ describe('PUT /api/admin/segments/:id', () => {
 });
 
 describe('DELETE /api/admin/segments/:id', () => {
-  test('answers 204; the id is gone and never reused; unknown id 404, non-integer 400', async () => {
-    const a = await create({ name: 'a', constraints: [] });
-    const b = await create({ name: 'b', constraints: [] });
+  test('answers 204; the id is gone and never reused; unknown id 404, non-integer 400', async ({ h }) => {
+    const a = await create(h, { name: 'a', constraints: [] });
+    const b = await create(h, { name: 'b', constraints: [] });
     const r = await h.req('DELETE', `${SEGMENTS}/${b.id}`);
     expect(r.status).toBe(204);
     expectError(await h.json('GET', `${SEGMENTS}/${b.id}`), 404, 'NotFoundError');
-    await unchanged(async () => {
+    await unchanged(h, async () => {
       expectError(await h.json('DELETE', `${SEGMENTS}/${b.id}`), 404, 'NotFoundError');
       expectError(await h.json('DELETE', `${SEGMENTS}/b`), 400, 'ValidationError', /"id"/);
     });
-    expect((await create({ name: 'b', constraints: [] })).id).toBe(b.id + 1);
+    expect((await create(h, { name: 'b', constraints: [] })).id).toBe(b.id + 1);
     expect((await h.json('GET', SEGMENTS)).body.segments.map((s: { id: number }) => s.id)).toEqual([a.id, b.id + 1]);
   });
 });
 
 describe('who may write segments', () => {
   /** A personal token of a new user with `rootRole`, and `projectRole` in project `p` when given. */
-  async function tokenOf(name: string, rootRole: number, projectRole?: number): Promise<string> {
+  async function tokenOf(h: Harness, name: string, rootRole: number, projectRole?: number): Promise<string> {
     const id = await createUser(h, { username: name, rootRole });
     if (projectRole !== undefined) await grant(h, 'p', id, projectRole);
     return personalToken(h, id);
   }
 
-  test('a Reader reads but may not write (403 naming UPDATE_SEGMENT); a client token may do neither', async () => {
+  test('a Reader reads but may not write (403 naming UPDATE_SEGMENT); a client token may do neither', async ({ h }) => {
     await createProject(h, 'p');
-    const a = await create({ name: 'a', constraints: [] });
-    const reader = await tokenOf('reader', 3, READER);
+    const a = await create(h, { name: 'a', constraints: [] });
+    const reader = await tokenOf(h, 'reader', 3, READER);
     expect((await h.json('GET', SEGMENTS, undefined, { token: reader })).status).toBe(200);
     expect((await h.json('GET', `${SEGMENTS}/${a.id}`, undefined, { token: reader })).status).toBe(200);
-    await unchanged(async () => {
+    await unchanged(h, async () => {
       expectError(await h.json('POST', SEGMENTS, { name: 'b', constraints: [] }, { token: reader }), 403, 'NoAccessError', /"UPDATE_SEGMENT"/);
       expectError(await h.json('PUT', `${SEGMENTS}/${a.id}`, { name: 'b', constraints: [] }, { token: reader }), 403, 'NoAccessError', /"UPDATE_SEGMENT"/);
       expectError(await h.json('DELETE', `${SEGMENTS}/${a.id}`, undefined, { token: reader }), 403, 'NoAccessError', /"UPDATE_SEGMENT"/);
@@ -199,12 +188,12 @@ describe('who may write segments', () => {
     expectError(await h.json('GET', SEGMENTS, undefined, { token: client }), 403, 'NoAccessError', /Client tokens/);
   });
 
-  test('global segments: root Admin and Editor; project segments: UPDATE_PROJECT there (Owner), not a Member', async () => {
+  test('global segments: root Admin and Editor; project segments: UPDATE_PROJECT there (Owner), not a Member', async ({ h }) => {
     await createProject(h, 'p');
     await createProject(h, 'q');
-    const editor = await tokenOf('editor', 2);
-    const owner = await tokenOf('owner', 3, OWNER);
-    const member = await tokenOf('member', 3, MEMBER);
+    const editor = await tokenOf(h, 'editor', 2);
+    const owner = await tokenOf(h, 'owner', 3, OWNER);
+    const member = await tokenOf(h, 'member', 3, MEMBER);
     const global = await h.json('POST', SEGMENTS, { name: 'by-editor', constraints: [] }, { token: editor });
     expect(global.status).toBe(201);
     expect(global.body.createdBy).toBe('editor');
@@ -213,7 +202,7 @@ describe('who may write segments', () => {
     const mine = await h.json('POST', SEGMENTS, { name: 'by-owner', project: 'p', constraints: [] }, { token: owner });
     expect(mine.status).toBe(201);
     expect((await h.req('PUT', `${SEGMENTS}/${mine.body.id}`, { name: 'by-owner', project: 'p', constraints: [IN_PLAN] }, { token: owner })).status).toBe(204);
-    await unchanged(async () => {
+    await unchanged(h, async () => {
       expectError(await h.json('POST', SEGMENTS, { name: 'x', constraints: [] }, { token: owner }), 403, 'NoAccessError', /"UPDATE_SEGMENT"/);
       expectError(await h.json('POST', SEGMENTS, { name: 'x', project: 'q', constraints: [] }, { token: owner }), 403, 'NoAccessError', /"UPDATE_PROJECT" in project "q"/);
       // Moving it out of the project needs the permission of where it goes, too.

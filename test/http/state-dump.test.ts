@@ -3,20 +3,17 @@
  * asked for, written a chunk at a time with the event loop free between chunks, at most two at once.
  */
 import { performance } from 'node:perf_hooks';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { dumpRegistry, stableStringify } from '../../src/actors/state-dump.js';
 import { DUMP_STREAMS_AT_ONCE } from '../../src/http/dump-streams.js';
 import { expectError } from '../helpers/expect.js';
-import { harness, type Harness } from '../helpers/harness.js';
-
-let h: Harness;
-beforeEach(async () => { h = await harness(); });
-afterEach(async () => { await h.close(); });
+import { test } from '../helpers/fixtures.js';
+import type { Harness } from '../helpers/harness.js';
 
 const LARGE = 20_000;
 
 /** Creates `count` flags in a project straight through its actor (the routes are not what this tests). */
-async function seed(project: string, count: number): Promise<void> {
+async function seed(h: Harness, project: string, count: number): Promise<void> {
   const actor = h.registry.project(project)!;
   for (let from = 0; from < count; from += 2000) {
     const sends = Array.from({ length: Math.min(2000, count - from) }, (_, k) => actor.send({
@@ -49,10 +46,10 @@ async function readAll(response: Response): Promise<{ text: string; chunks: numb
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('GET /api/admin/state streams', () => {
-  test('byte-identical to stableStringify of the same state: a small project, a large one, the whole service', async () => {
+  test('byte-identical to stableStringify of the same state: a small project, a large one, the whole service', async ({ h }) => {
     expect((await h.json('POST', '/api/admin/projects', { id: 'big', name: 'Big' })).status).toBe(201);
     expect((await h.json('POST', '/api/admin/projects/default/features', { name: 'small', description: 'é ☃ "quoted"\nline' })).status).toBe(201);
-    await seed('big', LARGE);
+    await seed(h, 'big', LARGE);
     for (const project of ['default', 'big', undefined]) {
       const expected = stableStringify(dumpRegistry(h.registry, project)!);
       const response = await h.req('GET', `/api/admin/state${project ? `?project=${project}` : ''}`);
@@ -64,8 +61,8 @@ describe('GET /api/admin/state streams', () => {
     }
   });
 
-  test(`a dump of ${LARGE} flags leaves the event loop free: no /health waits more than 50 ms`, async () => {
-    await seed('default', LARGE);
+  test(`a dump of ${LARGE} flags leaves the event loop free: no /health waits more than 50 ms`, async ({ h }) => {
+    await seed(h, 'default', LARGE);
     // The flags were just created: the first garbage collections copy every one of them out of the young
     // generation, pauses that have nothing to do with the dump. One dump first settles them (and warms the
     // code), as in a service that has been running.
@@ -98,8 +95,8 @@ describe('GET /api/admin/state streams', () => {
     expect(longest, summary).toBeLessThan(50);
   });
 
-  test('the dump is the moment it was asked for: writes while it streams are not in it', async () => {
-    await seed('default', 5000);
+  test('the dump is the moment it was asked for: writes while it streams are not in it', async ({ h }) => {
+    await seed(h, 'default', 5000);
     const expected = stableStringify(dumpRegistry(h.registry)!);
     const response = await h.req('GET', '/api/admin/state');
     const reader = response.body!.getReader();
@@ -119,8 +116,8 @@ describe('GET /api/admin/state streams', () => {
     expect(stableStringify(dumpRegistry(h.registry)!)).not.toBe(expected);
   });
 
-  test(`at most ${DUMP_STREAMS_AT_ONCE} dumps stream at once; the next is a 429 until one ends or its client goes away`, async () => {
-    await seed('default', 3000);
+  test(`at most ${DUMP_STREAMS_AT_ONCE} dumps stream at once; the next is a 429 until one ends or its client goes away`, async ({ h }) => {
+    await seed(h, 'default', 3000);
     const one = await h.req('GET', '/api/admin/state');
     const two = await h.req('GET', '/api/admin/state?project=default');
     expect([one.status, two.status]).toEqual([200, 200]);

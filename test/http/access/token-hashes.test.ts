@@ -4,34 +4,17 @@
  * first use. docs/storage.md "Token hashes".
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ensureAdminTokens } from '../../../src/auth/bootstrap.js';
 import { legacyHash } from '../../../src/auth/token-hasher.js';
 import type { StoredToken } from '../../../src/domain/service-state.js';
 import { decode } from '../../../snapshots/codec.js';
 import { keys } from '../../../snapshots/keys.js';
 import { positions } from '../../helpers/expect.js';
+import { test } from '../../helpers/fixtures.js';
 import { ADMIN_TOKEN, HARNESS_TOKEN_SECRET, harness, type Harness } from '../../helpers/harness.js';
-
-const open: Harness[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const h of open.splice(0)) await h.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-const start = async (env: Record<string, string> = {}, dataDir?: string) => {
-  const h = await harness(env, dataDir);
-  open.push(h);
-  return h;
-};
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'flagpole-keys-'));
-  dirs.push(dir);
-  return dir;
-};
 
 const LEGACY_SECRET = '*:*.chosen-by-an-operator-long-ago';
 
@@ -49,8 +32,8 @@ async function storeLegacy(h: Harness, token: StoredToken): Promise<void> {
 const tokensOf = (h: Harness) => h.registry.service.state.tokens;
 
 describe('keyed token hashes', () => {
-  test('a token is stored under its HMAC; created under one key, it does not authenticate under another', async () => {
-    const dir = tempDir();
+  test('a token is stored under its HMAC; created under one key, it does not authenticate under another', async ({ tempDir, openHarnessOverTempDir }) => {
+    const dir = tempDir('keys');
     const a = await harness({ TOKEN_SECRET: 'installation-a-token-key-0123456789abcdef' }, dir);
     const created = await a.json('POST', '/api/admin/api-tokens', { tokenName: 'ops', type: 'admin' });
     expect(created.status).toBe(201);
@@ -61,22 +44,21 @@ describe('keyed token hashes', () => {
     await a.registry.close();
 
     // The same data directory under another key: the stored hash matches nothing.
-    const b = await start({ TOKEN_SECRET: 'installation-b-token-key-0123456789abcdef' }, dir);
+    const b = await openHarnessOverTempDir({ TOKEN_SECRET: 'installation-b-token-key-0123456789abcdef' }, dir);
     expect(b.tokenHasher.hash(secret)).not.toBe(a.tokenHasher.hash(secret));
     const refused = await b.json('GET', '/api/admin/projects', undefined, { token: secret });
     expect(refused.status).toBe(401);
     expect(refused.body.name).toBe('AuthenticationRequired');
   });
 
-  test('no file of the data directory holds the token key, whether given as TOKEN_SECRET or kept in the key file', async () => {
-    const h = await start();
+  test('no file of the data directory holds the token key, whether given as TOKEN_SECRET or kept in the key file', async ({ h, tempDir, openHarnessOverTempDir }) => {
     await h.json('POST', '/api/admin/api-tokens', { tokenName: 'ops', type: 'admin' });
     await h.restart();
 
-    const parent = tempDir();
+    const parent = tempDir('keys');
     const dataDir = join(parent, 'data');
     const keyFile = join(parent, 'data.token-secret');
-    const withFile = await start({ TOKEN_SECRET_FILE: keyFile }, dataDir);
+    const withFile = await openHarnessOverTempDir({ TOKEN_SECRET_FILE: keyFile }, dataDir);
     await withFile.json('POST', '/api/admin/api-tokens', { tokenName: 'ops', type: 'admin' });
     await withFile.restart();
     const fileKey = readFileSync(keyFile, 'utf8').trim();
@@ -95,8 +77,9 @@ describe('keyed token hashes', () => {
 });
 
 describe('records from before keyed hashes (plain SHA-256)', () => {
-  test('authenticate once, are then stored under their HMAC, and the unkeyed hash is gone from the state', async () => {
-    const h = await start();
+  test('authenticate once, are then stored under their HMAC, and the unkeyed hash is gone from the state', async ({ tempDir, openHarnessOverTempDir }) => {
+    // Not closed by a fixture: the test closes its store and hands its data directory over to `again`.
+    const h = await harness({}, tempDir('keys'));
     const legacy = legacyRecord(LEGACY_SECRET);
     await storeLegacy(h, legacy);
     const seq = h.registry.service.seq;
@@ -122,8 +105,7 @@ describe('records from before keyed hashes (plain SHA-256)', () => {
     expect((await h.json('GET', '/api/admin/projects', undefined, { token: LEGACY_SECRET })).status).toBe(200);
     expect(positions(h)).toBe(before);
     await h.registry.store.close();
-    const again = await start({}, h.dataDir);
-    open.splice(open.indexOf(h), 1);
+    const again = await openHarnessOverTempDir({}, h.dataDir);
     expect(tokensOf(again)[hmac]).toEqual({ ...same, hash: hmac });
     expect(tokensOf(again)[legacy.hash]).toBeUndefined();
     expect((await again.json('GET', '/api/admin/projects', undefined, { token: LEGACY_SECRET })).status).toBe(200);
@@ -131,8 +113,7 @@ describe('records from before keyed hashes (plain SHA-256)', () => {
     expect(tokensOf(again)[hmac]).toEqual({ ...same, hash: hmac });
   });
 
-  test('several first uses at once: every one is let in, one record is written', async () => {
-    const h = await start();
+  test('several first uses at once: every one is let in, one record is written', async ({ h }) => {
     await storeLegacy(h, legacyRecord(LEGACY_SECRET));
     const seq = h.registry.service.seq;
     const answers = await Promise.all(Array.from({ length: 6 }, () => h.json('GET', '/api/admin/roles', undefined, { token: LEGACY_SECRET })));
@@ -142,8 +123,7 @@ describe('records from before keyed hashes (plain SHA-256)', () => {
     expect(Object.keys(tokensOf(h))).toHaveLength(2);
   });
 
-  test('an expired legacy token is refused and left as it is; a revoked one is refused', async () => {
-    const h = await start();
+  test('an expired legacy token is refused and left as it is; a revoked one is refused', async ({ h }) => {
     const expired = legacyRecord('*:*.expired-legacy-token-000', { expiresAt: '2020-01-01T00:00:00.000Z' });
     await storeLegacy(h, expired);
     const before = positions(h);
@@ -156,8 +136,7 @@ describe('records from before keyed hashes (plain SHA-256)', () => {
     expect((await h.json('GET', '/api/admin/roles', undefined, { token: '*:*.revoked-legacy-token-000' })).status).toBe(401);
   });
 
-  test('a personal token and a client token keep their scope when re-stored', async () => {
-    const h = await start();
+  test('a personal token and a client token keep their scope when re-stored', async ({ h }) => {
     const user = await h.json('POST', '/api/admin/user-admin', { email: 'viewer@example.com', rootRole: 3 });
     const personal = legacyRecord('user:legacy-personal-token-0123', { type: 'personal', userId: user.body.id, tokenName: 'laptop' });
     const client = legacyRecord('default:development.legacy-client-0123', { type: 'client', projects: ['default'], environment: 'development', tokenName: 'sdk' });
@@ -173,8 +152,7 @@ describe('records from before keyed hashes (plain SHA-256)', () => {
     expect(listed.body.tokens).toEqual([expect.objectContaining({ id: personal.id, prefix: 'user:' })]);
   });
 
-  test('an init admin token stored the old way is re-stored under its HMAC at start, not created twice', async () => {
-    const h = await start();
+  test('an init admin token stored the old way is re-stored under its HMAC at start, not created twice', async ({ h }) => {
     const legacy = legacyRecord(LEGACY_SECRET, { tokenName: 'init-admin-token-2' });
     await storeLegacy(h, legacy);
     expect(await ensureAdminTokens(h.registry, h.tokenHasher, [ADMIN_TOKEN, LEGACY_SECRET])).toBeNull();
