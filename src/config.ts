@@ -26,6 +26,8 @@ export interface Config {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   maxConnections: number;
+  /** Seconds between two writes of the usage metrics gathered in memory (`METRICS_FLUSH_SECONDS`); a crash loses at most this much. */
+  metricsFlushSeconds: number;
 }
 
 const list = (value: string | undefined): string[] =>
@@ -73,5 +75,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', env['HEADERS_TIMEOUT_MS'], 10_000, 1000, 600_000),
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', env['REQUEST_TIMEOUT_MS'], 30_000, 1000, 3_600_000),
     maxConnections: integer('MAX_CONNECTIONS', env['MAX_CONNECTIONS'], 30_000, 1, 1_000_000),
+    metricsFlushSeconds: integer('METRICS_FLUSH_SECONDS', env['METRICS_FLUSH_SECONDS'], 10, 1, 3600),
   };
 }
