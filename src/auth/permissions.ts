@@ -14,7 +14,9 @@ export type Permission =
   | 'UPDATE_FEATURE_VARIANTS'
   | 'UPDATE_PROJECT'
   | 'PROJECT_USER_ACCESS'
-  | 'ADMIN';
+  | 'ADMIN'
+  /** The client (SDK) API: client tokens and admin tokens only, never a user's personal token (as Unleash). */
+  | 'CLIENT_API';
 
 /** Who is calling, resolved from the `Authorization` header. */
 export type Principal =
@@ -57,8 +59,9 @@ export function isAllowed(principal: Principal, permission: Permission, projectR
     case 'admin':
       return true;
     case 'client':
-      return false;
+      return permission === 'CLIENT_API';
     case 'user': {
+      if (permission === 'CLIENT_API') return false;
       if (principal.user.rootRole === ROOT_ADMIN) return true;
       if (permission === 'ADMIN') return false;
       return ROLE_PERMISSIONS[effectiveProjectRole(principal.user.rootRole, projectRole)]?.has(permission) ?? false;
