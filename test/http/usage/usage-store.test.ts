@@ -133,6 +133,24 @@ describe('durability', () => {
     expect((await h.json('GET', flagPath('checkout'))).body.lastSeenAt).toBe(lastSeenAt);
   });
 
+  test('a damaged usage entry is reported, dropped and deleted; the start goes on', async () => {
+    await postMetrics(h, sdk, seen(2));
+    await h.registry.usage.flush();
+    await h.registry.store.writeUnsynced([
+      { type: 'put', key: 'use/c/2026-11-23T19/default/checkout/production', value: '1:00000000:{"yes":1}' },
+      { type: 'put', key: 'use/x/unknown', value: 'junk' },
+    ]);
+    await h.restart();
+    const warnings = h.logs().filter((line) => String(line['msg']).startsWith('usage metrics:')).map((line) => String(line['msg']));
+    expect(warnings).toEqual([
+      expect.stringContaining('corrupt record at key "use/c/2026-11-23T19/default/checkout/production": checksum mismatch'),
+      expect.stringContaining('use/x/unknown'),
+    ]);
+    expect((await countedBuckets(h, 'checkout')).map((b) => b.yes)).toEqual([2]);
+    await h.registry.usage.flush();
+    expect((await storedKeys(h)).filter((k) => k.includes('production') || k.startsWith('use/x/'))).toEqual([]);
+  });
+
   test('METRICS_FLUSH_SECONDS: counts are written by the timer', async () => {
     const timed = await harness({ METRICS_FLUSH_SECONDS: '1' });
     try {
