@@ -23,6 +23,10 @@ export interface MetricsReport {
   counts: readonly CountReport[];
 }
 
+/** Changes planned and encoded between two yields to the event loop (a few milliseconds of work). */
+const SLICE = 500;
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** An hour as a key part: `2026-11-23T19`. */
 const hourPart = (hour: number) => new Date(hour).toISOString().slice(0, 13);
 const parseHour = (part: string) => Date.parse(`${part}:00:00.000Z`);
@@ -99,15 +103,20 @@ export class UsageActor {
     if (this.stopped) return;
     const counts = this.counts.plan(now);
     const apps = this.applications.plan(now);
-    const ops: BatchOp[] = [
-      ...this.junk.map((key) => ({ type: 'del' as const, key })),
-      ...counts.changes.map(countOp),
-      ...apps.changes.map(applicationOp),
-    ];
+    const ops: BatchOp[] = this.junk.map((key) => ({ type: 'del' as const, key }));
     this.junk = [];
+    // A flush of many flags is planned and encoded in slices, yielding between them, so requests keep flowing.
+    for (const change of counts.changes) {
+      ops.push(countOp(change));
+      if (ops.length % SLICE === 0) await yieldToEventLoop();
+    }
+    for (const change of apps.changes) {
+      ops.push(applicationOp(change));
+      if (ops.length % SLICE === 0) await yieldToEventLoop();
+    }
     if (ops.length > 0) {
       try {
-        await (sync ? this.store.commit(ops) : this.store.writeUnsynced(ops));
+        await this.store.writeInSlices(ops, { sync, slice: SLICE });
       } catch (error) {
         this.options.log.warn({ err: error, ops: ops.length }, 'usage metrics: the flush failed; this interval of counts is lost');
         return;

@@ -95,7 +95,7 @@ export class ClientApplications {
   }
 
   /** The pending sightings merged into the published records, and what the bounds and the 48 h drop. */
-  plan(now: number): Plan<ApplicationChange> {
+  plan(now: number): Plan<ApplicationChange> & { changes: ApplicationChange[] } {
     const pending = this.pending;
     const pendingInstances = this.pendingInstances;
     this.pending = new Map();

@@ -61,9 +61,12 @@ export type CountChange =
   | { kind: 'seen'; project: string; flag: string; seen: SeenRecord }
   | { kind: 'seen-removed'; project: string; flag: string };
 
-/** What a flush writes, and the step that publishes it once written. */
+/**
+ * What a flush writes, and the step that publishes it once written. `changes` may be computed as it is
+ * iterated (so a large flush can yield to the event loop between changes); iterate it fully before `apply`.
+ */
 export interface Plan<C> {
-  changes: C[];
+  changes: Iterable<C>;
   apply(): void;
 }
 
@@ -166,37 +169,51 @@ export class UsageCounts {
     const removed = this.removed;
     this.pending = new Map();
     this.removed = new Map();
-    const changes: CountChange[] = [];
     const steps: (() => void)[] = [];
+    let complete = false;
+    const self = this;
+    const changes = (function* () {
+      yield* self.planChanges(pending, removed, oldestKeptHour(now), steps);
+      complete = true;
+    })();
+    return {
+      changes,
+      apply: () => {
+        if (!complete) throw new Error('UsageCounts: a plan is applied only once all its changes are written');
+        for (const step of steps) step();
+      },
+    };
+  }
+
+  private *planChanges(pending: Map<string, PendingFlag>, removed: Map<string, { project: string; flag: string }>, cutoff: number, steps: (() => void)[]): Generator<CountChange> {
     for (const [id, { project, flag }] of removed) {
       pending.delete(id);
       const usage = this.flags.get(project)?.get(flag);
       if (!usage) continue;
-      for (const cell of usage.cells.values()) changes.push({ kind: 'cell-removed', project, flag, hour: cell.hour, environment: cell.environment });
-      changes.push({ kind: 'seen-removed', project, flag });
+      for (const cell of usage.cells.values()) yield { kind: 'cell-removed', project, flag, hour: cell.hour, environment: cell.environment };
+      yield { kind: 'seen-removed', project, flag };
       steps.push(() => {
         this.flags.get(project)?.delete(flag);
         this.bump(project);
       });
     }
-    const cutoff = oldestKeptHour(now);
     if (cutoff > this.expiredBefore) {
       for (const [project, flags] of this.flags) {
         for (const [flag, usage] of flags) {
+          if (removed.has(flagKey(project, flag))) continue;
           for (const [key, cell] of usage.cells) {
-            if (cell.hour >= cutoff || removed.has(flagKey(project, flag))) continue;
-            changes.push({ kind: 'cell-removed', project, flag, hour: cell.hour, environment: cell.environment });
+            if (cell.hour >= cutoff) continue;
+            yield { kind: 'cell-removed', project, flag, hour: cell.hour, environment: cell.environment };
             steps.push(() => usage.cells.delete(key));
           }
         }
       }
       steps.push(() => { this.expiredBefore = cutoff; });
     }
-    for (const update of pending.values()) this.planMerge(update, cutoff, changes, steps);
-    return { changes, apply: () => { for (const step of steps) step(); } };
+    for (const update of pending.values()) yield* this.planMerge(update, cutoff, steps);
   }
 
-  private planMerge(update: PendingFlag, cutoff: number, changes: CountChange[], steps: (() => void)[]): void {
+  private *planMerge(update: PendingFlag, cutoff: number, steps: (() => void)[]): Generator<CountChange> {
     const { project, flag } = update;
     const published = this.flags.get(project)?.get(flag);
     const cells: CountCell[] = [];
@@ -207,13 +224,13 @@ export class UsageCounts {
       if (before) addCounts(cell, before);
       addCounts(cell, fresh);
       cells.push(cell);
-      changes.push({ kind: 'cell', project, flag, cell });
+      yield { kind: 'cell', project, flag, cell };
     }
     const environments = new Map(published?.environments);
     for (const [environment, at] of update.environments) environments.set(environment, at);
     const apps = new Map(published?.apps);
     for (const [app, at] of update.apps) touch(apps, app, at, USAGE_BOUNDS.applicationsPerFlag);
-    changes.push({ kind: 'seen', project, flag, seen: { environments: Object.fromEntries(environments), apps: Object.fromEntries(apps) } });
+    yield { kind: 'seen', project, flag, seen: { environments: Object.fromEntries(environments), apps: Object.fromEntries(apps) } };
     steps.push(() => {
       const usage = this.usageOf(project, flag);
       for (const cell of cells) usage.cells.set(cellKey(cell.hour, cell.environment), cell);

@@ -5,10 +5,15 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ClientApplications, type ClientSighting } from '../../src/domain/client-applications.js';
-import { HOUR_MS, UsageCounts } from '../../src/domain/usage-counts.js';
+import { HOUR_MS, UsageCounts, type Plan } from '../../src/domain/usage-counts.js';
 import { USAGE_BOUNDS } from '../../src/limits.js';
 
 const NOW = Date.parse('2026-11-23T12:30:00.000Z');
+/** What the usage actor does with a plan once its write succeeded: every change iterated, then applied. */
+const apply = (plan: Plan<unknown>) => {
+  [...plan.changes];
+  plan.apply();
+};
 const at = (offsetMs: number) => new Date(NOW + offsetMs).toISOString();
 const sighting = (appName: string, instanceId: string, offsetMs: number, extra: Partial<ClientSighting> = {}): ClientSighting =>
   ({ appName, instanceId, environment: 'development', projects: ['*'], sdkVersion: null, clientIp: null, at: at(offsetMs), ...extra });
@@ -60,7 +65,7 @@ describe('counts', () => {
     for (let i = 0; i < USAGE_BOUNDS.applicationsPerFlag + 3; i += 1) {
       counts.record('development', `app-${i}`, NOW + i, NOW, [{ project: 'p', flag: 'f', yes: Number.MAX_SAFE_INTEGER, no: 0, variants }]);
     }
-    counts.plan(NOW + 1000).apply();
+    apply(counts.plan(NOW + 1000));
     const [cell] = counts.cells('p', 'f');
     expect(Object.keys(cell!.variants).length).toBe(USAGE_BOUNDS.variantsPerBucket);
     expect(cell!.yes).toBe(Number.MAX_SAFE_INTEGER);
@@ -71,20 +76,20 @@ describe('counts', () => {
   test('a plan that is never applied (a failed write) publishes nothing', () => {
     const counts = new UsageCounts();
     counts.record('development', 'app', NOW, NOW, [{ project: 'p', flag: 'f', yes: 1, no: 0, variants: {} }]);
-    expect(counts.plan(NOW).changes.map((c) => c.kind)).toEqual(['cell', 'seen']);
+    expect([...counts.plan(NOW).changes].map((c) => c.kind)).toEqual(['cell', 'seen']);
     expect(counts.seen('p', 'f').lastSeenAt).toBeNull();
-    expect(counts.plan(NOW).changes).toEqual([]);
+    expect([...counts.plan(NOW).changes]).toEqual([]);
   });
 
   test('the version moves only when a lastSeenAt changes', () => {
     const counts = new UsageCounts();
     counts.record('development', 'app', NOW, NOW, [{ project: 'p', flag: 'f', yes: 1, no: 0, variants: {} }]);
-    counts.plan(NOW).apply();
+    apply(counts.plan(NOW));
     const version = counts.version('p');
-    counts.plan(NOW + HOUR_MS).apply();
+    apply(counts.plan(NOW + HOUR_MS));
     expect(counts.version('p')).toBe(version);
     counts.record('development', 'app', NOW + 1, NOW, [{ project: 'p', flag: 'f', yes: 1, no: 0, variants: {} }]);
-    counts.plan(NOW + 2).apply();
+    apply(counts.plan(NOW + 2));
     expect(counts.version('p')).toBe(version + 1);
     expect(counts.version('other')).toBe(0);
   });
