@@ -24,7 +24,27 @@ export const keys = {
     `${scopePart(scope)}/snap/${seqPart(seq)}/c${chunk.toString().padStart(6, '0')}`,
   snapshotPrefix: (scope: Scope) => `${scopePart(scope)}/snap/`,
   snapshotSeqPrefix: (scope: Scope, seq: number) => `${scopePart(scope)}/snap/${seqPart(seq)}/`,
+  /**
+   * Usage metrics, outside every log (docs/storage.md "Usage metrics"). Names are URI-encoded, so an
+   * application name or instance id holding `/` stays one part.
+   */
+  usagePrefix: 'use/',
+  usageCountsPrefix: 'use/c/',
+  usageCount: (hour: string, project: string, flag: string, environment: string) =>
+    `use/c/${hour}/${part(project)}/${part(flag)}/${part(environment)}`,
+  usageSeenPrefix: 'use/s/',
+  usageSeen: (project: string, flag: string) => `use/s/${part(project)}/${part(flag)}`,
+  usageAppsPrefix: 'use/a/',
+  usageApp: (appName: string) => `use/a/${part(appName)}`,
+  usageInstancesPrefix: 'use/i/',
+  usageInstance: (appName: string, instanceId: string) => `use/i/${part(appName)}/${part(instanceId)}`,
 };
+
+/** A name as one part of a usage key. */
+const part = (name: string): string => encodeURIComponent(name);
+
+/** The parts of a usage key after its prefix, decoded. */
+export const usageKeyParts = (key: string, prefix: string): string[] => key.slice(prefix.length).split('/').map(decodeURIComponent);
 
 /** The upper bound for a range read of every key starting with `prefix`. */
 export const prefixEnd = (prefix: string): string => `${prefix}\xff`;

@@ -65,6 +65,29 @@ export class Store {
     await this.db.batch(ops, { sync: false });
   }
 
+  /**
+   * Writes `ops` as one atomic batch built a slice at a time, yielding to the event loop between slices: a
+   * batch of tens of thousands of small values costs LevelDB's bindings about 10 µs of the event loop per op
+   * when handed over at once. Not part of the group commit (see {@link Store.writeUnsynced}).
+   */
+  async writeInSlices(ops: BatchOp[], options: { sync: boolean; slice?: number }): Promise<void> {
+    const slice = options.slice ?? 500;
+    const batch = this.db.batch();
+    try {
+      for (let i = 0; i < ops.length; i += 1) {
+        const op = ops[i]!;
+        if (op.type === 'put') batch.put(op.key, op.value);
+        else batch.del(op.key);
+        if ((i + 1) % slice === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      await batch.write({ sync: options.sync });
+    } catch (error) {
+      // Idempotent: a batch that failed to write is closed already.
+      await batch.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
   async get(key: string): Promise<string | undefined> {
     return (await this.db.get(key)) ?? undefined;
   }

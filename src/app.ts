@@ -12,6 +12,7 @@ import { openApiDocument } from './http/openapi.js';
 import { mountRoutes } from './http/pipeline.js';
 import type { AppDeps, AppEnv, RouteSpec } from './http/route.js';
 import { accessRoutes } from './http/routes/access.routes.js';
+import { clientMetricsRoutes } from './http/routes/client-metrics.routes.js';
 import { environmentRoutes } from './http/routes/environments.routes.js';
 import { featureRoutes } from './http/routes/features.routes.js';
 import { projectRoutes } from './http/routes/projects.routes.js';
@@ -19,6 +20,7 @@ import { segmentRoutes } from './http/routes/segments.routes.js';
 import { stateRoutes } from './http/routes/state.routes.js';
 import { strategyRoutes } from './http/routes/strategies.routes.js';
 import { toggleRoutes } from './http/routes/toggles.routes.js';
+import { usageRoutes } from './http/routes/usage.routes.js';
 import { variantRoutes } from './http/routes/variants.routes.js';
 import { SummaryCache } from './http/summary-cache.js';
 import { silentLogger, type Logger } from './log.js';
@@ -35,6 +37,8 @@ export const ROUTES: RouteSpec[] = [
   ...segmentRoutes,
   ...stateRoutes,
   ...accessRoutes,
+  ...usageRoutes,
+  ...clientMetricsRoutes,
 ];
 
 /**

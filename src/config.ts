@@ -36,6 +36,8 @@ export interface Config {
   tokenSecret: SecretText | null;
   /** `TOKEN_SECRET_FILE`, absolute; default `<DATA_DIR>.token-secret`, a sibling of the data directory. */
   tokenSecretFile: string;
+  /** Seconds between two writes of the usage metrics gathered in memory (`METRICS_FLUSH_SECONDS`); a crash loses at most this much. */
+  metricsFlushSeconds: number;
 }
 
 const list = (value: string | undefined): string[] =>
@@ -106,5 +108,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', env['REQUEST_TIMEOUT_MS'], 30_000, 1000, 3_600_000),
     maxConnections: integer('MAX_CONNECTIONS', env['MAX_CONNECTIONS'], 30_000, 1, 1_000_000),
     ...tokenKeySettings(env, dataDir),
+    metricsFlushSeconds: integer('METRICS_FLUSH_SECONDS', env['METRICS_FLUSH_SECONDS'], 10, 1, 3600),
   };
 }

@@ -42,6 +42,33 @@ export const SHAPE_LIMITS = {
   /** Issues an error body lists, and characters of each issue's message. */
   errorIssues: 10,
   errorMessage: 300,
+  /** Flags in one usage-metrics bucket (`POST /api/client/metrics`). */
+  metricsFlags: 10_000,
+  /** Variant names counted for one flag in one usage-metrics bucket. */
+  metricsVariants: 1000,
+  /** Characters of an SDK's `appName`, `instanceId`, `sdkVersion`, a strategy name it registers, and a date it sends. */
+  clientName: 255,
+  /** Strategy names one SDK registration lists. */
+  clientStrategies: 1000,
+} as const;
+
+/**
+ * Bounds of the usage metrics kept in memory and on disk (`src/actors/usage-actor.ts`). Usage is not a
+ * write anyone is refused: past a bound the oldest entry is dropped, never the request.
+ */
+export const USAGE_BOUNDS = {
+  /** Hours of counts kept: older hourly buckets are dropped at the next flush. */
+  retentionHours: 48,
+  /** Registered applications; the one seen least recently is dropped first. */
+  applications: 1000,
+  /** Registered instances (of all applications); the one seen least recently is dropped first, and any unseen for `retentionHours`. */
+  instances: 10_000,
+  /** Distinct variant names counted for one flag in one environment and hour; later names are not counted. */
+  variantsPerBucket: 100,
+  /** Applications remembered per flag (`seenApplications`); the one seen least recently is dropped first. */
+  applicationsPerFlag: 100,
+  /** Projects, and environments per project, remembered in one application's `usage`. */
+  applicationUsage: 100,
 } as const;
 
 /** Bounds of what accumulates; each is decided in the mailbox that serializes the writes it counts. */

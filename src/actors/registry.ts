@@ -21,6 +21,7 @@ import { emptyProject, projectModel, stateFromSnapshot } from './project-model.j
 import { IncompatibleSnapshotError, recoverState } from './recover.js';
 import { SerialQueue } from './serial-queue.js';
 import { emptyServiceState, serviceModel } from './service-model.js';
+import { UsageActor } from './usage-actor.js';
 
 export type ProjectActor = CommandActor<ProjectState, ProjectDraft, ProjectCommand, ProjectEvent, ProjectReplies>;
 export type ServiceActor = CommandActor<ServiceState, ServiceState, ServiceCommand, ServiceEvent, ServiceReplies>;
@@ -31,6 +32,8 @@ export interface RegistryOptions extends Partial<ActorOptions> {
   initEnvironments: string[];
   /** What may accumulate (docs/limits.md); the defaults when absent. */
   limits?: Limits | undefined;
+  /** Milliseconds between two writes of the usage metrics (`METRICS_FLUSH_SECONDS`); 10 s when absent. */
+  usageFlushMs?: number | undefined;
 }
 
 const DEFAULTS: Omit<ActorOptions, 'log'> = { snapshotEvery: 1000, logRetention: 'all', maxBatch: 256 };
@@ -67,6 +70,8 @@ export class Registry {
   private readonly fencedSegments = new Map<number, { allow: string | null; arrivals: Map<string, number>; lifted: Promise<void> }>();
   // Assigned in open(), before any use; the service model looks projects up through this registry.
   service!: ServiceActor;
+  /** SDK usage metrics: counts, last seen, applications; kept outside every log (docs/storage.md "Usage metrics"). */
+  usage!: UsageActor;
 
   private constructor(
     /** The LevelDB store. Actors write it; entry points and tests may inspect it; nothing else touches it. */
@@ -93,6 +98,11 @@ export class Registry {
         await registry.recoverProject(key.slice(keys.projectsPrefix.length));
       }
       if (recoveredService.seq === 0) await registry.bootstrap(options.initEnvironments);
+      registry.usage = await UsageActor.open(store, registry.feed, {
+        flushMs: options.usageFlushMs ?? 10_000,
+        log: base.log,
+        exists: (project, flag) => registry.projects.get(project)?.state.flags.has(flag) ?? false,
+      });
       return registry;
     } catch (error) {
       await store.close();
@@ -243,8 +253,9 @@ export class Registry {
     }
   }
 
-  /** Finishes queued commands, writes a snapshot of every actor, and closes the store. */
+  /** Writes the last interval of usage, finishes queued commands, writes a snapshot of every actor, and closes the store. */
   async close(): Promise<void> {
+    await this.usage.close();
     for (const actor of this.projects.values()) await actor.close();
     await this.service.close();
     await this.store.close();

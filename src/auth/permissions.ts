@@ -16,7 +16,9 @@ export type Permission =
   | 'PROJECT_USER_ACCESS'
   /** Create, change or delete a global segment (a project's segments need `UPDATE_PROJECT` there). */
   | 'UPDATE_SEGMENT'
-  | 'ADMIN';
+  | 'ADMIN'
+  /** The client (SDK) API: client tokens and admin tokens only, never a user's personal token (as Unleash). */
+  | 'CLIENT_API';
 
 /** Who is calling, resolved from the `Authorization` header. */
 export type Principal =
@@ -59,8 +61,9 @@ export function isAllowed(principal: Principal, permission: Permission, projectR
     case 'admin':
       return true;
     case 'client':
-      return false;
+      return permission === 'CLIENT_API';
     case 'user': {
+      if (permission === 'CLIENT_API') return false;
       if (principal.user.rootRole === ROOT_ADMIN) return true;
       if (permission === 'ADMIN') return false;
       // Global segments belong to no project: root Editors may write them (as in Unleash 6.10), no project role grants it.

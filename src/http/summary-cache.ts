@@ -3,6 +3,15 @@ import type { Environment } from '../domain/service-state.js';
 import type { Flag } from '../domain/types.js';
 import { orderedEnvironments } from './views.js';
 
+/**
+ * What the summaries need of a project's usage metrics: `lastSeenAt` per flag, and a version that moves
+ * whenever one of them does (a flush that changed it), so cached answers are rebuilt then and only then.
+ */
+export interface SummaryUsage {
+  version: number;
+  lastSeenAt(flag: string): string | null;
+}
+
 /** Encoded JSON, the type Hono sends as is. */
 export type Bytes = Uint8Array<ArrayBuffer>;
 
@@ -10,12 +19,12 @@ export type Bytes = Uint8Array<ArrayBuffer>;
  * A feature summary: exactly the fields of seed 2.2. Lists of large projects are mostly these, so nothing
  * beyond the contract is added to them.
  */
-const summary = (flag: Flag, environments: Environment[]) => ({
+const summary = (flag: Flag, environments: Environment[], lastSeenAt: string | null) => ({
   name: flag.name,
   type: flag.type,
   stale: flag.stale,
   createdAt: flag.createdAt,
-  lastSeenAt: flag.lastSeenAt,
+  lastSeenAt,
   environments: environments.map((env) => ({
     name: env.name,
     displayName: env.name,
@@ -26,14 +35,16 @@ const summary = (flag: Flag, environments: Environment[]) => ({
 interface FlagSummary {
   /** The project environments the summary was made for. */
   key: string;
+  /** The `lastSeenAt` it shows. */
+  lastSeenAt: string | null;
   json: string;
   bytes: number;
 }
 
 /**
- * The flag list and overview answers of each project, encoded once per project state version (and health
- * figure, for the overview; see `queries/health.query.ts`), from summaries cached per flag image: a change
- * re-serializes only the flags it replaced, and an answer is assembled by encoding each cached summary straight into one buffer of the
+ * The flag list and overview answers of each project, encoded once per project state version and usage
+ * version (and health figure, for the overview; see `queries/health.query.ts`), from summaries cached per
+ * flag image and `lastSeenAt`: a change re-serializes only the flags it replaced or saw again, and an answer is assembled by encoding each cached summary straight into one buffer of the
  * exact size (no intermediate string of the whole list), so even a 100k-flag project is rebuilt in tens of
  * milliseconds after a write and served from memory until the next.
  */
@@ -43,28 +54,28 @@ export class SummaryCache {
   private readonly overviews = new Map<string, { key: string; body: Bytes }>();
 
   /** The whole answer of the flag list, `{"version":2,"features":[...]}`. */
-  list(state: ProjectState, environments: Environment[], environmentsVersion: number): Bytes {
-    const key = `${state.version}:${environmentsVersion}`;
+  list(state: ProjectState, environments: Environment[], environmentsVersion: number, usage: SummaryUsage): Bytes {
+    const key = `${state.version}:${environmentsVersion}:${usage.version}`;
     const cached = this.lists.get(state.meta.id);
     if (cached?.key === key) return cached.body;
-    const body = this.assemble(state, environments, environmentsVersion, '{"version":2,"features":', '}');
+    const body = this.assemble(state, environments, environmentsVersion, usage, '{"version":2,"features":', '}');
     this.lists.set(state.meta.id, { key, body });
     return body;
   }
 
   /** The overview answer for a `health` figure: `head(health)` gives the overview without its features. */
-  overview(state: ProjectState, environments: Environment[], environmentsVersion: number, health: number, head: (health: number) => object): Bytes {
-    const key = `${state.version}:${environmentsVersion}:${health}`;
+  overview(state: ProjectState, environments: Environment[], environmentsVersion: number, usage: SummaryUsage, health: number, head: (health: number) => object): Bytes {
+    const key = `${state.version}:${environmentsVersion}:${usage.version}:${health}`;
     const cached = this.overviews.get(state.meta.id);
     if (cached?.key === key) return cached.body;
     const json = JSON.stringify(head(health));
-    const body = this.assemble(state, environments, environmentsVersion, `${json.slice(0, -1)},"features":`, '}');
+    const body = this.assemble(state, environments, environmentsVersion, usage, `${json.slice(0, -1)},"features":`, '}');
     this.overviews.set(state.meta.id, { key, body });
     return body;
   }
 
   /** `prefix` + `[` + the summaries of the active flags, comma separated + `]` + `suffix`, encoded. */
-  private assemble(state: ProjectState, environments: Environment[], environmentsVersion: number, prefix: string, suffix: string): Bytes {
+  private assemble(state: ProjectState, environments: Environment[], environmentsVersion: number, usage: SummaryUsage, prefix: string, suffix: string): Bytes {
     const envs = orderedEnvironments(environments, state.meta.environments);
     const envKey = `${environmentsVersion}:${state.meta.environments.join(',')}`;
     const parts: FlagSummary[] = [];
@@ -72,9 +83,10 @@ export class SummaryCache {
     for (const flag of state.flags.values()) {
       if (flag.archived) continue;
       let part = this.perFlag.get(flag);
-      if (part?.key !== envKey) {
-        const json = JSON.stringify(summary(flag, envs));
-        part = { key: envKey, json, bytes: Buffer.byteLength(json) };
+      const lastSeenAt = usage.lastSeenAt(flag.name);
+      if (part?.key !== envKey || part.lastSeenAt !== lastSeenAt) {
+        const json = JSON.stringify(summary(flag, envs, lastSeenAt));
+        part = { key: envKey, lastSeenAt, json, bytes: Buffer.byteLength(json) };
         this.perFlag.set(flag, part);
       }
       parts.push(part);

@@ -2,15 +2,20 @@
  * Views: what a route answers, shaped from state records. Typed by the response schemas of
  * `src/schemas/responses.schema.ts` (which the OpenAPI document is generated from).
  */
+import type { ClientApplication, ClientInstance } from '../domain/client-applications.js';
 import type { Segment } from '../domain/segment.js';
 import type { Environment } from '../domain/service-state.js';
 import type { Flag, Strategy, Variant } from '../domain/types.js';
-import type { FlagDetailView, FlagRecordView, SegmentView } from '../schemas/responses.schema.js';
+import type { FlagSeen } from '../domain/usage-counts.js';
+import type { ApplicationDetailView, ApplicationView, FlagDetailView, FlagRecordView, SegmentView } from '../schemas/responses.schema.js';
 
 export * from '../schemas/responses.schema.js';
 
-/** The flag record of seed 2.3 plus `impressionData`: the answer of create, update, patch and clone. */
-export const flagRecord = (flag: Flag, project: string): FlagRecordView => ({
+/**
+ * The flag record of seed 2.3 plus `impressionData`: the answer of create, update, patch and clone.
+ * `lastSeenAt` is the usage metrics' (the latest over environments), not part of the stored flag.
+ */
+export const flagRecord = (flag: Flag, project: string, seen: FlagSeen): FlagRecordView => ({
   name: flag.name,
   description: flag.description,
   type: flag.type,
@@ -18,7 +23,7 @@ export const flagRecord = (flag: Flag, project: string): FlagRecordView => ({
   stale: flag.stale,
   impressionData: flag.impressionData,
   createdAt: flag.createdAt,
-  lastSeenAt: flag.lastSeenAt,
+  lastSeenAt: seen.lastSeenAt,
   variants: flag.variants.length > 0 ? flag.variants : null,
 });
 
@@ -33,9 +38,9 @@ const byOrder = (a: Strategy, b: Strategy) => a.sortOrder - b.sortOrder;
 /** Strategies in `sortOrder`. */
 export const strategiesInOrder = (strategies: readonly Strategy[]): Strategy[] => [...strategies].sort(byOrder);
 
-/** The single-flag GET: the record plus `archived` and every environment with its strategies. */
-export const flagDetail = (flag: Flag, project: string, environments: Environment[]): FlagDetailView => ({
-  ...flagRecord(flag, project),
+/** The single-flag GET: the record plus `archived` and every environment with its strategies and `lastSeenAt`. */
+export const flagDetail = (flag: Flag, project: string, environments: Environment[], seen: FlagSeen): FlagDetailView => ({
+  ...flagRecord(flag, project, seen),
   archived: flag.archived,
   archivedAt: flag.archivedAt,
   environments: environments.map((env) => {
@@ -46,6 +51,7 @@ export const flagDetail = (flag: Flag, project: string, environments: Environmen
       type: env.type,
       sortOrder: env.sortOrder,
       strategies: entry ? strategiesInOrder(entry.strategies) : [],
+      lastSeenAt: seen.environments.get(env.name) ?? null,
     };
   }),
 });
@@ -62,4 +68,24 @@ export const segmentView = (segment: Segment): SegmentView => ({
   constraints: segment.constraints,
   createdAt: segment.createdAt,
   createdBy: segment.createdBy,
+});
+
+/** An application as the list shows it (Unleash's `applicationSchema`). */
+export const applicationView = (app: ClientApplication): ApplicationView => ({
+  appName: app.appName,
+  ...(app.sdkVersion === null ? {} : { sdkVersion: app.sdkVersion }),
+  strategies: app.strategies,
+  usage: app.usage,
+  createdAt: app.createdAt,
+  updatedAt: app.seenAt,
+});
+
+/** An application with its instances. */
+export const applicationDetail = ({ app, instances }: { app: ClientApplication; instances: ClientInstance[] }): ApplicationDetailView => ({
+  ...applicationView(app),
+  instances: instances.map((i) => ({
+    appName: i.appName, instanceId: i.instanceId, sdkVersion: i.sdkVersion, clientIp: i.clientIp,
+    environment: i.environment, createdAt: i.createdAt, lastSeen: i.seenAt,
+  })),
+  links: { self: `/api/admin/metrics/applications/${encodeURIComponent(app.appName)}` },
 });

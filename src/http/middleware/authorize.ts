@@ -27,7 +27,10 @@ export function authorize(route: RouteSpec, deps: AppDeps): MiddlewareHandler<Ap
     if (!allowed) {
       const environment = params.environment === '*' ? undefined : params.environment;
       const message = noAccessMessage(route.permission, environment);
-      throw apiError('NoAccessError', principal.kind === 'client' ? `Client tokens cannot use the admin API; ${message}` : message);
+      const why = route.permission === 'CLIENT_API'
+        ? 'The client API takes client or admin API tokens, not personal tokens; '
+        : principal.kind === 'client' ? 'Client tokens cannot use the admin API; ' : '';
+      throw apiError('NoAccessError', `${why}${message}`);
     }
     await next();
   };

@@ -11,6 +11,7 @@ import { FeatureParamsSchema, ProjectParamsSchema } from '../../schemas/params.s
 import { JsonPatchSchema } from '../../schemas/patch.schema.js';
 import { archiveFlag, cloneFlag, createFlag, deleteArchivedFlags, patchFlag, reviveFlags, updateFlag } from '../../use-cases/flags.use-cases.js';
 import { flagById } from '../../queries/flags.queries.js';
+import { flagSeen, projectUsage } from '../../queries/usage.queries.js';
 import { apiError } from '../errors.js';
 import { sendJson } from '../gzip.js';
 import { defineRoute, type RouteSpec } from '../route.js';
@@ -23,14 +24,15 @@ export const featureRoutes: RouteSpec[] = [
     method: 'get', path: '/api/admin/projects/:projectId/features', tag: 'Features', permission: 'READ',
     summary: 'List the active flags of a project', params: ProjectParamsSchema,
     success: { status: 200, description: '`{version: 2, features: [summary]}`' },
-    handle: ({ c, project, deps }) => sendJson(c, deps.summaries.list(project().state, deps.registry.service.state.environments, deps.registry.service.seq), deps.gzip),
+    handle: ({ c, params, project, deps, registry }) =>
+      sendJson(c, deps.summaries.list(project().state, registry.service.state.environments, registry.service.seq, projectUsage(registry, params.projectId)), deps.gzip),
   }),
   defineRoute({
     method: 'post', path: '/api/admin/projects/:projectId/features', tag: 'Features', permission: 'CREATE_FEATURE',
     summary: 'Create a flag', params: ProjectParamsSchema, body: CreateFeatureSchema,
     success: { status: 201, description: 'The flag record', schema: FlagRecordView }, errors: ['NameExistsError'],
     handle: ({ params, body, principal, registry }) => createFlag(registry, { ...params, ...body }, principal),
-    view: (flag, { params }) => flagRecord(flag, params.projectId),
+    view: (flag, { params, registry }) => flagRecord(flag, params.projectId, flagSeen(registry, params.projectId, flag.name)),
   }),
   defineRoute({
     method: 'get', path: FLAG, tag: 'Features', permission: 'READ',
@@ -38,7 +40,7 @@ export const featureRoutes: RouteSpec[] = [
     success: { status: 200, description: 'The flag in detail', schema: FlagDetailView }, errors: ['NotFoundError'],
     handle: ({ params, project }) => flagById(project().state, params.featureName),
     view: (flag, { params, project, registry }) =>
-      flagDetail(flag, params.projectId, orderedEnvironments(registry.service.state.environments, project().state.meta.environments)),
+      flagDetail(flag, params.projectId, orderedEnvironments(registry.service.state.environments, project().state.meta.environments), flagSeen(registry, params.projectId, flag.name)),
   }),
   defineRoute({
     method: 'put', path: FLAG, tag: 'Features', permission: 'UPDATE_FEATURE', conditional: true,
@@ -48,7 +50,7 @@ export const featureRoutes: RouteSpec[] = [
       if (body.name !== params.featureName) throw apiError('ValidationError', `"name": must equal the flag name in the path ("${params.featureName}"); flags cannot be renamed`);
       return updateFlag(registry, { ...params, ...body, ifMatch }, principal);
     },
-    view: (flag, { params }) => flagRecord(flag, params.projectId),
+    view: (flag, { params, registry }) => flagRecord(flag, params.projectId, flagSeen(registry, params.projectId, flag.name)),
   }),
   defineRoute({
     method: 'patch', path: FLAG, tag: 'Features', permission: 'UPDATE_FEATURE', conditional: true,
@@ -56,7 +58,7 @@ export const featureRoutes: RouteSpec[] = [
     success: { status: 200, description: 'The flag record', schema: FlagRecordView },
     errors: ['NotFoundError', 'ArchivedFeatureError', 'PatchTestFailed', 'PreconditionFailed'],
     handle: ({ params, body, ifMatch, principal, registry }) => patchFlag(registry, { ...params, ifMatch, operations: body }, principal),
-    view: (flag, { params }) => flagRecord(flag, params.projectId),
+    view: (flag, { params, registry }) => flagRecord(flag, params.projectId, flagSeen(registry, params.projectId, flag.name)),
   }),
   defineRoute({
     method: 'delete', path: FLAG, tag: 'Features', permission: 'DELETE_FEATURE', conditional: true,
@@ -69,7 +71,7 @@ export const featureRoutes: RouteSpec[] = [
     summary: 'Clone a flag with its strategies and variants, disabled everywhere', params: FeatureParamsSchema, body: CloneFeatureSchema,
     success: { status: 201, description: 'The new flag record', schema: FlagRecordView }, errors: ['NotFoundError', 'ArchivedFeatureError', 'NameExistsError', 'PreconditionFailed'],
     handle: ({ params, body, ifMatch, principal, registry }) => cloneFlag(registry, { ...params, ...body, ifMatch }, principal),
-    view: (flag, { params }) => flagRecord(flag, params.projectId),
+    view: (flag, { params, registry }) => flagRecord(flag, params.projectId, flagSeen(registry, params.projectId, flag.name)),
   }),
   defineRoute({
     method: 'post', path: '/api/admin/projects/:projectId/revive', tag: 'Features', permission: 'DELETE_FEATURE',

@@ -1,6 +1,7 @@
 /** Projects, their overview (seed 4.1) and which environments they use. */
 import { CreateProjectSchema, ProjectEnvironmentSchema } from '../../schemas/project.schema.js';
 import { ProjectEnvironmentParamsSchema, ProjectParamsSchema } from '../../schemas/params.schema.js';
+import { projectUsage } from '../../queries/usage.queries.js';
 import { connectEnvironment, createProject, disconnectEnvironment } from '../../use-cases/projects.use-cases.js';
 import { sendJson } from '../gzip.js';
 import { defineRoute, type RouteSpec } from '../route.js';
@@ -35,10 +36,11 @@ export const projectRoutes: RouteSpec[] = [
     method: 'get', path: '/api/admin/projects/:projectId', tag: 'Projects', permission: 'READ',
     summary: 'Project overview: details, active flags with their environments, health and members', params: ProjectParamsSchema,
     success: { status: 200, description: 'The overview (seed 2.1)', schema: OverviewView }, errors: ['NotFoundError'],
-    handle: ({ c, project, registry, deps }) => {
+    handle: ({ c, params, project, registry, deps }) => {
       const state = project().state;
       const service = registry.service;
-      const body = deps.summaries.overview(state, service.state.environments, service.seq, deps.health.of(state, Date.now()), (health) => ({
+      const usage = projectUsage(registry, params.projectId);
+      const body = deps.summaries.overview(state, service.state.environments, service.seq, usage, deps.health.of(state, Date.now()), (health) => ({
         name: state.meta.name,
         description: state.meta.description,
         health,

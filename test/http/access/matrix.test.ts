@@ -15,14 +15,15 @@ type Kind =
   | 'flag' // flag, strategy, variant and on/off work in a project
   | 'project' // membership, default strategies, the project's environments
   | 'segment' // global segments (a project's segments follow 'project': test/http/segments.test.ts)
-  | 'admin'; // users, tokens, environments, new projects, service-wide dumps
+  | 'admin' // users, tokens, environments, new projects, service-wide dumps
+  | 'client'; // what SDKs call: client and admin tokens only, never a personal token
 
 type Caller = 'admin token' | 'client token' | 'root Admin' | 'root Editor' | 'root Viewer' | 'Owner' | 'Member' | 'Reader';
 
 /** Who may do what: the rules of API-DECISIONS, restated. */
 const MAY: Record<Caller, Kind[]> = {
-  'admin token': ['read', 'flag', 'project', 'segment', 'admin'],
-  'client token': [],
+  'admin token': ['read', 'flag', 'project', 'segment', 'admin', 'client'],
+  'client token': ['client'],
   'root Admin': ['read', 'flag', 'project', 'segment', 'admin'],
   'root Editor': ['read', 'flag', 'segment'],
   'root Viewer': ['read'],
@@ -45,6 +46,9 @@ const P = '/api/admin/projects/:projectId';
 const FLAG = `${P}/features/:featureName`;
 const ENV = `${FLAG}/environments/:environment`;
 const MEMBERSHIP = `${P}/users/:userId/roles/:roleId`;
+
+const REGISTER = { appName: 'matrix-app', instanceId: 'i-1', strategies: ['default'], started: '2026-01-01T00:00:00.000Z', interval: 1000 };
+const METRICS = { appName: 'matrix-app', instanceId: 'i-1', bucket: { start: '2026-01-01T00:00:00.000Z', stop: '2026-01-01T00:01:00.000Z', toggles: { 'm-flag': { yes: 1, no: 0, variants: {} } } } };
 
 /** The expected table, one row per route; rows run in ROUTES order against one world per caller. */
 const EXPECTED: Record<string, Row> = {
@@ -98,6 +102,14 @@ const EXPECTED: Record<string, Row> = {
   [`POST ${MEMBERSHIP}`]: { kind: 'project', params: { roleId: String(READER) } },
   [`PUT ${MEMBERSHIP}`]: { kind: 'project', params: { roleId: String(MEMBER) } },
   [`DELETE ${MEMBERSHIP}`]: { kind: 'project', params: { roleId: String(MEMBER) } },
+  'GET /api/admin/client-metrics/features/:featureName': { kind: 'read' },
+  'GET /api/admin/client-metrics/features/:featureName/raw': { kind: 'read' },
+  'GET /api/admin/metrics/applications': { kind: 'read' },
+  'GET /api/admin/metrics/applications/:appName': { kind: 'read', params: { appName: 'matrix-app' } },
+  'POST /api/client/register': { kind: 'client', body: REGISTER },
+  'POST /api/client/metrics': { kind: 'client', body: METRICS },
+  'POST /api/frontend/client/register': { kind: 'client', body: REGISTER },
+  'POST /api/frontend/client/metrics': { kind: 'client', body: METRICS },
 };
 
 /** One fresh data directory with a caller of every kind and the things the routes act on. */
@@ -132,6 +144,8 @@ async function buildWorld(): Promise<World> {
   const outsiderToken = await ok('POST', `/api/admin/user-admin/${ids.outsider}/tokens`, { description: 'outsider' });
   for (const name of ['m-flag', 'm-doomed', 'm-archived']) await ok('POST', '/api/admin/projects/matrix/features', { name });
   await ok('DELETE', '/api/admin/projects/matrix/features/m-archived');
+  await ok('POST', '/api/client/register', REGISTER);
+  await h.registry.usage.flush();
   const strategy = await ok('POST', '/api/admin/projects/matrix/features/m-flag/environments/development/strategies', { name: 'default' });
   const segment = await ok('POST', '/api/admin/segments', { name: 'm-segment', constraints: [] });
   const doomedSegment = await ok('POST', '/api/admin/segments', { name: 'm-doomed-segment', constraints: [] });

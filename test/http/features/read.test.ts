@@ -43,9 +43,9 @@ describe('GET /features/:featureName (4.4)', () => {
     expect(r.headers.get('etag')).toMatch(/^"\d+"$/);
     expect(r.body).toMatchObject({ name: 'f', description: 'd', project: 'default', archived: false, variants: null, impressionData: false });
     expect(r.body.environments.map((e: { name: string }) => e.name)).toEqual(['development', 'production']);
-    expect(Object.keys(r.body.environments[0]).sort()).toEqual(['enabled', 'name', 'sortOrder', 'strategies', 'type']);
+    expect(Object.keys(r.body.environments[0]).sort()).toEqual(['enabled', 'lastSeenAt', 'name', 'sortOrder', 'strategies', 'type']);
     expect(r.body.environments[0].strategies.map((s: { id: string }) => s.id)).toEqual([first.id, second.id]);
-    expect(r.body.environments[1]).toEqual({ name: 'production', enabled: false, type: 'production', sortOrder: 2, strategies: [] });
+    expect(r.body.environments[1]).toEqual({ name: 'production', enabled: false, type: 'production', sortOrder: 2, strategies: [], lastSeenAt: null });
   });
 
   test('works for an archived flag', async ({ h }) => {
