@@ -4,9 +4,9 @@
  * own timer, and the counts and `lastSeenAt` show through the admin API.
  */
 import { createRequire } from 'node:module';
-import { serve, type ServerType } from '@hono/node-server';
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { harness, type Harness } from '../helpers/harness.js';
+import { serve } from '@hono/node-server';
+import { expect } from 'vitest';
+import { harnessTest } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/net.js';
 import { clientToken, countedBuckets, createFlag, flagPath } from '../http/usage/usage-fixtures.js';
 
@@ -24,18 +24,20 @@ const { Unleash, InMemStorageProvider } = require('unleash-client') as {
   InMemStorageProvider: new () => unknown;
 };
 
-let h: Harness;
-let server: ServerType;
-let url: string;
-beforeEach(async () => {
-  h = await harness();
-  const port = await freePort();
-  server = serve({ fetch: h.app.fetch, port, hostname: '127.0.0.1' });
-  url = `http://127.0.0.1:${port}/api/`;
-});
-afterEach(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await h.close();
+/**
+ * `url`: the API base of `h` served on a real socket for the test. The server is closed after the test,
+ * before `h` (a fixture is torn down before those it depends on).
+ */
+const test = harnessTest().extend<{ url: string }>({
+  url: async ({ h }, use) => {
+    const port = await freePort();
+    const server = serve({ fetch: h.app.fetch, port, hostname: '127.0.0.1' });
+    try {
+      await use(`http://127.0.0.1:${port}/api/`);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  },
 });
 
 /** Resolves on the SDK's next `event`, or fails after `ms`. */
@@ -44,7 +46,7 @@ const next = (sdk: UnleashSdk, event: SdkEvents, ms = 5000) => new Promise<unkno
   sdk.once(event, (payload) => { clearTimeout(timer); resolve(payload); });
 });
 
-test('the Node SDK registers and sends metrics; counts and lastSeenAt show in the admin API', async () => {
+test('the Node SDK registers and sends metrics; counts and lastSeenAt show in the admin API', async ({ h, url }) => {
   await createFlag(h, 'checkout');
   await createFlag(h, 'quiet');
   const token = await clientToken(h, 'development');

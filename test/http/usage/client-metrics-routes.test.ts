@@ -3,25 +3,26 @@
  * the HTTP pipeline: the exact bodies the SDKs send answer 202, malformed ones 400, the wrong caller 401 or
  * 403, and a refused post changes nothing (no log position, no usage after a flush).
  */
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { expectError, expectNoChange } from '../../helpers/expect.js';
-import { ADMIN_TOKEN, harness, type Harness } from '../../helpers/harness.js';
+import { harnessTest } from '../../helpers/fixtures.js';
+import { ADMIN_TOKEN } from '../../helpers/harness.js';
 import { createProject, createUser, personalToken, READER, grant } from '../access/access-fixtures.js';
 import {
   browserMetricsBody, clientToken, countedBuckets, createFlag, nodeMetricsBody, nodeRegisterBody, postMetrics, storedKeys,
 } from './usage-fixtures.js';
 
-let h: Harness;
-let sdk: string;
-beforeEach(async () => {
-  h = await harness();
-  sdk = await clientToken(h);
-  await createFlag(h, 'checkout');
+/** Every test starts with a development client token (`sdk`) and flag `checkout`. */
+const test = harnessTest().extend<{ sdk: string }>({
+  sdk: [async ({ h }, use) => {
+    const sdk = await clientToken(h);
+    await createFlag(h, 'checkout');
+    await use(sdk);
+  }, { auto: true }],
 });
-afterEach(async () => { await h.close(); });
 
 describe('what SDKs send', () => {
-  test('the Node SDK registration: 202, no body; the application and instance are listed after a flush', async () => {
+  test('the Node SDK registration: 202, no body; the application and instance are listed after a flush', async ({ h, sdk }) => {
     const r = await h.req('POST', '/api/client/register', nodeRegisterBody(), { token: sdk });
     expect(r.status).toBe(202);
     expect(await r.text()).toBe('');
@@ -43,7 +44,7 @@ describe('what SDKs send', () => {
     expectError(await h.json('GET', '/api/admin/metrics/applications/nobody'), 404, 'NotFoundError', /nobody/);
   });
 
-  test('the Node SDK metrics (with impactMetrics): 202, counted in the token\'s environment after a flush', async () => {
+  test('the Node SDK metrics (with impactMetrics): 202, counted in the token\'s environment after a flush', async ({ h, sdk }) => {
     const body = nodeMetricsBody(
       { checkout: { yes: 3, no: 1, variants: { blue: 2, disabled: 1 } } },
       'checkout-service', 'ci-runner-4711',
@@ -63,7 +64,7 @@ describe('what SDKs send', () => {
     });
   });
 
-  test('the browser SDK body on the frontend routes, and a Bearer token', async () => {
+  test('the browser SDK body on the frontend routes, and a Bearer token', async ({ h, sdk }) => {
     await postMetrics(h, `Bearer ${sdk}`, browserMetricsBody({ checkout: { yes: 1, no: 0, variants: {} } }), '/api/frontend/client/metrics');
     const r = await h.req('POST', '/api/frontend/client/register', nodeRegisterBody('web-shop', 'browser'), { token: sdk });
     expect(r.status).toBe(202);
@@ -72,7 +73,7 @@ describe('what SDKs send', () => {
     expect((await h.json('GET', '/api/admin/metrics/applications')).body.applications.map((a: { appName: string }) => a.appName)).toEqual(['web-shop']);
   });
 
-  test('every extra field is accepted; null and empty instance ids mean "default"; yes and no default to 0', async () => {
+  test('every extra field is accepted; null and empty instance ids mean "default"; yes and no default to 0', async ({ h, sdk }) => {
     await postMetrics(h, sdk, {
       appName: 'go-app', instanceId: null, environment: 'production', sdkVersion: 'unleash-client-go:4.1.0', sdkFlavor: 'x', unknown: { deep: [1, 2] },
       bucket: { start: '2026-01-01T00:00:00.123456789Z', stop: Date.now(), toggles: { checkout: { yes: 2, extra: true }, other: { no: 0 } } },
@@ -86,7 +87,7 @@ describe('what SDKs send', () => {
     expect(detail.body.instances.map((i: { instanceId: string }) => i.instanceId)).toEqual(['default']);
   });
 
-  test('unknown flag names are accepted and create nothing', async () => {
+  test('unknown flag names are accepted and create nothing', async ({ h, sdk }) => {
     await postMetrics(h, sdk, nodeMetricsBody({ 'no-such-flag': { yes: 5, no: 0, variants: {} }, '': { yes: 1, no: 0, variants: {} } }));
     await h.registry.usage.flush();
     expectError(await h.json('GET', '/api/admin/client-metrics/features/no-such-flag'), 404, 'NotFoundError');
@@ -94,7 +95,7 @@ describe('what SDKs send', () => {
     expect((await storedKeys(h, 'use/c/')).length).toBe(0);
   });
 
-  test('a client token counts only in its projects; an admin token in the body\'s environment, else default', async () => {
+  test('a client token counts only in its projects; an admin token in the body\'s environment, else default', async ({ h }) => {
     await createProject(h, 'web');
     await createFlag(h, 'checkout', 'web');
     const webOnly = await clientToken(h, 'production', ['web']);
@@ -133,7 +134,7 @@ describe('malformed bodies: 400, and nothing changes', () => {
     ['toggles as an array', withToggles([{ yes: 1 }]), /toggles/],
     ['an array body', [nodeMetricsBody({})], /appName/],
   ];
-  test.each(metricsCases)('metrics with %s', async (_name, body, message) => {
+  test.for(metricsCases)('metrics with %s', async ([_name, body, message], { h, sdk }) => {
     for (const path of ['/api/client/metrics', '/api/frontend/client/metrics']) {
       await expectNoChange(h, async () => {
         const r = await h.json('POST', path, body, { token: sdk });
@@ -152,7 +153,7 @@ describe('malformed bodies: 400, and nothing changes', () => {
     ['a 1 MB appName', { ...nodeRegisterBody(), appName: 'a'.repeat(1_000_000) }, /appName/],
     ['__proto__ as appName', { ...nodeRegisterBody(), appName: '__proto__' }, /__proto__/],
   ];
-  test.each(registerCases)('register with %s', async (_name, body, message) => {
+  test.for(registerCases)('register with %s', async ([_name, body, message], { h, sdk }) => {
     await expectNoChange(h, async () => expectError(await h.json('POST', '/api/client/register', body, { token: sdk }), 400, 'ValidationError', message));
     await h.registry.usage.flush();
     expect(await storedKeys(h)).toEqual([]);
@@ -160,7 +161,7 @@ describe('malformed bodies: 400, and nothing changes', () => {
 });
 
 describe('who may post', () => {
-  test('401 for no token and for an unknown one; nothing changes', async () => {
+  test('401 for no token and for an unknown one; nothing changes', async ({ h }) => {
     for (const token of [null, '*:development.unknown0123456789abcdef']) {
       await expectNoChange(h, async () => expectError(await h.json('POST', '/api/client/metrics', nodeMetricsBody({ checkout: { yes: 1, no: 0, variants: {} } }), { token }), 401, 'AuthenticationRequired'));
       await expectNoChange(h, async () => expectError(await h.json('POST', '/api/client/register', nodeRegisterBody(), { token }), 401, 'AuthenticationRequired'));
@@ -169,7 +170,7 @@ describe('who may post', () => {
     expect(await storedKeys(h)).toEqual([]);
   });
 
-  test('403 for personal tokens (a Reader, even a root Admin) on the client API, and for a client token on the usage reads', async () => {
+  test('403 for personal tokens (a Reader, even a root Admin) on the client API, and for a client token on the usage reads', async ({ h, sdk }) => {
     await createProject(h, 'web');
     const reader = await createUser(h, { username: 'reader', rootRole: 3 });
     await grant(h, 'web', reader, READER);

@@ -4,25 +4,26 @@
  * flush wrote it; counts survive a restart, a crash loses at most the interval since the last flush, and
  * buckets older than 48 h are dropped.
  */
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect } from 'vitest';
 import { HOUR_MS, hourStart } from '../../../src/domain/usage-counts.js';
 import { positions } from '../../helpers/expect.js';
-import { harness, type Harness } from '../../helpers/harness.js';
+import { harnessTest } from '../../helpers/fixtures.js';
+import { harness } from '../../helpers/harness.js';
 import { P, ISO, clientToken, countedBuckets, createFlag, flagPath, nodeMetricsBody, postMetrics, storedKeys } from './usage-fixtures.js';
 
-let h: Harness;
-let sdk: string;
-beforeEach(async () => {
-  h = await harness();
-  sdk = await clientToken(h);
-  await createFlag(h, 'checkout');
+/** Every test starts with a development client token (`sdk`) and flag `checkout`. */
+const test = harnessTest().extend<{ sdk: string }>({
+  sdk: [async ({ h }, use) => {
+    const sdk = await clientToken(h);
+    await createFlag(h, 'checkout');
+    await use(sdk);
+  }, { auto: true }],
 });
-afterEach(async () => { await h.close(); });
 
 const seen = (yes = 1, no = 0) => nodeMetricsBody({ checkout: { yes, no, variants: {} } });
 
 describe('metrics and flag writes', () => {
-  test('a metrics post and its flush move no log position, no version, no ETag', async () => {
+  test('a metrics post and its flush move no log position, no version, no ETag', async ({ h, sdk }) => {
     const before = await h.req('GET', flagPath('checkout'));
     const etag = before.headers.get('etag');
     const at = positions(h);
@@ -34,7 +35,7 @@ describe('metrics and flag writes', () => {
     expect(((await after.json()) as { lastSeenAt: string }).lastSeenAt).toMatch(ISO);
   });
 
-  test('conditional writes succeed while metrics are posted and flushed concurrently', async () => {
+  test('conditional writes succeed while metrics are posted and flushed concurrently', async ({ h, sdk }) => {
     let etag = (await h.req('GET', flagPath('checkout'))).headers.get('etag')!;
     for (let round = 0; round < 10; round += 1) {
       const posts = Array.from({ length: 20 }, () => h.req('POST', '/api/client/metrics', seen(), { token: sdk }));
@@ -52,7 +53,7 @@ describe('metrics and flag writes', () => {
 });
 
 describe('lastSeenAt', () => {
-  test('null until an SDK reports the flag; then on the record, the detail environment, the list and the overview, once flushed', async () => {
+  test('null until an SDK reports the flag; then on the record, the detail environment, the list and the overview, once flushed', async ({ h, sdk }) => {
     await createFlag(h, 'idle');
     const list = async () => (await h.json('GET', `${P}/features`)).body.features as { name: string; lastSeenAt: string | null }[];
     const overview = async () => (await h.json('GET', P)).body.features as { name: string; lastSeenAt: string | null }[];
@@ -77,7 +78,7 @@ describe('lastSeenAt', () => {
     expect(clone.body.lastSeenAt).toBeNull();
   });
 
-  test('the flag is the latest over its environments', async () => {
+  test('the flag is the latest over its environments', async ({ h, sdk }) => {
     const prod = await clientToken(h, 'production');
     await postMetrics(h, sdk, seen());
     await h.registry.usage.flush();
@@ -90,7 +91,7 @@ describe('lastSeenAt', () => {
     expect(Object.fromEntries(detail.environments.map((e: { name: string; lastSeenAt: string }) => [e.name, e.lastSeenAt]))).toEqual({ development: first, production: detail.lastSeenAt });
   });
 
-  test('a deleted flag takes its usage with it: a flag created again under its name starts unseen', async () => {
+  test('a deleted flag takes its usage with it: a flag created again under its name starts unseen', async ({ h, sdk }) => {
     await postMetrics(h, sdk, seen());
     await h.registry.usage.flush();
     expect(await storedKeys(h)).not.toEqual([]);
@@ -104,7 +105,7 @@ describe('lastSeenAt', () => {
 });
 
 describe('durability', () => {
-  test('counts, lastSeenAt and applications survive a restart after a flush', async () => {
+  test('counts, lastSeenAt and applications survive a restart after a flush', async ({ h, sdk }) => {
     await postMetrics(h, sdk, nodeMetricsBody({ checkout: { yes: 2, no: 1, variants: { blue: 2 } } }));
     await h.registry.usage.flush();
     const detail = (await h.json('GET', flagPath('checkout'))).body;
@@ -115,13 +116,13 @@ describe('durability', () => {
     expect((await h.json('GET', '/api/admin/metrics/applications')).body.total).toBe(1);
   });
 
-  test('a clean stop writes the last interval', async () => {
+  test('a clean stop writes the last interval', async ({ h, sdk }) => {
     await postMetrics(h, sdk, seen(4));
     await h.restart();
     expect((await countedBuckets(h, 'checkout')).map((b) => b.yes)).toEqual([4]);
   });
 
-  test('a crash loses at most the interval since the last flush', async () => {
+  test('a crash loses at most the interval since the last flush', async ({ h, sdk }) => {
     await postMetrics(h, sdk, seen(3));
     await h.registry.usage.flush();
     const lastSeenAt = (await h.json('GET', flagPath('checkout'))).body.lastSeenAt;
@@ -133,7 +134,7 @@ describe('durability', () => {
     expect((await h.json('GET', flagPath('checkout'))).body.lastSeenAt).toBe(lastSeenAt);
   });
 
-  test('a damaged usage entry is reported, dropped and deleted; the start goes on', async () => {
+  test('a damaged usage entry is reported, dropped and deleted; the start goes on', async ({ h, sdk }) => {
     await postMetrics(h, sdk, seen(2));
     await h.registry.usage.flush();
     await h.registry.store.writeUnsynced([
@@ -167,7 +168,7 @@ describe('durability', () => {
 });
 
 describe('48 hours', () => {
-  test('a bucket that ended more than 48 h ago is not counted, but the flag is seen', async () => {
+  test('a bucket that ended more than 48 h ago is not counted, but the flag is seen', async ({ h, sdk }) => {
     const old = Date.now() - 49 * HOUR_MS;
     await postMetrics(h, sdk, { ...seen(), bucket: { start: new Date(old - 60_000).toISOString(), stop: new Date(old).toISOString(), toggles: { checkout: { yes: 9, no: 0 } } } });
     await h.registry.usage.flush();
@@ -175,7 +176,7 @@ describe('48 hours', () => {
     expect((await h.json('GET', flagPath('checkout'))).body.lastSeenAt).toMatch(ISO);
   });
 
-  test('buckets older than 48 h are dropped at a flush, in memory and on disk; the raw answer spans 48 hours', async () => {
+  test('buckets older than 48 h are dropped at a flush, in memory and on disk; the raw answer spans 48 hours', async ({ h, sdk }) => {
     await postMetrics(h, sdk, seen(5));
     await h.registry.usage.flush();
     const raw = (await h.json('GET', '/api/admin/client-metrics/features/checkout/raw')).body.data as { timestamp: string }[];
