@@ -97,7 +97,7 @@ export function queryAsContext(query: Record<string, string[]>): { ok: true; inp
     if (values.length !== 1) return { ok: false, path: shortName(key), message: 'must be given once' };
     const property = /^properties\[(.*)\]$/s.exec(key);
     if (property) properties[property[1]!] = values[0];
-    else if (key === 'properties') return { ok: false, path: 'properties', message: 'must be given as properties[name]=value' };
+    else if (key === 'properties' || key.includes('[')) return { ok: false, path: shortName(key), message: 'is not a context field: give a property as properties[name]=value' };
     else input[key] = values[0];
   }
   input['properties'] = properties;
