@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import type { Registry } from './actors/registry.js';
@@ -15,6 +16,7 @@ import { accessRoutes } from './http/routes/access.routes.js';
 import { clientMetricsRoutes } from './http/routes/client-metrics.routes.js';
 import { environmentRoutes } from './http/routes/environments.routes.js';
 import { featureRoutes } from './http/routes/features.routes.js';
+import { frontendRoutes } from './http/routes/frontend.routes.js';
 import { projectRoutes } from './http/routes/projects.routes.js';
 import { segmentRoutes } from './http/routes/segments.routes.js';
 import { stateRoutes } from './http/routes/state.routes.js';
@@ -24,6 +26,7 @@ import { usageRoutes } from './http/routes/usage.routes.js';
 import { variantRoutes } from './http/routes/variants.routes.js';
 import { SummaryCache } from './http/summary-cache.js';
 import { silentLogger, type Logger } from './log.js';
+import { EvaluationQuery } from './queries/evaluation.query.js';
 import { HealthQuery } from './queries/health.query.js';
 
 /** Every authenticated route, in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */
@@ -39,6 +42,7 @@ export const ROUTES: RouteSpec[] = [
   ...accessRoutes,
   ...usageRoutes,
   ...clientMetricsRoutes,
+  ...frontendRoutes,
 ];
 
 /**
@@ -52,12 +56,22 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
   registry: Registry; config: Config; tokenHasher: TokenHasher; log?: Logger; routes?: RouteSpec[];
 }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const deps: AppDeps = { registry, config, log, tokenHasher, summaries: new SummaryCache(), health: new HealthQuery(), gzip: new GzipCache(), dumps: new DumpStreams() };
+  const deps: AppDeps = { registry, config, log, tokenHasher, summaries: new SummaryCache(), evaluation: new EvaluationQuery(registry), health: new HealthQuery(), gzip: new GzipCache(), dumps: new DumpStreams() };
   const openapi = JSON.stringify(openApiDocument(routes, '1'));
 
   app.use(requestId(), requestLog(log));
   app.get('/health', (c) => c.json({ health: 'GOOD' }));
   app.get('/docs/openapi.json', (c) => c.body(openapi, 200, { 'content-type': 'application/json' }));
+  // CORS on the frontend API only (browsers call it with public frontend tokens); preflights need no token.
+  const frontendCors = cors({
+    origin: config.frontendCorsOrigins.includes('*') ? '*' : config.frontendCorsOrigins,
+    allowMethods: ['GET', 'POST', 'OPTIONS'],
+    allowHeaders: ['Authorization', 'Content-Type', 'If-None-Match', 'Unleash-AppName', 'Unleash-SDK', 'Unleash-Connection-Id', 'Unleash-Client-Spec', 'Unleash-InstanceId'],
+    exposeHeaders: ['ETag'],
+    maxAge: 86_400,
+  });
+  app.use('/api/frontend', frontendCors);
+  app.use('/api/frontend/*', frontendCors);
   mountRoutes(app, routes, deps);
 
   app.notFound((c) => errorResponse(c, { kind: 'NotFoundError', message: `No route ${c.req.method} ${c.req.path.slice(0, 200)}` }));

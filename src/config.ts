@@ -12,6 +12,10 @@ export interface Config {
   dataDir: string;
   authType: 'api-token' | 'none';
   initAdminApiTokens: string[];
+  /** `INIT_FRONTEND_API_TOKENS`: frontend token secrets (`<project>:<environment>.<random>`), scope read from each. */
+  initFrontendApiTokens: FrontendTokenSecret[];
+  /** `FRONTEND_CORS_ORIGINS`: origins allowed to call `/api/frontend/*` from a browser; `['*']` (the default) for any. */
+  frontendCorsOrigins: string[];
   initEnvironments: string[];
   /** Largest accepted request body, bytes. */
   bodyLimit: number;
@@ -38,6 +42,29 @@ export interface Config {
   tokenSecretFile: string;
   /** Seconds between two writes of the usage metrics gathered in memory (`METRICS_FLUSH_SECONDS`); a crash loses at most this much. */
   metricsFlushSeconds: number;
+}
+
+/** A frontend token given at start, with the scope its secret names. */
+export interface FrontendTokenSecret {
+  secret: string;
+  project: string;
+  environment: string;
+}
+
+const SCOPE_NAME = /^[A-Za-z0-9\-_.!~*'()]{1,100}$/;
+
+/**
+ * The scope of an Unleash-shaped token secret `<project>:<environment>.<random>`: one project or `*` (a list,
+ * `[]`, cannot be read from the secret), one environment (not `*`). Throws naming `variable`.
+ */
+export function frontendTokenSecret(variable: string, secret: string): FrontendTokenSecret {
+  const match = /^([^:]+):([^.]+)\.([A-Za-z0-9_-]{8,400})$/.exec(secret);
+  const project = match?.[1];
+  const environment = match?.[2];
+  if (!match || !project || !environment || !SCOPE_NAME.test(project) || !SCOPE_NAME.test(environment) || environment === '*' || RESERVED_NAMES.has(project) || RESERVED_NAMES.has(environment)) {
+    throw new Error(`${variable}: a secret must be "<project or *>:<environment>.<8 to 400 letters, digits, - or _>", got one of ${secret.length} characters starting "${secret.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}"`);
+  }
+  return { secret, project, environment };
 }
 
 const list = (value: string | undefined): string[] =>
@@ -96,6 +123,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     authType,
     initAdminApiTokens: list(env['INIT_ADMIN_API_TOKENS']),
+    initFrontendApiTokens: list(env['INIT_FRONTEND_API_TOKENS']).map((secret) => frontendTokenSecret('INIT_FRONTEND_API_TOKENS', secret)),
+    frontendCorsOrigins: list(env['FRONTEND_CORS_ORIGINS'] ?? '*'),
     initEnvironments: environments.length > 0 ? environments : ['development', 'production'],
     bodyLimit: integer('BODY_LIMIT', env['BODY_LIMIT'], SHAPE_LIMITS.bodyBytes, 1024, 64 * 1024 * 1024),
     snapshotEvery: integer('SNAPSHOT_EVERY', env['SNAPSHOT_EVERY'], 1000, 1, 10_000_000),

@@ -39,6 +39,11 @@ export const SHAPE_LIMITS = {
   strategySegments: 10,
   /** Flag names in one batch (delete, revive). */
   batch: 1000,
+  /** An evaluation context (frontend API, playground): properties (and unknown top-level fields) in all, and characters of one value. */
+  contextProperties: 50,
+  contextValue: 1000,
+  /** Characters of a context property name. */
+  contextPropertyName: 100,
   /** Issues an error body lists, and characters of each issue's message. */
   errorIssues: 10,
   errorMessage: 300,

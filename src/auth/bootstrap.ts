@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Registry } from '../actors/registry.js';
+import type { FrontendTokenSecret } from '../config.js';
 import type { StoredToken } from '../domain/service-state.js';
+import { fromDecision } from '../use-cases/result.js';
 import { tokenForSecret } from '../use-cases/tokens.use-cases.js';
 import type { TokenHasher } from './token-hasher.js';
 import { newSecret } from './tokens.js';
@@ -8,6 +10,24 @@ import { newSecret } from './tokens.js';
 /** An admin token as stored: its keyed hash only. */
 export function adminToken(hasher: TokenHasher, secret: string, tokenName: string, at: string): StoredToken {
   return { id: randomUUID(), hash: hasher.hash(secret), tokenName, type: 'admin', projects: ['*'], environment: '*', createdAt: at, expiresAt: null, userId: null };
+}
+
+/**
+ * Stores each `INIT_FRONTEND_API_TOKENS` secret not stored yet as a frontend token of the scope its secret
+ * names (`readConfig` has checked the format).
+ */
+export async function ensureFrontendTokens(registry: Registry, hasher: TokenHasher, initTokens: readonly FrontendTokenSecret[]): Promise<void> {
+  const at = new Date().toISOString();
+  for (const [i, { secret, project, environment }] of initTokens.entries()) {
+    if (await tokenForSecret(registry, hasher, secret)) continue;
+    const token: StoredToken = {
+      id: randomUUID(), hash: hasher.hash(secret), tokenName: `init-frontend-token-${i + 1}`, type: 'frontend',
+      projects: [project], environment, createdAt: at, expiresAt: null, userId: null,
+    };
+    const created = fromDecision(await registry.service.send({ type: 'token.create', token }, 'system'));
+    // An unknown project or environment stops the start, as a malformed secret does.
+    if (!created.ok) throw new Error(`INIT_FRONTEND_API_TOKENS: token ${i + 1} (${project}:${environment}): ${created.error.message}`);
+  }
 }
 
 /**

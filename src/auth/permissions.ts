@@ -18,13 +18,17 @@ export type Permission =
   | 'UPDATE_SEGMENT'
   | 'ADMIN'
   /** The client (SDK) API: client tokens and admin tokens only, never a user's personal token (as Unleash). */
-  | 'CLIENT_API';
+  | 'CLIENT_API'
+  /** Read evaluated flags through `/api/frontend`: frontend tokens (in their scope) and admin tokens. */
+  | 'FRONTEND_API';
 
 /** Who is calling, resolved from the `Authorization` header. */
 export type Principal =
   | { kind: 'admin'; name: string }
   /** A client (SDK) token: it reads the flags of its projects (or all, `*`) in its one environment. */
   | { kind: 'client'; name: string; projects: readonly string[]; environment: string }
+  /** A frontend token: the enabled flags of its projects (or all, `*`) in its one environment, evaluated by the server. */
+  | { kind: 'frontend'; name: string; projects: readonly string[]; environment: string }
   | { kind: 'user'; user: User; tokenName: string };
 
 /** The permissions each project role grants. */
@@ -62,8 +66,10 @@ export function isAllowed(principal: Principal, permission: Permission, projectR
       return true;
     case 'client':
       return permission === 'CLIENT_API';
+    case 'frontend':
+      return permission === 'FRONTEND_API';
     case 'user': {
-      if (permission === 'CLIENT_API') return false;
+      if (permission === 'CLIENT_API' || permission === 'FRONTEND_API') return false;
       if (principal.user.rootRole === ROOT_ADMIN) return true;
       if (permission === 'ADMIN') return false;
       // Global segments belong to no project: root Editors may write them (as in Unleash 6.10), no project role grants it.
@@ -107,6 +113,8 @@ export function principalLabel(principal: Principal): string {
       return `admin-token:${principal.name}`;
     case 'client':
       return `client-token:${principal.name}`;
+    case 'frontend':
+      return `frontend-token:${principal.name}`;
     case 'user':
       return `user:${principal.user.id}`;
   }

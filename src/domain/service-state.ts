@@ -18,7 +18,7 @@ export interface User {
   createdAt: string;
 }
 
-export type TokenType = 'admin' | 'client' | 'personal';
+export type TokenType = 'admin' | 'client' | 'frontend' | 'personal';
 
 /** A stored token: only a hash of its secret is kept (docs/storage.md "Token hashes"). */
 export interface StoredToken {

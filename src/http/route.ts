@@ -6,6 +6,7 @@ import type { TokenHasher } from '../auth/token-hasher.js';
 import type { Config } from '../config.js';
 import type { IfMatch } from '../domain/commands.js';
 import type { Logger } from '../log.js';
+import type { EvaluationQuery } from '../queries/evaluation.query.js';
 import type { HealthQuery } from '../queries/health.query.js';
 import type { Result } from '../use-cases/result.js';
 import type { DumpStreams } from './dump-streams.js';
@@ -23,6 +24,8 @@ export interface AppDeps {
   gzip: GzipCache;
   /** Hashes token secrets under the installation's key (never a global: built from the config by the entry point). */
   tokenHasher: TokenHasher;
+  /** Flags compiled per (project, environment) and state change, evaluated by the frontend API and the playground. */
+  evaluation: EvaluationQuery;
   /** Streams `GET /api/admin/state`, a bounded number at once. */
   dumps: DumpStreams;
 }

@@ -61,7 +61,7 @@ export const CreateUserSchema = v.pipe(
 );
 export type CreateUser = v.InferOutput<typeof CreateUserSchema>;
 
-const TOKEN_TYPES = ['admin', 'client'] as const;
+const TOKEN_TYPES = ['admin', 'client', 'frontend'] as const;
 
 /**
  * Body of `POST /api/admin/api-tokens`. `type` is case-insensitive;
@@ -79,7 +79,7 @@ export const CreateApiTokenSchema = v.pipe(
     type: v.pipe(
       v.string(mustBe('a string')),
       v.toLowerCase(),
-      v.picklist(TOKEN_TYPES, (issue) => `must be admin or client, got ${issue.received}`),
+      v.picklist(TOKEN_TYPES, (issue) => `must be admin, client or frontend, got ${issue.received}`),
     ),
     projects: v.optional(
       v.pipe(
@@ -113,6 +113,10 @@ export const CreateApiTokenSchema = v.pipe(
   ),
   v.forward(
     v.check((t) => t.type !== 'admin' || t.environment === '*', 'must be "*" for an admin token'),
+    ['environment'],
+  ),
+  v.forward(
+    v.check((t) => t.type !== 'frontend' || t.environment !== '*', 'must name one environment for a frontend token'),
     ['environment'],
   ),
   v.transform((t) => ({

@@ -99,7 +99,7 @@ export const UserListView = v.object({ users: v.array(UserView), rootRoles: v.ar
 
 /** A token as listings show it: never the secret nor its hash. */
 export const TokenView = v.object({
-  id: v.string(), tokenName: v.string(), type: v.picklist(['admin', 'client', 'personal']), projects: v.array(v.string()), environment: v.string(),
+  id: v.string(), tokenName: v.string(), type: v.picklist(['admin', 'client', 'frontend', 'personal']), projects: v.array(v.string()), environment: v.string(),
   createdAt: isoDate, expiresAt: v.nullable(isoDate), prefix: v.string(), userId: v.optional(v.number()),
 });
 export const TokenListView = v.object({ tokens: v.array(TokenView) });

@@ -31,7 +31,7 @@ const pastExpiry = () => failed<MintedToken>(fail('ValidationError', '"expiresAt
 export async function createApiToken(
   registry: Registry,
   hasher: TokenHasher,
-  input: { tokenName: string; type: 'admin' | 'client'; projects: string[]; environment: string; expiresAt?: string | undefined },
+  input: { tokenName: string; type: 'admin' | 'client' | 'frontend'; projects: string[]; environment: string; expiresAt?: string | undefined },
   principal: Principal,
 ): Promise<Result<MintedToken>> {
   const expiresAt = futureExpiry(input.expiresAt);

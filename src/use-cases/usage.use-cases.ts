@@ -26,7 +26,7 @@ interface UsageScope {
  * `default`, and in every project.
  */
 function scopeOf(registry: Registry, principal: Principal, bodyEnvironment: string | null): Result<UsageScope> {
-  if (principal.kind === 'client') {
+  if (principal.kind === 'client' || principal.kind === 'frontend') {
     const all = principal.projects.includes('*');
     const projects = all ? registry.projectIds() : principal.projects.filter((id) => registry.project(id) !== undefined);
     return ok({ granted: principal.projects, projects, environment: principal.environment });

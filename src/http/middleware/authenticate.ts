@@ -16,6 +16,7 @@ export function principalOf(token: StoredToken | undefined, service: ServiceStat
   }
   if (token.type === 'admin') return { kind: 'admin', name: token.tokenName };
   if (token.type === 'client') return { kind: 'client', name: token.tokenName, projects: token.projects, environment: token.environment };
+  if (token.type === 'frontend') return { kind: 'frontend', name: token.tokenName, projects: token.projects, environment: token.environment };
   const user = token.userId === null ? undefined : service.users[String(token.userId)];
   if (!user) throw apiError('AuthenticationRequired', 'The user of this personal token no longer exists');
   return { kind: 'user', user, tokenName: token.tokenName };

@@ -16,14 +16,16 @@ type Kind =
   | 'project' // membership, default strategies, the project's environments
   | 'segment' // global segments (a project's segments follow 'project': test/http/segments.test.ts)
   | 'admin' // users, tokens, environments, new projects, service-wide dumps
-  | 'client'; // what SDKs call: client and admin tokens only, never a personal token
+  | 'client' // what SDKs call: client and admin tokens only, never a personal token
+  | 'frontend'; // the frontend API: frontend tokens and admin tokens only
 
-type Caller = 'admin token' | 'client token' | 'root Admin' | 'root Editor' | 'root Viewer' | 'Owner' | 'Member' | 'Reader';
+type Caller = 'admin token' | 'client token' | 'frontend token' | 'root Admin' | 'root Editor' | 'root Viewer' | 'Owner' | 'Member' | 'Reader';
 
 /** Who may do what: the rules of API-DECISIONS, restated. */
 const MAY: Record<Caller, Kind[]> = {
-  'admin token': ['read', 'flag', 'project', 'segment', 'admin', 'client'],
+  'admin token': ['read', 'flag', 'project', 'segment', 'admin', 'client', 'frontend'],
   'client token': ['client'],
+  'frontend token': ['frontend'],
   'root Admin': ['read', 'flag', 'project', 'segment', 'admin'],
   'root Editor': ['read', 'flag', 'segment'],
   'root Viewer': ['read'],
@@ -108,8 +110,11 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/admin/metrics/applications/:appName': { kind: 'read', params: { appName: 'matrix-app' } },
   'POST /api/client/register': { kind: 'client', body: REGISTER },
   'POST /api/client/metrics': { kind: 'client', body: METRICS },
-  'POST /api/frontend/client/register': { kind: 'client', body: REGISTER },
-  'POST /api/frontend/client/metrics': { kind: 'client', body: METRICS },
+  'POST /api/frontend/client/register': { kind: 'frontend', body: REGISTER },
+  'POST /api/frontend/client/metrics': { kind: 'frontend', body: METRICS },
+  'GET /api/frontend': { kind: 'frontend', query: '?userId=1&properties[plan]=pro' },
+  'POST /api/frontend': { kind: 'frontend', body: { context: { userId: '1' } } },
+  'POST /api/admin/playground': { kind: 'read', body: { environment: 'development', projects: ['matrix'], context: { userId: '1' } } },
 };
 
 /** One fresh data directory with a caller of every kind and the things the routes act on. */
@@ -140,6 +145,7 @@ async function buildWorld(): Promise<World> {
     victim: await user('victim', 3, MEMBER), outsider: await user('outsider', 3),
   };
   const client = await ok('POST', '/api/admin/api-tokens', { tokenName: 'sdk', type: 'client', projects: ['matrix'], environment: 'development' });
+  const frontend = await ok('POST', '/api/admin/api-tokens', { tokenName: 'web', type: 'frontend', projects: ['matrix'], environment: 'development' });
   const victimApiToken = await ok('POST', '/api/admin/api-tokens', { tokenName: 'victim', type: 'admin' });
   const outsiderToken = await ok('POST', `/api/admin/user-admin/${ids.outsider}/tokens`, { description: 'outsider' });
   for (const name of ['m-flag', 'm-doomed', 'm-archived']) await ok('POST', '/api/admin/projects/matrix/features', { name });
@@ -152,6 +158,7 @@ async function buildWorld(): Promise<World> {
   const tokens: Record<Caller, string> = {
     'admin token': ADMIN_TOKEN,
     'client token': client.secret,
+    'frontend token': frontend.secret,
     'root Admin': await personalToken(h, ids.rootAdmin),
     'root Editor': await personalToken(h, ids.editor),
     'root Viewer': await personalToken(h, ids.viewer),

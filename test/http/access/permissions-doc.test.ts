@@ -13,13 +13,14 @@ const DOC = new URL('../../../docs/permissions.md', import.meta.url);
 
 const PERMISSIONS: Permission[] = [
   'READ', 'CREATE_FEATURE', 'UPDATE_FEATURE', 'DELETE_FEATURE', 'CREATE_FEATURE_STRATEGY', 'UPDATE_FEATURE_STRATEGY',
-  'DELETE_FEATURE_STRATEGY', 'UPDATE_FEATURE_ENVIRONMENT', 'UPDATE_FEATURE_VARIANTS', 'UPDATE_PROJECT', 'PROJECT_USER_ACCESS', 'UPDATE_SEGMENT', 'ADMIN', 'CLIENT_API',
+  'DELETE_FEATURE_STRATEGY', 'UPDATE_FEATURE_ENVIRONMENT', 'UPDATE_FEATURE_VARIANTS', 'UPDATE_PROJECT', 'PROJECT_USER_ACCESS', 'UPDATE_SEGMENT', 'ADMIN', 'CLIENT_API', 'FRONTEND_API',
 ];
 
 const user = (rootRole: number): Principal => ({ kind: 'user', user: { id: 9, name: null, email: null, username: 'u', rootRole, createdAt: '' }, tokenName: 't' });
 const CALLERS: [string, Principal, number | undefined][] = [
   ['admin token', { kind: 'admin', name: 'a' }, undefined],
   ['client token', { kind: 'client', name: 'c', projects: ['*'], environment: 'development' }, undefined],
+  ['frontend token', { kind: 'frontend', name: 'f', projects: ['*'], environment: 'development' }, undefined],
   ['root Admin', user(ROOT_ADMIN), undefined],
   ['root Editor (no project role)', user(ROOT_EDITOR), undefined],
   ['root Viewer (no project role)', user(ROOT_VIEWER), undefined],

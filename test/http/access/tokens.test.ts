@@ -38,7 +38,9 @@ describe('POST /api/admin/api-tokens', () => {
 
   it.for([
     [{ type: 'admin' }, 'tokenName'],
-    [{ tokenName: 'x', type: 'frontend' }, 'type'],
+    [{ tokenName: 'x', type: 'nope' }, 'type'],
+    [{ tokenName: 'x', type: 'frontend' }, 'environment'],
+    [{ tokenName: 'x', type: 'frontend', environment: '*' }, 'environment'],
     [{ tokenName: 'x', type: 'admin', projects: ['default'] }, 'projects'],
     [{ tokenName: 'x', type: 'admin', environment: 'production' }, 'environment'],
     [{ tokenName: 'x', type: 'client', expiresAt: '2001-01-01' }, 'expiresAt'],

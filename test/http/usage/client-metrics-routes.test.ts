@@ -9,16 +9,17 @@ import { harnessTest } from '../../helpers/fixtures.js';
 import { ADMIN_TOKEN } from '../../helpers/harness.js';
 import { createProject, createUser, personalToken, READER, grant } from '../access/access-fixtures.js';
 import {
-  browserMetricsBody, clientToken, countedBuckets, createFlag, nodeMetricsBody, nodeRegisterBody, postMetrics, storedKeys,
+  browserMetricsBody, clientToken, countedBuckets, frontendToken, createFlag, nodeMetricsBody, nodeRegisterBody, postMetrics, storedKeys,
 } from './usage-fixtures.js';
 
-/** Every test starts with a development client token (`sdk`) and flag `checkout`. */
-const test = harnessTest().extend<{ sdk: string }>({
+/** Every test starts with a development client token (`sdk`), a frontend token (`browser`) and flag `checkout`. */
+const test = harnessTest().extend<{ sdk: string; browser: string }>({
   sdk: [async ({ h }, use) => {
     const sdk = await clientToken(h);
     await createFlag(h, 'checkout');
     await use(sdk);
   }, { auto: true }],
+  browser: async ({ h }, use) => use(await frontendToken(h)),
 });
 
 describe('what SDKs send', () => {
@@ -64,9 +65,9 @@ describe('what SDKs send', () => {
     });
   });
 
-  test('the browser SDK body on the frontend routes, and a Bearer token', async ({ h, sdk }) => {
-    await postMetrics(h, `Bearer ${sdk}`, browserMetricsBody({ checkout: { yes: 1, no: 0, variants: {} } }), '/api/frontend/client/metrics');
-    const r = await h.req('POST', '/api/frontend/client/register', nodeRegisterBody('web-shop', 'browser'), { token: sdk });
+  test('the browser SDK body on the frontend routes, and a Bearer token', async ({ h, browser }) => {
+    await postMetrics(h, `Bearer ${browser}`, browserMetricsBody({ checkout: { yes: 1, no: 0, variants: {} } }), '/api/frontend/client/metrics');
+    const r = await h.req('POST', '/api/frontend/client/register', nodeRegisterBody('web-shop', 'browser'), { token: browser });
     expect(r.status).toBe(202);
     await h.registry.usage.flush();
     expect((await countedBuckets(h, 'checkout')).map((b) => b.yes)).toEqual([1]);
@@ -134,10 +135,10 @@ describe('malformed bodies: 400, and nothing changes', () => {
     ['toggles as an array', withToggles([{ yes: 1 }]), /toggles/],
     ['an array body', [nodeMetricsBody({})], /appName/],
   ];
-  test.for(metricsCases)('metrics with %s', async ([_name, body, message], { h, sdk }) => {
-    for (const path of ['/api/client/metrics', '/api/frontend/client/metrics']) {
+  test.for(metricsCases)('metrics with %s', async ([_name, body, message], { h, sdk, browser }) => {
+    for (const [path, token] of [['/api/client/metrics', sdk], ['/api/frontend/client/metrics', browser]] as const) {
       await expectNoChange(h, async () => {
-        const r = await h.json('POST', path, body, { token: sdk });
+        const r = await h.json('POST', path, body, { token });
         expectError(r, 400, 'ValidationError', message);
       }, 'checkout');
     }
@@ -177,7 +178,7 @@ describe('who may post', () => {
     const admin = await createUser(h, { username: 'boss', rootRole: 1 });
     for (const token of [await personalToken(h, reader), await personalToken(h, admin)]) {
       for (const path of ['/api/client/metrics', '/api/frontend/client/metrics']) {
-        await expectNoChange(h, async () => expectError(await h.json('POST', path, nodeMetricsBody({ checkout: { yes: 1, no: 0, variants: {} } }), { token }), 403, 'NoAccessError', /CLIENT_API/));
+        await expectNoChange(h, async () => expectError(await h.json('POST', path, nodeMetricsBody({ checkout: { yes: 1, no: 0, variants: {} } }), { token }), 403, 'NoAccessError', /CLIENT_API|FRONTEND_API/));
       }
       await expectNoChange(h, async () => expectError(await h.json('POST', '/api/client/register', nodeRegisterBody(), { token }), 403, 'NoAccessError', /client or admin API tokens/));
     }

@@ -49,6 +49,13 @@ export async function clientToken(h: Harness, environment = 'development', proje
   return r.body.secret as string;
 }
 
+/** Creates a frontend (browser SDK) token; returns its secret. */
+export async function frontendToken(h: Harness, environment = 'development', projects: string[] = ['*']): Promise<string> {
+  const r = await h.json('POST', '/api/admin/api-tokens', { tokenName: `browser-${environment}-${projects.join('-')}`, type: 'frontend', projects, environment });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body.secret as string;
+}
+
 /** Creates a flag in `project`; expects 201. */
 export async function createFlag(h: Harness, name: string, project = 'default'): Promise<void> {
   const r = await h.json('POST', `/api/admin/projects/${project}/features`, { name });

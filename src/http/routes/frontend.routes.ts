@@ -1,0 +1,100 @@
+/**
+ * The frontend API (`/api/frontend`, what `unleash-proxy-client` reads) and the playground
+ * (`POST /api/admin/playground`): flags evaluated on the server by the engine, over flags compiled once per
+ * state change (`src/queries/evaluation.query.ts`).
+ *
+ * Frontend tokens read their projects in their environment; admin tokens may call it too (Unleash 6.10's
+ * `assertExpectedTokenType` accepts both), reading every project in the environment the context names
+ * (`default` when it names none). Client and personal tokens: 403.
+ */
+import type { Context } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Principal } from '../../auth/permissions.js';
+import { randomSessionId, weakEtagOf, type EvaluationScope } from '../../queries/evaluation.query.js';
+import { FrontendBodySchema, PlaygroundBodySchema, queryAsContext, readContext, type RequestContext } from '../../schemas/frontend.schema.js';
+import { apiError } from '../errors.js';
+import { defineRoute, type AppEnv, type RouteSpec } from '../route.js';
+
+/** The scope of a caller of `/api/frontend`: a frontend token's, or for an admin, every project in the context's environment. */
+function frontendScope(principal: Principal, context: RequestContext): EvaluationScope {
+  if (principal.kind === 'frontend') return { projects: principal.projects, environment: principal.environment };
+  return { projects: '*', environment: context.environment ?? 'default' };
+}
+
+/** The request's peer address, when the server knows it (not under `app.request` in tests). */
+function peerAddress(c: Context<AppEnv>): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Unleash's defaults: a random `sessionId` per request, `remoteAddress` from the connection; `currentTime` now (the engine's). */
+function withDefaults(c: Context<AppEnv>, context: RequestContext): RequestContext {
+  const filled = { ...context };
+  filled.sessionId ??= randomSessionId();
+  if (filled.remoteAddress === undefined) {
+    const address = peerAddress(c);
+    if (address !== undefined) filled.remoteAddress = address;
+  }
+  return filled;
+}
+
+/** Answers the toggles with a weak `ETag`; `If-None-Match` naming it: 304. */
+function answerToggles(c: Context<AppEnv>, principal: Principal, context: RequestContext, evaluate: (scope: EvaluationScope, context: RequestContext) => unknown): Response {
+  const body = JSON.stringify({ toggles: evaluate(frontendScope(principal, context), withDefaults(c, context)) });
+  const etag = weakEtagOf(body);
+  c.header('ETag', etag);
+  c.header('Cache-Control', 'no-cache');
+  const asked = c.req.header('if-none-match');
+  if (asked !== undefined && asked.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag.slice(2))) return c.body(null, 304);
+  return c.body(body, 200, { 'content-type': 'application/json' });
+}
+
+/** The query of `GET /api/frontend` as a context; a bad one is a 400. */
+function contextFromQuery(c: Context<AppEnv>): RequestContext {
+  const query = queryAsContext(c.req.queries());
+  const read = query.ok ? readContext(query.input) : query;
+  if (!read.ok) throw apiError('ValidationError', `"${read.path.replace(/^context\.?/, '')}": ${read.message}`);
+  return read.context;
+}
+
+export const frontendRoutes: RouteSpec[] = [
+  defineRoute({
+    method: 'get', path: '/api/frontend', tag: 'Frontend API', permission: 'FRONTEND_API',
+    summary: 'The flags enabled for the context in the query (`userId`, `sessionId`, `remoteAddress`, `properties[name]`, ...), each with its variant',
+    success: { status: 200, description: '`{toggles: [{name, enabled, variant, impressionData}]}`; weak `ETag`, 304 on `If-None-Match`' },
+    handle: ({ c, principal, deps }) => answerToggles(c, principal, contextFromQuery(c), (scope, context) => deps.evaluation.frontend(scope, context)),
+  }),
+  defineRoute({
+    method: 'post', path: '/api/frontend', tag: 'Frontend API', permission: 'FRONTEND_API',
+    summary: 'The flags enabled for the context in the body (`{context}`), each with its variant',
+    body: FrontendBodySchema,
+    success: { status: 200, description: '`{toggles: [{name, enabled, variant, impressionData}]}`; weak `ETag`, 304 on `If-None-Match`' },
+    handle: ({ c, principal, body, deps }) =>
+      answerToggles(c, principal, body.context ?? { properties: {} }, (scope, context) => deps.evaluation.frontend(scope, context)),
+  }),
+  defineRoute({
+    method: 'post', path: '/api/admin/playground', tag: 'Playground', permission: 'READ',
+    summary: 'Every flag of the projects in the environment, explained for a context: per strategy, constraint and segment',
+    body: PlaygroundBodySchema,
+    success: { status: 200, description: "`{input, features}` in Unleash 6.10's shape" },
+    handle: ({ c, body, deps }) => {
+      const context = body.context ?? { properties: {} };
+      const features = deps.evaluation.playground({ projects: body.projects, environment: body.environment }, context).map((feature) => ({
+        ...feature,
+        strategies: {
+          ...feature.strategies,
+          data: feature.strategies.data.map((strategy) => ({
+            ...strategy,
+            links: { edit: `/projects/${feature.projectId}/features/${feature.name}/strategies/edit?environmentId=${body.environment}&strategyId=${strategy.id}` },
+          })),
+        },
+      }));
+      return c.json({ input: { environment: body.environment, projects: body.projects, context: { ...withoutProperties(context), properties: { ...context.properties } } }, features });
+    },
+  }),
+];
+
+const withoutProperties = ({ properties: _properties, ...rest }: RequestContext) => rest;

@@ -1,0 +1,109 @@
+/**
+ * The frontend API's and the playground's reads: flags compiled once per (project, environment) and state
+ * change, then evaluated or explained per request. A project's compiled flags are kept until its state
+ * version or the service's sequence number (segments live in the service) moves; nothing on the request
+ * path reads a stored flag again.
+ */
+import { createHash, randomInt } from 'node:crypto';
+import type { Registry } from '../actors/registry.js';
+import {
+  compileFlags,
+  evaluate,
+  explain,
+  flagDefinition,
+  type CompiledFlag,
+  type EvaluatedVariant,
+  type EvaluationContext,
+  type FlagExplanation,
+  type SegmentDefinition,
+} from '../domain/evaluation/index.js';
+import type { ProjectState } from '../domain/project-state.js';
+
+/** One frontend toggle, as `unleash-proxy-client` reads it. */
+export interface FrontendToggle {
+  name: string;
+  enabled: true;
+  variant: EvaluatedVariant;
+  impressionData: boolean;
+}
+
+/** The flags a frontend or admin token may see: its projects (or all) in one environment. */
+export interface EvaluationScope {
+  projects: readonly string[] | '*';
+  environment: string;
+}
+
+interface Compiled {
+  stateVersion: number;
+  serviceSeq: number;
+  flags: Map<string, CompiledFlag>;
+}
+
+/** At most this many (project, environment) pairs compiled at once; the oldest is dropped first. */
+const MAX_COMPILED = 5000;
+
+export class EvaluationQuery {
+  private readonly compiled = new Map<string, Compiled>();
+
+  constructor(private readonly registry: Registry) {}
+
+  /** The compiled flags of a project in an environment (archived flags left out); rebuilt only after a change. */
+  flagsOf(projectId: string, environment: string): Map<string, CompiledFlag> | undefined {
+    const state = this.registry.project(projectId)?.state;
+    if (!state) return undefined;
+    const key = `${projectId}\u0000${environment}`;
+    const serviceSeq = this.registry.service.seq;
+    const cached = this.compiled.get(key);
+    if (cached && cached.stateVersion === state.version && cached.serviceSeq === serviceSeq) return cached.flags;
+    const flags = this.compile(state, environment);
+    this.compiled.delete(key);
+    if (this.compiled.size >= MAX_COMPILED) this.compiled.delete(this.compiled.keys().next().value!);
+    this.compiled.set(key, { stateVersion: state.version, serviceSeq, flags });
+    return flags;
+  }
+
+  private compile(state: ProjectState, environment: string): Map<string, CompiledFlag> {
+    const segments = this.registry.service.state.segments;
+    const lookup = (id: number): SegmentDefinition | undefined => (Object.hasOwn(segments, String(id)) ? segments[String(id)] : undefined);
+    const definitions = [...state.flags.values()].filter((f) => !f.archived).map((f) => flagDefinition(f, environment));
+    return compileFlags(definitions, lookup);
+  }
+
+  private projectsOf(scope: EvaluationScope): string[] {
+    const all = this.registry.projectIds();
+    if (scope.projects === '*' || scope.projects.includes('*')) return all.sort();
+    const known = new Set(all);
+    return [...new Set(scope.projects)].filter((p) => known.has(p)).sort();
+  }
+
+  /** `/api/frontend`: the flags enabled for `context` in the scope, each with its variant. */
+  frontend(scope: EvaluationScope, context: EvaluationContext): FrontendToggle[] {
+    const toggles: FrontendToggle[] = [];
+    for (const projectId of this.projectsOf(scope)) {
+      const flags = this.flagsOf(projectId, scope.environment);
+      if (!flags) continue;
+      for (const flag of flags.values()) {
+        const result = evaluate(flag, context, flags);
+        if (result.enabled) toggles.push({ name: flag.name, enabled: true, variant: result.variant, impressionData: flag.impressionData });
+      }
+    }
+    return toggles.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** The playground: every active flag of the projects in the environment, explained for `context`. */
+  playground(scope: EvaluationScope, context: EvaluationContext): (FlagExplanation & { projectId: string })[] {
+    const features: (FlagExplanation & { projectId: string })[] = [];
+    for (const projectId of this.projectsOf(scope)) {
+      const flags = this.flagsOf(projectId, scope.environment);
+      if (!flags) continue;
+      for (const flag of flags.values()) features.push({ ...explain(flag, context, flags), projectId });
+    }
+    return features.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+}
+
+/** A session id for a context without one, as Unleash gives it: a random integer below 10^9, per request. */
+export const randomSessionId = (): string => String(randomInt(1_000_000_000));
+
+/** The weak `ETag` of an answer's bytes. */
+export const weakEtagOf = (body: string): string => `W/"${createHash('sha1').update(body).digest('base64url')}"`;
