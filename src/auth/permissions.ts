@@ -16,6 +16,8 @@ export type Permission =
   | 'PROJECT_USER_ACCESS'
   /** Create, change or delete a global segment (a project's segments need `UPDATE_PROJECT` there). */
   | 'UPDATE_SEGMENT'
+  /** Read flags as backend SDKs do (`/api/client/*`): client tokens, and admin tokens as Unleash allows. */
+  | 'CLIENT_API'
   | 'ADMIN';
 
 /** Who is calling, resolved from the `Authorization` header. */
@@ -59,8 +61,10 @@ export function isAllowed(principal: Principal, permission: Permission, projectR
     case 'admin':
       return true;
     case 'client':
-      return false;
+      return permission === 'CLIENT_API';
     case 'user': {
+      // The client API is for SDK tokens: a person's token gets a 403 there, whatever their role.
+      if (permission === 'CLIENT_API') return false;
       if (principal.user.rootRole === ROOT_ADMIN) return true;
       if (permission === 'ADMIN') return false;
       // Global segments belong to no project: root Editors may write them (as in Unleash 6.10), no project role grants it.

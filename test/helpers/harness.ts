@@ -5,7 +5,7 @@ import type { Hono } from 'hono';
 import type { AppEnv } from '../../src/http/route.js';
 import { Registry } from '../../src/actors/registry.js';
 import { createApp } from '../../src/app.js';
-import { ensureAdminTokens } from '../../src/auth/bootstrap.js';
+import { ensureAdminTokens, ensureClientTokens } from '../../src/auth/bootstrap.js';
 import type { TokenHasher } from '../../src/auth/token-hasher.js';
 import { loadTokenHasher } from '../../src/auth/token-key.js';
 import { readConfig, type Config } from '../../src/config.js';
@@ -53,7 +53,10 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
   const log = createLogger({ level: config.logLevel, format: 'json' }, { write: (line: string) => { lines.push(line); } });
   const open = async () => {
     const registry = await Registry.open({ dataDir, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits });
-    if (config.authType === 'api-token') await ensureAdminTokens(registry, tokenHasher, [ADMIN_TOKEN]);
+    if (config.authType === 'api-token') {
+      await ensureAdminTokens(registry, tokenHasher, [ADMIN_TOKEN]);
+      await ensureClientTokens(registry, tokenHasher, config.initClientApiTokens);
+    }
     return { registry, app: createApp({ registry, config, log, tokenHasher }) };
   };
   let current = await open();
