@@ -12,6 +12,7 @@ import { openApiDocument } from './http/openapi.js';
 import { mountRoutes } from './http/pipeline.js';
 import type { AppDeps, AppEnv, RouteSpec } from './http/route.js';
 import { accessRoutes } from './http/routes/access.routes.js';
+import { clientRoutes } from './http/routes/client.routes.js';
 import { environmentRoutes } from './http/routes/environments.routes.js';
 import { featureRoutes } from './http/routes/features.routes.js';
 import { projectRoutes } from './http/routes/projects.routes.js';
@@ -22,6 +23,7 @@ import { toggleRoutes } from './http/routes/toggles.routes.js';
 import { variantRoutes } from './http/routes/variants.routes.js';
 import { SummaryCache } from './http/summary-cache.js';
 import { silentLogger, type Logger } from './log.js';
+import { ClientFeaturesQuery } from './queries/client-features.query.js';
 import { HealthQuery } from './queries/health.query.js';
 
 /** Every authenticated route, in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */
@@ -35,6 +37,7 @@ export const ROUTES: RouteSpec[] = [
   ...segmentRoutes,
   ...stateRoutes,
   ...accessRoutes,
+  ...clientRoutes,
 ];
 
 /**
@@ -48,7 +51,9 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
   registry: Registry; config: Config; tokenHasher: TokenHasher; log?: Logger; routes?: RouteSpec[];
 }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const deps: AppDeps = { registry, config, log, tokenHasher, summaries: new SummaryCache(), health: new HealthQuery(), gzip: new GzipCache(), dumps: new DumpStreams() };
+  const deps: AppDeps = { registry, config, log, tokenHasher, summaries: new SummaryCache(), health: new HealthQuery(), gzip: new GzipCache(), dumps: new DumpStreams(),
+    clientFeatures: new ClientFeaturesQuery(registry, () => Object.values(registry.service.state.segments)),
+  };
   const openapi = JSON.stringify(openApiDocument(routes, '1'));
 
   app.use(requestId(), requestLog(log));
