@@ -15,14 +15,15 @@ type Kind =
   | 'flag' // flag, strategy, variant and on/off work in a project
   | 'project' // membership, default strategies, the project's environments
   | 'segment' // global segments (a project's segments follow 'project': test/http/segments.test.ts)
-  | 'admin'; // users, tokens, environments, new projects, service-wide dumps
+  | 'admin' // users, tokens, environments, new projects, service-wide dumps
+  | 'client'; // the client API of backend SDKs: client and admin tokens, never a person's token
 
 type Caller = 'admin token' | 'client token' | 'root Admin' | 'root Editor' | 'root Viewer' | 'Owner' | 'Member' | 'Reader';
 
 /** Who may do what: the rules of API-DECISIONS, restated. */
 const MAY: Record<Caller, Kind[]> = {
-  'admin token': ['read', 'flag', 'project', 'segment', 'admin'],
-  'client token': [],
+  'admin token': ['read', 'flag', 'project', 'segment', 'admin', 'client'],
+  'client token': ['client'],
   'root Admin': ['read', 'flag', 'project', 'segment', 'admin'],
   'root Editor': ['read', 'flag', 'segment'],
   'root Viewer': ['read'],
@@ -98,6 +99,8 @@ const EXPECTED: Record<string, Row> = {
   [`POST ${MEMBERSHIP}`]: { kind: 'project', params: { roleId: String(READER) } },
   [`PUT ${MEMBERSHIP}`]: { kind: 'project', params: { roleId: String(MEMBER) } },
   [`DELETE ${MEMBERSHIP}`]: { kind: 'project', params: { roleId: String(MEMBER) } },
+  'GET /api/client/features': { kind: 'client' },
+  'GET /api/client/features/:featureName': { kind: 'client' },
 };
 
 /** One fresh data directory with a caller of every kind and the things the routes act on. */
