@@ -111,7 +111,7 @@ describe('query', () => {
     expect(names((await features(h, token, '?inlineSegmentConstraints=false&unknown=1')).body)).toEqual(['a-one', 'a-two', 'b-one']);
   });
 
-  test.for([['?tag=nocolon'], ['?tag=simple:ok&tag=bad'], ['?project=a%20b'], [`?namePrefix=${'x'.repeat(101)}`], ['?environment=*']])(
+  test.for<[string]>([['?tag=nocolon'], ['?tag=simple:ok&tag=bad'], ['?project=a%20b'], [`?namePrefix=${'x'.repeat(101)}`], ['?environment=*']])(
     'refuses %s with a 400', async ([query], { h }) => {
       const token = await clientToken(h, ['*'], 'development');
       const r = await features(h, token, query);
@@ -156,7 +156,7 @@ describe('Unleash-Client-Spec and segments', () => {
     }
   });
 
-  test.for([['5'], ['v5.1.0'], ['5.1'], ['latest'], [' 5.1.0x']])('a malformed spec %j is a 400', async ([spec], { h }) => {
+  test.for<[string]>([['5'], ['v5.1.0'], ['5.1'], ['latest'], [' 5.1.0x']])('a malformed spec %j is a 400', async ([spec], { h }) => {
     const r = await features(h, await clientToken(h, ['default'], 'development'), '', {}, spec);
     expect(r.status).toBe(400);
     expect(r.body.message).toContain('Unleash-Client-Spec');
@@ -268,7 +268,7 @@ describe('INIT_CLIENT_API_TOKENS', () => {
     expect(Object.values(h.registry.service.state.tokens).filter((t) => t.type === 'client')).toHaveLength(2);
   });
 
-  test.for([['no-scope-at-all'], ['default:*.abc'], ['default:development'], ['a b:development.x']])('refuses %j at start, naming the variable', async ([secret], { openHarness }) => {
+  test.for<[string]>([['no-scope-at-all'], ['default:*.abc'], ['default:development'], ['a b:development.x']])('refuses %j at start, naming the variable', async ([secret], { openHarness }) => {
     await expect(openHarness({ INIT_CLIENT_API_TOKENS: secret })).rejects.toThrow(/INIT_CLIENT_API_TOKENS/);
   });
 
