@@ -51,7 +51,11 @@ const MAX_ANSWERS = 1000;
  * another environment) moves the revision but not the ETag, so SDKs keep getting 304s.
  */
 export class ClientFeaturesQuery {
+  /** Client forms with segment ids, per flag image and environment. */
   private readonly parts = new WeakMap<Flag, Map<string, string>>();
+  /** Client forms with segment constraints inlined: valid for one set of segments (`inlinedFor`), dropped when it changes. */
+  private inlined = new WeakMap<Flag, Map<string, string>>();
+  private inlinedFor = '';
   private readonly answers = new Map<string, { revision: number; contentHash: string; answer: ClientFeaturesAnswer }>();
 
   constructor(
@@ -81,7 +85,7 @@ export class ClientFeaturesQuery {
   }
 
   private content(query: ResolvedQuery, segments: readonly ClientSegment[]): string {
-    const byId = new Map(segments.map((s) => [s.id, s]));
+    const byId = this.segmentMap(segments, query.inlineSegmentConstraints);
     const features: string[] = [];
     const used = new Set<number>();
     const projects = query.project.length === 1 && query.project[0] === '*' ? this.registry.projectIds() : query.project;
@@ -106,7 +110,7 @@ export class ClientFeaturesQuery {
       const state = this.registry.project(projectId)?.state;
       const flag = state?.flags.get(name);
       if (!state || !flag || flag.archived) continue;
-      const segments = new Map(this.segments().map((s) => [s.id, s]));
+      const segments = this.segmentMap(this.segments(), resolved.inlineSegmentConstraints);
       const body = Buffer.from(this.part(flag, state.meta.id, resolved, segments));
       return new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength);
     }
@@ -124,18 +128,31 @@ export class ClientFeaturesQuery {
     }
   }
 
+  /** Segments by id; for inlining, first drops the inlined forms made for another set of segments. */
+  private segmentMap(segments: readonly ClientSegment[], inline: boolean): ReadonlyMap<number, ClientSegment> {
+    if (inline) {
+      const key = createHash('sha1').update(JSON.stringify(segments)).digest('base64url');
+      if (key !== this.inlinedFor) {
+        this.inlined = new WeakMap();
+        this.inlinedFor = key;
+      }
+    }
+    return new Map(segments.map((s) => [s.id, s]));
+  }
+
   /** A flag's client form, serialized once per flag image, environment and segment form. */
   private part(flag: Flag, project: string, query: ResolvedQuery, segments: ReadonlyMap<number, ClientSegment>): string {
-    const partKey = `${query.environment}|${query.inlineSegmentConstraints ? `inline:${segmentsKey(segments)}` : 'ids'}`;
-    let byKey = this.parts.get(flag);
-    if (!byKey) {
-      byKey = new Map();
-      this.parts.set(flag, byKey);
+    const inline = query.inlineSegmentConstraints;
+    const cache = inline ? this.inlined : this.parts;
+    let byEnvironment = cache.get(flag);
+    if (!byEnvironment) {
+      byEnvironment = new Map();
+      cache.set(flag, byEnvironment);
     }
-    let part = byKey.get(partKey);
+    let part = byEnvironment.get(query.environment);
     if (part === undefined) {
-      part = JSON.stringify(clientFeature(flag, project, query.environment, query.inlineSegmentConstraints ? segments : undefined));
-      byKey.set(partKey, part);
+      part = JSON.stringify(clientFeature(flag, project, query.environment, inline ? segments : undefined));
+      byEnvironment.set(query.environment, part);
     }
     return part;
   }
@@ -175,7 +192,6 @@ function resolveQuery(scope: ClientScope, query: ClientQuery): ResolvedQuery {
   };
 }
 
-const segmentsKey = (segments: ReadonlyMap<number, ClientSegment>): string => crc32(JSON.stringify([...segments.values()])).toString(16);
 
 /** A flag as SDKs read it in one environment: strategies in order, disabled ones left out, no ids or titles. */
 export function clientFeature(flag: Flag, project: string, environment: string, inline?: ReadonlyMap<number, ClientSegment>) {

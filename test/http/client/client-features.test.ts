@@ -156,6 +156,22 @@ describe('Unleash-Client-Spec and segments', () => {
     }
   });
 
+  test('a changed segment changes both forms and their ETags; a segment no served strategy names changes neither', async ({ h }) => {
+    const id = await segmented(h);
+    const token = await clientToken(h, ['default'], 'development');
+    const before = { old: await features(h, token, '', {}, null), now: await features(h, token) };
+    const unused = (await h.json('GET', '/api/admin/segments')).body.segments.find((s: { name: string }) => s.name === 'unused');
+    expect((await h.req('PUT', `/api/admin/segments/${unused.id}`, { name: 'unused', constraints: [{ contextName: 'userId', operator: 'IN', values: ['1'] }] })).status).toBe(204);
+    expect((await features(h, token)).headers.get('etag')).toBe(before.now.headers.get('etag'));
+    expect((await h.req('PUT', `/api/admin/segments/${id}`, { name: 'beta-users', constraints: [{ contextName: 'userId', operator: 'IN', values: ['8'] }] })).status).toBe(204);
+    const old = await features(h, token, '', {}, null);
+    const now = await features(h, token);
+    expect(old.headers.get('etag')).not.toBe(before.old.headers.get('etag'));
+    expect(now.headers.get('etag')).not.toBe(before.now.headers.get('etag'));
+    expect(old.body.features[0].strategies[0].constraints[1].values).toEqual(['8']);
+    expect(now.body.segments[0].constraints[0].values).toEqual(['8']);
+  });
+
   test.for<[string]>([['5'], ['v5.1.0'], ['5.1'], ['latest'], [' 5.1.0x']])('a malformed spec %j is a 400', async ([spec], { h }) => {
     const r = await features(h, await clientToken(h, ['default'], 'development'), '', {}, spec);
     expect(r.status).toBe(400);
