@@ -9,15 +9,17 @@ export interface LoadOptions {
   connections: number;
   /** Seconds of the same load run before measuring, so the server's JIT and caches are warm. 0 skips. */
   warmup: number;
+  /** The status a successful answer has, when it is not any 2xx (a conditional GET expects 304). */
+  okStatus?: number | undefined;
 }
 
-/** What one scenario run measured. Latencies are of 2xx answers only, in milliseconds. */
+/** What one scenario run measured. Latencies are of successful (2xx, or `okStatus`) answers only, in milliseconds. */
 export interface LoadResult {
   rps: number;
   p50Ms: number;
   p99Ms: number;
   requests: number;
-  /** Answers that were not 2xx, plus connection errors and timeouts (none of those is a success). */
+  /** Answers that were not successful, plus connection errors and timeouts (none of those is a success). */
   failures: number;
   statusCounts: Record<string, number>;
   /** Mean size of an answer in bytes (useful for the big list and overview answers). */
@@ -35,6 +37,7 @@ export interface LoadResult {
 export async function runLoad(target: Target, requests: AutocannonRequest[], options: LoadOptions): Promise<LoadResult> {
   const latencies: number[] = [];
   let bytes = 0;
+  const ok = (status: number) => (options.okStatus === undefined ? status >= 200 && status < 300 : status === options.okStatus);
   const instance = autocannon({
     url: target.origin,
     connections: options.connections,
@@ -45,7 +48,7 @@ export async function runLoad(target: Target, requests: AutocannonRequest[], opt
   });
   instance.on('response', (_client, statusCode, resBytes, responseTimeMs) => {
     bytes += resBytes;
-    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTimeMs);
+    if (ok(statusCode)) latencies.push(responseTimeMs);
   });
   const result = await instance;
   const sorted = Float64Array.from(latencies).sort();
@@ -58,7 +61,7 @@ export async function runLoad(target: Target, requests: AutocannonRequest[], opt
     p50Ms: percentile(sorted, 0.5),
     p99Ms: percentile(sorted, 0.99),
     requests: answers,
-    failures: result.non2xx + result.errors,
+    failures: Object.entries(statusCounts).reduce((sum, [status, n]) => (ok(Number(status)) ? sum : sum + n), 0) + result.errors,
     statusCounts,
     bytesPerAnswer: answers === 0 ? 0 : bytes / answers,
   };

@@ -96,7 +96,7 @@ async function runScenarios(
       if (hot.projectFlags !== HOT_FLAGS) {
         notes.push(`${target.label}: project ${HOT_PROJECT} held ${hot.projectFlags} flags, not ${HOT_FLAGS}, during the reads (use a fresh database)`);
       }
-      sides.push({ target, context: { runId, duration: options.duration, warmup: WARMUP_SECONDS, hotFlags: hot.flags } });
+      sides.push({ target, context: { runId, duration: options.duration, warmup: WARMUP_SECONDS, hotFlags: hot.flags, clientToken: hot.clientToken } });
     }
     const rows: ScenarioRow[] = [];
     for (const [index, scenario] of scenarios.entries()) {
@@ -105,7 +105,7 @@ async function runScenarios(
       const results = new Map<string, LoadResult>();
       for (const side of order) {
         const requests = await scenario.build(side.target, side.context);
-        const result = await runLoad(side.target, requests, { duration: options.duration, connections: options.connections, warmup: WARMUP_SECONDS });
+        const result = await runLoad(side.target, requests, { duration: options.duration, connections: options.connections, warmup: WARMUP_SECONDS, okStatus: scenario.okStatus });
         log(`${scenario.name} on ${side.target.label}: ${Math.round(result.rps)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, non-2xx ${result.failures}`);
         if (result.failures > 0) notes.push(`${scenario.name} on ${side.target.label}: answers by status ${JSON.stringify(result.statusCounts)}`);
         results.set(side.target.label, result);

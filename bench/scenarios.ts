@@ -28,6 +28,8 @@ export interface ScenarioContext {
   warmup: number;
   /** Flags of the hot project, each with one strategy in `development`. */
   hotFlags: string[];
+  /** A client (SDK) token of the hot project in `development`, created while seeding. */
+  clientToken: string;
 }
 
 /** One measured scenario: `build` does its own setup on the target and returns the requests to drive. */
@@ -35,6 +37,8 @@ export interface Scenario {
   name: string;
   description: string;
   goal: Goal | undefined;
+  /** The status a successful answer has, when it is not any 2xx (a conditional GET expects 304). */
+  okStatus?: number;
   build(target: Target, context: ScenarioContext): Promise<AutocannonRequest[]>;
 }
 
@@ -43,14 +47,31 @@ export interface Scenario {
  * `development` (so `/on` succeeds). Returns their names and how many flags the project holds afterwards
  * (more than HOT_FLAGS means the other server's database was not fresh).
  */
-export async function seedHotProject(target: Target, runId: string): Promise<{ flags: string[]; projectFlags: number }> {
+export async function seedHotProject(target: Target, runId: string): Promise<{ flags: string[]; projectFlags: number; clientToken: string }> {
   const flags = Array.from({ length: HOT_FLAGS }, (_, i) => `${runId}-hot-${i}`);
   await inParallel(flags.length, SEED_CONCURRENCY, async (i) => {
     const name = flags[i] as string;
     await callOk(target, 'POST', projectPath(HOT_PROJECT, '/features'), { name });
     await callOk(target, 'POST', flagPath(HOT_PROJECT, name, '/environments/development/strategies'), STRATEGY);
   });
-  return { flags, projectFlags: await countFlags(target, HOT_PROJECT) };
+  const token = (await callOk(target, 'POST', '/api/admin/api-tokens', {
+    tokenName: `${runId}-sdk`, type: 'client', projects: [HOT_PROJECT], environment: 'development',
+  })) as { secret: string };
+  return { flags, projectFlags: await countFlags(target, HOT_PROJECT), clientToken: token.secret };
+}
+
+/** What a backend SDK sends when it polls: its token and its client spec. */
+function sdkHeaders(context: ScenarioContext): Record<string, string> {
+  return { authorization: context.clientToken, 'unleash-client-spec': '5.1.0' };
+}
+
+/** The current `ETag` of the hot project's client answer, as the SDK would hold it after its first poll. */
+async function clientEtag(target: Target, context: ScenarioContext): Promise<string> {
+  const response = await fetch(`${target.origin}${target.prefix}/api/client/features`, { headers: sdkHeaders(context) });
+  const etag = response.headers.get('etag');
+  await response.arrayBuffer();
+  if (response.status !== 200 || etag === null) throw new Error(`${target.label}: GET /api/client/features answered ${response.status} with ETag ${etag}`);
+  return etag;
 }
 
 function jsonRequest(target: Target, method: string, path: string, body: string): AutocannonRequest {
@@ -85,6 +106,21 @@ export const SCENARIOS: Scenario[] = [
     description: 'GET the overview of the 200-flag project',
     goal: { minRps: 8_000, maxP99Ms: 10 },
     build: async (target) => [{ method: 'GET', path: target.prefix + projectPath(HOT_PROJECT), headers: authHeaders(target) }],
+  },
+  {
+    name: 'clientFeatures304',
+    description: 'GET /api/client/features with a client token and the current ETag in If-None-Match (an SDK poll with nothing new): 304',
+    goal: { minRps: 30_000, maxP99Ms: 10 },
+    okStatus: 304,
+    build: async (target, context) => [
+      { method: 'GET', path: `${target.prefix}/api/client/features`, headers: { ...sdkHeaders(context), 'if-none-match': await clientEtag(target, context) } },
+    ],
+  },
+  {
+    name: 'clientFeatures',
+    description: 'GET /api/client/features with a client token: the full answer for the 200 flags',
+    goal: { minRps: 12_000, maxP99Ms: 10 },
+    build: async (target, context) => [{ method: 'GET', path: `${target.prefix}/api/client/features`, headers: sdkHeaders(context) }],
   },
   {
     name: 'toggle',

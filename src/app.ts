@@ -14,6 +14,7 @@ import { mountRoutes } from './http/pipeline.js';
 import type { AppDeps, AppEnv, RouteSpec } from './http/route.js';
 import { accessRoutes } from './http/routes/access.routes.js';
 import { clientMetricsRoutes } from './http/routes/client-metrics.routes.js';
+import { clientRoutes } from './http/routes/client.routes.js';
 import { environmentRoutes } from './http/routes/environments.routes.js';
 import { featureRoutes } from './http/routes/features.routes.js';
 import { frontendRoutes } from './http/routes/frontend.routes.js';
@@ -27,6 +28,7 @@ import { variantRoutes } from './http/routes/variants.routes.js';
 import { SummaryCache } from './http/summary-cache.js';
 import { silentLogger, type Logger } from './log.js';
 import { EvaluationQuery } from './queries/evaluation.query.js';
+import { ClientFeaturesQuery } from './queries/client-features.query.js';
 import { HealthQuery } from './queries/health.query.js';
 
 /** Every authenticated route, in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */
@@ -43,6 +45,7 @@ export const ROUTES: RouteSpec[] = [
   ...usageRoutes,
   ...clientMetricsRoutes,
   ...frontendRoutes,
+  ...clientRoutes,
 ];
 
 /**
@@ -56,7 +59,9 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
   registry: Registry; config: Config; tokenHasher: TokenHasher; log?: Logger; routes?: RouteSpec[];
 }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const deps: AppDeps = { registry, config, log, tokenHasher, summaries: new SummaryCache(), evaluation: new EvaluationQuery(registry), health: new HealthQuery(), gzip: new GzipCache(), dumps: new DumpStreams() };
+  const deps: AppDeps = { registry, config, log, tokenHasher, summaries: new SummaryCache(), evaluation: new EvaluationQuery(registry), health: new HealthQuery(), gzip: new GzipCache(), dumps: new DumpStreams(),
+    clientFeatures: new ClientFeaturesQuery(registry, () => Object.values(registry.service.state.segments)),
+  };
   const openapi = JSON.stringify(openApiDocument(routes, '1'));
 
   app.use(requestId(), requestLog(log));

@@ -2,6 +2,7 @@ import { DEFAULT_LIMITS, LIMIT_VARIABLES, SHAPE_LIMITS, type Limits } from './li
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { SecretText } from './auth/secret-text.js';
 import { TOKEN_KEY_MIN_LENGTH } from './auth/token-hasher.js';
+import { clientTokenSecret, type ClientTokenSecret } from './auth/tokens.js';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './log.js';
 import { RESERVED_NAMES } from './schemas/common.schema.js';
 
@@ -16,6 +17,8 @@ export interface Config {
   initFrontendApiTokens: FrontendTokenSecret[];
   /** `FRONTEND_CORS_ORIGINS`: origins allowed to call `/api/frontend/*` from a browser; `['*']` (the default) for any. */
   frontendCorsOrigins: string[];
+  /** `INIT_CLIENT_API_TOKENS`: client token secrets to store at start, their scope read from each secret. */
+  initClientApiTokens: ClientTokenSecret[];
   initEnvironments: string[];
   /** Largest accepted request body, bytes. */
   bodyLimit: number;
@@ -125,6 +128,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     initAdminApiTokens: list(env['INIT_ADMIN_API_TOKENS']),
     initFrontendApiTokens: list(env['INIT_FRONTEND_API_TOKENS']).map((secret) => frontendTokenSecret('INIT_FRONTEND_API_TOKENS', secret)),
     frontendCorsOrigins: list(env['FRONTEND_CORS_ORIGINS'] ?? '*'),
+    initClientApiTokens: list(env['INIT_CLIENT_API_TOKENS']).map((secret) => clientTokenSecret('INIT_CLIENT_API_TOKENS', secret)),
     initEnvironments: environments.length > 0 ? environments : ['development', 'production'],
     bodyLimit: integer('BODY_LIMIT', env['BODY_LIMIT'], SHAPE_LIMITS.bodyBytes, 1024, 64 * 1024 * 1024),
     snapshotEvery: integer('SNAPSHOT_EVERY', env['SNAPSHOT_EVERY'], 1000, 1, 10_000_000),

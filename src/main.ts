@@ -1,7 +1,7 @@
 import { serve } from '@hono/node-server';
 import { Registry } from './actors/registry.js';
 import { createApp } from './app.js';
-import { ensureAdminTokens, ensureFrontendTokens } from './auth/bootstrap.js';
+import { ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from './auth/bootstrap.js';
 import { loadTokenHasher } from './auth/token-key.js';
 import { readConfig } from './config.js';
 import { createLogger } from './log.js';
@@ -34,6 +34,7 @@ async function main(): Promise<void> {
   if (config.authType === 'api-token') {
     const generated = await ensureAdminTokens(registry, tokenKey.hasher, config.initAdminApiTokens);
     await ensureFrontendTokens(registry, tokenKey.hasher, config.initFrontendApiTokens);
+    await ensureClientTokens(registry, tokenKey.hasher, config.initClientApiTokens);
     // The one secret ever printed: on the terminal, once, outside the log stream (API-DECISIONS "Running the service").
     if (generated) process.stdout.write(`\n[flagpole] created an admin API token (shown once, stored only as a hash):\n\n    ${generated}\n\n`);
   }

@@ -5,7 +5,7 @@ import type { StoredToken } from '../domain/service-state.js';
 import { fromDecision } from '../use-cases/result.js';
 import { tokenForSecret } from '../use-cases/tokens.use-cases.js';
 import type { TokenHasher } from './token-hasher.js';
-import { newSecret } from './tokens.js';
+import { newSecret, secretLabel, type ClientTokenSecret } from './tokens.js';
 
 /** An admin token as stored: its keyed hash only. */
 export function adminToken(hasher: TokenHasher, secret: string, tokenName: string, at: string): StoredToken {
@@ -47,4 +47,21 @@ export async function ensureAdminTokens(registry: Registry, hasher: TokenHasher,
   const secret = newSecret('admin', ['*'], '*');
   await registry.service.send({ type: 'token.create', token: adminToken(hasher, secret, 'generated-admin-token', at) }, 'system');
   return secret;
+}
+
+/**
+ * Stores each `INIT_CLIENT_API_TOKENS` secret (as its keyed hash) that is not stored yet, scoped as its text
+ * says. Throws naming the variable when the service refuses one (an unknown project or environment), so a
+ * typo stops the start rather than leaving an SDK locked out.
+ */
+export async function ensureClientTokens(registry: Registry, hasher: TokenHasher, initTokens: readonly ClientTokenSecret[]): Promise<void> {
+  const at = new Date().toISOString();
+  for (const [i, { secret, projects, environment }] of initTokens.entries()) {
+    if (await tokenForSecret(registry, hasher, secret)) continue;
+    const token: StoredToken = {
+      id: randomUUID(), hash: hasher.hash(secret), tokenName: `init-client-token-${i + 1}`, type: 'client', projects, environment, createdAt: at, expiresAt: null, userId: null,
+    };
+    const stored = await registry.service.send({ type: 'token.create', token }, 'system');
+    if (!stored.ok) throw new Error(`INIT_CLIENT_API_TOKENS: token ${i + 1} (${secretLabel(token)}...) was refused: ${stored.error.message}`);
+  }
 }

@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import type { IfMatch } from '../domain/commands.js';
 import type { Logger } from '../log.js';
 import type { EvaluationQuery } from '../queries/evaluation.query.js';
+import type { ClientFeaturesQuery } from '../queries/client-features.query.js';
 import type { HealthQuery } from '../queries/health.query.js';
 import type { Result } from '../use-cases/result.js';
 import type { DumpStreams } from './dump-streams.js';
@@ -28,6 +29,8 @@ export interface AppDeps {
   evaluation: EvaluationQuery;
   /** Streams `GET /api/admin/state`, a bounded number at once. */
   dumps: DumpStreams;
+  /** `GET /api/client/features`: its answers cached per scope and query for the life of the app. */
+  clientFeatures: ClientFeaturesQuery;
 }
 
 /** Values the pipeline's middleware set on a request's context. */

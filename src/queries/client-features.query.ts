@@ -51,7 +51,11 @@ const MAX_ANSWERS = 1000;
  * another environment) moves the revision but not the ETag, so SDKs keep getting 304s.
  */
 export class ClientFeaturesQuery {
+  /** Client forms with segment ids, per flag image and environment. */
   private readonly parts = new WeakMap<Flag, Map<string, string>>();
+  /** Client forms with segment constraints inlined: valid for one set of segments (`inlinedFor`), dropped when it changes. */
+  private inlined = new WeakMap<Flag, Map<string, string>>();
+  private inlinedFor = '';
   private readonly answers = new Map<string, { revision: number; contentHash: string; answer: ClientFeaturesAnswer }>();
 
   constructor(
@@ -81,44 +85,86 @@ export class ClientFeaturesQuery {
   }
 
   private content(query: ResolvedQuery, segments: readonly ClientSegment[]): string {
-    const byId = new Map(segments.map((s) => [s.id, s]));
+    const byId = this.segmentMap(segments, query.inlineSegmentConstraints);
     const features: string[] = [];
+    const used = new Set<number>();
     const projects = query.project.length === 1 && query.project[0] === '*' ? this.registry.projectIds() : query.project;
     for (const projectId of projects) {
       const state = this.registry.project(projectId)?.state;
       if (!state) continue;
-      this.collect(state, query, byId, features);
+      this.collect(state, query, byId, features, used);
     }
     const head = `{"version":2,"features":[${features.join(',')}],"query":${JSON.stringify(query)}`;
     if (query.inlineSegmentConstraints) return `${head}}`;
-    // Every segment a served strategy could name, by name (Unleash 6.10 sends every segment in use).
-    const sorted = [...segments].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return `${head},"segments":${JSON.stringify(sorted.map((s) => ({ id: s.id, name: s.name, constraints: s.constraints })))}}`;
+    // The segments the served strategies name, by name: an SDK needs no other, and a segment used only
+    // elsewhere (another project or environment) then leaves this answer and its ETag alone.
+    const served = segments.filter((s) => used.has(s.id)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
+    return `${head},"segments":${JSON.stringify(served.map((s) => ({ id: s.id, name: s.name, constraints: s.constraints })))}}`;
   }
 
-  private collect(state: ProjectState, query: ResolvedQuery, segments: ReadonlyMap<number, ClientSegment>, into: string[]): void {
-    const partKey = `${query.environment}|${query.inlineSegmentConstraints ? `inline:${segmentsKey(segments)}` : 'ids'}`;
+  /** One flag of the scope, as `GET /api/client/features/:featureName` answers it; undefined when out of scope, unknown or archived. */
+  feature(scope: ClientScope, query: ClientQuery, name: string): Bytes | undefined {
+    const resolved = resolveQuery(scope, { ...query, namePrefix: undefined, tag: undefined });
+    const projects = resolved.project.length === 1 && resolved.project[0] === '*' ? this.registry.projectIds() : resolved.project;
+    for (const projectId of projects) {
+      const state = this.registry.project(projectId)?.state;
+      const flag = state?.flags.get(name);
+      if (!state || !flag || flag.archived) continue;
+      const segments = this.segmentMap(this.segments(), resolved.inlineSegmentConstraints);
+      const body = Buffer.from(this.part(flag, state.meta.id, resolved, segments));
+      return new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength);
+    }
+    return undefined;
+  }
+
+  private collect(state: ProjectState, query: ResolvedQuery, segments: ReadonlyMap<number, ClientSegment>, into: string[], used: Set<number>): void {
     for (const flag of state.flags.values()) {
       if (flag.archived) continue;
       if (query.namePrefix !== undefined && !flag.name.startsWith(query.namePrefix)) continue;
       // Tags arrive with the tag API; until then no flag carries one, so a tag filter matches none.
       if (query.tag !== undefined && query.tag.length > 0) continue;
-      let byKey = this.parts.get(flag);
-      if (!byKey) {
-        byKey = new Map();
-        this.parts.set(flag, byKey);
-      }
-      let part = byKey.get(partKey);
-      if (part === undefined) {
-        part = JSON.stringify(clientFeature(flag, state.meta.id, query.environment, query.inlineSegmentConstraints ? segments : undefined));
-        byKey.set(partKey, part);
-      }
-      into.push(part);
+      into.push(this.part(flag, state.meta.id, query, segments));
+      if (!query.inlineSegmentConstraints) for (const id of segmentIdsServed(flag, query.environment)) used.add(id);
     }
+  }
+
+  /** Segments by id; for inlining, first drops the inlined forms made for another set of segments. */
+  private segmentMap(segments: readonly ClientSegment[], inline: boolean): ReadonlyMap<number, ClientSegment> {
+    if (inline) {
+      const key = createHash('sha1').update(JSON.stringify(segments)).digest('base64url');
+      if (key !== this.inlinedFor) {
+        this.inlined = new WeakMap();
+        this.inlinedFor = key;
+      }
+    }
+    return new Map(segments.map((s) => [s.id, s]));
+  }
+
+  /** A flag's client form, serialized once per flag image, environment and segment form. */
+  private part(flag: Flag, project: string, query: ResolvedQuery, segments: ReadonlyMap<number, ClientSegment>): string {
+    const inline = query.inlineSegmentConstraints;
+    const cache = inline ? this.inlined : this.parts;
+    let byEnvironment = cache.get(flag);
+    if (!byEnvironment) {
+      byEnvironment = new Map();
+      cache.set(flag, byEnvironment);
+    }
+    let part = byEnvironment.get(query.environment);
+    if (part === undefined) {
+      part = JSON.stringify(clientFeature(flag, project, query.environment, inline ? segments : undefined));
+      byEnvironment.set(query.environment, part);
+    }
+    return part;
   }
 }
 
-/** The query as answered: the token's scope wins over the request's (Unleash's `resolveQuery`). */
+/** The segment ids the served (enabled) strategies of a flag name in one environment. */
+function* segmentIdsServed(flag: Flag, environment: string): Iterable<number> {
+  const entry = Object.hasOwn(flag.environments, environment) ? flag.environments[environment] : undefined;
+  for (const strategy of entry?.strategies ?? []) if (!strategy.disabled) yield* strategy.segments;
+}
+
+/** The query as answered: the token's scope wins over the request's (Unleash's `resolveQuery`); keys in Unleash's order. */
 interface ResolvedQuery {
   project: string[];
   namePrefix?: string;
@@ -129,20 +175,23 @@ interface ResolvedQuery {
 
 function resolveQuery(scope: ClientScope, query: ClientQuery): ResolvedQuery {
   const environment = scope.environment === '*' ? (query.environment ?? 'default') : scope.environment;
-  const allowed = scope.projects === '*' ? undefined : new Set(scope.projects);
+  // Stored tokens of every project hold `['*']`.
+  const all = scope.projects === '*' || scope.projects.includes('*');
+  const allowed = all ? undefined : new Set(scope.projects);
   const asked = query.project && query.project.length > 0 ? [...new Set(query.project)] : undefined;
-  const projects = asked ?? (scope.projects === '*' ? undefined : [...scope.projects]);
-  const resolved: ResolvedQuery = {
-    project: projects ? projects.filter((p) => !allowed || allowed.has(p)).sort() : ['*'],
+  let project: string[];
+  if (asked && asked.includes('*')) project = all ? ['*'] : [...allowed!].sort();
+  else if (asked) project = asked.filter((p) => !allowed || allowed.has(p)).sort();
+  else project = all ? ['*'] : [...allowed!].sort();
+  return {
+    project,
+    ...(query.namePrefix === undefined ? {} : { namePrefix: query.namePrefix }),
+    ...(query.tag === undefined || query.tag.length === 0 ? {} : { tag: [...query.tag].sort() }),
     environment,
     inlineSegmentConstraints: query.inlineSegmentConstraints,
   };
-  if (query.namePrefix !== undefined) resolved.namePrefix = query.namePrefix;
-  if (query.tag !== undefined && query.tag.length > 0) resolved.tag = [...query.tag].sort();
-  return resolved;
 }
 
-const segmentsKey = (segments: ReadonlyMap<number, ClientSegment>): string => crc32(JSON.stringify([...segments.values()])).toString(16);
 
 /** A flag as SDKs read it in one environment: strategies in order, disabled ones left out, no ids or titles. */
 export function clientFeature(flag: Flag, project: string, environment: string, inline?: ReadonlyMap<number, ClientSegment>) {

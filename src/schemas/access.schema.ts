@@ -61,13 +61,15 @@ export const CreateUserSchema = v.pipe(
 );
 export type CreateUser = v.InferOutput<typeof CreateUserSchema>;
 
-const TOKEN_TYPES = ['admin', 'client', 'frontend'] as const;
+/** `backend` is Unleash's other name of a client token; it is stored as `client`. */
+const TOKEN_TYPES = ['admin', 'client', 'backend', 'frontend'] as const;
 
 /**
  * Body of `POST /api/admin/api-tokens`. `type` is case-insensitive;
  * `project` is an alias of a one-entry `projects`, and `username` (Unleash 4)
- * of `tokenName`. `projects` defaults to `['*']`, `environment` to `*`; an
- * admin token is never narrowed, so it must keep both at `*`.
+ * of `tokenName`, `backend` of `client`. `projects` defaults to `['*']`; an
+ * admin token is never narrowed, so it keeps both at `*`; a client token names
+ * one environment (`*` is refused; absent: `development`).
  *
  * @example v.parse(CreateApiTokenSchema, { tokenName: 'sdk', type: 'CLIENT', project: 'web', environment: 'production' })
  * // { tokenName: 'sdk', type: 'client', projects: ['web'], environment: 'production' }
@@ -79,7 +81,7 @@ export const CreateApiTokenSchema = v.pipe(
     type: v.pipe(
       v.string(mustBe('a string')),
       v.toLowerCase(),
-      v.picklist(TOKEN_TYPES, (issue) => `must be admin, client or frontend, got ${issue.received}`),
+      v.picklist(TOKEN_TYPES, (issue) => `must be admin, client (or backend) or frontend, got ${issue.received}`),
     ),
     projects: v.optional(
       v.pipe(
@@ -89,7 +91,7 @@ export const CreateApiTokenSchema = v.pipe(
       ),
     ),
     project: v.optional(ProjectIdOrAllSchema),
-    environment: v.optional(EnvironmentOrAllSchema, '*'),
+    environment: v.optional(EnvironmentOrAllSchema),
     expiresAt: v.optional(IsoDateSchema),
   }),
   v.forward(
@@ -112,18 +114,23 @@ export const CreateApiTokenSchema = v.pipe(
     ['projects'],
   ),
   v.forward(
-    v.check((t) => t.type !== 'admin' || t.environment === '*', 'must be "*" for an admin token'),
+    v.check((t) => t.type !== 'admin' || t.environment === undefined || t.environment === '*', 'must be "*" for an admin token'),
     ['environment'],
   ),
   v.forward(
-    v.check((t) => t.type !== 'frontend' || t.environment !== '*', 'must name one environment for a frontend token'),
+    v.check((t) => (t.type !== 'client' && t.type !== 'backend') || t.environment !== '*', 'must name one environment for a client token, not "*" (as Unleash 6.10)'),
+    ['environment'],
+  ),
+  v.forward(
+    v.check((t) => t.type !== 'frontend' || (t.environment !== undefined && t.environment !== '*'), 'must name one environment for a frontend token'),
     ['environment'],
   ),
   v.transform((t) => ({
     tokenName: (t.tokenName ?? t.username) as string,
-    type: t.type,
+    type: t.type === 'backend' ? ('client' as const) : t.type,
     projects: t.projects ?? [t.project ?? '*'],
-    environment: t.environment,
+    // A client token names one environment; without one it gets `development` (Unleash's `default` is not seeded here).
+    environment: t.environment ?? (t.type === 'admin' ? '*' : 'development'),
     ...(t.expiresAt === undefined ? {} : { expiresAt: t.expiresAt }),
   })),
 );

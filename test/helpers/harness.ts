@@ -5,7 +5,7 @@ import type { Hono } from 'hono';
 import type { AppEnv } from '../../src/http/route.js';
 import { Registry } from '../../src/actors/registry.js';
 import { createApp } from '../../src/app.js';
-import { ensureAdminTokens, ensureFrontendTokens } from '../../src/auth/bootstrap.js';
+import { ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from '../../src/auth/bootstrap.js';
 import type { TokenHasher } from '../../src/auth/token-hasher.js';
 import { loadTokenHasher } from '../../src/auth/token-key.js';
 import { readConfig, type Config } from '../../src/config.js';
@@ -56,6 +56,7 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
     if (config.authType === 'api-token') {
       await ensureAdminTokens(registry, tokenHasher, [ADMIN_TOKEN]);
       await ensureFrontendTokens(registry, tokenHasher, config.initFrontendApiTokens);
+      await ensureClientTokens(registry, tokenHasher, config.initClientApiTokens);
     }
     return { registry, app: createApp({ registry, config, log, tokenHasher }) };
   };

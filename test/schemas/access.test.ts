@@ -68,13 +68,18 @@ describe('CreateApiTokenSchema', () => {
     ).toEqual({ tokenName: 'sdk', type: 'client', projects: ['web', 'app'], environment: 'production' });
   });
 
-  it('reads project as a one-project list and username as tokenName', () => {
+  it('reads project as a one-project list and username as tokenName; a client token without environment gets development', () => {
     expect(parseOk(CreateApiTokenSchema, { username: 'sdk', type: 'client', project: 'web' })).toEqual({
       tokenName: 'sdk',
       type: 'client',
       projects: ['web'],
-      environment: '*',
+      environment: 'development',
     });
+  });
+
+  it('reads type backend as client, and an admin token without environment as "*"', () => {
+    expect(parseOk(CreateApiTokenSchema, { tokenName: 'sdk', type: 'Backend', environment: 'production' }).type).toBe('client');
+    expect(parseOk(CreateApiTokenSchema, { tokenName: 'ops', type: 'admin' }).environment).toBe('*');
   });
 
   it('normalizes expiresAt', () => {
@@ -88,7 +93,7 @@ describe('CreateApiTokenSchema', () => {
     [{ tokenName: '', type: 'admin' }, 'tokenName', 'must not be empty'],
     [{ tokenName: 'x'.repeat(101), type: 'admin' }, 'tokenName', 'at most 100'],
     [{ tokenName: 't' }, 'type', 'is required'],
-    [{ tokenName: 't', type: 'proxy' }, 'type', 'must be admin, client or frontend'],
+    [{ tokenName: 't', type: 'proxy' }, 'type', 'must be admin, client (or backend) or frontend'],
     [{ tokenName: 't', type: 'frontend' }, 'environment', 'must name one environment for a frontend token'],
     [{ tokenName: 't', type: 'frontend', environment: '*' }, 'environment', 'must name one environment for a frontend token'],
     [{ tokenName: 't', type: 1 }, 'type', 'must be a string'],
@@ -101,6 +106,7 @@ describe('CreateApiTokenSchema', () => {
     [{ tokenName: 't', type: 'client', projects: 'web' }, 'projects', 'must be an array'],
     [{ tokenName: 't', type: 'client', project: 'web', projects: ['web'] }, 'project', 'together with "projects"'],
     [{ tokenName: 't', type: 'client', environment: 'my env' }, 'environment', 'URL-friendly'],
+    [{ tokenName: 't', type: 'client', environment: '*' }, 'environment', 'must name one environment for a client token'],
     [{ tokenName: 't', type: 'client', expiresAt: 'next week' }, 'expiresAt', 'ISO 8601'],
     [{ tokenName: 't', type: 'client', secret: 'abc' }, 'secret', 'not a known property'],
   ])('refuses %j at %s', (input, property, fragment) => {

@@ -115,6 +115,8 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/frontend': { kind: 'frontend', query: '?userId=1&properties[plan]=pro' },
   'POST /api/frontend': { kind: 'frontend', body: { context: { userId: '1' } } },
   'POST /api/admin/playground': { kind: 'read', body: { environment: 'development', projects: ['matrix'], context: { userId: '1' } } },
+  'GET /api/client/features': { kind: 'client' },
+  'GET /api/client/features/:featureName': { kind: 'client' },
 };
 
 /** One fresh data directory with a caller of every kind and the things the routes act on. */

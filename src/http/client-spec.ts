@@ -1,0 +1,34 @@
+import semver from 'semver';
+import { apiError } from './errors.js';
+
+/** The first `Unleash-Client-Spec` whose SDKs read segments by id (Unleash's `segments` capability). */
+const SEGMENTS_SPEC = '4.2.0';
+
+/**
+ * Whether segment constraints must be inlined into strategies for an SDK sending `header` as its
+ * `Unleash-Client-Spec`: absent or older than 4.2.0, yes; 4.2.0 or newer, no (ids plus top-level `segments`).
+ * A value that is not strict semver (`5.1.0`, not `v5.1`) is a 400.
+ *
+ * @example inlineSegmentConstraints('5.1.9') // false
+ */
+export function inlineSegmentConstraints(header: string | undefined): boolean {
+  if (header === undefined) return true;
+  if (header.length > 100 || semver.valid(header) !== header) {
+    throw apiError('ValidationError', `The Unleash-Client-Spec header must be a semantic version such as "5.1.0", got "${header.slice(0, 100)}"`);
+  }
+  return semver.lt(header, SEGMENTS_SPEC);
+}
+
+/**
+ * Whether an `If-None-Match` header names `etag`: in a list, in weak form (`W/"..."`), or as `*`.
+ *
+ * @example ifNoneMatches('W/"a:1", "b:2"', '"b:2"') // true
+ */
+export function ifNoneMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined || header.length > 8192) return false;
+  for (const entry of header.split(',')) {
+    const tag = entry.trim();
+    if (tag === '*' || tag === etag || (tag.startsWith('W/') && tag.slice(2) === etag)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,53 @@
+/**
+ * The client API of backend SDKs (CLIENT-API "Backend SDK API"): the flags of a token's projects in its one
+ * environment. Client tokens and admin tokens may call it (`CLIENT_API`), personal tokens may not. The
+ * answers come cached from `ClientFeaturesQuery`; an SDK that sends the current `ETag` back gets a 304.
+ */
+import type { Principal } from '../../auth/permissions.js';
+import type { ClientScope } from '../../queries/client-features.query.js';
+import { ClientFeaturesQuerySchema } from '../../schemas/client.schema.js';
+import { FlagNameSchema, looseObject } from '../../schemas/common.schema.js';
+import { ClientFeaturesView, ClientFeatureView } from '../../schemas/responses.schema.js';
+import { ifNoneMatches, inlineSegmentConstraints } from '../client-spec.js';
+import { apiError } from '../errors.js';
+import { sendJson } from '../gzip.js';
+import { defineRoute, type RouteSpec } from '../route.js';
+
+/**
+ * What a caller may read: a client token its own scope; an admin token every project, in the environment
+ * the query names (else `default`), as Unleash 6.10 lets it.
+ */
+function scopeOf(principal: Principal): ClientScope {
+  if (principal.kind === 'client') return { projects: principal.projects, environment: principal.environment };
+  return { projects: '*', environment: '*' };
+}
+
+const SPEC = 'The `Unleash-Client-Spec` header (semver; 4.2.0 or newer: segment ids and top-level `segments`, else their constraints inlined)';
+
+export const clientRoutes: RouteSpec[] = [
+  defineRoute({
+    method: 'get', path: '/api/client/features', tag: 'Client', permission: 'CLIENT_API',
+    summary: `The flags of the token's projects in its environment, as backend SDKs poll them (query \`project\`, \`namePrefix\`, \`tag\`; \`environment\` for admin tokens). ${SPEC}. \`If-None-Match\` with the current \`ETag\`: 304`,
+    query: ClientFeaturesQuerySchema,
+    success: { status: 200, description: '`{version: 2, features, query, segments?, meta}`, with an `ETag`', schema: ClientFeaturesView },
+    handle: ({ c, query, principal, deps }) => {
+      const inline = inlineSegmentConstraints(c.req.header('unleash-client-spec'));
+      const answer = deps.clientFeatures.answer(scopeOf(principal), { ...query, inlineSegmentConstraints: inline });
+      c.header('ETag', answer.etag);
+      if (ifNoneMatches(c.req.header('if-none-match'), answer.etag)) return c.body(null, 304);
+      return sendJson(c, answer.body, deps.gzip);
+    },
+  }),
+  defineRoute({
+    method: 'get', path: '/api/client/features/:featureName', tag: 'Client', permission: 'CLIENT_API',
+    summary: `One flag of the token's scope, as in the list (\`environment\` for admin tokens). ${SPEC}`,
+    params: looseObject({ featureName: FlagNameSchema }), query: ClientFeaturesQuerySchema,
+    success: { status: 200, description: 'The flag as SDKs read it', schema: ClientFeatureView }, errors: ['NotFoundError'],
+    handle: ({ c, params, query, principal, deps }) => {
+      const inline = inlineSegmentConstraints(c.req.header('unleash-client-spec'));
+      const body = deps.clientFeatures.feature(scopeOf(principal), { ...query, inlineSegmentConstraints: inline }, params.featureName);
+      if (!body) throw apiError('NotFoundError', `Could not find feature flag "${params.featureName}"`);
+      return sendJson(c, body, deps.gzip);
+    },
+  }),
+];
