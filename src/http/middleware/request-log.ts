@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { Logger } from '../../log.js';
+import { requestLine, type Logger } from '../../log.js';
 import type { AppEnv } from '../route.js';
 
 /**
@@ -12,6 +12,6 @@ export function requestLog(log: Logger): MiddlewareHandler<AppEnv> {
     await next();
     if (!log.isLevelEnabled('info')) return;
     const ms = Math.round((performance.now() - start) * 100) / 100;
-    log.info({ reqId: c.get('requestId'), method: c.req.method, route: c.get('route') ?? null, status: c.res.status, ms }, 'request');
+    requestLine(log, { reqId: c.get('requestId'), method: c.req.method, route: c.get('route') ?? null, status: c.res.status, ms });
   };
 }
