@@ -13,6 +13,9 @@ export const TOKEN_KEY_MIN_LENGTH = 32;
  *
  * @example new TokenHasher(key).hash('*:*.3f9c…') // 64 hex digits, the same for the same key and secret
  */
+/** How many recently presented secrets keep their hash at hand. */
+const RECENT_MAX = 1024;
+
 export class TokenHasher {
   readonly #key: Buffer;
 
@@ -23,9 +26,21 @@ export class TokenHasher {
     this.#key = Buffer.from(key, 'utf8');
   }
 
+  /**
+   * The hashes of the secrets presented lately: every authenticated request hashes its token, and SDKs send
+   * the same few tokens all day. Bounded; emptied when full. It holds what the requests carried anyway.
+   */
+  readonly #recent = new Map<string, string>();
+
   /** The stored form of a secret: hex HMAC-SHA256 under this key. */
   hash(secret: string): string {
-    return createHmac('sha256', this.#key).update(secret, 'utf8').digest('hex');
+    let hash = this.#recent.get(secret);
+    if (hash === undefined) {
+      hash = createHmac('sha256', this.#key).update(secret, 'utf8').digest('hex');
+      if (this.#recent.size >= RECENT_MAX) this.#recent.clear();
+      this.#recent.set(secret, hash);
+    }
+    return hash;
   }
 
   toJSON(): string {
