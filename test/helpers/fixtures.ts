@@ -38,6 +38,20 @@ export interface HarnessOptions {
   arrange?: (h: Harness) => Promise<unknown>;
 }
 
+/** Hands a test a function that opens harnesses, and closes every one it opened once the test is done. */
+async function openHarnesses(use: (open: HarnessFixtures['openHarness']) => Promise<void>): Promise<void> {
+  const opened: Harness[] = [];
+  try {
+    await use(async (env = {}, dataDir) => {
+      const h = await harness(env, dataDir);
+      opened.push(h);
+      return h;
+    });
+  } finally {
+    for (const h of opened) await h.close();
+  }
+}
+
 /** A `test` whose `h` is built with `options`. */
 export function harnessTest(options: HarnessOptions = {}) {
   return base.extend<HarnessFixtures>({
@@ -51,18 +65,7 @@ export function harnessTest(options: HarnessOptions = {}) {
         await h.close();
       }
     },
-    openHarness: async ({}, use) => {
-      const opened: Harness[] = [];
-      try {
-        await use(async (env = {}, dataDir) => {
-          const h = await harness(env, dataDir);
-          opened.push(h);
-          return h;
-        });
-      } finally {
-        for (const h of opened) await h.close();
-      }
-    },
+    openHarness: async ({}, use) => openHarnesses(use),
     tempDir: async ({}, use) => {
       const made: string[] = [];
       try {
@@ -81,18 +84,7 @@ export function harnessTest(options: HarnessOptions = {}) {
     },
     // Fixtures are torn down in the reverse order they were set up: depending on `tempDir`, this one is set
     // up after it and so torn down before it (`openHarness`, registered before `tempDir`, is torn down after).
-    openHarnessOverTempDir: async ({ tempDir: _tempDir }, use) => {
-      const opened: Harness[] = [];
-      try {
-        await use(async (env = {}, dataDir) => {
-          const h = await harness(env, dataDir);
-          opened.push(h);
-          return h;
-        });
-      } finally {
-        for (const h of opened) await h.close();
-      }
-    },
+    openHarnessOverTempDir: async ({ tempDir: _tempDir }, use) => openHarnesses(use),
   });
 }
 
