@@ -6,6 +6,7 @@ import type { Registry } from './actors/registry.js';
 import type { TokenHasher } from './auth/token-hasher.js';
 import type { Config } from './config.js';
 import { ApiError, errorResponse, internalErrorResponse } from './http/errors.js';
+import { ClientStreams } from './http/client-streams.js';
 import { DumpStreams } from './http/dump-streams.js';
 import { GzipCache } from './http/gzip.js';
 import { requestLog } from './http/middleware/request-log.js';
@@ -14,6 +15,8 @@ import { mountRoutes } from './http/pipeline.js';
 import type { AppDeps, AppEnv, RouteSpec } from './http/route.js';
 import { accessRoutes } from './http/routes/access.routes.js';
 import { clientMetricsRoutes } from './http/routes/client-metrics.routes.js';
+import { clientDeltaRoutes } from './http/routes/client-delta.routes.js';
+import { clientStreamingRoutes } from './http/routes/client-streaming.routes.js';
 import { clientRoutes } from './http/routes/client.routes.js';
 import { environmentRoutes } from './http/routes/environments.routes.js';
 import { featureRoutes } from './http/routes/features.routes.js';
@@ -28,6 +31,7 @@ import { variantRoutes } from './http/routes/variants.routes.js';
 import { SummaryCache } from './http/summary-cache.js';
 import { silentLogger, type Logger } from './log.js';
 import { EvaluationQuery } from './queries/evaluation.query.js';
+import { ClientDeltaQuery } from './queries/client-delta.query.js';
 import { ClientFeaturesQuery } from './queries/client-features.query.js';
 import { HealthQuery } from './queries/health.query.js';
 
@@ -46,6 +50,8 @@ export const ROUTES: RouteSpec[] = [
   ...clientMetricsRoutes,
   ...frontendRoutes,
   ...clientRoutes,
+  ...clientDeltaRoutes,
+  ...clientStreamingRoutes,
 ];
 
 /**
@@ -59,8 +65,14 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
   registry: Registry; config: Config; tokenHasher: TokenHasher; log?: Logger; routes?: RouteSpec[];
 }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const segments = () => Object.values(registry.service.state.segments);
+  const clientFeatures = new ClientFeaturesQuery(registry, segments);
+  const clientDelta = new ClientDeltaQuery(registry, clientFeatures, segments);
+  const clientStreams = new ClientStreams(registry.feed, clientDelta, {
+    maxConnections: config.clientStreamingMaxConnections, bufferBytes: config.clientStreamingBufferBytes, keepAliveMs: config.clientStreamingKeepAliveMs,
+  }, log);
   const deps: AppDeps = { registry, config, log, tokenHasher, summaries: new SummaryCache(), evaluation: new EvaluationQuery(registry), health: new HealthQuery(), gzip: new GzipCache(), dumps: new DumpStreams(),
-    clientFeatures: new ClientFeaturesQuery(registry, () => Object.values(registry.service.state.segments)),
+    clientFeatures, clientDelta, clientStreams,
   };
   const openapi = JSON.stringify(openApiDocument(routes, '1'));
 

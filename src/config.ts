@@ -45,6 +45,18 @@ export interface Config {
   tokenSecretFile: string;
   /** Seconds between two writes of the usage metrics gathered in memory (`METRICS_FLUSH_SECONDS`); a crash loses at most this much. */
   metricsFlushSeconds: number;
+  /** `CLIENT_STREAMING`: serve `GET /api/client/streaming` (default true); false: it answers 404 and SDKs poll. */
+  clientStreaming: boolean;
+  /** `CLIENT_STREAMING_MAX_CONNECTIONS`: streams open at once; one more is answered 429 (the SDK falls back to polling). */
+  clientStreamingMaxConnections: number;
+  /** `CLIENT_STREAMING_BUFFER_BYTES`: bytes a stream may hold unread before it is closed as a stalled client. */
+  clientStreamingBufferBytes: number;
+  /** `CLIENT_STREAMING_KEEPALIVE_MS`: milliseconds between two `: keep-alive` comments on every stream. */
+  clientStreamingKeepAliveMs: number;
+  /** `CLIENT_FETCH_MODE`: `streaming` tells polling SDKs to stream (`fetch-mode` header on `/api/client/features`); default `polling`. */
+  clientFetchMode: 'polling' | 'streaming';
+  /** `CLIENT_DELTA_HISTORY_EVENTS` / `_BYTES`: how much committed history deltas are answered from. */
+  clientDeltaHistory: { events: number; bytes: number };
 }
 
 /** A frontend token given at start, with the scope its secret names. */
@@ -73,6 +85,12 @@ export function frontendTokenSecret(variable: string, secret: string): FrontendT
 const list = (value: string | undefined): string[] =>
   (value ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
 
+function boolean(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new Error(`${name} must be "true" or "false", got "${value}"`);
+}
+
 function integer(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
@@ -99,6 +117,24 @@ function tokenKeySettings(env: NodeJS.ProcessEnv, dataDir: string): Pick<Config,
     throw new Error(`TOKEN_SECRET_FILE must be outside the data directory (DATA_DIR=${dataDir}), or a copy of the data directory would carry the key; got "${tokenSecretFile}"`);
   }
   return { tokenSecret: secret === undefined ? null : new SecretText(secret), tokenSecretFile };
+}
+
+/** The delta and streaming settings (docs/limits.md "Client streaming and deltas"). */
+function clientStreamingSettings(env: NodeJS.ProcessEnv): Pick<Config, 'clientStreaming' | 'clientStreamingMaxConnections' | 'clientStreamingBufferBytes' | 'clientStreamingKeepAliveMs' | 'clientFetchMode' | 'clientDeltaHistory'> {
+  const fetchMode = env['CLIENT_FETCH_MODE'] || 'polling';
+  if (fetchMode !== 'polling' && fetchMode !== 'streaming') throw new Error(`CLIENT_FETCH_MODE must be "polling" or "streaming", got "${fetchMode}"`);
+  return {
+    clientStreaming: boolean('CLIENT_STREAMING', env['CLIENT_STREAMING'], true),
+    clientStreamingMaxConnections: integer('CLIENT_STREAMING_MAX_CONNECTIONS', env['CLIENT_STREAMING_MAX_CONNECTIONS'], 10_000, 0, 1_000_000),
+    clientStreamingBufferBytes: integer('CLIENT_STREAMING_BUFFER_BYTES', env['CLIENT_STREAMING_BUFFER_BYTES'], 1024 * 1024, 1024, 256 * 1024 * 1024),
+    // The SDK's read timeout is 60 s: a comment at most every 30 s keeps a quiet stream open.
+    clientStreamingKeepAliveMs: integer('CLIENT_STREAMING_KEEPALIVE_MS', env['CLIENT_STREAMING_KEEPALIVE_MS'], 15_000, 50, 30_000),
+    clientFetchMode: fetchMode,
+    clientDeltaHistory: {
+      events: integer('CLIENT_DELTA_HISTORY_EVENTS', env['CLIENT_DELTA_HISTORY_EVENTS'], 50_000, 1, 10_000_000),
+      bytes: integer('CLIENT_DELTA_HISTORY_BYTES', env['CLIENT_DELTA_HISTORY_BYTES'], 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    },
+  };
 }
 
 /**
@@ -142,5 +178,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxConnections: integer('MAX_CONNECTIONS', env['MAX_CONNECTIONS'], 30_000, 1, 1_000_000),
     ...tokenKeySettings(env, dataDir),
     metricsFlushSeconds: integer('METRICS_FLUSH_SECONDS', env['METRICS_FLUSH_SECONDS'], 10, 1, 3600),
+    ...clientStreamingSettings(env),
   };
 }

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const registry = await Registry.open({
     dataDir: config.dataDir, initEnvironments: config.initEnvironments,
     snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits,
-    usageFlushMs: config.metricsFlushSeconds * 1000,
+    usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory,
   });
   for (const notice of registry.notices) log.warn({ key: notice.key }, `recovery: ${notice.message}`);
   for (const [id, error] of registry.unavailable) log.error({ project: id }, `project "${id}" NOT recovered and answers 503: ${error.message}`);

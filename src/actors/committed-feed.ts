@@ -1,5 +1,6 @@
 import type { Scope } from '../../snapshots/keys.js';
 import type { CommittedRecord } from './command-actor.js';
+import { DEFAULT_HISTORY_BOUNDS, FeedHistory, type HistoryBounds } from './feed-history.js';
 
 /** One committed batch of one scope, with the service's revision after it. */
 export interface CommittedBatch {
@@ -24,11 +25,17 @@ export type FeedListener = (batch: CommittedBatch) => void;
  */
 export class CommittedFeed {
   private readonly listeners = new Set<FeedListener>();
+  private readonly closeListeners = new Set<() => void>();
+  /** The recent changes SDKs can see, bounded, for deltas (see `FeedHistory`). */
+  readonly history: FeedHistory;
 
   constructor(
     /** The revision at start: the sum of the recovered sequence numbers. */
     private current = 0,
-  ) {}
+    historyBounds: HistoryBounds = DEFAULT_HISTORY_BOUNDS,
+  ) {
+    this.history = new FeedHistory(historyBounds);
+  }
 
   get revision(): number {
     return this.current;
@@ -39,9 +46,23 @@ export class CommittedFeed {
     return () => this.listeners.delete(listener);
   }
 
-  /** Counts a committed batch and passes it on (the actors call this through `onCommit`). */
+  /** Calls `listener` once when the registry closes (streams end cleanly then); returns the unsubscribe. */
+  onClose(listener: () => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  /** Tells the close listeners that no more batches will come (the registry is closing). */
+  close(): void {
+    const listeners = [...this.closeListeners];
+    this.closeListeners.clear();
+    for (const listener of listeners) listener();
+  }
+
+  /** Counts a committed batch, keeps it in the history and passes it on (the actors call this through `onCommit`). */
   publish(scope: Scope, records: readonly CommittedRecord[]): void {
     this.current += records.length;
+    this.history.record(scope, records, this.current);
     const batch: CommittedBatch = { scope, records, revision: this.current };
     for (const listener of this.listeners) listener(batch);
   }

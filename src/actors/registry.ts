@@ -16,6 +16,7 @@ import type { ServiceCommand, ServiceEvent, ServiceReplies, ServiceState } from 
 import type { Flag, ProjectMeta } from '../domain/types.js';
 import { CommandActor, type ActorOptions } from './command-actor.js';
 import { CommittedFeed } from './committed-feed.js';
+import { DEFAULT_HISTORY_BOUNDS, type HistoryBounds } from './feed-history.js';
 import { readHistory, type HistoryPage, type HistoryQuery } from './history.js';
 import { emptyProject, projectModel, stateFromSnapshot } from './project-model.js';
 import { IncompatibleSnapshotError, recoverState } from './recover.js';
@@ -34,6 +35,8 @@ export interface RegistryOptions extends Partial<ActorOptions> {
   limits?: Limits | undefined;
   /** Milliseconds between two writes of the usage metrics (`METRICS_FLUSH_SECONDS`); 10 s when absent. */
   usageFlushMs?: number | undefined;
+  /** How much committed history the feed keeps for deltas (`CLIENT_DELTA_HISTORY_*`); the defaults when absent. */
+  feedHistory?: HistoryBounds | undefined;
 }
 
 const DEFAULTS: Omit<ActorOptions, 'log'> = { snapshotEvery: 1000, logRetention: 'all', maxBatch: 256 };
@@ -59,7 +62,7 @@ export class Registry {
   /** The mailbox of rules that span the service and projects: user deletion, membership, project creation. */
   readonly access = new SerialQueue();
   /** Every committed batch, after it is on disk, and the service's revision (see `CommittedFeed`). */
-  readonly feed = new CommittedFeed();
+  readonly feed: CommittedFeed;
   /** The mailbox of segment writes: one create, update or delete at a time (src/use-cases/segments.use-cases.ts). */
   readonly segmentWrites = new SerialQueue();
   /**
@@ -78,7 +81,10 @@ export class Registry {
     readonly store: Store,
     private readonly options: ActorOptions,
     readonly limits: Limits,
-  ) {}
+    feedHistory: HistoryBounds,
+  ) {
+    this.feed = new CommittedFeed(0, feedHistory);
+  }
 
   static async open(options: RegistryOptions): Promise<Registry> {
     const base = { ...DEFAULTS, log: silentLogger(), ...withoutUndefined(options) } as ActorOptions;
@@ -87,7 +93,7 @@ export class Registry {
       // The feed is the registry's; every actor reports its commits to it.
       let feed: CommittedFeed | undefined;
       const actorOptions: ActorOptions = { ...base, onCommit: (scope, records) => feed?.publish(scope, records) };
-      const registry = new Registry(store, actorOptions, options.limits ?? DEFAULT_LIMITS);
+      const registry = new Registry(store, actorOptions, options.limits ?? DEFAULT_LIMITS, options.feedHistory ?? DEFAULT_HISTORY_BOUNDS);
       feed = registry.feed;
       const model = serviceModel({ projectExists: (id) => registry.projects.has(id), segmentUses: (id) => registry.segmentUsage(id) }, registry.limits);
       const recoveredService = await recoverState(store, model, (meta: ServiceState) => meta, emptyServiceState);
@@ -255,6 +261,8 @@ export class Registry {
 
   /** Writes the last interval of usage, finishes queued commands, writes a snapshot of every actor, and closes the store. */
   async close(): Promise<void> {
+    // Streams end first (cleanly, so SDKs reconnect), before the actors stop answering.
+    this.feed.close();
     await this.usage.close();
     for (const actor of this.projects.values()) await actor.close();
     await this.service.close();

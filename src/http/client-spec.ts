@@ -1,5 +1,16 @@
 import semver from 'semver';
+import type { Principal } from '../auth/permissions.js';
+import type { ClientScope } from '../queries/client-features.query.js';
 import { apiError } from './errors.js';
+
+/**
+ * What a caller of the client API may read: a client token its own scope; an admin token every project, in
+ * the environment the query names (else `default`), as Unleash 6.10 lets it.
+ */
+export function clientScopeOf(principal: Principal): ClientScope {
+  if (principal.kind === 'client') return { projects: principal.projects, environment: principal.environment };
+  return { projects: '*', environment: '*' };
+}
 
 /** The first `Unleash-Client-Spec` whose SDKs read segments by id (Unleash's `segments` capability). */
 const SEGMENTS_SPEC = '4.2.0';

@@ -7,9 +7,11 @@ import type { Config } from '../config.js';
 import type { IfMatch } from '../domain/commands.js';
 import type { Logger } from '../log.js';
 import type { EvaluationQuery } from '../queries/evaluation.query.js';
+import type { ClientDeltaQuery } from '../queries/client-delta.query.js';
 import type { ClientFeaturesQuery } from '../queries/client-features.query.js';
 import type { HealthQuery } from '../queries/health.query.js';
 import type { Result } from '../use-cases/result.js';
+import type { ClientStreams } from './client-streams.js';
 import type { DumpStreams } from './dump-streams.js';
 import type { ErrorKind } from './errors.js';
 import type { GzipCache } from './gzip.js';
@@ -31,6 +33,10 @@ export interface AppDeps {
   dumps: DumpStreams;
   /** `GET /api/client/features`: its answers cached per scope and query for the life of the app. */
   clientFeatures: ClientFeaturesQuery;
+  /** `GET /api/client/delta` and the streams' messages, from the feed's history. */
+  clientDelta: ClientDeltaQuery;
+  /** The open `GET /api/client/streaming` connections, fed from the committed-event feed. */
+  clientStreams: ClientStreams;
 }
 
 /** Values the pipeline's middleware set on a request's context. */

@@ -140,6 +140,11 @@ export class ClientFeaturesQuery {
     return new Map(segments.map((s) => [s.id, s]));
   }
 
+  /** A flag's client form with segment ids in one environment (the delta API's form), from the same cache. */
+  form(flag: Flag, project: string, environment: string): string {
+    return this.part(flag, project, { project: [], environment, inlineSegmentConstraints: false }, new Map());
+  }
+
   /** A flag's client form, serialized once per flag image, environment and segment form. */
   private part(flag: Flag, project: string, query: ResolvedQuery, segments: ReadonlyMap<number, ClientSegment>): string {
     const inline = query.inlineSegmentConstraints;
@@ -165,7 +170,7 @@ function* segmentIdsServed(flag: Flag, environment: string): Iterable<number> {
 }
 
 /** The query as answered: the token's scope wins over the request's (Unleash's `resolveQuery`); keys in Unleash's order. */
-interface ResolvedQuery {
+export interface ResolvedQuery {
   project: string[];
   namePrefix?: string;
   tag?: string[];
@@ -173,7 +178,7 @@ interface ResolvedQuery {
   inlineSegmentConstraints: boolean;
 }
 
-function resolveQuery(scope: ClientScope, query: ClientQuery): ResolvedQuery {
+export function resolveQuery(scope: ClientScope, query: ClientQuery): ResolvedQuery {
   const environment = scope.environment === '*' ? (query.environment ?? 'default') : scope.environment;
   // Stored tokens of every project hold `['*']`.
   const all = scope.projects === '*' || scope.projects.includes('*');

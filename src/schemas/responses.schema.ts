@@ -231,3 +231,15 @@ export const ClientFeaturesView = v.object({
   segments: v.optional(v.array(ClientSegmentView)),
   meta: v.object({ revisionId: v.number(), etag: v.string(), queryHash: v.string() }),
 });
+
+/**
+ * `GET /api/client/delta` (and the `data` of each streamed message): `hydration` (`features`, `segments`),
+ * `feature-updated` (`feature`), `feature-removed` (`featureName`, `project`), `segment-updated` (`segment`),
+ * `segment-removed` (`segmentId`), each with the revision it brings the client to as `eventId`.
+ */
+export const ClientDeltaView = v.object({
+  events: v.array(v.looseObject({
+    type: v.picklist(['hydration', 'feature-updated', 'feature-removed', 'segment-updated', 'segment-removed']),
+    eventId: v.number(),
+  })),
+});

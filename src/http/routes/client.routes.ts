@@ -3,24 +3,14 @@
  * environment. Client tokens and admin tokens may call it (`CLIENT_API`), personal tokens may not. The
  * answers come cached from `ClientFeaturesQuery`; an SDK that sends the current `ETag` back gets a 304.
  */
-import type { Principal } from '../../auth/permissions.js';
-import type { ClientScope } from '../../queries/client-features.query.js';
 import { ClientFeaturesQuerySchema } from '../../schemas/client.schema.js';
 import { FlagNameSchema, looseObject } from '../../schemas/common.schema.js';
 import { ClientFeaturesView, ClientFeatureView } from '../../schemas/responses.schema.js';
-import { ifNoneMatches, inlineSegmentConstraints } from '../client-spec.js';
+import { clientScopeOf, ifNoneMatches, inlineSegmentConstraints } from '../client-spec.js';
 import { apiError } from '../errors.js';
 import { sendJson } from '../gzip.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 
-/**
- * What a caller may read: a client token its own scope; an admin token every project, in the environment
- * the query names (else `default`), as Unleash 6.10 lets it.
- */
-function scopeOf(principal: Principal): ClientScope {
-  if (principal.kind === 'client') return { projects: principal.projects, environment: principal.environment };
-  return { projects: '*', environment: '*' };
-}
 
 const SPEC = 'The `Unleash-Client-Spec` header (semver; 4.2.0 or newer: segment ids and top-level `segments`, else their constraints inlined)';
 
@@ -32,8 +22,10 @@ export const clientRoutes: RouteSpec[] = [
     success: { status: 200, description: '`{version: 2, features, query, segments?, meta}`, with an `ETag`', schema: ClientFeaturesView },
     handle: ({ c, query, principal, deps }) => {
       const inline = inlineSegmentConstraints(c.req.header('unleash-client-spec'));
-      const answer = deps.clientFeatures.answer(scopeOf(principal), { ...query, inlineSegmentConstraints: inline });
+      const answer = deps.clientFeatures.answer(clientScopeOf(principal), { ...query, inlineSegmentConstraints: inline });
       c.header('ETag', answer.etag);
+      // CLIENT_FETCH_MODE=streaming moves polling SDKs to the stream (they discard this body), while it has room.
+      if (deps.config.clientFetchMode === 'streaming' && deps.config.clientStreaming && deps.clientStreams.hasRoom()) c.header('fetch-mode', 'streaming');
       if (ifNoneMatches(c.req.header('if-none-match'), answer.etag)) return c.body(null, 304);
       return sendJson(c, answer.body, deps.gzip);
     },
@@ -45,7 +37,7 @@ export const clientRoutes: RouteSpec[] = [
     success: { status: 200, description: 'The flag as SDKs read it', schema: ClientFeatureView }, errors: ['NotFoundError'],
     handle: ({ c, params, query, principal, deps }) => {
       const inline = inlineSegmentConstraints(c.req.header('unleash-client-spec'));
-      const body = deps.clientFeatures.feature(scopeOf(principal), { ...query, inlineSegmentConstraints: inline }, params.featureName);
+      const body = deps.clientFeatures.feature(clientScopeOf(principal), { ...query, inlineSegmentConstraints: inline }, params.featureName);
       if (!body) throw apiError('NotFoundError', `Could not find feature flag "${params.featureName}"`);
       return sendJson(c, body, deps.gzip);
     },

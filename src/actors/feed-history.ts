@@ -1,0 +1,130 @@
+import type { Scope } from '../../snapshots/keys.js';
+import type { CommittedRecord } from './command-actor.js';
+
+/** A flag a committed record changed: in one environment, or in all of them (`environment: null`). */
+export interface FlagTouch {
+  project: string;
+  name: string;
+  environment: string | null;
+}
+
+/** What one committed record changed that an SDK can see, at the revision it brought the service to. */
+export interface HistoryEntry {
+  revision: number;
+  flags: readonly FlagTouch[];
+  segments: readonly number[];
+  /** A change no delta can express (a whole state initialized): whoever is before it needs a hydration. */
+  reset: boolean;
+  /** What the entry is counted as against the byte bound (an estimate of its size in memory). */
+  bytes: number;
+}
+
+/** How much history is kept: the first bound reached drops the oldest entries. */
+export interface HistoryBounds {
+  /** Entries (committed records an SDK can see) kept, `CLIENT_DELTA_HISTORY_EVENTS`. */
+  events: number;
+  /** Their estimated bytes, `CLIENT_DELTA_HISTORY_BYTES`. */
+  bytes: number;
+}
+
+export const DEFAULT_HISTORY_BOUNDS: HistoryBounds = { events: 50_000, bytes: 16 * 1024 * 1024 };
+
+/** Fixed cost of an entry and of each flag it names, in the byte estimate (object headers, array slots). */
+const ENTRY_BYTES = 64;
+const TOUCH_BYTES = 48;
+
+/**
+ * The recent committed changes SDKs can see, newest last, bounded in entries and bytes: what the delta API
+ * and the streams answer from, so a client a few changes behind gets those changes, not the whole state.
+ * Entries hold names, not flags: the answer reads the flags' committed state when it is built.
+ *
+ * A client that has seen revision `r` can be served from here when `r >= floor`: every visible change after
+ * `floor` is held. The floor starts at the revision of the first batch after recovery (the history is not
+ * rebuilt from the logs: after a restart, an older revision gets a hydration, which misses nothing) and
+ * moves up as old entries are dropped.
+ *
+ * @example history.record({ project: 'default' }, records, 41); history.since(38) // entries 39..41
+ */
+export class FeedHistory {
+  private entries: HistoryEntry[] = [];
+  /** Index of the oldest kept entry in `entries` (dropped ones are compacted away now and then). */
+  private head = 0;
+  private bytes = 0;
+  private start: number | null = null;
+
+  constructor(private readonly bounds: HistoryBounds = DEFAULT_HISTORY_BOUNDS) {}
+
+  /** The oldest revision served as a delta; `current` when nothing was committed since the start. */
+  floor(current: number): number {
+    return this.start ?? current;
+  }
+
+  /** Entries kept, and their estimated bytes. */
+  size(): { events: number; bytes: number } {
+    return { events: this.entries.length - this.head, bytes: this.bytes };
+  }
+
+  /** Notes a committed batch of `scope` whose last record brought the service to `revision`. */
+  record(scope: Scope, records: readonly CommittedRecord[], revision: number): void {
+    const first = revision - records.length;
+    this.start ??= first;
+    records.forEach((record, i) => {
+      const entry = entryOf(scope, record, first + i + 1);
+      if (entry) this.push(entry);
+    });
+  }
+
+  /** The entries after `revision`, oldest first; undefined when the history no longer reaches back to it. */
+  since(revision: number, current: number): readonly HistoryEntry[] | undefined {
+    if (revision < this.floor(current)) return undefined;
+    let low = this.head;
+    let high = this.entries.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.entries[mid]!.revision <= revision) low = mid + 1;
+      else high = mid;
+    }
+    return this.entries.slice(low);
+  }
+
+  private push(entry: HistoryEntry): void {
+    this.entries.push(entry);
+    this.bytes += entry.bytes;
+    while (this.entries.length - this.head > this.bounds.events || (this.bytes > this.bounds.bytes && this.entries.length - this.head > 1)) {
+      const dropped = this.entries[this.head]!;
+      this.head += 1;
+      this.bytes -= dropped.bytes;
+      this.start = dropped.revision;
+    }
+    // Compact once the dropped prefix is as long as what is kept, so a drop costs O(1) on average.
+    if (this.head > 1024 && this.head * 2 > this.entries.length) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
+
+type AnyEvent = { type: string; name?: unknown; environment?: unknown; flag?: { name: string }; segment?: { id: number } };
+
+/** What a record changed that SDKs see; null when nothing (users, tokens, environments, project metadata). */
+function entryOf(scope: Scope, record: CommittedRecord, revision: number): HistoryEntry | null {
+  const flags: FlagTouch[] = [];
+  const segments: number[] = [];
+  let reset = false;
+  for (const event of record.events as readonly AnyEvent[]) {
+    if (scope === 'service') {
+      if (event.type === 'segment.created' || event.type === 'segment.updated' || event.type === 'segment.deleted') segments.push(event.segment!.id);
+      else if (event.type === 'service.initialized') reset = true;
+      continue;
+    }
+    if (event.type === 'project.created' || event.type === 'project.updated') continue;
+    const name = event.type === 'flag.created' ? event.flag?.name : event.name;
+    // An event of a kind this does not know: a hydration is always right.
+    if (typeof name !== 'string') reset = true;
+    else flags.push({ project: scope.project, name, environment: typeof event.environment === 'string' ? event.environment : null });
+  }
+  if (flags.length === 0 && segments.length === 0 && !reset) return null;
+  let bytes = ENTRY_BYTES + segments.length * 8;
+  for (const t of flags) bytes += TOUCH_BYTES + 2 * (t.project.length + t.name.length + (t.environment?.length ?? 0));
+  return { revision, flags, segments, reset, bytes };
+}

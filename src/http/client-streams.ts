@@ -1,0 +1,173 @@
+import type { CommittedFeed } from '../actors/committed-feed.js';
+import type { Logger } from '../log.js';
+import type { ClientDeltaQuery, DeltaAnswer, DeltaQuery } from '../queries/client-delta.query.js';
+import type { ClientScope, ResolvedQuery } from '../queries/client-features.query.js';
+
+/** The streaming settings (`CLIENT_STREAMING_*`, docs/limits.md). */
+export interface StreamSettings {
+  maxConnections: number;
+  /** Bytes a stream may hold unread; past them the client counts as stalled and its connection is closed. */
+  bufferBytes: number;
+  keepAliveMs: number;
+}
+
+/** What can close the socket under a stream at once (the Node response, when served by a Node server). */
+export interface Closable {
+  destroy(): void;
+}
+
+interface Connection {
+  resolved: ResolvedQuery;
+  key: string;
+  /** The revision this client has been sent. */
+  revision: number;
+  controller: ReadableStreamDefaultController<Uint8Array>;
+  socket: Closable | undefined;
+  open: boolean;
+}
+
+const encoder = new TextEncoder();
+const KEEP_ALIVE = encoder.encode(': keep-alive\n\n');
+
+/** One SSE message: its event, its revision as `id`, the delta JSON (one line: JSON escapes newlines) as `data`. */
+const message = (event: 'unleash-connected' | 'unleash-updated', answer: DeltaAnswer): Uint8Array =>
+  encoder.encode(`event: ${event}\nid: ${answer.revision}\ndata: ${answer.kind === 'none' ? '{"events":[]}' : answer.body}\n\n`);
+
+/**
+ * The open `GET /api/client/streaming` connections and their fan-out (CLIENT-API "Backend SDK API").
+ *
+ * The feed's listener only notes that something was committed; the fan-out runs on the next turn of the event
+ * loop, so the actors' mailboxes never wait for it, and batches committed together go out as one message. Each
+ * message is built once per (scope, query, revision) and the same bytes are queued to every connection that
+ * shares them. A connection queues at most `bufferBytes` unread: a client that does not read is closed (its
+ * socket destroyed), which costs no other client anything; the SDK reconnects with its `Last-Event-ID`.
+ *
+ * When the registry closes, every stream is ended cleanly (the SDK reconnects to the next server and resumes
+ * from its `Last-Event-ID`, or gets a hydration).
+ */
+export class ClientStreams {
+  private readonly connections = new Set<Connection>();
+  private scheduled = false;
+  private closed = false;
+  private keepAlive: NodeJS.Timeout | undefined;
+  private readonly stopFeed: () => void;
+  private readonly stopClose: () => void;
+
+  constructor(
+    feed: CommittedFeed,
+    private readonly delta: ClientDeltaQuery,
+    private readonly settings: StreamSettings,
+    private readonly log: Logger,
+  ) {
+    this.stopFeed = feed.subscribe(() => this.schedule());
+    this.stopClose = feed.onClose(() => this.close());
+  }
+
+  /** Streams open now. */
+  get size(): number {
+    return this.connections.size;
+  }
+
+  /** Whether one more stream would be accepted. */
+  hasRoom(): boolean {
+    return !this.closed && this.connections.size < this.settings.maxConnections;
+  }
+
+  /**
+   * Opens a stream for a client of `scope` that has seen `lastEventId` (undefined: nothing): its first message
+   * is `unleash-connected` with a hydration or the deltas since. `full`: the limit is reached; `closed`: the
+   * service is stopping.
+   */
+  open(scope: ClientScope, query: DeltaQuery, lastEventId: number | undefined, socket?: Closable): ReadableStream<Uint8Array> | 'full' | 'closed' {
+    if (this.closed) return 'closed';
+    if (this.connections.size >= this.settings.maxConnections) return 'full';
+    const { resolved, key } = this.delta.resolve(scope, query);
+    let connection: Connection | undefined;
+    return new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        const first = this.delta.since(resolved, key, lastEventId);
+        connection = { resolved, key, revision: first.revision, controller, socket, open: true };
+        this.connections.add(connection);
+        controller.enqueue(message('unleash-connected', first));
+        this.keepAlive ??= setInterval(() => this.ping(), this.settings.keepAliveMs).unref();
+      },
+      // The client went away (or its socket was destroyed).
+      cancel: () => {
+        if (connection) this.forget(connection);
+      },
+    }, new ByteLengthQueuingStrategy({ highWaterMark: this.settings.bufferBytes }));
+  }
+
+  /** Ends every stream cleanly and accepts no more (the registry is closing). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.stopFeed();
+    this.stopClose();
+    for (const connection of [...this.connections]) {
+      this.forget(connection);
+      try {
+        connection.controller.close();
+      } catch {
+        // Already errored by a cancel in flight: nothing left to end.
+      }
+    }
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.connections.size === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.fanOut();
+    });
+  }
+
+  /** Sends every connection what it has not seen, one answer per (query, revision) shared by all who need it. */
+  private fanOut(): void {
+    const answers = new Map<string, { answer: DeltaAnswer; bytes: Uint8Array | null }>();
+    for (const connection of this.connections) {
+      const id = `${connection.revision}|${connection.key}`;
+      let shared = answers.get(id);
+      if (!shared) {
+        const answer = this.delta.since(connection.resolved, connection.key, connection.revision);
+        shared = { answer, bytes: answer.kind === 'none' ? null : message('unleash-updated', answer) };
+        answers.set(id, shared);
+      }
+      connection.revision = shared.answer.revision;
+      if (shared.bytes) this.send(connection, shared.bytes);
+    }
+  }
+
+  private ping(): void {
+    if (this.connections.size === 0) {
+      clearInterval(this.keepAlive);
+      this.keepAlive = undefined;
+      return;
+    }
+    for (const connection of this.connections) this.send(connection, KEEP_ALIVE);
+  }
+
+  private send(connection: Connection, bytes: Uint8Array): void {
+    const room = connection.controller.desiredSize;
+    if (room !== null && room < 0) {
+      this.stall(connection);
+      return;
+    }
+    connection.controller.enqueue(bytes);
+  }
+
+  /** Closes a client that holds more than its buffer unread: its socket at once, when there is one. */
+  private stall(connection: Connection): void {
+    this.forget(connection);
+    this.log.warn({ buffered: this.settings.bufferBytes }, 'client stream closed: the client did not read (CLIENT_STREAMING_BUFFER_BYTES)');
+    if (connection.socket) connection.socket.destroy();
+    else connection.controller.error(new Error('stalled client'));
+  }
+
+  private forget(connection: Connection): void {
+    if (!connection.open) return;
+    connection.open = false;
+    this.connections.delete(connection);
+  }
+}

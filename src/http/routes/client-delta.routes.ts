@@ -1,0 +1,29 @@
+/**
+ * `GET /api/client/delta` (CLIENT-API "Backend SDK API"), what `unleash-client` polls with
+ * `experimentalMode: {type: 'polling', format: 'delta'}`: the changes since the revision it presents in
+ * `If-None-Match`, from the feed's bounded history; a hydration when it presents none it can be served from.
+ */
+import { parseRevision } from '../../queries/client-delta.query.js';
+import { ClientFeaturesQuerySchema } from '../../schemas/client.schema.js';
+import { ClientDeltaView } from '../../schemas/responses.schema.js';
+import { clientScopeOf } from '../client-spec.js';
+import { sendJson } from '../gzip.js';
+import { defineRoute, type RouteSpec } from '../route.js';
+
+export const clientDeltaRoutes: RouteSpec[] = [
+  defineRoute({
+    method: 'get', path: '/api/client/delta', tag: 'Client', permission: 'CLIENT_API',
+    summary: 'What changed in the token\'s scope since the revision in `If-None-Match` (the `ETag` of the last answer): `feature-updated`, `feature-removed`, `segment-updated`, `segment-removed` events; a `hydration` event when no revision, 0, one that is not a number, from the future, or older than the history kept is presented; 304 when nothing the token sees changed. Query as `/api/client/features`',
+    query: ClientFeaturesQuerySchema,
+    success: { status: 200, description: '`{events: [...]}`, with `ETag: "<revision>"`', schema: ClientDeltaView },
+    handle: ({ c, query, principal, deps }) => {
+      const presented = parseRevision(c.req.header('if-none-match'));
+      const { resolved, key } = deps.clientDelta.resolve(clientScopeOf(principal), query);
+      const answer = deps.clientDelta.since(resolved, key, presented);
+      // Nothing new: the presented revision stays this client's valid state (its ETag, for caches in front).
+      if (answer.kind === 'none') return c.body(null, 304, { ETag: `"${presented}"` });
+      c.header('ETag', `"${answer.revision}"`);
+      return sendJson(c, new TextEncoder().encode(answer.body) as Uint8Array<ArrayBuffer>, deps.gzip);
+    },
+  }),
+];
