@@ -57,6 +57,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info(`${signal}: finishing requests in flight and writing snapshots`);
+    // End every SDK stream first (cleanly: the SDKs reconnect to the next server and resume), so they do not
+    // hold the server open for the grace period.
+    registry.feed.close();
     // Stop accepting, let requests in flight be answered (idle keep-alive connections are closed at once),
     // but never wait more than a few seconds for a slow client.
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
