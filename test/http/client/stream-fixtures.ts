@@ -14,6 +14,8 @@ export interface SeenRequest {
   status: number;
   lastEventId: string | null;
   ifNoneMatch: string | null;
+  /** The delta API's 200 bodies, parsed (for the other paths: undefined). */
+  delta?: { events: { type: string }[] };
 }
 
 export interface ServedFixtures {
@@ -35,7 +37,9 @@ export function servedTest(env: Record<string, string> = {}) {
         port, hostname: '127.0.0.1',
         fetch: async (request, env) => {
           const response = await h.app.fetch(request, env);
-          seen.push({ path: new URL(request.url).pathname, status: response.status, lastEventId: request.headers.get('last-event-id'), ifNoneMatch: request.headers.get('if-none-match') });
+          const path = new URL(request.url).pathname;
+          const delta = path === '/api/client/delta' && response.status === 200 ? JSON.parse(await response.clone().text()) as SeenRequest['delta'] : undefined;
+          seen.push({ path, status: response.status, lastEventId: request.headers.get('last-event-id'), ifNoneMatch: request.headers.get('if-none-match'), ...(delta ? { delta } : {}) });
           return response;
         },
       }) as Server;
