@@ -42,6 +42,8 @@ interface Row {
   params?: Record<string, string>;
   /** A query string the route needs, `?` included. */
   query?: string;
+  /** The answer is a stream that does not end: only its status is read (and the body parsed when it is an error). */
+  stream?: boolean;
 }
 
 const P = '/api/admin/projects/:projectId';
@@ -117,6 +119,8 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/admin/playground': { kind: 'read', body: { environment: 'development', projects: ['matrix'], context: { userId: '1' } } },
   'GET /api/client/features': { kind: 'client' },
   'GET /api/client/features/:featureName': { kind: 'client' },
+  'GET /api/client/delta': { kind: 'client' },
+  'GET /api/client/streaming': { kind: 'client', stream: true },
 };
 
 /** One fresh data directory with a caller of every kind and the things the routes act on. */
@@ -177,6 +181,16 @@ async function buildWorld(): Promise<World> {
   return { h, tokens, values };
 }
 
+/** A GET of a stream: its status, and its body only when it is not a 2xx (a stream is cancelled unread). */
+async function statusOfStream(h: Harness, path: string, token: string): Promise<{ status: number; body: any }> {
+  const res = await h.req('GET', path, undefined, { token });
+  if (res.status >= 200 && res.status < 300) {
+    await res.body?.cancel();
+    return { status: res.status, body: null };
+  }
+  return { status: res.status, body: await res.json() };
+}
+
 const keyOf = (route: { method: string; path: string }) => `${route.method.toUpperCase()} ${route.path}`;
 
 /** Each test gets its own world, closed after it. */
@@ -213,7 +227,7 @@ describe('the permission matrix', () => {
           used[name] = world.values[wanted] ?? wanted;
           return encodeURIComponent(used[name]);
         });
-        const res = await world.h.json(route.method.toUpperCase(), path + (row.query ?? ''), row.body, { token: world.tokens[caller] });
+        const res = row.stream ? await statusOfStream(world.h, path, world.tokens[caller]) : await world.h.json(route.method.toUpperCase(), path + (row.query ?? ''), row.body, { token: world.tokens[caller] });
         const allowed = MAY[caller].includes(row.kind);
         const message = String(res.body?.message);
         const ok = allowed
