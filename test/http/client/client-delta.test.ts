@@ -8,6 +8,7 @@ import { describe, expect } from 'vitest';
 import { harnessTest, test } from '../../helpers/fixtures.js';
 import type { Harness } from '../../helpers/harness.js';
 import { addStrategy, createFlag, flagPath, switchOn } from '../../helpers/flags.js';
+import { readConfig } from '../../../src/config.js';
 import { createProject } from '../access/access-fixtures.js';
 import { clientToken } from './client-fixtures.js';
 
@@ -132,6 +133,17 @@ describe('history and revisions', () => {
     expect(summary((await delta(h, token, recent)).body.events)).toEqual(['updated b', 'updated c', 'updated d']);
   });
 
+  const fewBytes = harnessTest({ env: { CLIENT_DELTA_HISTORY_BYTES: '1024' } });
+  fewBytes('the byte bound drops the oldest changes too', async ({ h }) => {
+    const token = await clientToken(h, ['default'], 'development');
+    const start = (await delta(h, token)).etag!;
+    await createFlag(h, 'a');
+    expect(summary((await delta(h, token, start)).body.events)).toEqual(['updated a']);
+    for (const name of ['b', 'c', 'd', 'e', 'f']) await createFlag(h, name);
+    expect(h.registry.feed.history.size().bytes).toBeLessThanOrEqual(1024);
+    expect(summary((await delta(h, token, start)).body.events)).toEqual(['hydration a,b,c,d,e,f']);
+  });
+
   test('after a restart the revision only grows; the last one before it resumes as a delta, an older one gets a hydration', async ({ h }) => {
     await createFlag(h, 'kept');
     const token = await clientToken(h, ['default'], 'development');
@@ -156,6 +168,21 @@ describe('history and revisions', () => {
     const r = await delta(h, token, presented);
     expect(r.status).toBe(200);
     expect(summary(r.body.events)).toEqual(['hydration one']);
+  });
+});
+
+describe('settings', () => {
+  test.for([
+    ['CLIENT_DELTA_HISTORY_EVENTS', '0'], ['CLIENT_DELTA_HISTORY_BYTES', '10'], ['CLIENT_STREAMING', 'yes'], ['CLIENT_STREAMING_MAX_CONNECTIONS', '-1'],
+    ['CLIENT_STREAMING_BUFFER_BYTES', '1'], ['CLIENT_STREAMING_KEEPALIVE_MS', '60000'], ['CLIENT_FETCH_MODE', 'push'],
+  ])('%s=%s stops the start with a message naming it', ([name, value]) => {
+    expect(() => readConfig({ [name!]: value })).toThrow(name);
+  });
+
+  test('the defaults', () => {
+    const config = readConfig({});
+    expect([config.clientStreaming, config.clientStreamingMaxConnections, config.clientStreamingBufferBytes, config.clientStreamingKeepAliveMs, config.clientFetchMode, config.clientDeltaHistory])
+      .toEqual([true, 10_000, 1024 * 1024, 15_000, 'polling', { events: 50_000, bytes: 16 * 1024 * 1024 }]);
   });
 });
 
