@@ -93,7 +93,6 @@ export class ClientDeltaQuery {
     if (flags.size === 0 && segments.size === 0) return { kind: 'none', revision, body: '' };
     const events: { eventId: number; json: string }[] = [];
     const current = new Map(this.segments().map((s) => [s.id, s]));
-    // Segments first: a flag updated in the same delta may name a new segment.
     for (const [id, eventId] of segments) {
       const segment = current.get(id);
       events.push({ eventId, json: segment
