@@ -27,6 +27,7 @@ interface Connection {
 }
 
 const encoder = new TextEncoder();
+const MAX_CACHED_HYDRATIONS = 100;
 const KEEP_ALIVE = encoder.encode(': keep-alive\n\n');
 
 /** One SSE message: its event, its revision as `id`, the delta JSON (one line: JSON escapes newlines) as `data`. */
@@ -47,6 +48,8 @@ const message = (event: 'unleash-connected' | 'unleash-updated', answer: DeltaAn
  */
 export class ClientStreams {
   private readonly connections = new Set<Connection>();
+  /** The `unleash-connected` hydration bytes per query key at one revision: SDKs connecting together share them. */
+  private readonly hydrations = new Map<string, { revision: number; bytes: Uint8Array }>();
   private scheduled = false;
   private closed = false;
   private keepAlive: NodeJS.Timeout | undefined;
@@ -88,7 +91,7 @@ export class ClientStreams {
         const first = this.delta.since(resolved, key, lastEventId);
         connection = { resolved, key, revision: first.revision, controller, socket, open: true };
         this.connections.add(connection);
-        controller.enqueue(message('unleash-connected', first));
+        controller.enqueue(first.kind === 'hydration' ? this.hydrationBytes(key, first) : message('unleash-connected', first));
         this.keepAlive ??= setInterval(() => this.ping(), this.settings.keepAliveMs).unref();
       },
       // The client went away (or its socket was destroyed).
@@ -112,6 +115,15 @@ export class ClientStreams {
         // Already errored by a cancel in flight: nothing left to end.
       }
     }
+  }
+
+  private hydrationBytes(key: string, answer: DeltaAnswer): Uint8Array {
+    const cached = this.hydrations.get(key);
+    if (cached && cached.revision === answer.revision) return cached.bytes;
+    const bytes = message('unleash-connected', answer);
+    if (!cached && this.hydrations.size >= MAX_CACHED_HYDRATIONS) this.hydrations.clear();
+    this.hydrations.set(key, { revision: answer.revision, bytes });
+    return bytes;
   }
 
   private schedule(): void {
