@@ -1,5 +1,5 @@
 import type { Registry } from '../actors/registry.js';
-import { resolveQuery, type ClientFeaturesQuery, type ClientQuery, type ClientScope, type ResolvedQuery, type SegmentSource } from './client-features.query.js';
+import { resolveQuery, type Bytes, type ClientFeaturesQuery, type ClientQuery, type ClientScope, type ResolvedQuery, type SegmentSource } from './client-features.query.js';
 
 /**
  * What a client at some revision needs, as the delta API and the streams answer it:
@@ -37,7 +37,7 @@ export function parseRevision(text: string | undefined): number | undefined {
   return Number.isSafeInteger(n) ? n : undefined;
 }
 
-const MAX_HYDRATIONS = 1000;
+const MAX_CACHED = 1000;
 
 /**
  * `GET /api/client/delta` and the streams' messages, from the feed's bounded history and the committed state:
@@ -49,7 +49,12 @@ const MAX_HYDRATIONS = 1000;
  * so a state read together with `feed.revision` holds exactly the changes up to that revision.
  */
 export class ClientDeltaQuery {
-  private readonly hydrations = new Map<string, { revision: number; body: string }>();
+  /** Hydrations per query key at one revision each. */
+  private readonly hydrations = new Map<string, DeltaAnswer>();
+  /** Event answers per (query key, presented revision), all at revision `deltasAt`: SDKs equally behind share one. */
+  private deltas = new Map<string, DeltaAnswer>();
+  private deltasAt = -1;
+  private readonly encoded = new WeakMap<DeltaAnswer, Bytes>();
 
   constructor(
     private readonly registry: Registry,
@@ -68,6 +73,31 @@ export class ClientDeltaQuery {
     const revision = this.registry.feed.revision;
     if (from === undefined || from <= 0 || from > revision) return this.hydration(resolved, key, revision);
     if (from === revision) return { kind: 'none', revision, body: '' };
+    if (this.deltasAt !== revision) {
+      this.deltas = new Map();
+      this.deltasAt = revision;
+    }
+    const id = `${from}|${key}`;
+    const known = this.deltas.get(id);
+    if (known) return known;
+    const answer = this.changes(resolved, key, from, revision);
+    if (this.deltas.size >= MAX_CACHED) this.deltas.delete(this.deltas.keys().next().value!);
+    this.deltas.set(id, answer);
+    return answer;
+  }
+
+  /** The answer's body as bytes, encoded once per answer (so its gzip copy is made once too). */
+  bytes(answer: DeltaAnswer): Bytes {
+    let bytes = this.encoded.get(answer);
+    if (!bytes) {
+      const buffer = Buffer.from(answer.body);
+      bytes = new Uint8Array(buffer.buffer as ArrayBuffer, buffer.byteOffset, buffer.byteLength);
+      this.encoded.set(answer, bytes);
+    }
+    return bytes;
+  }
+
+  private changes(resolved: ResolvedQuery, key: string, from: number, revision: number): DeltaAnswer {
     const entries = this.registry.feed.history.since(from, revision);
     if (!entries) return this.hydration(resolved, key, revision);
     const all = resolved.project.length === 1 && resolved.project[0] === '*';
@@ -117,7 +147,7 @@ export class ClientDeltaQuery {
 
   private hydration(resolved: ResolvedQuery, key: string, revision: number): DeltaAnswer {
     const cached = this.hydrations.get(key);
-    if (cached && cached.revision === revision) return { kind: 'hydration', revision, body: cached.body };
+    if (cached && cached.revision === revision) return cached;
     const features: string[] = [];
     const projects = resolved.project.length === 1 && resolved.project[0] === '*' ? this.registry.projectIds() : resolved.project;
     for (const project of projects) {
@@ -130,8 +160,9 @@ export class ClientDeltaQuery {
     }
     const segments = [...this.segments()].sort((a, b) => a.id - b.id).map((s) => ({ id: s.id, name: s.name, constraints: s.constraints }));
     const body = `{"events":[{"type":"hydration","eventId":${revision},"features":[${features.join(',')}],"segments":${JSON.stringify(segments)}}]}`;
-    if (!cached && this.hydrations.size >= MAX_HYDRATIONS) this.hydrations.delete(this.hydrations.keys().next().value!);
-    this.hydrations.set(key, { revision, body });
-    return { kind: 'hydration', revision, body };
+    const answer: DeltaAnswer = { kind: 'hydration', revision, body };
+    if (!cached && this.hydrations.size >= MAX_CACHED) this.hydrations.delete(this.hydrations.keys().next().value!);
+    this.hydrations.set(key, answer);
+    return answer;
   }
 }

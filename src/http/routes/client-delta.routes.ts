@@ -23,7 +23,7 @@ export const clientDeltaRoutes: RouteSpec[] = [
       // Nothing new: the presented revision stays this client's valid state (its ETag, for caches in front).
       if (answer.kind === 'none') return c.body(null, 304, { ETag: `"${presented}"` });
       c.header('ETag', `"${answer.revision}"`);
-      return sendJson(c, new TextEncoder().encode(answer.body) as Uint8Array<ArrayBuffer>, deps.gzip);
+      return sendJson(c, deps.clientDelta.bytes(answer), deps.gzip);
     },
   }),
 ];

@@ -4,6 +4,7 @@
  * bounded history, restarts, and the bad-input rows (revisions that are not numbers or from the future,
  * wrong token types).
  */
+import { gunzipSync } from 'node:zlib';
 import { describe, expect } from 'vitest';
 import { harnessTest, test } from '../../helpers/fixtures.js';
 import type { Harness } from '../../helpers/harness.js';
@@ -88,6 +89,19 @@ describe('hydration and deltas', () => {
     expect(r1.body.events[0]!.segment).toEqual({ id, name: 'beta', constraints: [expect.objectContaining({ contextName: 'userId', values: ['1'] })] });
     expect((await h.req('DELETE', `/api/admin/segments/${id}`)).status).toBeLessThan(300);
     expect(summary((await delta(h, token, r1.etag!)).body.events)).toEqual([`segment-removed #${id}`]);
+  });
+});
+
+describe('large answers', () => {
+  test('a hydration of 32 KB or more goes out gzipped once its copy is ready, the same bytes', async ({ h }) => {
+    for (let i = 0; i < 60; i += 1) await createFlag(h, `large-${i}`, { description: 'd'.repeat(600) });
+    const token = await clientToken(h, ['default'], 'development');
+    const plain = await h.req('GET', DELTA, undefined, { token });
+    const text = await plain.text();
+    expect(text.length).toBeGreaterThan(32 * 1024);
+    await expect.poll(async () => (await h.req('GET', DELTA, undefined, { token, headers: { 'accept-encoding': 'gzip' } })).headers.get('content-encoding')).toBe('gzip');
+    const zipped = await h.req('GET', DELTA, undefined, { token, headers: { 'accept-encoding': 'gzip' } });
+    expect(gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString()).toBe(text);
   });
 });
 
