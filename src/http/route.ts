@@ -9,6 +9,7 @@ import type { Logger } from '../log.js';
 import type { EvaluationQuery } from '../queries/evaluation.query.js';
 import type { ClientFeaturesQuery } from '../queries/client-features.query.js';
 import type { HealthQuery } from '../queries/health.query.js';
+import type { ServiceMetrics } from '../queries/metrics.query.js';
 import type { Result } from '../use-cases/result.js';
 import type { DumpStreams } from './dump-streams.js';
 import type { ErrorKind } from './errors.js';
@@ -31,6 +32,8 @@ export interface AppDeps {
   dumps: DumpStreams;
   /** `GET /api/client/features`: its answers cached per scope and query for the life of the app. */
   clientFeatures: ClientFeaturesQuery;
+  /** The Prometheus metrics of this app (`GET /internal-backstage/prometheus`). */
+  metrics: ServiceMetrics;
 }
 
 /** Values the pipeline's middleware set on a request's context. */
