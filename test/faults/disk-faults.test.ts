@@ -7,6 +7,7 @@
 import { describe, expect, test as base } from 'vitest';
 import { keys } from '../../snapshots/keys.js';
 import { DiskFaults, type DiskErrorCode } from '../../snapshots/disk-faults.js';
+import { legacyHash } from '../../src/auth/token-hasher.js';
 import { expectError } from '../helpers/expect.js';
 import { addStrategy, createFlag, envPath, featuresPath, flagPath } from '../helpers/flags.js';
 import { harness, type Harness } from '../helpers/harness.js';
@@ -93,6 +94,22 @@ describe.each<DiskErrorCode>(['ENOSPC', 'EIO'])('a disk that fails writes with %
     const kept = (await h.json('GET', flagPath('kept'))).body;
     expect(kept.environments[0].strategies).toHaveLength(2);
     expect(kept.environments[0].enabled).toBe(false);
+  });
+});
+
+describe('reads while the disk fails', () => {
+  test('a token stored before keyed hashes still authenticates reads (its re-storing waits for the disk)', async ({ h, faults }) => {
+    const secret = '*:*.legacy-token-from-long-ago';
+    const legacy = { id: 'legacy-1', hash: legacyHash(secret), tokenName: 'legacy', type: 'admin' as const, projects: ['*'], environment: '*', createdAt: '2025-01-01T00:00:00.000Z', expiresAt: null, userId: null };
+    expect((await h.registry.service.send({ type: 'token.create', token: legacy }, 'system')).ok).toBe(true);
+    faults.fail('EIO');
+    expectError(await h.json('POST', featuresPath(), { name: 'x' }), 503, 'StorageUnavailable');
+    expect((await h.json('GET', featuresPath(), undefined, { token: secret })).status).toBe(200);
+    expect(h.registry.service.state.tokens[legacy.hash]).toBeDefined(); // not re-stored: the disk refuses writes
+    faults.heal();
+    await until(async () => (await health(h)).status === 'serving', 'health to recover');
+    expect((await h.json('GET', featuresPath(), undefined, { token: secret })).status).toBe(200);
+    expect(h.registry.service.state.tokens[legacy.hash]).toBeUndefined(); // re-stored under the key now
   });
 });
 
