@@ -1,3 +1,5 @@
+import { open as openFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Level } from 'level';
 import type { WriteGate } from './disk-faults.js';
 
@@ -54,13 +56,21 @@ export class Store {
   private writeStartedAt = 0;
   private probe: NodeJS.Timeout | null = null;
   private closing = false;
+  /**
+   * Set by a failed write: LevelDB may have torn its log file (a record half-written on a full disk), and
+   * went on accepting writes after it that its recovery then drops (measured: a write acknowledged after the
+   * disk came back was gone after a restart). So the next write first closes and reopens the database, which
+   * recovers the log up to the tear and starts a new one.
+   */
+  private reopenNeeded = false;
+  private reopening: Promise<void> | null = null;
 
-  private constructor(readonly db: Level<string, string>, private readonly options: StoreOptions) {}
+  private constructor(readonly db: Level<string, string>, private readonly directory: string, private readonly options: StoreOptions) {}
 
   static async open(directory: string, options: StoreOptions = {}): Promise<Store> {
     const db = new Level<string, string>(directory, { valueEncoding: 'utf8', keyEncoding: 'utf8' });
     await db.open();
-    return new Store(db, options);
+    return new Store(db, directory, options);
   }
 
   /** Whether writes are reaching the disk (see {@link WriteHealth}). */
@@ -71,6 +81,7 @@ export class Store {
   /** Passes `batch` through the test gate (when there is one), then writes it; records the outcome for health. */
   private async write(batch: () => Promise<void>): Promise<void> {
     try {
+      if (this.reopenNeeded) await this.reopen();
       const held = this.options.gate?.beforeWrite();
       if (held) await held;
       await batch();
@@ -81,7 +92,38 @@ export class Store {
     if (this.failingSince !== null) this.recovered();
   }
 
+  /**
+   * Closes and reopens LevelDB after a failed write (see {@link reopenNeeded}); concurrent callers share one.
+   * First a plain file of 256 KiB is written and synced beside it: while the disk refuses that, the database
+   * stays open (reads go on) and the write fails without touching it, since reopening needs room too.
+   */
+  private reopen(): Promise<void> {
+    this.reopening ??= (async () => {
+      try {
+        const probe = join(this.directory, 'flagpole-write-probe');
+        try {
+          const file = await openFile(probe, 'w');
+          try {
+            await file.write(Buffer.alloc(256 * 1024));
+            await file.sync();
+          } finally {
+            await file.close();
+          }
+        } finally {
+          await rm(probe, { force: true });
+        }
+        await this.db.close();
+        await this.db.open();
+        this.reopenNeeded = false;
+      } finally {
+        this.reopening = null;
+      }
+    })();
+    return this.reopening;
+  }
+
   private failed(error: unknown): void {
+    this.reopenNeeded = true;
     this.lastError = error instanceof Error ? error.message.slice(0, 200) : 'unknown error';
     if (this.failingSince !== null) return;
     this.failingSince = Date.now();
@@ -144,24 +186,22 @@ export class Store {
    */
   async writeInSlices(ops: BatchOp[], options: { sync: boolean; slice?: number }): Promise<void> {
     const slice = options.slice ?? 500;
-    const held = this.options.gate?.beforeWrite();
-    if (held) await held.catch((error: unknown) => { this.failed(error); throw error; });
-    const batch = this.db.batch();
-    try {
-      for (let i = 0; i < ops.length; i += 1) {
-        const op = ops[i]!;
-        if (op.type === 'put') batch.put(op.key, op.value);
-        else batch.del(op.key);
-        if ((i + 1) % slice === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    await this.write(async () => {
+      const batch = this.db.batch();
+      try {
+        for (let i = 0; i < ops.length; i += 1) {
+          const op = ops[i]!;
+          if (op.type === 'put') batch.put(op.key, op.value);
+          else batch.del(op.key);
+          if ((i + 1) % slice === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+        await batch.write({ sync: options.sync });
+      } catch (error) {
+        // Idempotent: a batch that failed to write is closed already.
+        await batch.close().catch(() => undefined);
+        throw error;
       }
-      await batch.write({ sync: options.sync });
-      if (this.failingSince !== null) this.recovered();
-    } catch (error) {
-      this.failed(error);
-      // Idempotent: a batch that failed to write is closed already.
-      await batch.close().catch(() => undefined);
-      throw error;
-    }
+    });
   }
 
   async get(key: string): Promise<string | undefined> {
@@ -190,6 +230,7 @@ export class Store {
     if (this.probe) clearInterval(this.probe);
     this.probe = null;
     while (this.writing) await new Promise<void>((r) => setTimeout(r, 1));
+    await this.reopening?.catch(() => undefined);
     await this.db.close();
   }
 }
