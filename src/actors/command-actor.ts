@@ -234,6 +234,8 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     // on. The record is encoded before the draft evolves, so a failure leaves the draft untouched.
     const decisions: (Decision<E, unknown> | null)[] = [];
     const committed: CommittedRecord<E>[] = [];
+    /** The types of the commands recorded, for the metrics (only when they listen). */
+    const types: string[] | null = this.options.onCommitted ? [] : null;
     let seq = this.seq;
     for (const envelope of batch) {
       let decision: Decision<E, unknown>;
@@ -255,6 +257,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
       seq += 1;
       ops.push(op);
       committed.push({ seq, at, by: envelope.by, events: decision.events });
+      types?.push(envelope.command.type);
     }
     // 2. Write the batch durably; 3. publish the draft; 4. reply.
     if (ops.length > 0) {
@@ -284,7 +287,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     this.seq = seq;
     if (committed.length > 0) {
       this.options.onCommit?.(this.model.scope, committed);
-      this.options.onCommitted?.(batch.flatMap((envelope, i) => (decisions[i]?.ok && decisions[i].events.length > 0 ? [envelope.command.type] : [])));
+      if (types) this.options.onCommitted?.(types);
     }
     batch.forEach((envelope, i) => {
       const decision = decisions[i];

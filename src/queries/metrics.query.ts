@@ -1,5 +1,6 @@
 import client from 'prom-client';
 import type { Registry } from '../actors/registry.js';
+import { RequestHistogram, type RequestSeries } from './request-histogram.js';
 
 /**
  * Streaming (SSE) figures, for whoever builds the streams to provide: `registry`-independent, read at scrape
@@ -15,8 +16,6 @@ export interface StreamingSource {
 /** HTTP methods kept as label values; any other method is counted as `other` (a client may send any token). */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/** Seconds: from a cached read (tens of µs) to a request that waited on a stuck disk. */
-const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Seconds of one synced LevelDB batch (the fsync), and of one snapshot. */
 const WRITE_BUCKETS = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const SNAPSHOT_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -38,65 +37,6 @@ export function processMetrics(): client.Registry {
   return processRegistry;
 }
 
-/** One series of the request histogram: counts per bucket (not cumulative), sum and count. */
-interface Child {
-  labels: { route: string; method: string; status: string };
-  counts: Float64Array;
-  sum: number;
-  count: number;
-}
-
-/**
- * The request histogram, kept by hand and handed to prom-client's registry as a metric (its `get()` shape):
- * prom-client's own `Histogram.observe` builds a label object and a hash string on every call (~1.4 µs measured
- * on this machine), where this costs a bucket scan and three additions on the request path. prom-client still
- * formats and serves it; Prometheus sees an ordinary histogram.
- */
-class RequestHistogram {
-  readonly name = 'flagpole_http_request_duration_seconds';
-  readonly help = 'HTTP requests by route template, method and status, and how long they took to answer';
-  readonly type = 'histogram';
-  readonly aggregator = 'sum';
-  readonly series: Child[] = [];
-
-  child(route: string, method: string, status: number): Child {
-    const child = { labels: { route, method, status: String(status) }, counts: new Float64Array(LATENCY_BUCKETS.length + 1), sum: 0, count: 0 };
-    this.series.push(child);
-    return child;
-  }
-
-  static observe(child: Child, seconds: number): void {
-    let i = 0;
-    while (i < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[i]!) i += 1;
-    child.counts[i] = child.counts[i]! + 1;
-    child.sum += seconds;
-    child.count += 1;
-  }
-
-  get(): { name: string; help: string; type: string; aggregator: string; values: { metricName: string; labels: Record<string, string | number>; value: number }[] } {
-    const values: { metricName: string; labels: Record<string, string | number>; value: number }[] = [];
-    for (const { labels, counts, sum, count } of this.series) {
-      let cumulative = 0;
-      for (let i = 0; i < LATENCY_BUCKETS.length; i += 1) {
-        cumulative += counts[i]!;
-        values.push({ metricName: `${this.name}_bucket`, labels: { ...labels, le: LATENCY_BUCKETS[i]! }, value: cumulative });
-      }
-      values.push({ metricName: `${this.name}_bucket`, labels: { ...labels, le: '+Inf' }, value: count });
-      values.push({ metricName: `${this.name}_sum`, labels, value: sum });
-      values.push({ metricName: `${this.name}_count`, labels, value: count });
-    }
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
-  }
-
-  reset(): void {
-    for (const child of this.series) {
-      child.counts.fill(0);
-      child.sum = 0;
-      child.count = 0;
-    }
-  }
-}
-
 /**
  * The service's Prometheus metrics (`GET /internal-backstage/prometheus`, docs/operations-metrics-failures.md).
  * One per app, no global registry, so tests build as many as they like. What changes per request or batch
@@ -109,7 +49,7 @@ export class ServiceMetrics {
   private readonly own = new client.Registry();
   private readonly requests = new RequestHistogram();
   /** route → method → status → child: a request's labels are looked up, never built. */
-  private readonly children = new Map<string, Map<string, Map<number, Child>>>();
+  private readonly children = new Map<string, Map<string, Map<number, RequestSeries>>>();
   private readonly commands: client.Counter<'type'>;
   private readonly commandChildren = new Map<string, client.Counter.Internal>();
   private readonly storageErrors: client.Counter<'reason'>;
@@ -181,8 +121,8 @@ export class ServiceMetrics {
   /** The content type of {@link text}. */
   readonly contentType = client.Registry.PROMETHEUS_CONTENT_TYPE;
 
-  private addRoute(route: string): Map<string, Map<number, Child>> {
-    const byMethod = new Map<string, Map<number, Child>>();
+  private addRoute(route: string): Map<string, Map<number, RequestSeries>> {
+    const byMethod = new Map<string, Map<number, RequestSeries>>();
     this.children.set(route, byMethod);
     return byMethod;
   }

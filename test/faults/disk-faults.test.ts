@@ -158,6 +158,11 @@ describe('a disk that hangs', () => {
     await until(async () => (await h.json('GET', flagPath('slow'))).status === 200, 'the late batch to be published');
     await expectStateIsDisk(h);
     expect(h.logs().some((line) => String(line['msg']).includes('reached the disk after its callers were answered 503'))).toBe(true);
+    // Counted as committed (it is on disk), and the timeout and the refusal as storage errors.
+    const metrics = await (await h.req('GET', '/internal-backstage/prometheus')).text();
+    expect(metrics).toContain('flagpole_commands_committed_total{type="flag.create"} 2');
+    expect(metrics).toContain('flagpole_storage_errors_total{reason="timeout"} 1');
+    expect(metrics).toContain('flagpole_storage_errors_total{reason="stalled"} 1');
     await until(async () => (await health(h)).status === 'serving', 'health to recover');
     expect((await h.json('POST', `${envPath('base', 'development')}/on`)).status).toBe(409); // no strategy: a decision again, not a 503
     await h.restart();
