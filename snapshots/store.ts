@@ -64,6 +64,8 @@ export class Store {
    */
   private reopenNeeded = false;
   private reopening: Promise<void> | null = null;
+  /** Writes handed to LevelDB and not answered yet: a reopen waits for them. */
+  private inFlight = 0;
 
   private constructor(readonly db: Level<string, string>, private readonly directory: string, private readonly options: StoreOptions) {}
 
@@ -84,7 +86,12 @@ export class Store {
       if (this.reopenNeeded) await this.reopen();
       const held = this.options.gate?.beforeWrite();
       if (held) await held;
-      await batch();
+      this.inFlight += 1;
+      try {
+        await batch();
+      } finally {
+        this.inFlight -= 1;
+      }
     } catch (error) {
       this.failed(error);
       throw error;
@@ -112,6 +119,7 @@ export class Store {
         } finally {
           await rm(probe, { force: true });
         }
+        while (this.inFlight > 0) await new Promise<void>((r) => setTimeout(r, 1));
         await this.db.close();
         await this.db.open();
         this.reopenNeeded = false;

@@ -42,6 +42,7 @@ export interface Harness {
 
 /**
  * A fresh app over a fresh temporary data directory, with one admin token, as `npm start` would build it.
+ * `seams.writeGate` puts a test gate before every write of the store (`snapshots/disk-faults.ts`).
  *
  * @example const h = await harness(); const r = await h.json('GET', '/api/admin/projects'); await h.close();
  */
