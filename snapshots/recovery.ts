@@ -44,7 +44,10 @@ export async function readLatestSnapshot<M, I>(store: Store, scope: Scope, notic
  */
 export async function* readLog<C, E>(store: Store, scope: Scope, afterSeq: number, atMost = Infinity): AsyncGenerator<LogRecord<C, E>> {
   let expected = afterSeq + 1;
+  // Past `atMost` nothing is decoded: a damaged record there does not stop a read of what comes before it.
+  const last = atMost === Infinity ? null : keys.log(scope, atMost);
   for await (const [key, value] of store.entries(keys.logPrefix(scope), { gt: keys.log(scope, afterSeq) })) {
+    if (last !== null && key > last) return;
     const record = decode<LogRecord<C, E>>(key, value);
     if (record.seq > atMost) return;
     if (record.seq !== expected) throw new CorruptRecordError(key, `expected sequence ${expected}, found ${record.seq}`);

@@ -1,7 +1,33 @@
+import { open as openFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Level } from 'level';
+import type { WriteGate } from './disk-faults.js';
 
 /** One write of a batch: a put or a delete of a string key. */
 export type BatchOp = { type: 'put'; key: string; value: string } | { type: 'del'; key: string };
+
+/**
+ * Whether the disk takes writes, as the store saw it: the last write that failed (until one succeeds), and
+ * how long the synced write now in progress has been waiting. Read by `/health` and the metrics.
+ */
+export interface WriteHealth {
+  /** Since when (epoch ms) writes have been failing; null while the last write succeeded. */
+  failingSince: number | null;
+  /** The last write failure's message (a system error's code and text; no data). */
+  lastError: string | null;
+  /** How long the synced write in progress has been waiting, ms (0 when none is). */
+  writingForMs: number;
+}
+
+export interface StoreOptions {
+  /** Test seam: consulted before every write (see `disk-faults.ts`). */
+  gate?: WriteGate | undefined;
+  /** While writes are failing, an empty synced batch is tried this often, so health clears once the disk is back. */
+  probeMs?: number | undefined;
+}
+
+/** A put and a delete of one key in one synced batch: it reaches the disk's log and leaves nothing behind. */
+const PROBE: BatchOp[] = [{ type: 'put', key: 'probe', value: '' }, { type: 'del', key: 'probe' }];
 
 interface Waiter {
   ops: BatchOp[];
@@ -23,13 +49,104 @@ export class Store {
   private writing = false;
   /** Number of synced batches written, and ops in them; read by the benchmark and tests. */
   readonly stats = { batches: 0, ops: 0 };
+  /** Told of every synced batch written: its wall time (ms) and its number of ops (the metrics set it). */
+  readonly observers: { committed?: ((ms: number, ops: number) => void) | undefined } = {};
+  private failingSince: number | null = null;
+  private lastError: string | null = null;
+  private writeStartedAt = 0;
+  private probe: NodeJS.Timeout | null = null;
+  private closing = false;
+  /**
+   * Set by a failed write: LevelDB may have torn its log file (a record half-written on a full disk), and
+   * went on accepting writes after it that its recovery then drops (measured: a write acknowledged after the
+   * disk came back was gone after a restart). So the next write first closes and reopens the database, which
+   * recovers the log up to the tear and starts a new one.
+   */
+  private reopenNeeded = false;
+  private reopening: Promise<void> | null = null;
+  /** Writes handed to LevelDB and not answered yet: a reopen waits for them. */
+  private inFlight = 0;
 
-  private constructor(readonly db: Level<string, string>) {}
+  private constructor(readonly db: Level<string, string>, private readonly directory: string, private readonly options: StoreOptions) {}
 
-  static async open(directory: string): Promise<Store> {
+  static async open(directory: string, options: StoreOptions = {}): Promise<Store> {
     const db = new Level<string, string>(directory, { valueEncoding: 'utf8', keyEncoding: 'utf8' });
     await db.open();
-    return new Store(db);
+    return new Store(db, directory, options);
+  }
+
+  /** Whether writes are reaching the disk (see {@link WriteHealth}). */
+  writeHealth(now = Date.now()): WriteHealth {
+    return { failingSince: this.failingSince, lastError: this.lastError, writingForMs: this.writeStartedAt === 0 ? 0 : now - this.writeStartedAt };
+  }
+
+  /** Passes `batch` through the test gate (when there is one), then writes it; records the outcome for health. */
+  private async write(batch: () => Promise<void>): Promise<void> {
+    try {
+      if (this.reopenNeeded) await this.reopen();
+      const held = this.options.gate?.beforeWrite();
+      if (held) await held;
+      this.inFlight += 1;
+      try {
+        await batch();
+      } finally {
+        this.inFlight -= 1;
+      }
+    } catch (error) {
+      this.failed(error);
+      throw error;
+    }
+    if (this.failingSince !== null) this.recovered();
+  }
+
+  /**
+   * Closes and reopens LevelDB after a failed write (see {@link reopenNeeded}); concurrent callers share one.
+   * First a plain file of 256 KiB is written and synced beside it: while the disk refuses that, the database
+   * stays open (reads go on) and the write fails without touching it, since reopening needs room too.
+   */
+  private reopen(): Promise<void> {
+    this.reopening ??= (async () => {
+      try {
+        const probe = join(this.directory, 'flagpole-write-probe');
+        try {
+          const file = await openFile(probe, 'w');
+          try {
+            await file.write(Buffer.alloc(256 * 1024));
+            await file.sync();
+          } finally {
+            await file.close();
+          }
+        } finally {
+          await rm(probe, { force: true });
+        }
+        while (this.inFlight > 0) await new Promise<void>((r) => setTimeout(r, 1));
+        await this.db.close();
+        await this.db.open();
+        this.reopenNeeded = false;
+      } finally {
+        this.reopening = null;
+      }
+    })();
+    return this.reopening;
+  }
+
+  private failed(error: unknown): void {
+    this.reopenNeeded = true;
+    this.lastError = error instanceof Error ? error.message.slice(0, 200) : 'unknown error';
+    if (this.failingSince !== null) return;
+    this.failingSince = Date.now();
+    // An empty synced batch now and then tells when the disk takes writes again, even if nobody writes.
+    this.probe = setInterval(() => {
+      if (!this.writing && !this.closing) this.commit(PROBE).catch(() => undefined);
+    }, this.options.probeMs ?? 1000);
+    this.probe.unref();
+  }
+
+  private recovered(): void {
+    this.failingSince = null;
+    this.lastError = null;
+    if (this.probe) clearInterval(this.probe);
+    this.probe = null;
   }
 
   /** Writes `ops` atomically and durably (synced), sharing the batch with concurrent callers. */
@@ -49,12 +166,17 @@ export class Store {
       this.pending = [];
       const ops = group.length === 1 ? group[0]!.ops : group.flatMap((w) => w.ops);
       try {
-        await this.db.batch(ops, { sync: true });
+        const started = performance.now();
+        this.writeStartedAt = Date.now();
+        await this.write(() => this.db.batch(ops, { sync: true }));
+        this.observers.committed?.(performance.now() - started, ops.length);
         this.stats.batches += 1;
         this.stats.ops += ops.length;
         for (const w of group) w.resolve();
       } catch (error) {
         for (const w of group) w.reject(error);
+      } finally {
+        this.writeStartedAt = 0;
       }
     }
     this.writing = false;
@@ -62,7 +184,7 @@ export class Store {
 
   /** Writes without waiting for the disk; a later synced batch makes it durable (LevelDB's log is ordered). */
   async writeUnsynced(ops: BatchOp[]): Promise<void> {
-    await this.db.batch(ops, { sync: false });
+    await this.write(() => this.db.batch(ops, { sync: false }));
   }
 
   /**
@@ -72,20 +194,22 @@ export class Store {
    */
   async writeInSlices(ops: BatchOp[], options: { sync: boolean; slice?: number }): Promise<void> {
     const slice = options.slice ?? 500;
-    const batch = this.db.batch();
-    try {
-      for (let i = 0; i < ops.length; i += 1) {
-        const op = ops[i]!;
-        if (op.type === 'put') batch.put(op.key, op.value);
-        else batch.del(op.key);
-        if ((i + 1) % slice === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    await this.write(async () => {
+      const batch = this.db.batch();
+      try {
+        for (let i = 0; i < ops.length; i += 1) {
+          const op = ops[i]!;
+          if (op.type === 'put') batch.put(op.key, op.value);
+          else batch.del(op.key);
+          if ((i + 1) % slice === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+        await batch.write({ sync: options.sync });
+      } catch (error) {
+        // Idempotent: a batch that failed to write is closed already.
+        await batch.close().catch(() => undefined);
+        throw error;
       }
-      await batch.write({ sync: options.sync });
-    } catch (error) {
-      // Idempotent: a batch that failed to write is closed already.
-      await batch.close().catch(() => undefined);
-      throw error;
-    }
+    });
   }
 
   async get(key: string): Promise<string | undefined> {
@@ -110,7 +234,11 @@ export class Store {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
+    if (this.probe) clearInterval(this.probe);
+    this.probe = null;
     while (this.writing) await new Promise<void>((r) => setTimeout(r, 1));
+    await this.reopening?.catch(() => undefined);
     await this.db.close();
   }
 }

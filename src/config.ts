@@ -57,6 +57,12 @@ export interface Config {
   clientFetchMode: 'polling' | 'streaming';
   /** `CLIENT_DELTA_HISTORY_EVENTS` / `_BYTES`: how much committed history deltas are answered from. */
   clientDeltaHistory: { events: number; bytes: number };
+  /** `METRICS_REQUIRE_TOKEN`: whether `GET /internal-backstage/prometheus` needs an admin token (default false, as Unleash). */
+  metricsRequireToken: boolean;
+  /** `WRITE_TIMEOUT_MS`: how long a write waits for the disk before its caller is answered 503. */
+  writeTimeoutMs: number;
+  /** `SHUTDOWN_TIMEOUT_MS`: the most a SIGTERM/SIGINT stop takes before the process exits anyway. */
+  shutdownTimeoutMs: number;
 }
 
 /** A frontend token given at start, with the scope its secret names. */
@@ -85,10 +91,12 @@ export function frontendTokenSecret(variable: string, secret: string): FrontendT
 const list = (value: string | undefined): string[] =>
   (value ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
 
+/** `true`/`false` (also `1`/`0`); anything else stops the start naming the variable. */
 function boolean(name: string, value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
-  if (value === 'true' || value === 'false') return value === 'true';
-  throw new Error(`${name} must be "true" or "false", got "${value}"`);
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new Error(`${name} must be "true" or "false", got "${value.slice(0, 50)}"`);
 }
 
 function integer(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
@@ -179,5 +187,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...tokenKeySettings(env, dataDir),
     metricsFlushSeconds: integer('METRICS_FLUSH_SECONDS', env['METRICS_FLUSH_SECONDS'], 10, 1, 3600),
     ...clientStreamingSettings(env),
+    metricsRequireToken: boolean('METRICS_REQUIRE_TOKEN', env['METRICS_REQUIRE_TOKEN'], false),
+    writeTimeoutMs: integer('WRITE_TIMEOUT_MS', env['WRITE_TIMEOUT_MS'], 10_000, 100, 600_000),
+    shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', env['SHUTDOWN_TIMEOUT_MS'], 10_000, 100, 600_000),
   };
 }

@@ -5,9 +5,7 @@ import { ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from './a
 import { loadTokenHasher } from './auth/token-key.js';
 import { readConfig } from './config.js';
 import { createLogger } from './log.js';
-
-/** How long a stop waits for requests in flight before closing the store anyway. */
-const SHUTDOWN_GRACE_MS = 3000;
+import { processMetrics } from './queries/metrics.query.js';
 
 /** Reads the configuration, recovers every project from LevelDB, and serves the admin API. */
 async function main(): Promise<void> {
@@ -20,10 +18,13 @@ async function main(): Promise<void> {
   const registry = await Registry.open({
     dataDir: config.dataDir, initEnvironments: config.initEnvironments,
     snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits,
-    usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory,
+    usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs,
   });
+  processMetrics();
   for (const notice of registry.notices) log.warn({ key: notice.key }, `recovery: ${notice.message}`);
   for (const [id, error] of registry.unavailable) log.error({ project: id }, `project "${id}" NOT recovered and answers 503: ${error.message}`);
+  // The registry has logged why (an error line); the start goes on, serving the service read-only.
+  const serviceReadOnly = registry.service.readOnlyReason;
   if (tokenKey.created) {
     const stored = Object.keys(registry.service.state.tokens).length;
     // Keep this file with (but apart from) the data directory: without it no keyed token authenticates.
@@ -31,7 +32,9 @@ async function main(): Promise<void> {
     else log.warn({ file: tokenKey.created, tokens: stored }, 'created a new token key file for a data directory that already holds tokens: tokens from before keyed hashes still work (and are re-stored on first use); tokens hashed under a lost key do not: restore that key file, or re-create them (INIT_ADMIN_API_TOKENS lets an admin in)');
   }
   if (config.authType === 'none') log.warn('AUTH_TYPE=none: every request is let through as an admin, without a token; run it only behind another gate');
-  if (config.authType === 'api-token') {
+  if (config.authType === 'api-token' && serviceReadOnly !== null) {
+    log.warn('the INIT_*_API_TOKENS were not stored and no admin token was generated: the service log is read-only');
+  } else if (config.authType === 'api-token') {
     const generated = await ensureAdminTokens(registry, tokenKey.hasher, config.initAdminApiTokens);
     await ensureFrontendTokens(registry, tokenKey.hasher, config.initFrontendApiTokens);
     await ensureClientTokens(registry, tokenKey.hasher, config.initClientApiTokens);
@@ -56,16 +59,27 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // The whole stop is bounded: past SHUTDOWN_TIMEOUT_MS (a stuck disk, a client that never reads) the
+    // process exits anyway, with 1, after saying so; every acknowledged write is on disk already.
+    const deadline = setTimeout(() => {
+      log.error(`${signal}: shutdown did not finish within ${config.shutdownTimeoutMs} ms (SHUTDOWN_TIMEOUT_MS); exiting without a final snapshot (the log holds every acknowledged write)`);
+      log.flush();
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    deadline.unref();
     log.info(`${signal}: finishing requests in flight and writing snapshots`);
     // End every SDK stream first (cleanly: the SDKs reconnect to the next server and resume), so they do not
     // hold the server open for the grace period.
     registry.feed.close();
     // Stop accepting, let requests in flight be answered (idle keep-alive connections are closed at once),
-    // but never wait more than a few seconds for a slow client.
+    // then close the connections that are left (streams, slow clients) at half the budget, so the snapshots
+    // have the other half.
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     if ('closeIdleConnections' in server) server.closeIdleConnections();
-    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS))]);
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, config.shutdownTimeoutMs / 2).unref())]);
+    if ('closeAllConnections' in server) server.closeAllConnections();
     await registry.close();
+    log.info(`${signal}: stopped`);
     log.flush();
     process.exit(0);
   };

@@ -48,6 +48,15 @@ export interface ActorOptions {
    * synchronously before the replies go out; a listener must only take note (see `CommittedFeed`).
    */
   onCommit?: ((scope: Scope, records: readonly CommittedRecord[]) => void) | undefined;
+  /**
+   * How long a batch may wait for the disk before its callers are answered with a {@link StorageError}
+   * (`WRITE_TIMEOUT_MS`); the batch itself is still awaited, and published if it lands later.
+   */
+  writeTimeoutMs?: number | undefined;
+  /** Told of every snapshot written: its wall time (ms) and stored bytes. */
+  onSnapshot?: ((ms: number, bytes: number) => void) | undefined;
+  /** Told of every batch written: the commands committed in it, by type (the metrics count them). */
+  onCommitted?: ((types: readonly string[]) => void) | undefined;
 }
 
 /** One committed log record, as the feed passes it on. */
@@ -65,13 +74,32 @@ export interface CommittedRecord<E = unknown> {
  */
 export const SNAPSHOT_LOG_FACTOR = 2;
 
-/** A failure of the store itself, not of the command: the command was not recorded. */
+/**
+ * A failure of the store itself, not of the command. `failed`: the batch was not written (nothing of it is
+ * on disk or in the state). `timeout`: the disk did not answer in time; the batch may still land, and
+ * `outcome` tells whether it did (the state follows the disk either way). `stalled`: refused at once, an
+ * earlier batch of this mailbox is still waiting for the disk.
+ */
 export class StorageError extends Error {
-  constructor(cause: unknown) {
-    super('the command could not be written to disk', { cause });
+  constructor(
+    cause: unknown,
+    readonly reason: 'failed' | 'timeout' | 'stalled' = 'failed',
+    /** For `timeout`: resolves true if the batch was written after all, false if it failed. */
+    readonly outcome?: Promise<boolean>,
+  ) {
+    super(STORAGE_MESSAGES[reason], { cause });
     this.name = 'StorageError';
   }
 }
+
+const STORAGE_MESSAGES = {
+  failed: 'the command could not be written to disk; nothing of it was recorded',
+  timeout: 'the disk did not confirm the write in time; the command may or may not have been recorded',
+  stalled: 'an earlier write is still waiting for the disk; the command was not recorded',
+};
+
+/** The default of `WRITE_TIMEOUT_MS`. */
+export const DEFAULT_WRITE_TIMEOUT_MS = 10_000;
 
 interface Envelope<C, E> {
   command: C;
@@ -99,6 +127,10 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
   private sent = 0;
   private answered = 0;
   private settledWaiters: { upTo: number; resolve: () => void }[] = [];
+  /** A batch is past its write timeout and still waiting for the disk: new commands are refused at once. */
+  private stalled = false;
+  /** Why this actor takes no command (its log could not be fully recovered); null: it does. */
+  private readOnly: string | null = null;
 
   constructor(
     private readonly store: Store,
@@ -120,12 +152,32 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
    */
   send<K extends C>(command: K, by: string): Promise<Decision<E, RM[K['type']]>> {
     if (this.closed) return Promise.reject(new StorageError(new Error('actor closed')));
+    if (this.readOnly !== null) return Promise.resolve({ ok: false, error: { kind: 'Unavailable', message: this.readOnly } });
+    if (this.stalled) return Promise.reject(new StorageError(new Error('a write is waiting for the disk'), 'stalled'));
     return new Promise((resolve, reject) => {
       // The envelope forgets the reply type; the model decided it for this very command.
       this.sent += 1;
       this.queue.push({ command, by, arrival: this.sent, resolve: resolve as (decision: Decision<E, unknown>) => void, reject });
       if (!this.running) void this.drain();
     });
+  }
+
+  /**
+   * Refuses every command from now on with a 503 `Unavailable` carrying `reason`, and never snapshots: the
+   * state was recovered only in part, and a write or snapshot would build on what is missing.
+   */
+  refuseWrites(reason: string): void {
+    this.readOnly = reason;
+  }
+
+  /** Why this actor refuses commands, or null. */
+  get readOnlyReason(): string | null {
+    return this.readOnly;
+  }
+
+  /** Log records written since the last snapshot (what a restart would replay on top of it). */
+  get recordsSinceSnapshot(): number {
+    return this.sinceSnapshot;
   }
 
   /** How many commands have been sent so far: a command with an `arrival` up to this one was sent before now. */
@@ -182,6 +234,8 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     // on. The record is encoded before the draft evolves, so a failure leaves the draft untouched.
     const decisions: (Decision<E, unknown> | null)[] = [];
     const committed: CommittedRecord<E>[] = [];
+    /** The types of the commands recorded, for the metrics (only when they listen). */
+    const types: string[] | null = this.options.onCommitted ? [] : null;
     let seq = this.seq;
     for (const envelope of batch) {
       let decision: Decision<E, unknown>;
@@ -203,33 +257,73 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
       seq += 1;
       ops.push(op);
       committed.push({ seq, at, by: envelope.by, events: decision.events });
+      types?.push(envelope.command.type);
     }
     // 2. Write the batch durably; 3. publish the draft; 4. reply.
     if (ops.length > 0) {
+      const written = this.store.commit(ops);
+      let landed: 'written' | 'timeout';
+      let timer: NodeJS.Timeout | undefined;
       try {
-        await this.store.commit(ops);
+        landed = await Promise.race([
+          written.then(() => 'written' as const),
+          new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), this.options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS); }),
+        ]);
       } catch (cause) {
         // Every caller of the batch gets the storage error, refusals included: a refusal may rest on an earlier
-        // command of the same batch (a name it took) that is not on disk.
+        // command of the same batch (a name it took) that is not on disk. The draft is dropped: the state is
+        // what is on disk.
         const error = new StorageError(cause);
         batch.forEach((envelope, i) => decisions[i] && envelope.reject(error));
         return;
+      } finally {
+        clearTimeout(timer);
       }
+      if (landed === 'timeout' && !(await this.outlast(batch, decisions, written))) return;
       for (const op of ops) if (op.type === 'put') this.logBytesSinceSnapshot += op.value.length;
     }
     this.sinceSnapshot += seq - this.seq;
     this.state = this.model.publish(this.state, draft);
     this.seq = seq;
-    if (committed.length > 0) this.options.onCommit?.(this.model.scope, committed);
+    if (committed.length > 0) {
+      this.options.onCommit?.(this.model.scope, committed);
+      if (types) this.options.onCommitted?.(types);
+    }
     batch.forEach((envelope, i) => {
       const decision = decisions[i];
+      // Answered already when the batch outlasted its timeout.
       if (decision) envelope.resolve(decision);
     });
     this.maybeSnapshot();
   }
 
+  /**
+   * The batch outlasted the write timeout: its callers and every queued command are answered now with a
+   * {@link StorageError} (a bounded wait), new commands are refused while the disk holds this batch, and the
+   * mailbox waits for the batch's real outcome. Returns true when it was written after all: the caller then
+   * publishes it, so the state equals the disk (nothing acknowledged, nothing on disk missing from memory).
+   */
+  private async outlast(batch: Envelope<C, E>[], decisions: (Decision<E, unknown> | null)[], written: Promise<void>): Promise<boolean> {
+    const outcome = written.then(() => true, () => false);
+    const error = new StorageError(new Error(`no answer from the disk within ${this.options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS} ms`), 'timeout', outcome);
+    batch.forEach((envelope, i) => {
+      if (decisions[i]) envelope.reject(error);
+      decisions[i] = null;
+    });
+    this.stalled = true;
+    const waiting = this.queue.splice(0);
+    const refused = new StorageError(new Error('a write is waiting for the disk'), 'stalled');
+    for (const envelope of waiting) envelope.reject(refused);
+    this.answered += waiting.length;
+    this.wakeSettled();
+    const landed = await outcome;
+    this.stalled = false;
+    if (landed) this.options.log.warn({ scope: this.model.scope }, `a batch of ${JSON.stringify(this.model.scope)} reached the disk after its callers were answered 503; it is now in the state`);
+    return landed;
+  }
+
   private maybeSnapshot(): void {
-    if (this.snapshotting || this.closed) return;
+    if (this.snapshotting || this.closed || this.readOnly !== null) return;
     if (this.sinceSnapshot < this.options.snapshotEvery || this.logBytesSinceSnapshot < SNAPSHOT_LOG_FACTOR * this.snapshotBytes) return;
     // A failed snapshot loses nothing (the log holds every command); it is reported and tried again later.
     this.snapshot().catch((error: unknown) => this.reportSnapshotFailure(error));
@@ -243,14 +337,16 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
   /** Writes a snapshot of the committed state now (also at shutdown); concurrent calls share one write. */
   snapshot(): Promise<void> {
     if (this.snapshotting) return this.snapshotting;
-    if (this.sinceSnapshot === 0) return Promise.resolve();
+    if (this.sinceSnapshot === 0 || this.readOnly !== null) return Promise.resolve();
     const seq = this.seq;
     const { meta, items } = this.model.snapshotOf(this.state);
     this.sinceSnapshot = 0;
     this.logBytesSinceSnapshot = 0;
     this.snapshotting = (async () => {
       try {
+        const started = performance.now();
         this.snapshotBytes = await writeSnapshot(this.store, this.model.scope, { seq, at: new Date().toISOString(), machines: this.model.machines, meta }, items);
+        this.options.onSnapshot?.(performance.now() - started, this.snapshotBytes);
         await pruneSnapshots(this.store, this.model.scope, 2, this.options.logRetention);
       } finally {
         this.snapshotting = null;

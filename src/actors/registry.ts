@@ -1,7 +1,8 @@
 import { CorruptRecordError, encode } from '../../snapshots/codec.js';
 import { keys } from '../../snapshots/keys.js';
+import type { WriteGate } from '../../snapshots/disk-faults.js';
 import type { RecoveryNotice } from '../../snapshots/recovery.js';
-import { Store } from '../../snapshots/store.js';
+import { Store, type WriteHealth } from '../../snapshots/store.js';
 import { DEFAULT_LIMITS, LIMIT_VARIABLES, overLimit, type Limits } from '../limits.js';
 import { silentLogger } from '../log.js';
 import type { ProjectCommand, ProjectReplies } from '../domain/commands.js';
@@ -14,7 +15,7 @@ import { PROJECT_OWNER, ROOT_ADMIN } from '../domain/roles.js';
 import { segmentUsesIn } from '../domain/segment.js';
 import type { ServiceCommand, ServiceEvent, ServiceReplies, ServiceState } from '../domain/service-state.js';
 import type { Flag, ProjectMeta } from '../domain/types.js';
-import { CommandActor, type ActorOptions } from './command-actor.js';
+import { CommandActor, DEFAULT_WRITE_TIMEOUT_MS, StorageError, type ActorOptions } from './command-actor.js';
 import { CommittedFeed } from './committed-feed.js';
 import { DEFAULT_HISTORY_BOUNDS, type HistoryBounds } from './feed-history.js';
 import { readHistory, type HistoryPage, type HistoryQuery } from './history.js';
@@ -37,6 +38,27 @@ export interface RegistryOptions extends Partial<ActorOptions> {
   usageFlushMs?: number | undefined;
   /** How much committed history the feed keeps for deltas (`CLIENT_DELTA_HISTORY_*`); the defaults when absent. */
   feedHistory?: HistoryBounds | undefined;
+  /** Test seam: consulted before every write of the store (`snapshots/disk-faults.ts`); absent in production. */
+  writeGate?: WriteGate | undefined;
+}
+
+/** What the metrics are told as it happens (set by whoever reads them; nothing when unset). */
+export interface RegistryObservers {
+  /** Commands committed in one batch, by type. */
+  committed?: ((types: readonly string[]) => void) | undefined;
+  /** A snapshot written: how long it took (ms) and its stored bytes. */
+  snapshot?: ((ms: number, bytes: number) => void) | undefined;
+}
+
+/** Whether the registry serves everything, and if not, what and why (for `/health` and the start's log). */
+export interface ServingState {
+  /** `serving`: reads and writes work. `degraded`: reads work, some or all writes do not. */
+  status: 'serving' | 'degraded';
+  /** One sentence per cause, for an operator. */
+  problems: string[];
+  /** The last write failed, or one has waited for the disk past the write timeout. */
+  writesFailing: boolean;
+  writes: WriteHealth;
 }
 
 const DEFAULTS: Omit<ActorOptions, 'log'> = { snapshotEvery: 1000, logRetention: 'all', maxBatch: 256 };
@@ -59,6 +81,18 @@ export class Registry {
    * acknowledged data; the others are.
    */
   readonly unavailable = new Map<string, UnavailableError>();
+  /**
+   * Why the service log (users, tokens, environments, segments) could not be fully recovered: the service is
+   * then served read-only as of the last good record, and its writes answer 503 naming this. Null: recovered.
+   */
+  serviceUnavailable: UnavailableError | null = null;
+  /** Hooks the metrics set; the actors call them after each batch and snapshot. */
+  readonly observers: RegistryObservers = {};
+  /**
+   * Project ids whose creation outlasted the write timeout: reserved until the disk tells whether the
+   * project was written (then it is served) or not (then the id is free again).
+   */
+  private readonly creating = new Set<string>();
   /** The mailbox of rules that span the service and projects: user deletion, membership, project creation. */
   readonly access = new SerialQueue();
   /** Every committed batch, after it is on disk, and the service's revision (see `CommittedFeed`). */
@@ -88,31 +122,65 @@ export class Registry {
 
   static async open(options: RegistryOptions): Promise<Registry> {
     const base = { ...DEFAULTS, log: silentLogger(), ...withoutUndefined(options) } as ActorOptions;
-    const store = await Store.open(options.dataDir);
+    const store = await Store.open(options.dataDir, { gate: options.writeGate });
     try {
-      // The feed is the registry's; every actor reports its commits to it.
-      let feed: CommittedFeed | undefined;
-      const actorOptions: ActorOptions = { ...base, onCommit: (scope, records) => feed?.publish(scope, records) };
-      const registry = new Registry(store, actorOptions, options.limits ?? DEFAULT_LIMITS, options.feedHistory ?? DEFAULT_HISTORY_BOUNDS);
-      feed = registry.feed;
-      const model = serviceModel({ projectExists: (id) => registry.projects.has(id), segmentUses: (id) => registry.segmentUsage(id) }, registry.limits);
-      const recoveredService = await recoverState(store, model, (meta: ServiceState) => meta, emptyServiceState);
+      // The feed and the observers are the registry's; every actor reports its commits to them.
+      let registry: Registry | undefined;
+      const actorOptions: ActorOptions = {
+        ...base,
+        onCommit: (scope, records) => registry?.feed.publish(scope, records),
+        onCommitted: (types) => registry?.observers.committed?.(types),
+        onSnapshot: (ms, bytes) => registry?.observers.snapshot?.(ms, bytes),
+      };
+      registry = new Registry(store, actorOptions, options.limits ?? DEFAULT_LIMITS, options.feedHistory ?? DEFAULT_HISTORY_BOUNDS);
+      const opened = registry;
+      const model = serviceModel({ projectExists: (id) => opened.projects.has(id), segmentUses: (id) => opened.segmentUsage(id) }, registry.limits);
+      const recoveredService = await registry.recoverService(model);
       registry.service = new CommandActor(store, model, recoveredService.state, recoveredService.seq, actorOptions, [], recoveredService.snapshotBytes);
+      if (registry.serviceUnavailable) {
+        const reason = serviceReadOnlyMessage(registry.serviceUnavailable, recoveredService.seq);
+        registry.service.refuseWrites(reason);
+        base.log.error({ key: registry.serviceUnavailable instanceof CorruptRecordError ? registry.serviceUnavailable.key : undefined }, `service NOT fully recovered, served READ-ONLY: ${reason}`);
+      }
       registry.feed.recovered(recoveredService.seq);
       registry.notices.push(...recoveredService.notices);
       for await (const key of store.keys(keys.projectsPrefix)) {
         await registry.recoverProject(key.slice(keys.projectsPrefix.length));
       }
-      if (recoveredService.seq === 0) await registry.bootstrap(options.initEnvironments);
+      if (recoveredService.seq === 0 && !registry.serviceUnavailable) await registry.bootstrap(options.initEnvironments);
       registry.usage = await UsageActor.open(store, registry.feed, {
         flushMs: options.usageFlushMs ?? 10_000,
         log: base.log,
-        exists: (project, flag) => registry.projects.get(project)?.state.flags.has(flag) ?? false,
+        exists: (project, flag) => opened.projects.get(project)?.state.flags.has(flag) ?? false,
       });
       return registry;
     } catch (error) {
       await store.close();
       throw error;
+    }
+  }
+
+  /**
+   * The service state from its snapshot and log. A damaged record, or a snapshot this code cannot read, does
+   * not stop the start: the state is recovered up to the record before the damage (empty when that cannot
+   * be read either), and {@link serviceUnavailable} names why, so the service is served read-only.
+   */
+  private async recoverService(model: ReturnType<typeof serviceModel>) {
+    const recover = (atMost?: number) => recoverState(this.store, model, (meta: ServiceState) => meta, emptyServiceState, atMost);
+    try {
+      return await recover();
+    } catch (error) {
+      if (!(error instanceof CorruptRecordError) && !(error instanceof IncompatibleSnapshotError)) throw error;
+      this.serviceUnavailable = error;
+      const damagedSeq = error instanceof CorruptRecordError ? logSeqOf(error.key) : null;
+      if (damagedSeq !== null) {
+        try {
+          return await recover(damagedSeq - 1);
+        } catch (again) {
+          if (!(again instanceof CorruptRecordError) && !(again instanceof IncompatibleSnapshotError)) throw again;
+        }
+      }
+      return { state: emptyServiceState(), seq: 0, snapshotSeq: 0, snapshotBytes: 0, replayed: 0, notices: [] };
     }
   }
 
@@ -171,7 +239,7 @@ export class Registry {
    * registration key is written in the same batch as the project's first log record.
    */
   async createProject(meta: ProjectMeta, by: string): Promise<Decision<ProjectEvent, ProjectMeta>> {
-    if (this.projects.has(meta.id) || this.unavailable.has(meta.id)) return { ok: false, error: fail('NameExistsError', `A project with id "${meta.id}" already exists`) };
+    if (this.projects.has(meta.id) || this.unavailable.has(meta.id) || this.creating.has(meta.id)) return { ok: false, error: fail('NameExistsError', `A project with id "${meta.id}" already exists`) };
     if (this.projects.size + this.unavailable.size >= this.limits.projects) {
       return { ok: false, error: fail('ExceedsLimitError', overLimit('The number of projects', this.limits.projects, LIMIT_VARIABLES.projects)) };
     }
@@ -183,8 +251,32 @@ export class Registry {
       return await actor.send({ type: 'project.create', meta }, by);
     } catch (error) {
       this.projects.delete(meta.id);
+      // The disk may still write it: keep the id reserved until it tells, then serve the project if it did.
+      if (error instanceof StorageError && error.outcome) {
+        this.creating.add(meta.id);
+        void error.outcome.then((written) => {
+          this.creating.delete(meta.id);
+          if (written) this.projects.set(meta.id, actor);
+        });
+      }
       throw error;
     }
+  }
+
+  /**
+   * Serving, or serving reads while writes fail: the store's last write failed or one is stuck past the
+   * write timeout, the service log is read-only, or projects could not be recovered.
+   */
+  serving(now = Date.now()): ServingState {
+    const writes = this.store.writeHealth(now);
+    const problems: string[] = [];
+    if (writes.failingSince !== null) problems.push(`writes are failing since ${new Date(writes.failingSince).toISOString()}: ${writes.lastError ?? 'unknown error'}`);
+    const timeout = this.options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
+    const stuck = writes.writingForMs > timeout;
+    if (stuck) problems.push(`a write has been waiting for the disk for ${writes.writingForMs} ms (timeout ${timeout} ms)`);
+    if (this.service.readOnlyReason !== null) problems.push(this.service.readOnlyReason);
+    for (const [id, error] of this.unavailable) problems.push(`project "${id}" is not served: ${error.message}`);
+    return { status: problems.length === 0 ? 'serving' : 'degraded', problems, writesFailing: writes.failingSince !== null || stuck, writes };
   }
 
   /** What project `projectId` looks up while deciding: committed segments, minus those fenced off from it. */
@@ -268,6 +360,16 @@ export class Registry {
     await this.service.close();
     await this.store.close();
   }
+}
+
+/** The sequence number of a log key (`.../log/<seq>`), or null for any other key. */
+function logSeqOf(key: string): number | null {
+  const match = /\/log\/(\d+)$/.exec(key);
+  return match ? Number(match[1]) : null;
+}
+
+function serviceReadOnlyMessage(error: UnavailableError, servedSeq: number): string {
+  return `The service log (users, tokens, environments, segments) could not be recovered (${error.message}); it is served read-only as of log position ${servedSeq} until the data is repaired`;
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

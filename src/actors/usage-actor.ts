@@ -50,6 +50,8 @@ export class UsageActor {
   private running: Promise<void> = Promise.resolve();
   private stopped = false;
   private readonly unsubscribe: () => void;
+  /** Flushes written, the count buckets (hour, flag, environment) they wrote, and flushes that failed; read by the metrics. */
+  readonly stats = { flushes: 0, bucketsFlushed: 0, failedFlushes: 0 };
 
   private constructor(private readonly store: Store, feed: CommittedFeed, private readonly options: UsageActorOptions) {
     // A deleted flag takes its usage with it: a flag created again under its name starts unseen.
@@ -106,7 +108,9 @@ export class UsageActor {
     const ops: BatchOp[] = this.junk.map((key) => ({ type: 'del' as const, key }));
     this.junk = [];
     // A flush of many flags is planned and encoded in slices, yielding between them, so requests keep flowing.
+    let buckets = 0;
     for (const change of counts.changes) {
+      buckets += 1;
       ops.push(countOp(change));
       if (ops.length % SLICE === 0) await yieldToEventLoop();
     }
@@ -119,8 +123,11 @@ export class UsageActor {
         await this.store.writeInSlices(ops, { sync, slice: SLICE });
       } catch (error) {
         this.options.log.warn({ err: error, ops: ops.length }, 'usage metrics: the flush failed; this interval of counts is lost');
+        this.stats.failedFlushes += 1;
         return;
       }
+      this.stats.flushes += 1;
+      this.stats.bucketsFlushed += buckets;
     }
     counts.apply();
     apps.apply();

@@ -20,6 +20,8 @@ export type ErrorKind =
   | 'TooManyRequests'
   /** A project whose stored log could not be recovered: it answers 503 until an operator repairs it. */
   | 'Unavailable'
+  /** The disk refused or did not confirm a write (full, failing, stuck): nothing unconfirmed was acknowledged; reads still work. */
+  | 'StorageUnavailable'
   /** The project-user endpoints' 400, answered as `[{msg}]` (seed 4.17 to 4.19). */
   | 'MembershipError';
 

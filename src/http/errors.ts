@@ -23,6 +23,7 @@ export const STATUS: Record<ErrorKind, ContentfulStatusCode> = {
   ContentTypeError: 415,
   TooManyRequests: 429,
   Unavailable: 503,
+  StorageUnavailable: 503,
 };
 
 /** A failure on its way to the client; thrown from handlers and middleware, answered by {@link errorResponse}. */

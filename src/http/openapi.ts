@@ -46,6 +46,8 @@ export function openApiDocument(routes: RouteSpec[], version: string): Record<st
       ...(route.path.includes(':projectId') ? ['NotFoundError', 'Unavailable'] as const : []),
       ...(route.body ? ['PayloadTooLarge', 'ContentTypeError'] as const : []),
       ...(route.conditional ? ['PreconditionFailed'] as const : []),
+      // Any write may meet a disk that refuses it (src/app.ts answers the StorageError).
+      ...(route.method !== 'get' ? ['StorageUnavailable'] as const : []),
     ];
     for (const kind of [...implied, ...(route.errors ?? [])]) {
       const status = String(STATUS[kind]);

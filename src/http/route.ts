@@ -10,6 +10,7 @@ import type { EvaluationQuery } from '../queries/evaluation.query.js';
 import type { ClientDeltaQuery } from '../queries/client-delta.query.js';
 import type { ClientFeaturesQuery } from '../queries/client-features.query.js';
 import type { HealthQuery } from '../queries/health.query.js';
+import type { ServiceMetrics } from '../queries/metrics.query.js';
 import type { Result } from '../use-cases/result.js';
 import type { ClientStreams } from './client-streams.js';
 import type { DumpStreams } from './dump-streams.js';
@@ -37,6 +38,8 @@ export interface AppDeps {
   clientDelta: ClientDeltaQuery;
   /** The open `GET /api/client/streaming` connections, fed from the committed-event feed. */
   clientStreams: ClientStreams;
+  /** The Prometheus metrics of this app (`GET /internal-backstage/prometheus`). */
+  metrics: ServiceMetrics;
 }
 
 /** Values the pipeline's middleware set on a request's context. */

@@ -1,5 +1,6 @@
 /** API tokens (admin, client) and personal tokens. Scopes are checked in the service mailbox. */
 import { randomUUID } from 'node:crypto';
+import { StorageError } from '../actors/command-actor.js';
 import type { Registry } from '../actors/registry.js';
 import { principalLabel, type Principal } from '../auth/permissions.js';
 import { legacyHash, type TokenHasher } from '../auth/token-hasher.js';
@@ -78,6 +79,16 @@ export async function tokenForSecret(registry: Registry, hasher: TokenHasher, se
   const legacy = storedUnder(registry.service.state.tokens, legacyHash(secret));
   // An expired token is refused anyway: no write for a request that gets a 401.
   if (!legacy || (legacy.expiresAt !== null && Date.parse(legacy.expiresAt) <= now)) return legacy;
-  const rehashed = await registry.service.send({ type: 'token.rehash', id: legacy.id, hash }, 'system');
-  return rehashed.ok ? rehashed.reply : undefined;
+  // Re-storing is an improvement, not a condition of access: while the disk fails writes, or the service
+  // log is read-only, the token still authenticates (reads must keep working) and is re-stored on a later use.
+  if (registry.store.writeHealth(now).failingSince !== null) return legacy;
+  let rehashed;
+  try {
+    rehashed = await registry.service.send({ type: 'token.rehash', id: legacy.id, hash }, 'system');
+  } catch (error) {
+    if (error instanceof StorageError) return legacy;
+    throw error;
+  }
+  if (rehashed.ok) return rehashed.reply;
+  return rehashed.error.kind === 'Unavailable' ? legacy : undefined;
 }

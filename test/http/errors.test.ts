@@ -18,7 +18,8 @@ import { ADMIN_TOKEN, type Harness } from '../helpers/harness.js';
 const P = '/api/admin/projects/default';
 
 /** Every test starts with flag `f` and one strategy on it in development (`strategyId`). */
-const test = harnessTest({ arrange: (h) => createFlag(h, 'f') }).extend<{ strategyId: string }>({
+// METRICS_REQUIRE_TOKEN: the metrics route then authenticates like every other (by default it answers anyone).
+const test = harnessTest({ env: { METRICS_REQUIRE_TOKEN: 'true' }, arrange: (h) => createFlag(h, 'f') }).extend<{ strategyId: string }>({
   strategyId: [async ({ h }, use) => { await use((await addStrategy(h, 'f', 'development')).id); }, { auto: true }],
 });
 

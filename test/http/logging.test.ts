@@ -65,11 +65,12 @@ describe('request lines', () => {
   });
 
   test('an unexpected failure is a 500 whose id is the reqId of the error line and of the request line', async ({ h }) => {
-    const store = h.registry.store;
-    const commit = store.commit.bind(store);
-    store.commit = async () => { throw new Error('disk on fire'); };
+    // A disk failure is a 503 StorageUnavailable (test/faults/); an unexpected exception is what a bug throws.
+    const actor = h.registry.project('default')!;
+    const send = actor.send.bind(actor);
+    actor.send = async () => { throw new Error('disk on fire'); };
     const r = await h.json('POST', featuresPath(), { name: 'doomed' });
-    store.commit = commit;
+    actor.send = send;
     expect(r.status).toBe(500);
     expect(r.body).toEqual({ id: r.headers.get('x-request-id'), name: 'InternalError', message: expect.not.stringContaining('disk') });
     const errors = h.logs().filter((line) => line['msg'] === 'internal error');
@@ -104,11 +105,11 @@ describe('secrets', () => {
       await h.req('GET', `${featuresPath()}?token=${encodeURIComponent(token)}`);
     }
     // A failure that logs its cause; then a restart, and the tokens again.
-    const store = h.registry.store;
-    const commit = store.commit.bind(store);
-    store.commit = async () => { throw new Error('disk on fire'); };
+    const actor = h.registry.project('default')!;
+    const send = actor.send.bind(actor);
+    actor.send = async () => { throw new Error('disk on fire'); };
     expect((await h.req('POST', featuresPath(), { name: 'doomed' }, { token: personal.body.secret })).status).toBe(500);
-    store.commit = commit;
+    actor.send = send;
     await h.restart();
     for (const token of secrets.slice(1)) await h.req('GET', flagPath('f'), undefined, { token });
 

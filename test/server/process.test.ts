@@ -92,7 +92,7 @@ test('serves over a socket, keeps a flag across SIGTERM and a second start', asy
   const first = await startServer(dataDir, { INIT_ADMIN_API_TOKENS: token });
   expect(first.output()).not.toMatch(/created an admin API token/);
 
-  expect(await call(first, 'GET', '/health')).toEqual({ status: 200, body: { health: 'GOOD' } });
+  expect(await call(first, 'GET', '/health')).toEqual({ status: 200, body: { health: 'GOOD', status: 'serving' } });
   const denied = await call(first, 'GET', '/api/admin/projects');
   expect(denied).toMatchObject({ status: 401, body: { name: 'AuthenticationRequired' } });
   expect((await call(first, 'GET', '/api/admin/projects', 'wrong')).status).toBe(401);

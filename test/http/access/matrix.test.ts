@@ -121,6 +121,8 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/client/features/:featureName': { kind: 'client' },
   'GET /api/client/delta': { kind: 'client' },
   'GET /api/client/streaming': { kind: 'client', stream: true },
+  // With METRICS_REQUIRE_TOKEN=true (set for this test); without it the route answers anyone (test/faults/metrics.test.ts).
+  'GET /internal-backstage/prometheus': { kind: 'admin' },
 };
 
 /** One fresh data directory with a caller of every kind and the things the routes act on. */
@@ -132,7 +134,7 @@ interface World {
 }
 
 async function buildWorld(): Promise<World> {
-  const h = await harness();
+  const h = await harness({ METRICS_REQUIRE_TOKEN: 'true' });
   const ok = async (method: string, path: string, body?: unknown) => {
     const res = await h.json(method, path, body);
     expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
@@ -227,7 +229,12 @@ describe('the permission matrix', () => {
           used[name] = world.values[wanted] ?? wanted;
           return encodeURIComponent(used[name]);
         });
-        const res = row.stream ? await statusOfStream(world.h, path, world.tokens[caller]) : await world.h.json(route.method.toUpperCase(), path + (row.query ?? ''), row.body, { token: world.tokens[caller] });
+        const res = row.stream ? await statusOfStream(world.h, path, world.tokens[caller]) : await (async () => {
+          const response = await world.h.req(route.method.toUpperCase(), path + (row.query ?? ''), row.body, { token: world.tokens[caller] });
+          // Every answer is JSON but the Prometheus text.
+          const text = await response.text();
+          return { status: response.status, body: response.headers.get('content-type')?.includes('json') && text !== '' ? JSON.parse(text) : text };
+        })();
         const allowed = MAY[caller].includes(row.kind);
         const message = String(res.body?.message);
         const ok = allowed

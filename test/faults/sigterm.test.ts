@@ -1,0 +1,109 @@
+/**
+ * SIGTERM on the real server (a child process): requests in flight are answered and on disk, connections
+ * that would hold the stop (a client that never finishes its request) are cut, and the process exits 0
+ * within SHUTDOWN_TIMEOUT_MS.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
+import { describe, expect } from 'vitest';
+import { ROOT } from '../snapshots/run-cli.js';
+import { test } from '../helpers/fixtures.js';
+import { freePort } from '../helpers/net.js';
+
+const TOKEN = '*:*.sigterm-test-admin-token';
+const SHUTDOWN_TIMEOUT_MS = 3000;
+
+interface Server {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** `src/main.ts` over `dataDir` in its own node process, once it answers /health. */
+async function start(dataDir: string): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INIT_ADMIN_API_TOKENS: TOKEN, LOG_FORMAT: 'json', SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => { text += d; });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => { text += d; });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${text}`);
+    if (await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false)) return { child, port, output: () => text, exited };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not become healthy:\n${text}`);
+}
+
+/** Opens a socket and sends the head of a flag-create request and the first half of its body. */
+async function halfSentCreate(port: number, name: string): Promise<{ socket: Socket; rest: string; answer: Promise<string> }> {
+  const body = JSON.stringify({ name, description: 'sent across a SIGTERM' });
+  const socket = connect(port, '127.0.0.1');
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  let received = '';
+  const answer = new Promise<string>((resolve) => {
+    socket.setEncoding('utf8').on('data', (d: string) => { received += d; });
+    socket.on('close', () => resolve(received));
+    socket.on('error', () => resolve(received));
+  });
+  socket.write(`POST /api/admin/projects/default/features HTTP/1.1\r\nHost: x\r\nAuthorization: ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`);
+  const half = body.length >> 1;
+  socket.write(body.slice(0, half));
+  return { socket, rest: body.slice(half), answer };
+}
+
+describe('SIGTERM', () => {
+  test('answers the request in flight, writes it to disk, and exits 0 within SHUTDOWN_TIMEOUT_MS', async ({ tempDir }) => {
+    const dataDir = tempDir('sigterm');
+    const server = await start(dataDir);
+    try {
+      const inFlight = await halfSentCreate(server.port, 'in-flight');
+      await new Promise((r) => setTimeout(r, 100));
+      const signalled = Date.now();
+      server.child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 200));
+      // New connections are refused once the stop began.
+      expect(await fetch(`http://127.0.0.1:${server.port}/health`).then(() => 'answered', () => 'refused')).toBe('refused');
+      inFlight.socket.write(inFlight.rest);
+      expect(await inFlight.answer).toMatch(/^HTTP\/1\.1 201 /);
+      expect(await server.exited).toBe(0);
+      expect(Date.now() - signalled).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
+      expect(server.output()).toContain('SIGTERM: stopped');
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+    const again = await start(dataDir);
+    try {
+      const flag = await fetch(`http://127.0.0.1:${again.port}/api/admin/projects/default/features/in-flight`, { headers: { authorization: TOKEN } });
+      expect(flag.status).toBe(200);
+    } finally {
+      again.child.kill('SIGTERM');
+      await again.exited;
+    }
+  });
+
+  test('a client that never finishes its request does not hold the stop past the bound', async ({ tempDir }) => {
+    const server = await start(tempDir('sigterm-stuck'));
+    try {
+      const stuck = await halfSentCreate(server.port, 'never-finished');
+      await new Promise((r) => setTimeout(r, 100));
+      const signalled = Date.now();
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      const took = Date.now() - signalled;
+      // Cut at half the budget, then the snapshots: within the bound, and not before the cut.
+      expect(took).toBeGreaterThanOrEqual(SHUTDOWN_TIMEOUT_MS / 2 - 100);
+      expect(took).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
+      expect(await stuck.answer).not.toMatch(/^HTTP\/1\.1 2/);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
+});
