@@ -9,7 +9,7 @@
  * Not part of the benchmark (`npm run bench`); one run on whatever machine runs it.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Registry } from '../src/actors/registry.js';
@@ -21,13 +21,20 @@ const ENV = { ...process.env, INIT_ADMIN_API_TOKENS: TOKEN, TOKEN_SECRET: 'measu
 const flags = Number(process.argv[2] ?? 100_000);
 const WRITERS = 4;
 
-function run(args: string[], env: NodeJS.ProcessEnv = ENV): Promise<{ code: number | null; stderr: string; ms: number }> {
+/** GNU time, where installed, reports the child's peak resident memory. */
+const TIME = existsSync('/usr/bin/time') ? ['/usr/bin/time', '-f', 'peak-rss-kb=%M'] : [];
+
+function run(args: string[], env: NodeJS.ProcessEnv = ENV): Promise<{ code: number | null; stderr: string; ms: number; peakMiB?: number }> {
   const started = performance.now();
+  const [command, ...prefix] = [...TIME, process.execPath, BIN, ...args];
   return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(command!, prefix, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    child.once('exit', (code) => done({ code, stderr, ms: performance.now() - started }));
+    child.once('exit', (code) => {
+      const kb = /peak-rss-kb=(\d+)/.exec(stderr)?.[1];
+      done({ code, stderr: stderr.replace(/peak-rss-kb=\d+\n?/, ''), ms: performance.now() - started, ...(kb ? { peakMiB: Number(kb) / 1024 } : {}) });
+    });
   });
 }
 
@@ -88,12 +95,12 @@ try {
   await new Promise((r) => server.once('exit', r));
   if (backup.code !== 0) throw new Error(backup.stderr);
   console.log(backup.stderr.trim());
-  console.log(`backup: ${(backup.ms / 1000).toFixed(2)} s wall (process start to exit), ${(statSync(out).size / 2 ** 20).toFixed(1)} MiB`);
+  console.log(`backup: ${(backup.ms / 1000).toFixed(2)} s wall (process start to exit), ${(statSync(out).size / 2 ** 20).toFixed(1)} MiB, peak RSS of the CLI ${backup.peakMiB?.toFixed(0) ?? '?'} MiB`);
   console.log(`admin writes (${WRITERS} writers) before the backup: ${describe(writes.filter((x) => x.end < began).map((x) => x.end - x.start))}`);
   console.log(`admin writes overlapping the backup:     ${describe(writes.filter((x) => x.end >= began && x.start <= ended).map((x) => x.end - x.start))}`);
   const restored = await run(['restore', '--data-dir', join(work, 'restored'), out]);
   if (restored.code !== 0) throw new Error(restored.stderr);
-  console.log(`restore: ${(restored.ms / 1000).toFixed(2)} s wall`);
+  console.log(`restore: ${(restored.ms / 1000).toFixed(2)} s wall, peak RSS ${restored.peakMiB?.toFixed(0) ?? '?'} MiB`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -2,6 +2,7 @@ import { DUMP_FORMAT } from '../../snapshots/dump-format.js';
 import type { ProjectState } from '../domain/project-state.js';
 import type { ServiceState, StoredToken } from '../domain/service-state.js';
 import type { Flag, ProjectMeta } from '../domain/types.js';
+import { PROJECT_MACHINES } from './project-model.js';
 import type { Registry } from './registry.js';
 
 /** Version of the backup file (docs/operations.md "Back up and restore"); restore refuses any other. */
@@ -12,6 +13,8 @@ export interface BackupHeader {
   flagpoleBackup: typeof BACKUP_FORMAT;
   dumpFormat: typeof DUMP_FORMAT;
   createdAt: string;
+  /** The machine versions the flags were written under (as in every snapshot head): restore migrates or refuses. */
+  machines: Readonly<Record<string, number>>;
   projects: number;
   flags: number;
 }
@@ -54,7 +57,7 @@ export function captureBackup(registry: Registry, now = new Date()): { ok: true;
   const service = registry.service;
   const state: ServiceState = { ...service.state, tokens: Object.fromEntries(Object.entries(service.state.tokens).map(([hash, t]) => [hash, backedUpToken(t)])) };
   const header: BackupHeader = {
-    flagpoleBackup: BACKUP_FORMAT, dumpFormat: DUMP_FORMAT, createdAt: now.toISOString(),
+    flagpoleBackup: BACKUP_FORMAT, dumpFormat: DUMP_FORMAT, createdAt: now.toISOString(), machines: PROJECT_MACHINES,
     projects: projects.length, flags: projects.reduce((n, p) => n + p.flags.length, 0),
   };
   return { ok: true, backup: { header, service: { seq: service.seq, state }, projects } };

@@ -1,14 +1,17 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import * as v from 'valibot';
+import { planMigration, type MachineMigration } from '../../machines/versions.js';
 import { DUMP_FORMAT } from '../../snapshots/dump-format.js';
+import { PROJECT_MACHINES } from '../actors/project-model.js';
 import { BACKUP_FORMAT, type BackupHeader } from '../actors/state-backup.js';
 import type { Dump } from '../actors/state-dump.js';
 import { RestoreError, checkDump } from './restore.js';
 
 const Count = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const HeaderSchema = v.object({
-  flagpoleBackup: v.literal(BACKUP_FORMAT), dumpFormat: v.literal(DUMP_FORMAT), createdAt: v.string(), projects: Count, flags: Count,
+  flagpoleBackup: v.literal(BACKUP_FORMAT), dumpFormat: v.literal(DUMP_FORMAT), createdAt: v.string(),
+  machines: v.record(v.string(), v.pipe(v.number(), v.safeInteger(), v.minValue(1))), projects: Count, flags: Count,
 });
 /** A backed-up token keeps its hash (the key of the service's token table): it must look like one. */
 const BackedUpTokenSchema = v.looseObject({ id: v.string(), hash: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, 'must be 64 hex digits')) });
@@ -33,7 +36,7 @@ export type BackupProgress = (read: number, total: number) => void;
 /**
  * Reads a backup file (from `flagpole backup`, docs/operations.md) line by line into a dump document with
  * the service's tokens as stored (hashes included), checked as a dump is plus the backup's own frame: the
- * header first, every project's announced flag count, and the trailer last with the header's counts (a file
+ * header first (its machine versions migrated from, or refused, as recovery does), every project's announced flag count, and the trailer last with the header's counts (a file
  * cut short is refused, naming the line).
  *
  * @example const dump = await readBackup(createReadStream('flagpole.backup'));
@@ -43,6 +46,7 @@ export async function readBackup(input: Readable, onProgress?: BackupProgress): 
   let header: BackupHeader | undefined;
   let service: v.InferOutput<typeof ServiceLineSchema>['service'] | undefined;
   const projects: { id: string; seq: number; meta: unknown; flags: unknown[] }[] = [];
+  let migrations: MachineMigration[] = [];
   let expected = 0;
   let flags = 0;
   let ended = false;
@@ -63,11 +67,15 @@ export async function readBackup(input: Readable, onProgress?: BackupProgress): 
     if (!header) {
       if (!isBackupHeader(line)) throw new RestoreError('the file does not start with a flagpole backup header');
       header = at(HeaderSchema, line, `a backup header of format ${BACKUP_FORMAT} (dump format ${DUMP_FORMAT})`) as BackupHeader;
+      // Flags written under other machine versions are migrated as recovery would, or refused before anything is written.
+      const plan = planMigration(header.machines, PROJECT_MACHINES);
+      if (!plan.ok) throw new RestoreError(`this version of flagpole cannot restore the backup: ${plan.reason}`);
+      migrations = plan.migrations;
     } else if (!service) {
       service = at(ServiceLineSchema, line, 'the service line').service;
     } else if (expected > 0) {
       const { flag } = at(FlagLineSchema, line, 'a flag line');
-      projects.at(-1)!.flags.push(flag);
+      projects.at(-1)!.flags.push(migrations.reduce<unknown>((item, migrate) => migrate(item), flag));
       expected -= 1;
       flags += 1;
       if (flags % 1000 === 0) onProgress?.(flags, header.flags);
