@@ -7,27 +7,33 @@ export interface Progress {
 }
 
 /**
- * Starts a progress bar (`cli-progress`) labelled `what` ("flags", "projects"): drawn only on a terminal,
- * only once the work has run for a second, so quick work prints nothing.
+ * A progress bar (`cli-progress`) labelled `what` ("flags", "projects"), drawn on a terminal only, and only
+ * once the work has run for `delayMs`, so quick work prints nothing; from then on it shows the last update
+ * even when the next one is long in coming (one large project being written).
  *
  * @example const bar = progress('flags'); bar.update(10, 100); bar.stop();
  */
 export function progress(what: string, delayMs = 1000): Progress {
-  const started = Date.now();
+  let last: [number, number] | undefined;
   let bar: SingleBar | undefined;
+  let stopped = false;
+  const draw = () => {
+    if (stopped || bar || !last || !process.stderr.isTTY) return;
+    bar = new SingleBar({ format: `{bar} {percentage}% | {value}/{total} ${what} | {duration_formatted}`, stream: process.stderr, hideCursor: true }, Presets.shades_classic);
+    bar.start(last[1], last[0]);
+  };
+  const timer = setTimeout(draw, delayMs);
+  timer.unref();
   return {
     update(done, total) {
-      if (!process.stderr.isTTY) return;
-      if (!bar) {
-        if (Date.now() - started < delayMs) return;
-        bar = new SingleBar({ format: `{bar} {percentage}% | {value}/{total} ${what} | {duration_formatted}`, stream: process.stderr, hideCursor: true }, Presets.shades_classic);
-        bar.start(total, done);
-        return;
-      }
+      last = [done, total];
+      if (!bar) return;
       bar.setTotal(total);
       bar.update(done);
     },
     stop() {
+      stopped = true;
+      clearTimeout(timer);
       bar?.stop();
     },
   };

@@ -19,14 +19,16 @@ export const restoreCommand = (): Command => new Command('restore')
     const fromStdin = file === undefined || file === '-';
     if (fromStdin && process.stdin.isTTY) command.error('error: give the backup or dump file, or pipe it on standard input', { exitCode: EXIT.usage, code: 'flagpole.noInput' });
     const input: Readable = fromStdin ? process.stdin : createReadStream(file);
-    const bar = progress('flags');
+    const bar = progress('flags (read, then written)');
     try {
       const first = await firstLine(input);
       let summary: RestoreSummary;
       let kind: string;
       if (isBackupHeader(first.line)) {
-        const { header, dump } = await readBackup(first.all, (done, total) => bar.update(done, total));
-        summary = await restoreDump(options.dataDir, dump, { keepTokens: true });
+        // One bar over both halves: the flags read and checked, then the flags written.
+        const { header, dump } = await readBackup(first.all, (done, total) => bar.update(done, 2 * total));
+        let written = header.flags;
+        summary = await restoreDump(options.dataDir, dump, { keepTokens: true, onScope: (flags) => bar.update(written += flags, 2 * header.flags) });
         kind = `the backup of ${header.createdAt}`;
       } else {
         summary = await restoreDump(options.dataDir, parseDump(await text(first.all)));

@@ -109,8 +109,8 @@ export interface RestoreOptions {
    * included: restore them as they are (they authenticate under the same token key).
    */
   keepTokens?: boolean;
-  /** Called after each scope is written (the service, then each project), for a progress bar. */
-  onScope?: () => void;
+  /** Called after each scope is written (the service, then each project) with its items (flags), for a progress bar. */
+  onScope?: (items: number) => void;
 }
 
 /** What a restore wrote, and the tokens it left out. */
