@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync, existsSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BACKUP_FORMAT, type BackupHeader } from '../actors/state-backup.js';
 
@@ -55,10 +55,18 @@ export async function backupService(options: BackupOptions): Promise<BackupResul
   const at = shownUrl(endpoint);
   if (!options.force && existsSync(options.out)) throw new BackupError(`${options.out} exists; choose another --out, or add --force to replace it`);
   const controller = new AbortController();
-  let timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  let body: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let timedOut = false;
+  // An abort alone does not end a body already being read: the read is cancelled too.
+  const expire = () => {
+    timedOut = true;
+    controller.abort();
+    body?.cancel().catch(() => undefined);
+  };
+  let timer = setTimeout(expire, options.timeoutMs);
   const rearm = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => controller.abort(), options.timeoutMs);
+    timer = setTimeout(expire, options.timeoutMs);
   };
   const partial = `${options.out}.partial`;
   let fd: number | undefined;
@@ -72,21 +80,28 @@ export async function backupService(options: BackupOptions): Promise<BackupResul
     if (response.status !== 200 || !response.body) {
       throw new BackupError(refusal(response.status, await errorMessage(response), at));
     }
+    const type = response.headers.get('content-type') ?? '';
+    if (!type.startsWith('application/x-ndjson')) {
+      await response.body.cancel();
+      throw new BackupError(`${at} answered 200 with ${type || 'no content type'}, not a flagpole backup: is --url the base URL of a flagpole service?`);
+    }
     fd = openSync(partial, options.force ? 'w' : 'wx', 0o600);
     const reader = new LineCounter();
     let bytes = 0;
+    body = response.body.getReader();
     try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      for (let next = await body.read(); !next.done; next = await body.read()) {
         rearm();
-        writeSync(fd, chunk);
-        bytes += chunk.length;
-        reader.push(chunk);
+        writeSync(fd, next.value);
+        bytes += next.value.length;
+        reader.push(next.value);
         if (reader.header) options.onProgress?.(reader.flags, reader.header.flags);
       }
     } catch (error) {
       if (error instanceof BackupError) throw error;
       throw new BackupError(`the backup stream from ${at} broke off after ${bytes} bytes: ${reason(error, options.timeoutMs)}`);
     }
+    if (timedOut) throw new BackupError(`the backup stream from ${at} broke off after ${bytes} bytes: ${reason({ name: 'AbortError' }, options.timeoutMs)}`);
     const header = reader.finish();
     fsyncSync(fd);
     closeSync(fd);
@@ -158,7 +173,12 @@ class LineCounter {
   private line(line: string): void {
     if (this.ended) throw new BackupError('the service sent more after the end line');
     if (!this.header) {
-      const header = JSON.parse(line) as BackupHeader;
+      let header: BackupHeader;
+      try {
+        header = JSON.parse(line) as BackupHeader;
+      } catch {
+        throw new BackupError('the service did not start its answer with a backup header');
+      }
       if (header.flagpoleBackup !== BACKUP_FORMAT) throw new BackupError(`the service sent a backup of format ${String(header.flagpoleBackup)}; this flagpole reads format ${BACKUP_FORMAT} (upgrade the tool)`);
       this.header = header;
     } else if (line.startsWith('{"flag"')) {

@@ -5,6 +5,8 @@
  * and every refusal: bad arguments (exit 2), a wrong token, an unreachable URL, a damaged file (exit 1).
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, onTestFinished } from 'vitest';
 import { test } from '../helpers/fixtures.js';
@@ -195,11 +197,20 @@ describe('flagpole backup refuses', () => {
     expect(notFlagpole.code).toBe(1);
     expect(notFlagpole.stderr).toContain('no backup endpoint at');
 
+    // Something else answering 200 at that path.
+    const other = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>'));
+    await new Promise<void>((done) => other.listen(0, '127.0.0.1', done));
+    onTestFinished(() => void other.close());
+    const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    const html = await flagpole(['backup', '--url', otherUrl, '--token', ADMIN_TOKEN, '--out', out]);
+    expect(html.code).toBe(1);
+    expect(html.stderr).toBe(`backup failed: ${otherUrl}/api/admin/backup answered 200 with text/html, not a flagpole backup: is --url the base URL of a flagpole service?\n`);
+
     const port = await freePort();
     const unreachable = await flagpole(['backup', '--url', `http://127.0.0.1:${port}`, '--token', ADMIN_TOKEN, '--out', out]);
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toBe(`backup failed: cannot reach http://127.0.0.1:${port}/api/admin/backup: ECONNREFUSED\n`);
-    for (const r of [wrong, none, forbidden, notFlagpole, unreachable]) {
+    for (const r of [wrong, none, forbidden, notFlagpole, html, unreachable]) {
       for (const secret of ['hunter2', ADMIN_TOKEN, client.secret]) expect(r.stderr + r.stdout).not.toContain(secret);
     }
     expect(readdirSync(dir)).toEqual([]);
@@ -215,6 +226,31 @@ describe('flagpole backup refuses', () => {
     expect(service.output()).not.toContain(ADMIN_TOKEN);
   }, 120_000);
 });
+
+test('a stream cut short, or stalled past --timeout, leaves no file and exits 1', async ({ tempDir }) => {
+  const header = `${JSON.stringify({ flagpoleBackup: 1, dumpFormat: 1, createdAt: new Date().toISOString(), machines: {}, projects: 1, flags: 2 })}\n{"service":{}}\n{"project":{"id":"p"},"flags":2}\n{"flag":{"name":"a"}}\n`;
+  // One answer ends after the first flag; the other sends as much and then nothing more.
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+    res.write(header);
+    if (req.url?.startsWith('/short/')) res.end();
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  onTestFinished(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const dir = tempDir('cut-short');
+  const out = join(dir, 'x.backup');
+  const short = await flagpole(['backup', '--url', `${base}/short`, '--out', out]);
+  expect(short.code).toBe(1);
+  expect(short.stderr).toBe('backup failed: the backup stream ended without its end line: it was cut short\n');
+  const stalled = await flagpole(['backup', '--url', `${base}/stall`, '--out', out, '--timeout', '1']);
+  expect(stalled.code).toBe(1);
+  expect(stalled.stderr).toBe(`backup failed: the backup stream from ${base}/stall/api/admin/backup broke off after ${Buffer.byteLength(header)} bytes: no answer within 1 s (--timeout)\n`);
+  expect(readdirSync(dir)).toEqual([]);
+}, 60_000);
 
 describe('flagpole restore of a backup refuses a damaged file, writing nothing', () => {
   test('cut short, a line that is not JSON, a changed token hash, counts that disagree, newer machine versions, a non-empty directory', async ({ tempDir }) => {
