@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BACKUP_FORMAT, type BackupHeader } from '../actors/state-backup.js';
 
@@ -85,7 +85,9 @@ export async function backupService(options: BackupOptions): Promise<BackupResul
       await response.body.cancel();
       throw new BackupError(`${at} answered 200 with ${type || 'no content type'}, not a flagpole backup: is --url the base URL of a flagpole service?`);
     }
-    fd = openSync(partial, options.force ? 'w' : 'wx', 0o600);
+    // The partial file is ours (a leftover of an interrupted run is overwritten); `out` was checked above.
+    fd = openSync(partial, 'w', 0o600);
+    fchmodSync(fd, 0o600);
     const reader = new LineCounter();
     let bytes = 0;
     body = response.body.getReader();
