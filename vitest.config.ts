@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // The CLI tests run the compiled bin: build it once per run.
+    globalSetup: ['test/global-build.ts'],
   },
 });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { keys, seqPart, type Scope } from './keys.js';
-import { Store } from './store.js';
+import { DataDirLockedError, Store } from './store.js';
 
 export { stableJsonPieces, stableStringify } from './stable-json.js';
 
@@ -22,9 +22,9 @@ export async function openDataDir(dataDir: string): Promise<Store> {
   try {
     return await Store.open(dataDir);
   } catch (error) {
-    const locked = (error as { cause?: { code?: string } }).cause?.code === 'LEVEL_LOCKED';
+    const locked = error instanceof DataDirLockedError;
     throw new DumpError(locked
-      ? `${dataDir} is in use (is the service running? stop it first, or ask GET /api/admin/state)`
+      ? `${dataDir} is in use by another process (its LevelDB lock file ${join(dataDir, 'LOCK')} is held): is the service running? Stop it first, or take a live copy with flagpole backup`
       : `cannot open ${dataDir}: ${(error as Error).message}`);
   }
 }

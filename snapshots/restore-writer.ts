@@ -21,15 +21,18 @@ export interface ScopeImage {
 /**
  * Writes scope images into an empty (or missing) data directory: one snapshot per scope, then the
  * registration key of each project (last: a project is only listed once its snapshot is there). Starting
- * the service on it recovers exactly those states, and new commands continue each sequence. A restore cut
+ * the service on it recovers exactly those states (`onImage` is told the items of each once written, for a progress bar), and new commands continue each sequence. A restore cut
  * short leaves a non-empty directory, which a second restore refuses: empty it and rerun.
  */
-export async function writeImages(dataDir: string, images: ScopeImage[], projects: { id: string; createdAt: string }[]): Promise<void> {
+export async function writeImages(dataDir: string, images: ScopeImage[], projects: { id: string; createdAt: string }[], onImage?: (items: number) => void): Promise<void> {
   if (existsSync(dataDir) && readdirSync(dataDir).length > 0) throw new RestoreError(`${dataDir} is not empty: restore only writes into an empty data directory`);
   const store = await Store.open(dataDir);
   try {
     const at = new Date().toISOString();
-    for (const image of images) await writeSnapshot(store, image.scope, { seq: image.seq, at, machines: image.machines, meta: image.meta }, image.items);
+    for (const image of images) {
+      await writeSnapshot(store, image.scope, { seq: image.seq, at, machines: image.machines, meta: image.meta }, image.items);
+      onImage?.(image.items.length);
+    }
     await store.commit(projects.map((p) => ({ type: 'put', key: keys.project(p.id), value: encode({ id: p.id, createdAt: p.createdAt }) })));
   } finally {
     await store.close();

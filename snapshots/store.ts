@@ -44,6 +44,18 @@ interface Waiter {
  * const store = await Store.open('./data');
  * await store.commit([{ type: 'put', key: 'a', value: '1' }]);
  */
+/**
+ * The data directory is held by another process: LevelDB's lock file `<dir>/LOCK` is taken (one process
+ * per data directory). The message names the lock and what to do.
+ */
+export class DataDirLockedError extends Error {
+  override name = 'DataDirLockedError';
+
+  constructor(readonly directory: string, cause: unknown) {
+    super(`the data directory ${directory} is locked by another process (LevelDB lock file ${join(directory, 'LOCK')}): is flagpole already running on it? Stop that process first; one data directory serves one process`, { cause });
+  }
+}
+
 export class Store {
   private pending: Waiter[] = [];
   private writing = false;
@@ -71,7 +83,12 @@ export class Store {
 
   static async open(directory: string, options: StoreOptions = {}): Promise<Store> {
     const db = new Level<string, string>(directory, { valueEncoding: 'utf8', keyEncoding: 'utf8' });
-    await db.open();
+    try {
+      await db.open();
+    } catch (error) {
+      if ((error as { cause?: { code?: string } }).cause?.code === 'LEVEL_LOCKED') throw new DataDirLockedError(directory, error);
+      throw error;
+    }
     return new Store(db, directory, options);
   }
 

@@ -25,6 +25,7 @@ import { frontendRoutes } from './http/routes/frontend.routes.js';
 import { projectRoutes } from './http/routes/projects.routes.js';
 import { segmentRoutes } from './http/routes/segments.routes.js';
 import { stateRoutes } from './http/routes/state.routes.js';
+import { backupRoutes } from './http/routes/backup.routes.js';
 import { strategyRoutes } from './http/routes/strategies.routes.js';
 import { toggleRoutes } from './http/routes/toggles.routes.js';
 import { usageRoutes } from './http/routes/usage.routes.js';
@@ -48,6 +49,7 @@ export const ROUTES: RouteSpec[] = [
   ...variantRoutes,
   ...segmentRoutes,
   ...stateRoutes,
+  ...backupRoutes,
   ...accessRoutes,
   ...usageRoutes,
   ...clientMetricsRoutes,

@@ -30,7 +30,8 @@ export interface StoredToken {
   /**
    * Hex HMAC-SHA256 of the secret under the installation's token key (kept outside the data directory); for a
    * record written before keyed hashes, the plain SHA-256, until its first use re-stores it (`token.rehash`).
-   * Also the token's identity in the store. Never dumped, listed or answered.
+   * Also the token's identity in the store. Never dumped, listed or answered, except in a live backup (admin only,
+   * `GET /api/admin/backup`), which must bring tokens back on restore.
    */
   hash: string;
   tokenName: string;

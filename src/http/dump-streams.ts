@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { stableJsonPieces } from '../actors/state-dump.js';
 
-/** Most `GET /api/admin/state` answers streaming at once; more are answered 429 (API-DECISIONS "Inspection"). */
+/** Most `GET /api/admin/state` and `GET /api/admin/backup` answers streaming at once (together); more are answered 429 (API-DECISIONS "Inspection"). */
 export const DUMP_STREAMS_AT_ONCE = 2;
 
 /** About this many characters of JSON per chunk: well under a millisecond of work between two turns of the event loop. */
@@ -30,6 +30,14 @@ export class DumpStreams {
    * synchronously, as `dumpRegistry` does).
    */
   stream(value: unknown): ReadableStream<Uint8Array> | null {
+    return this.streamPieces(stableJsonPieces(value));
+  }
+
+  /**
+   * A stream of the concatenated `pieces` (text), under the same limit and pacing as {@link stream}; the
+   * backup streams its lines through it. Null when `limit` streams are already open.
+   */
+  streamPieces(pieces: Generator<string, void, undefined>): ReadableStream<Uint8Array> | null {
     if (this.open >= this.limit) return null;
     this.open += 1;
     let held = true;
@@ -37,7 +45,6 @@ export class DumpStreams {
       if (held) this.open -= 1;
       held = false;
     };
-    const pieces = stableJsonPieces(value);
     const encoder = new TextEncoder();
     let first = true;
     let cancelled = false;

@@ -18,6 +18,8 @@ export interface DumpOptions {
   at?: number | undefined;
   /** Receives what recovery worked around (a damaged snapshot it fell back from). */
   notices?: RecoveryNotice[];
+  /** Called after each project is recovered (a full dump), for a progress bar. */
+  onProject?: (done: number, total: number) => void;
 }
 
 /**
@@ -42,7 +44,10 @@ export async function dumpDataDir(dataDir: string, options: DumpOptions = {}): P
       return buildDump([noted(await recoverProject(store, options.project, options.at))]);
     }
     const projects: AtSeq<ProjectState>[] = [];
-    for (const id of ids) projects.push(noted(await recoverProject(store, id)));
+    for (const id of ids) {
+      projects.push(noted(await recoverProject(store, id)));
+      options.onProject?.(projects.length, ids.length);
+    }
     const service = noted(await recoverState(store, serviceModel(REPLAY_ONLY), (meta: ServiceState) => meta, emptyServiceState));
     return buildDump(projects, service);
   } finally {

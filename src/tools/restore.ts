@@ -49,6 +49,15 @@ export function parseDump(text: string): Dump {
   } catch (error) {
     throw new RestoreError(`the dump is not JSON: ${(error as Error).message}`);
   }
+  return checkDump(raw);
+}
+
+/**
+ * Checks a parsed dump document (or a backup assembled into one): its shape, projects unique, each project's
+ * meta naming it, flag names unique within a project, every segment a strategy names in the dump and usable
+ * by that strategy's project.
+ */
+export function checkDump(raw: unknown): Dump {
   if (typeof raw === 'object' && raw !== null && !('service' in raw)) {
     throw new RestoreError('the dump has no service part: restore needs a full dump (made without --project or --at)');
   }
@@ -93,6 +102,17 @@ export interface DroppedToken {
   userId: number | null;
 }
 
+/** How to restore. */
+export interface RestoreOptions {
+  /**
+   * The dump is a backup (`src/tools/restore-backup.ts`) whose service state holds the stored tokens, hashes
+   * included: restore them as they are (they authenticate under the same token key).
+   */
+  keepTokens?: boolean;
+  /** Called after each scope is written (the service, then each project) with its items (flags), for a progress bar. */
+  onScope?: (items: number) => void;
+}
+
 /** What a restore wrote, and the tokens it left out. */
 export interface RestoreSummary {
   projects: number;
@@ -111,17 +131,17 @@ export interface RestoreSummary {
  * would bring back), so a restored token could never authenticate. They are listed in the summary, to be
  * re-created; with no token stored, the first start stores `INIT_ADMIN_API_TOKENS` or prints a new admin token.
  */
-export async function restoreDump(dataDir: string, dump: Dump): Promise<RestoreSummary> {
+export async function restoreDump(dataDir: string, dump: Dump, options: RestoreOptions = {}): Promise<RestoreSummary> {
   if (!dump.service) throw new RestoreError('the dump has no service part: restore needs a full dump');
   const service = serviceModel(REPLAY_ONLY);
-  const droppedTokens = Object.values(dump.service.state.tokens)
+  const droppedTokens = options.keepTokens ? [] : Object.values(dump.service.state.tokens)
     .map((t): DroppedToken => ({ tokenName: t.tokenName, type: t.type, userId: t.userId ?? null }))
     .sort((a, b) => a.tokenName.localeCompare(b.tokenName));
-  const state: ServiceState = { ...dump.service.state, tokens: {} };
+  const state: ServiceState = options.keepTokens ? (dump.service.state as unknown as ServiceState) : { ...dump.service.state, tokens: {} };
   const images: ScopeImage[] = [
     { scope: service.scope, seq: dump.service.seq, machines: service.machines, meta: state, items: [] },
     ...dump.projects.map((p) => ({ scope: { project: p.id }, seq: p.seq, machines: PROJECT_MACHINES, meta: p.meta, items: p.flags })),
   ];
-  await writeImages(dataDir, images, dump.projects.map((p) => ({ id: p.id, createdAt: p.meta.createdAt })));
+  await writeImages(dataDir, images, dump.projects.map((p) => ({ id: p.id, createdAt: p.meta.createdAt })), options.onScope);
   return { projects: dump.projects.length, flags: dump.projects.reduce((n, p) => n + p.flags.length, 0), droppedTokens };
 }

@@ -27,7 +27,7 @@ export interface Harness {
   dataDir: string;
   /** Sends a request; `body` is JSON-encoded unless it is a string; the admin token is sent unless `token` is given (null: none). */
   req(method: string, path: string, body?: unknown, options?: { token?: string | null; headers?: Record<string, string> }): Promise<Response>;
-  /** Like `req`, and parses the JSON answer (null for an empty one). */
+  /** Like `req`, and parses the JSON answer (null for an empty one; the array of its lines for newline-delimited JSON). */
   json<T = any>(method: string, path: string, body?: unknown, options?: { token?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: T; headers: Headers }>;
   /**
    * Closes the store (writing snapshots) and opens a new registry and app on the same data directory;
@@ -80,7 +80,9 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
     async json(method, path, body, options) {
       const response = await h.req(method, path, body, options);
       const text = await response.text();
-      return { status: response.status, body: text === '' ? null : JSON.parse(text), headers: response.headers };
+      // Newline-delimited JSON (the backup) comes back as the array of its lines.
+      const lines = response.headers.get('content-type') === 'application/x-ndjson';
+      return { status: response.status, body: text === '' ? null : lines ? text.trimEnd().split('\n').map((l) => JSON.parse(l)) : JSON.parse(text), headers: response.headers };
     },
     async restart(whileStopped) {
       await current.registry.close();

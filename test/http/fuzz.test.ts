@@ -167,7 +167,8 @@ test(`${MUTATIONS_PER_ROUTE} mutated requests per route: never a 500, always JSO
       if (response.status === 200 && path.startsWith('/internal-backstage/prometheus')) continue;
       let parsed: unknown;
       try {
-        parsed = JSON.parse(text);
+        // The backup is newline-delimited JSON: every line must parse.
+        parsed = response.headers.get('content-type') === 'application/x-ndjson' ? text.trimEnd().split('\n').map((line) => JSON.parse(line)) : JSON.parse(text);
       } catch {
         failures.push(`not JSON: ${what}`);
         continue;

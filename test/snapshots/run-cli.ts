@@ -14,7 +14,7 @@ export interface CliResult {
  * Runs a TypeScript entry point as its own node process (through tsx, as the npm scripts do), feeding
  * `input` on stdin, and collects its output.
  *
- * @example const r = await runTs('src/tools/dump.cli.ts', ['--data-dir', dir]);
+ * @example const r = await runTs('src/cli.ts', ['dump', '--data-dir', dir]);
  */
 export function runTs(entry: string, args: string[], input?: string, env: Record<string, string> = {}): Promise<CliResult> {
   return run(process.execPath, ['--import', 'tsx', entry, ...args], input, env);
@@ -36,8 +36,8 @@ function run(command: string, args: string[], input?: string, env: Record<string
   });
 }
 
-/** `npm run dump -- args`, without npm's banner. */
-export const dumpCli = (args: string[]) => runTs('src/tools/dump.cli.ts', args);
+/** `flagpole dump args` (what `npm run dump -- args` runs), from the source. */
+export const dumpCli = (args: string[]) => runTs('src/cli.ts', ['dump', ...args]);
 
-/** `npm run restore -- args < input`. */
-export const restoreCli = (args: string[], input: string) => runTs('src/tools/restore.cli.ts', args, input);
+/** `flagpole restore args < input` (what `npm run restore -- args` runs), from the source. */
+export const restoreCli = (args: string[], input: string) => runTs('src/cli.ts', ['restore', ...args], input);

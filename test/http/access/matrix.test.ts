@@ -89,6 +89,7 @@ const EXPECTED: Record<string, Row> = {
   'PUT /api/admin/segments/:id': { kind: 'segment', params: { id: 'segment' }, body: { name: 'm-segment', description: 'put', constraints: [] } },
   'DELETE /api/admin/segments/:id': { kind: 'segment', params: { id: 'doomedSegment' } },
   'GET /api/admin/state': { kind: 'admin' },
+  'GET /api/admin/backup': { kind: 'admin' },
   'GET /api/admin/events': { kind: 'admin', query: '?project=matrix' },
   'GET /api/admin/roles': { kind: 'read' },
   'GET /api/admin/roles/:roleId': { kind: 'read', params: { roleId: '4' } },

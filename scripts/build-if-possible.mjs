@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+/**
+ * Builds dist/ when the compiler is installed; otherwise (an install with `npm ci --omit=dev`) uses the dist/
+ * already built, and says so. Run by `prepare` (npm install / npm ci in a clone, npm pack) and before
+ * `npm start`, `npm run dump` and `npm run restore`. Writes only to standard error: a dump's standard output
+ * stays the dump. Exit 1 when there is neither a compiler nor a built dist/.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const built = join(root, 'dist/src/cli.js');
+let tsc;
+try {
+  const pkg = createRequire(join(root, 'package.json')).resolve('typescript/package.json');
+  tsc = join(dirname(pkg), 'bin/tsc');
+} catch {
+  tsc = undefined;
+}
+
+if (tsc === undefined || !existsSync(join(root, 'tsconfig.build.json'))) {
+  if (existsSync(built)) process.exit(0);
+  process.stderr.write('[flagpole] dist/ is not built and the TypeScript compiler is not installed (an install without devDependencies).\n'
+    + '[flagpole] Build it where devDependencies are installed (npm ci && npm run build, or npm pack for a tarball with dist/): see docs/operations.md.\n');
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: ['ignore', process.stderr, 'inherit'] });
+process.exit(result.status ?? 1);

@@ -1,0 +1,39 @@
+import { Command, InvalidArgumentError } from 'commander';
+import type { RecoveryNotice } from '../../snapshots/recovery.js';
+import { DumpError, dumpDataDir, stableStringify } from '../tools/dump.js';
+import { EXIT, say } from './exit-codes.js';
+import { progress } from './progress.js';
+
+/** A sequence number: decimal digits, at least 1. */
+export function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer (a sequence number).');
+  return n;
+}
+
+/**
+ * `flagpole dump --data-dir D [--project P] [--at SEQ]`: prints the state of a stopped service's data
+ * directory as stable JSON on standard output (docs/storage.md "Dumps").
+ */
+export const dumpCommand = (): Command => new Command('dump')
+  .description('print the state of a STOPPED service\'s data directory as stable JSON (for a running service: flagpole backup, or GET /api/admin/state)')
+  .requiredOption('--data-dir <dir>', 'the data directory (DATA_DIR of the service)')
+  .option('--project <id>', 'only this project (and no service part)')
+  .option('--at <seq>', 'replay the project\'s log only up to this sequence number (needs --project)', positiveInteger)
+  .action(async (options: { dataDir: string; project?: string; at?: number }) => {
+    const bar = progress('projects');
+    try {
+      const notices: RecoveryNotice[] = [];
+      const dump = await dumpDataDir(options.dataDir, { project: options.project, at: options.at, notices, onProject: (done, total) => bar.update(done, total) });
+      bar.stop();
+      for (const notice of notices) say(`warning: ${notice.key}: ${notice.message}`);
+      process.stdout.write(stableStringify(dump));
+      process.exitCode = EXIT.ok;
+    } catch (error) {
+      bar.stop();
+      // Corrupt records name their key in the message; anything else unexpected keeps its stack.
+      const known = error instanceof DumpError || (error instanceof Error && error.name === 'CorruptRecordError');
+      say(`dump failed: ${known ? (error as Error).message : (error as Error).stack ?? String(error)}`);
+      process.exitCode = EXIT.failure;
+    }
+  });
