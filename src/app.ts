@@ -1,18 +1,14 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { cors } from 'hono/cors';
-import { HTTPException } from 'hono/http-exception';
-import { requestId } from 'hono/request-id';
-import { StorageError } from './actors/command-actor.js';
 import type { Registry } from './actors/registry.js';
 import type { TokenHasher } from './auth/token-hasher.js';
 import type { Config } from './config.js';
-import { ApiError, errorResponse, internalErrorResponse } from './http/errors.js';
+import { errorResponse } from './http/errors.js';
 import { ClientStreams } from './http/client-streams.js';
 import { DumpStreams } from './http/dump-streams.js';
 import { GzipCache } from './http/gzip.js';
-import { requestLog } from './http/middleware/request-log.js';
 import { openApiDocument } from './http/openapi.js';
-import { mountRoutes } from './http/pipeline.js';
+import { errorAnswer, mountRoutes, observed } from './http/pipeline.js';
 import type { AppDeps, AppEnv, RouteSpec } from './http/route.js';
 import { accessRoutes } from './http/routes/access.routes.js';
 import { clientMetricsRoutes } from './http/routes/client-metrics.routes.js';
@@ -83,23 +79,16 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
   };
   const openapi = JSON.stringify(openApiDocument(routes, '1'));
 
-  app.use(requestId(), requestLog(log, deps.metrics));
+  const observe = { log, metrics: deps.metrics };
   // 200 while the service answers requests; `status` tells whether writes work too (docs/operations-metrics-failures.md).
-  app.get('/health', (c) => {
-    c.set('route', '/health');
+  app.get('/health', observed(observe, '/health', (c) => {
     const { status, problems } = registry.serving();
     return c.json(status === 'serving' ? { health: 'GOOD', status } : { health: 'GOOD', status, problems });
-  });
-  app.get('/docs/openapi.json', (c) => {
-    c.set('route', '/docs/openapi.json');
-    return c.body(openapi, 200, { 'content-type': 'application/json' });
-  });
+  }));
+  app.get('/docs/openapi.json', observed(observe, '/docs/openapi.json', (c) => c.body(openapi, 200, { 'content-type': 'application/json' })));
   // Without METRICS_REQUIRE_TOKEN the metrics answer without a token, as Unleash's do; with it, the route
   // record (ROUTES, permission ADMIN) answers instead.
-  if (!config.metricsRequireToken) app.get(METRICS_PATH, (c) => {
-    c.set('route', METRICS_PATH);
-    return scrape(deps.metrics);
-  });
+  if (!config.metricsRequireToken) app.get(METRICS_PATH, observed(observe, METRICS_PATH, () => scrape(deps.metrics)));
   // CORS on the frontend API only (browsers call it with public frontend tokens); preflights need no token.
   const frontendCors = cors({
     origin: config.frontendCorsOrigins.includes('*') ? '*' : config.frontendCorsOrigins,
@@ -108,30 +97,16 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     exposeHeaders: ['ETag'],
     maxAge: 86_400,
   });
-  app.use('/api/frontend', frontendCors);
-  app.use('/api/frontend/*', frontendCors);
+  for (const path of ['/api/frontend', '/api/frontend/*']) {
+    // A preflight is answered by the CORS middleware alone, with a request id and a log line like any answer.
+    app.options(path, observed(observe, path, async (c) => (await frontendCors(c, async () => {})) ?? c.body(null, 204)));
+    app.use(path, frontendCors);
+  }
   mountRoutes(app, routes, deps);
 
-  app.notFound((c) => errorResponse(c, { kind: 'NotFoundError', message: `No route ${c.req.method} ${c.req.path.slice(0, 200)}` }));
-  app.onError((error, c) => {
-    if (error instanceof ApiError) return errorResponse(c, error.error);
-    if (error instanceof StorageError) return storageErrorResponse(c, error, deps, log);
-    // A Hono middleware's own 4xx (none is expected: the pipeline answers its errors first) keeps its status class.
-    if (error instanceof HTTPException && error.status < 500) return errorResponse(c, { kind: 'ValidationError', message: error.message.slice(0, 200) });
-    return internalErrorResponse(c, error, log);
-  });
+  app.notFound(observed(observe, null, (c) => errorResponse(c, { kind: 'NotFoundError', message: `No route ${c.req.method} ${c.req.path.slice(0, 200)}` })));
+  // Every handler answers its own errors (`observed`); this is the net under the CORS middleware.
+  app.onError((error, c) => errorAnswer(c, error, observe, null));
   return app;
 }
 
-/**
- * A write the disk refused or did not confirm in time: 503 `StorageUnavailable` with `Retry-After`, the cause
- * (which may name files) in the log only. Nothing of a `failed` or `stalled` write is recorded; a `timeout`
- * one may land later, and then it is in the state as on disk.
- */
-function storageErrorResponse(c: Context<AppEnv>, error: StorageError, deps: AppDeps, log: Logger): Response {
-  deps.metrics.storageError(error.reason);
-  log.warn({ reqId: c.get('requestId'), route: c.get('route') ?? null, reason: error.reason, err: error.cause }, 'write refused: storage unavailable');
-  const response = errorResponse(c, { kind: 'StorageUnavailable', message: `Storage unavailable: ${error.message}. Reads still work; writes resume once the disk takes them again.` });
-  response.headers.set('Retry-After', '5');
-  return response;
-}

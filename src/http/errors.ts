@@ -54,8 +54,8 @@ export function errorResponse(c: Context, error: DomainError): Response {
 }
 
 /** Unexpected failures: logged with their cause and the request id, answered without leaking the cause. */
-export function internalErrorResponse(c: Context, cause: unknown, log: Logger): Response {
+export function internalErrorResponse(c: Context, cause: unknown, log: Logger, route: string | null): Response {
   const id = requestIdOf(c);
-  log.error({ reqId: id, method: c.req.method, route: c.get('route') ?? null, err: cause }, 'internal error');
+  log.error({ reqId: id, method: c.req.method, route, err: cause }, 'internal error');
   return c.json({ id, name: 'InternalError', message: 'The service failed to handle the request; it has been logged.' }, 500);
 }

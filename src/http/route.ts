@@ -45,10 +45,8 @@ export interface AppDeps {
 /** Values the pipeline's middleware set on a request's context. */
 export interface AppEnv {
   Variables: {
-    /** `hono/request-id`: the `X-Request-Id` sent, or a new UUID. */
+    /** The `X-Request-Id` sent, or a new UUID (`observed` in pipeline.ts). */
     requestId: string;
-    /** The route template, for the request log. */
-    route: string;
     principal: Principal;
     /** The project the path names, once found. */
     actor: ProjectActor | undefined;

@@ -68,11 +68,12 @@ export async function revokeToken(registry: Registry, input: { id: string; userI
  * The stored token a secret stands for, or undefined: found under its HMAC, or else under the unkeyed
  * SHA-256 that versions before keyed hashes stored. Such a legacy record, unless expired, is first re-stored
  * under its HMAC through the service mailbox (`token.rehash`, durable before this resolves), so its unkeyed
- * hash leaves the state on first use. A token revoked meanwhile is undefined.
+ * hash leaves the state on first use (the one case answered through a promise: the hot path of every
+ * request stays synchronous). A token revoked meanwhile is undefined.
  *
  * @example const token = await tokenForSecret(registry, hasher, secret); // then check expiry and scope
  */
-export async function tokenForSecret(registry: Registry, hasher: TokenHasher, secret: string, now = Date.now()): Promise<StoredToken | undefined> {
+export function tokenForSecret(registry: Registry, hasher: TokenHasher, secret: string, now = Date.now()): StoredToken | undefined | Promise<StoredToken | undefined> {
   const hash = hasher.hash(secret);
   const keyed = storedUnder(registry.service.state.tokens, hash);
   if (keyed) return keyed;
@@ -82,13 +83,11 @@ export async function tokenForSecret(registry: Registry, hasher: TokenHasher, se
   // Re-storing is an improvement, not a condition of access: while the disk fails writes, or the service
   // log is read-only, the token still authenticates (reads must keep working) and is re-stored on a later use.
   if (registry.store.writeHealth(now).failingSince !== null) return legacy;
-  let rehashed;
-  try {
-    rehashed = await registry.service.send({ type: 'token.rehash', id: legacy.id, hash }, 'system');
-  } catch (error) {
-    if (error instanceof StorageError) return legacy;
-    throw error;
-  }
-  if (rehashed.ok) return rehashed.reply;
-  return rehashed.error.kind === 'Unavailable' ? legacy : undefined;
+  return registry.service.send({ type: 'token.rehash', id: legacy.id, hash }, 'system').then(
+    (rehashed) => (rehashed.ok ? rehashed.reply : rehashed.error.kind === 'Unavailable' ? legacy : undefined),
+    (error: unknown) => {
+      if (error instanceof StorageError) return legacy;
+      throw error;
+    },
+  );
 }

@@ -1,10 +1,10 @@
-import type { MiddlewareHandler } from 'hono';
 import type { Principal } from '../../auth/permissions.js';
 import { tokenFromHeader } from '../../auth/tokens.js';
 import type { ServiceState, StoredToken } from '../../domain/service-state.js';
 import { tokenForSecret } from '../../use-cases/tokens.use-cases.js';
 import { apiError } from '../errors.js';
-import type { AppDeps, AppEnv, RouteSpec } from '../route.js';
+import type { Step } from '../pipeline.js';
+import type { AppDeps, RouteSpec } from '../route.js';
 
 /**
  * Who a stored token (found by its keyed hash, `tokenForSecret`) stands for: not expired, and for a personal
@@ -22,20 +22,28 @@ export function principalOf(token: StoredToken | undefined, service: ServiceStat
   return { kind: 'user', user, tokenName: token.tokenName };
 }
 
-/** The caller of a request from its `Authorization` header; with `AUTH_TYPE=none` every request acts as an admin. */
-async function callerOf(header: string | undefined, deps: AppDeps): Promise<Principal> {
+/**
+ * The caller of a request from its `Authorization` header; with `AUTH_TYPE=none` every request acts as an
+ * admin. Synchronous for a token stored under its keyed hash (every request but the first of a token from
+ * before keyed hashes, which is re-stored: a write).
+ */
+function callerOf(header: string | undefined, deps: AppDeps): Principal | Promise<Principal> {
   if (deps.config.authType === 'none') return { kind: 'admin', name: 'auth-none' };
   const secret = tokenFromHeader(header);
   if (secret === null) throw apiError('AuthenticationRequired', 'You must log in or send an API token in the Authorization header to use this API');
-  const token = await tokenForSecret(deps.registry, deps.tokenHasher, secret);
+  const token = tokenForSecret(deps.registry, deps.tokenHasher, secret);
+  if (token instanceof Promise) return token.then((found) => principalOf(found, deps.registry.service.state));
   return principalOf(token, deps.registry.service.state);
 }
 
-/** Step 1 of every route: note the route for the request log, then who is calling (401). */
-export function authenticate(route: RouteSpec, deps: AppDeps): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    c.set('route', route.path);
-    c.set('principal', await callerOf(c.req.header('authorization'), deps));
-    await next();
+/** Step 1 of every route: who is calling (401). */
+export function authenticate(_route: RouteSpec, deps: AppDeps): Step {
+  return (c) => {
+    const caller = callerOf(c.req.header('authorization'), deps);
+    if (!(caller instanceof Promise)) {
+      c.set('principal', caller);
+      return;
+    }
+    return caller.then((principal) => c.set('principal', principal));
   };
 }

@@ -1,7 +1,7 @@
-import type { MiddlewareHandler } from 'hono';
 import { isAllowed, mayWriteSomeSegment, noAccessMessage } from '../../auth/permissions.js';
 import { ApiError, apiError } from '../errors.js';
-import type { AppDeps, AppEnv, RouteSpec } from '../route.js';
+import type { Step } from '../pipeline.js';
+import type { AppDeps, RouteSpec } from '../route.js';
 
 /**
  * After the path is validated: the project it names must exist (404, or 503 when it could not be recovered),
@@ -9,8 +9,8 @@ import type { AppDeps, AppEnv, RouteSpec } from '../route.js';
  * Segment routes (`scope: 'segment'`) let through callers who may write some segment; their use cases check
  * the segment at hand.
  */
-export function authorize(route: RouteSpec, deps: AppDeps): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+export function authorize(route: RouteSpec, deps: AppDeps): Step {
+  return (c) => {
     const params = (route.params ? c.req.valid('param' as never) : {}) as { projectId?: string; environment?: string };
     let actor;
     if (params.projectId !== undefined) {
@@ -32,7 +32,6 @@ export function authorize(route: RouteSpec, deps: AppDeps): MiddlewareHandler<Ap
         : principal.kind === 'client' ? 'Client tokens cannot use the admin API; ' : '';
       throw apiError('NoAccessError', `${why}${message}`);
     }
-    await next();
   };
 }
 
