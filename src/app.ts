@@ -58,7 +58,7 @@ export const ROUTES: RouteSpec[] = [
 
 /**
  * Builds the HTTP app over a registry; no globals, so tests build one per data directory. Every request gets
- * a request id (`hono/request-id`, `X-Request-Id`) and one request log line. `tokenHasher` carries the
+ * a request id (`X-Request-Id`) and one request log line (`observed`, src/http/pipeline.ts). `tokenHasher` carries the
  * installation's token key (`loadTokenHasher(config)`).
  *
  * @example const app = createApp({ registry, config, tokenHasher: loadTokenHasher(config).hasher }); await app.request('/health')

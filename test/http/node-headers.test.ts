@@ -1,0 +1,83 @@
+/**
+ * Headers over a real socket (`@hono/node-server`, as `npm start` serves): there the request id, `ETag` and
+ * `Retry-After` go straight onto Node's response (`setResponseHeader`), not through Hono's `Headers` as
+ * under `app.request`. The same answers, checked where the other path runs: the id generated or echoed and
+ * equal to an error body's `id`, hostile ids replaced, the flag version as `ETag` on writes, and the
+ * headers of one answer never carried over to the next on the same keep-alive connection.
+ */
+import { serve, type ServerType } from '@hono/node-server';
+import { describe, expect } from 'vitest';
+import { UUID } from '../helpers/expect.js';
+import { harnessTest } from '../helpers/fixtures.js';
+import { featuresPath, flagPath } from '../helpers/flags.js';
+import { ADMIN_TOKEN, type Harness } from '../helpers/harness.js';
+
+const test = harnessTest({
+  arrange: async (h) => {
+    expect((await h.json('POST', featuresPath(), { name: 'f' })).status).toBe(201);
+  },
+}).extend<{ base: string }>({
+  base: async ({ h }: { h: Harness }, use: (base: string) => Promise<void>) => {
+    const server: ServerType = await new Promise((listening) => {
+      const s = serve({ fetch: h.app.fetch, port: 0, hostname: '127.0.0.1' }, () => listening(s));
+    });
+    const address = server.address();
+    await use(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
+    await new Promise((closed) => server.close(closed));
+  },
+});
+
+const send = (base: string, method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; token?: string | null } = {}) =>
+  fetch(`${base}${path}`, {
+    method,
+    headers: { ...(options.token === null ? {} : { authorization: options.token ?? ADMIN_TOKEN }), ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+
+describe('over a socket', () => {
+  test('every answer carries a generated X-Request-Id, and an error body\'s id is it', async ({ base }) => {
+    for (const [method, path, token] of [['GET', '/health', null], ['GET', featuresPath(), undefined], ['GET', flagPath('nope'), undefined], ['GET', featuresPath(), null], ['GET', '/api/admin/nothing', undefined]] as const) {
+      const r = await send(base, method, path, { token });
+      const id = r.headers.get('x-request-id');
+      expect(id, `${method} ${path}`).toMatch(UUID);
+      const body = await r.json();
+      if (r.status >= 400) expect(body.id).toBe(id);
+    }
+  });
+
+  test('a well-formed X-Request-Id is echoed; a hostile one is replaced by a UUID', async ({ base }) => {
+    const echoed = await send(base, 'GET', flagPath('nope'), { headers: { 'X-Request-Id': 'abc-123' } });
+    expect([echoed.status, echoed.headers.get('x-request-id'), (await echoed.json()).id]).toEqual([404, 'abc-123', 'abc-123']);
+    for (const hostile of ['abc 123', 'a'.repeat(256), '"><script>']) {
+      const r = await send(base, 'GET', featuresPath(), { headers: { 'X-Request-Id': hostile } });
+      expect(r.headers.get('x-request-id')).toMatch(UUID);
+    }
+  });
+
+  test('writes answer the flag version as ETag, /on and /off included; a refused write has none', async ({ base }) => {
+    const patched = await send(base, 'PUT', flagPath('f'), { body: { name: 'f', description: 'd' } });
+    expect(patched.status).toBe(200);
+    const version = patched.headers.get('etag');
+    expect(version).toMatch(/^"\d+"$/);
+    const off = await send(base, 'POST', `${flagPath('f')}/environments/development/off`);
+    expect([off.status, off.headers.get('etag')]).toEqual([200, version]);
+    const stale = await send(base, 'PUT', flagPath('f'), { body: { name: 'f' }, headers: { 'if-match': '"999999"' } });
+    expect(stale.status).toBe(412);
+    expect(stale.headers.get('etag')).toBeNull();
+    const read = await send(base, 'GET', flagPath('f'));
+    expect(read.headers.get('etag')).toBe(version);
+  });
+
+  test('one keep-alive connection: each answer has its own id, no header of an earlier answer', async ({ base }) => {
+    const ids = new Set<string | null>();
+    for (let i = 0; i < 5; i++) {
+      const write = await send(base, 'PUT', flagPath('f'), { body: { name: 'f', description: `d${i}` } });
+      expect(write.headers.get('etag')).not.toBeNull();
+      ids.add(write.headers.get('x-request-id'));
+      const failed = await send(base, 'GET', flagPath('nope'));
+      expect(failed.headers.get('etag')).toBeNull();
+      ids.add(failed.headers.get('x-request-id'));
+    }
+    expect(ids.size).toBe(10);
+  });
+});
