@@ -1,5 +1,7 @@
 import { gzip } from 'node:zlib';
 import type { Context } from 'hono';
+import { answerWith } from './pipeline.js';
+import type { AppEnv } from './route.js';
 import type { Bytes } from './summary-cache.js';
 
 /** Bodies smaller than this are sent as they are: compressing them saves less than it costs. */
@@ -38,10 +40,10 @@ export function acceptsGzip(header: string | undefined): boolean {
 }
 
 /** Answers a cached JSON body, gzipped when the client accepts it and a compressed copy is ready. */
-export function sendJson(c: Context, body: Bytes, cache: GzipCache): Response {
-  if (body.byteLength < MIN_GZIP_BYTES) return c.body(body, 200, { 'content-type': 'application/json' });
+export function sendJson(c: Context<AppEnv>, body: Bytes, cache: GzipCache): Response {
+  if (body.byteLength < MIN_GZIP_BYTES) return answerWith(c, body, 200, { 'content-type': 'application/json' });
   const headers: Record<string, string> = { 'content-type': 'application/json', vary: 'Accept-Encoding' };
   const compressed = acceptsGzip(c.req.header('accept-encoding')) ? cache.get(body) : undefined;
-  if (!compressed) return c.body(body, 200, headers);
-  return c.body(compressed, 200, { ...headers, 'content-encoding': 'gzip' });
+  if (!compressed) return answerWith(c, body, 200, headers);
+  return answerWith(c, compressed, 200, { ...headers, 'content-encoding': 'gzip' });
 }

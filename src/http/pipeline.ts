@@ -139,6 +139,16 @@ export function setResponseHeader(c: Context<AppEnv>, name: string, value: strin
   else c.header(name, value);
 }
 
+/**
+ * An answer with a body (or none) and plain headers. Served by Node it is a plain `Response` that node-server
+ * writes as it is, next to what `setResponseHeader` put on Node's response; under `app.request` it goes
+ * through Hono, which adds what `c.header` set.
+ */
+export function answerWith(c: Context<AppEnv>, body: Uint8Array<ArrayBuffer> | string | null, status: number, headers?: Record<string, string>): Response {
+  if ((c.env as NodeBindings | undefined)?.outgoing) return new Response(body, { status, ...(headers ? { headers } : {}) });
+  return (c.body as (data: typeof body, status: number, headers?: Record<string, string>) => Response)(body, status, headers);
+}
+
 /** The answer to an error thrown by a step or a handler. */
 export function errorAnswer(c: Context<AppEnv>, error: unknown, observers: Observers, route: string | null): Response {
   if (error instanceof ApiError) return errorResponse(c, error.error);

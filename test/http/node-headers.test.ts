@@ -40,14 +40,14 @@ describe('over a socket', () => {
       const r = await send(base, method, path, { token });
       const id = r.headers.get('x-request-id');
       expect(id, `${method} ${path}`).toMatch(UUID);
-      const body = await r.json();
+      const body = (await r.json()) as { id?: string };
       if (r.status >= 400) expect(body.id).toBe(id);
     }
   });
 
   test('a well-formed X-Request-Id is echoed; a hostile one is replaced by a UUID', async ({ base }) => {
     const echoed = await send(base, 'GET', flagPath('nope'), { headers: { 'X-Request-Id': 'abc-123' } });
-    expect([echoed.status, echoed.headers.get('x-request-id'), (await echoed.json()).id]).toEqual([404, 'abc-123', 'abc-123']);
+    expect([echoed.status, echoed.headers.get("x-request-id"), ((await echoed.json()) as { id: string }).id]).toEqual([404, 'abc-123', 'abc-123']);
     for (const hostile of ['abc 123', 'a'.repeat(256), '"><script>']) {
       const r = await send(base, 'GET', featuresPath(), { headers: { 'X-Request-Id': hostile } });
       expect(r.headers.get('x-request-id')).toMatch(UUID);
@@ -79,5 +79,29 @@ describe('over a socket', () => {
       ids.add(failed.headers.get('x-request-id'));
     }
     expect(ids.size).toBe(10);
+  });
+
+  test('client features and the frontend API: ETag, 304 on a match, CORS headers, over a socket', async ({ base }) => {
+    const first = await send(base, 'GET', '/api/client/features?environment=development');
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^".+"$/);
+    expect(((await first.json()) as { features: { name: string }[] }).features.map((f) => f.name)).toContain('f');
+    const again = await send(base, 'GET', '/api/client/features?environment=development', { headers: { 'if-none-match': etag! } });
+    expect([again.status, again.headers.get('etag'), again.headers.get('x-request-id')?.length]).toEqual([304, etag, 36]);
+    const changed = await send(base, 'PUT', flagPath('f'), { body: { name: 'f', description: 'changed' } });
+    expect(changed.status).toBe(200);
+    const after = await send(base, 'GET', '/api/client/features?environment=development', { headers: { 'if-none-match': etag! } });
+    expect(after.status).toBe(200);
+    expect(after.headers.get('etag')).not.toBe(etag);
+
+    const frontend = await send(base, 'GET', '/api/frontend?userId=u1', { headers: { origin: 'https://app.example' } });
+    expect(frontend.status).toBe(200);
+    expect(frontend.headers.get('access-control-allow-origin')).toBe('*');
+    expect(frontend.headers.get('cache-control')).toBe('no-cache');
+    const frontendEtag = frontend.headers.get('etag');
+    expect(frontendEtag).toMatch(/^W\/".+"$/);
+    const unchanged = await send(base, 'GET', '/api/frontend?userId=u1', { headers: { origin: 'https://app.example', 'if-none-match': frontendEtag! } });
+    expect([unchanged.status, unchanged.headers.get('access-control-allow-origin')]).toEqual([304, '*']);
   });
 });

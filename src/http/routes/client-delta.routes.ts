@@ -8,6 +8,7 @@ import { ClientFeaturesQuerySchema } from '../../schemas/client.schema.js';
 import { ClientDeltaView } from '../../schemas/responses.schema.js';
 import { clientScopeOf } from '../client-spec.js';
 import { sendJson } from '../gzip.js';
+import { answerWith, setResponseHeader } from '../pipeline.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 
 export const clientDeltaRoutes: RouteSpec[] = [
@@ -21,8 +22,8 @@ export const clientDeltaRoutes: RouteSpec[] = [
       const { resolved, key } = deps.clientDelta.resolve(clientScopeOf(principal), query);
       const answer = deps.clientDelta.since(resolved, key, presented);
       // Nothing new: the presented revision stays this client's valid state (its ETag, for caches in front).
-      if (answer.kind === 'none') return c.body(null, 304, { ETag: `"${presented}"` });
-      c.header('ETag', `"${answer.revision}"`);
+      if (answer.kind === 'none') return answerWith(c, null, 304, { ETag: `"${presented}"` });
+      setResponseHeader(c, 'ETag', `"${answer.revision}"`);
       return sendJson(c, deps.clientDelta.bytes(answer), deps.gzip);
     },
   }),

@@ -9,6 +9,7 @@ import { ClientFeaturesView, ClientFeatureView } from '../../schemas/responses.s
 import { clientScopeOf, ifNoneMatches, inlineSegmentConstraints } from '../client-spec.js';
 import { apiError } from '../errors.js';
 import { sendJson } from '../gzip.js';
+import { answerWith, setResponseHeader } from '../pipeline.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 
 
@@ -23,10 +24,10 @@ export const clientRoutes: RouteSpec[] = [
     handle: ({ c, query, principal, deps }) => {
       const inline = inlineSegmentConstraints(c.req.header('unleash-client-spec'));
       const answer = deps.clientFeatures.answer(clientScopeOf(principal), { ...query, inlineSegmentConstraints: inline });
-      c.header('ETag', answer.etag);
+      setResponseHeader(c, 'ETag', answer.etag);
       // CLIENT_FETCH_MODE=streaming moves polling SDKs to the stream (they discard this body), while it has room.
-      if (deps.config.clientFetchMode === 'streaming' && deps.config.clientStreaming && deps.clientStreams.hasRoom()) c.header('fetch-mode', 'streaming');
-      if (ifNoneMatches(c.req.header('if-none-match'), answer.etag)) return c.body(null, 304);
+      if (deps.config.clientFetchMode === 'streaming' && deps.config.clientStreaming && deps.clientStreams.hasRoom()) setResponseHeader(c, 'fetch-mode', 'streaming');
+      if (ifNoneMatches(c.req.header('if-none-match'), answer.etag)) return answerWith(c, null, 304);
       return sendJson(c, answer.body, deps.gzip);
     },
   }),

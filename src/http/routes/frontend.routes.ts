@@ -13,6 +13,7 @@ import type { Principal } from '../../auth/permissions.js';
 import { randomSessionId, weakEtagOf, type EvaluationScope } from '../../queries/evaluation.query.js';
 import { FrontendBodySchema, PlaygroundBodySchema, queryAsContext, readContext, type RequestContext } from '../../schemas/frontend.schema.js';
 import { apiError } from '../errors.js';
+import { answerWith, setResponseHeader } from '../pipeline.js';
 import { defineRoute, type AppEnv, type RouteSpec } from '../route.js';
 
 /** The scope of a caller of `/api/frontend`: a frontend token's, or for an admin, every project in the context's environment. */
@@ -45,11 +46,11 @@ function withDefaults(c: Context<AppEnv>, context: RequestContext): RequestConte
 function answerToggles(c: Context<AppEnv>, principal: Principal, context: RequestContext, evaluate: (scope: EvaluationScope, context: RequestContext) => unknown): Response {
   const body = JSON.stringify({ toggles: evaluate(frontendScope(principal, context), withDefaults(c, context)) });
   const etag = weakEtagOf(body);
-  c.header('ETag', etag);
-  c.header('Cache-Control', 'no-cache');
+  setResponseHeader(c, 'ETag', etag);
+  setResponseHeader(c, 'Cache-Control', 'no-cache');
   const asked = c.req.header('if-none-match');
-  if (asked !== undefined && asked.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag.slice(2))) return c.body(null, 304);
-  return c.body(body, 200, { 'content-type': 'application/json' });
+  if (asked !== undefined && asked.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag.slice(2))) return answerWith(c, null, 304);
+  return answerWith(c, body, 200, { 'content-type': 'application/json' });
 }
 
 /** The query of `GET /api/frontend` as a context; a bad one is a 400. */
