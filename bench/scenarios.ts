@@ -10,6 +10,9 @@ export const HOT_PROJECT = 'default';
 /** Number of flags the hot project holds while the read scenarios run (the "200-flag project"). */
 export const HOT_FLAGS = 200;
 
+/** Enabled flags the frontend scenario evaluates per request. */
+export const FRONTEND_FLAGS = 100;
+
 /** Requests in flight while seeding; the server group-commits writes that arrive together. */
 export const SEED_CONCURRENCY = 64;
 
@@ -121,6 +124,38 @@ export const SCENARIOS: Scenario[] = [
     description: 'GET /api/client/features with a client token: the full answer for the 200 flags',
     goal: { minRps: 12_000, maxP99Ms: 10 },
     build: async (target, context) => [{ method: 'GET', path: `${target.prefix}/api/client/features`, headers: sdkHeaders(context) }],
+  },
+  {
+    name: 'frontend',
+    description: 'GET /api/frontend with a frontend token: 100 enabled flags (flexibleRollout 50%) evaluated for a random userId per request',
+    goal: { minRps: 10_000, maxP99Ms: 10 },
+    build: async (target, context) => {
+      // The first FRONTEND_FLAGS hot flags on in development (they each have a strategy); the toggle scenario
+      // that follows flips all of them anyway.
+      await inParallel(FRONTEND_FLAGS, SEED_CONCURRENCY, async (i) => {
+        await callOk(target, 'POST', flagPath(HOT_PROJECT, pick(context.hotFlags, i), '/environments/development/on'));
+      });
+      const token = (await callOk(target, 'POST', '/api/admin/api-tokens', {
+        tokenName: `${context.runId}-browser`, type: 'frontend', projects: [HOT_PROJECT], environment: 'development',
+      })) as { secret: string };
+      const probe = await fetch(`${target.origin}${target.prefix}/api/frontend?userId=probe`, { headers: { authorization: token.secret } });
+      const answered = (await probe.json()) as { toggles?: unknown[] };
+      // A 50% rollout enables about half of them for any one user.
+      if (probe.status !== 200 || !answered.toggles || answered.toggles.length < FRONTEND_FLAGS / 4) {
+        throw new Error(`${target.label}: GET /api/frontend answered ${probe.status} with ${answered.toggles?.length} toggles`);
+      }
+      return [
+        {
+          method: 'GET',
+          path: `${target.prefix}/api/frontend`,
+          headers: { authorization: token.secret },
+          setupRequest: (request) => {
+            request.path = `${target.prefix}/api/frontend?userId=user-${Math.floor(Math.random() * 1e9)}`;
+            return request;
+          },
+        },
+      ];
+    },
   },
   {
     name: 'toggle',

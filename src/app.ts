@@ -97,12 +97,12 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     exposeHeaders: ['ETag'],
     maxAge: 86_400,
   });
+  // A preflight is answered by the CORS middleware alone, with a request id and a log line like any answer;
+  // the routes' own answers get the same headers as a step of their pipeline (`corsStep`).
   for (const path of ['/api/frontend', '/api/frontend/*']) {
-    // A preflight is answered by the CORS middleware alone, with a request id and a log line like any answer.
     app.options(path, observed(observe, path, async (c) => (await frontendCors(c, async () => {})) ?? c.body(null, 204)));
-    app.use(path, frontendCors);
   }
-  mountRoutes(app, routes, deps);
+  mountRoutes(app, routes, deps, (route) => route.path === '/api/frontend' || route.path.startsWith('/api/frontend/'));
 
   app.notFound(observed(observe, null, (c) => errorResponse(c, { kind: 'NotFoundError', message: `No route ${c.req.method} ${c.req.path.slice(0, 200)}` })));
   // Every handler answers its own errors (`observed`); this is the net under the CORS middleware.
