@@ -25,7 +25,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --duration S        seconds per scenario (default 10; --quick: 3)
   --connections N     concurrent connections (default 32)
   --flags N           largest scale size; 10000 and N are measured (default 100000; --quick: 10000; 0 skips scale)
-  --only a,b          run only these scenarios (getFlag,listFlags,overview,clientFeatures304,clientFeatures,toggle,patchFlag,addStrategy,createFlag)
+  --only a,b          run only these scenarios (getFlag,listFlags,overview,clientFeatures304,clientFeatures,frontendEvaluate,toggle,patchFlag,addStrategy,createFlag)
   --vs URL            also run every scenario against another server of the same API, alternating
   --vs-token T        admin token for --vs (sent as the Authorization header)
   --quick             smoke run: --duration 3 --flags 10000

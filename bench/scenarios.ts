@@ -30,6 +30,8 @@ export interface ScenarioContext {
   hotFlags: string[];
   /** A client (SDK) token of the hot project in `development`, created while seeding. */
   clientToken: string;
+  /** A frontend token of the hot project in `development` (browser SDKs), created while seeding. */
+  frontendToken: string;
 }
 
 /** One measured scenario: `build` does its own setup on the target and returns the requests to drive. */
@@ -47,7 +49,7 @@ export interface Scenario {
  * `development` (so `/on` succeeds). Returns their names and how many flags the project holds afterwards
  * (more than HOT_FLAGS means the other server's database was not fresh).
  */
-export async function seedHotProject(target: Target, runId: string): Promise<{ flags: string[]; projectFlags: number; clientToken: string }> {
+export async function seedHotProject(target: Target, runId: string): Promise<{ flags: string[]; projectFlags: number; clientToken: string; frontendToken: string }> {
   const flags = Array.from({ length: HOT_FLAGS }, (_, i) => `${runId}-hot-${i}`);
   await inParallel(flags.length, SEED_CONCURRENCY, async (i) => {
     const name = flags[i] as string;
@@ -57,7 +59,10 @@ export async function seedHotProject(target: Target, runId: string): Promise<{ f
   const token = (await callOk(target, 'POST', '/api/admin/api-tokens', {
     tokenName: `${runId}-sdk`, type: 'client', projects: [HOT_PROJECT], environment: 'development',
   })) as { secret: string };
-  return { flags, projectFlags: await countFlags(target, HOT_PROJECT), clientToken: token.secret };
+  const frontend = (await callOk(target, 'POST', '/api/admin/api-tokens', {
+    tokenName: `${runId}-browser`, type: 'frontend', projects: [HOT_PROJECT], environment: 'development',
+  })) as { secret: string };
+  return { flags, projectFlags: await countFlags(target, HOT_PROJECT), clientToken: token.secret, frontendToken: frontend.secret };
 }
 
 /** What a backend SDK sends when it polls: its token and its client spec. */
@@ -121,6 +126,24 @@ export const SCENARIOS: Scenario[] = [
     description: 'GET /api/client/features with a client token: the full answer for the 200 flags',
     goal: { minRps: 12_000, maxP99Ms: 10 },
     build: async (target, context) => [{ method: 'GET', path: `${target.prefix}/api/client/features`, headers: sdkHeaders(context) }],
+  },
+  {
+    name: 'frontendEvaluate',
+    description: 'GET /api/frontend?userId=… with a frontend token: the 200 flags evaluated for one user (1,000 users in turn)',
+    goal: undefined,
+    build: async (target, context) => {
+      let k = 0;
+      return [
+        {
+          method: 'GET',
+          headers: { authorization: context.frontendToken },
+          setupRequest: (request) => {
+            request.path = `${target.prefix}/api/frontend?userId=user-${k++ % 1000}`;
+            return request;
+          },
+        },
+      ];
+    },
   },
   {
     name: 'toggle',
