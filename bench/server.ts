@@ -165,6 +165,31 @@ export async function residentBytes(pid: number): Promise<number | undefined> {
   }
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (Linux); undefined elsewhere. */
+export async function cpuSeconds(pid: number): Promise<number | undefined> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start after the last ')'; utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+/** The machine's CPU time so far in seconds, busy and in all (from the first line of /proc/stat); undefined elsewhere. */
+export async function machineCpu(): Promise<{ busy: number; total: number } | undefined> {
+  try {
+    const line = (await readFile('/proc/stat', 'utf8')).split('\n')[0] ?? '';
+    const ticks = line.trim().split(/\s+/).slice(1).map(Number);
+    const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0);
+    const total = ticks.reduce((sum, n) => sum + n, 0);
+    return { busy: (total - idle) / 100, total: total / 100 };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Total size in bytes of the regular files under a directory (the data directory's footprint). */
 export async function directoryBytes(dir: string): Promise<number> {
   let total = 0;

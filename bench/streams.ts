@@ -21,7 +21,7 @@ import { call, callOk, flagPath, inParallel, projectPath, targetFromUrl, type Ta
 import { percentile, runLoad, type AutocannonRequest, type LoadResult } from './load.js';
 import type { ScaleRow } from './scale.js';
 import { SCENARIOS, SEED_CONCURRENCY } from './scenarios.js';
-import { BENCH_TOKEN, freePort, openFileLimit, residentBytes, startServer, stopServer, withMaxFiles } from './server.js';
+import { BENCH_TOKEN, cpuSeconds, freePort, machineCpu, openFileLimit, residentBytes, startServer, stopServer, withMaxFiles } from './server.js';
 import { now, type LoaderReply, type LoaderRequest } from './stream-clients.js';
 
 export interface StreamOptions {
@@ -132,6 +132,28 @@ async function toggleRequests(target: Target, flags: string[], clientToken: stri
   return toggle.build(target, { runId: 'streams', duration: 0, warmup: 0, hotFlags: flags, clientToken, frontendToken: '' });
 }
 
+/**
+ * Runs `work` and returns what it returned with the CPU share (% of one core) each of `pids` used meanwhile,
+ * and how busy the whole machine was (% of all its cores): on a shared machine, a low share with a busy machine
+ * means the process was starved, not idle.
+ */
+async function withCpu<T>(pids: number[], work: () => Promise<T>): Promise<{ result: T; cpu: (number | undefined)[]; machine: number | undefined }> {
+  const before = await Promise.all(pids.map(cpuSeconds));
+  const machineBefore = await machineCpu();
+  const started = performance.now();
+  const result = await work();
+  const seconds = (performance.now() - started) / 1000;
+  const after = await Promise.all(pids.map(cpuSeconds));
+  const machineAfter = await machineCpu();
+  const machine = machineBefore && machineAfter ? (100 * (machineAfter.busy - machineBefore.busy)) / (machineAfter.total - machineBefore.total) : undefined;
+  return { result, machine, cpu: pids.map((_, i) => (before[i] === undefined || after[i] === undefined ? undefined : (100 * ((after[i] as number) - (before[i] as number))) / seconds)) };
+}
+
+const percent = (value: number | undefined): string => (value === undefined ? 'n/a' : `${Math.round(value)}%`);
+/** Server CPU milliseconds per answered request, from its CPU share during a load and the load's rate. */
+const cpuPerRequest = (share: number | undefined, r: LoadResult): string =>
+  share === undefined || r.rps === 0 ? 'n/a' : `${((share / 100) * 1000 / r.rps).toFixed(2)} ms`;
+
 const loadSummary = (r: LoadResult): string =>
   `${Math.round(r.rps)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, non-2xx ${r.failures}`;
 
@@ -185,7 +207,8 @@ async function runSize(options: StreamOptions, size: number): Promise<{ rows: Sc
 
     // 2. The admin toggle load with no stream connected.
     const writeLoad = { duration: options.duration, connections: options.connections, warmup: 1 };
-    const alone = await runLoad(target, await toggleRequests(target, filler, clientToken), writeLoad);
+    const aloneRun = await withCpu([server.pid], async () => runLoad(target, await toggleRequests(target, filler, clientToken), writeLoad));
+    const alone = aloneRun.result;
     log(`streams ${size}: toggle load without streams: ${loadSummary(alone)}`);
 
     // 3. Memory before and after the clients connect.
@@ -265,12 +288,17 @@ async function runSize(options: StreamOptions, size: number): Promise<{ rows: Sc
     });
 
     // 5. The same admin toggle load with the streams connected.
-    const withStreams = await runLoad(target, await toggleRequests(target, filler, clientToken), writeLoad);
-    log(`streams ${size}: toggle load with streams: ${loadSummary(withStreams)}`);
+    const loaderPids = loaders.map((loader) => loader.child.pid ?? -1);
+    const withRun = await withCpu([server.pid, ...loaderPids], async () => runLoad(target, await toggleRequests(target, filler, clientToken), writeLoad));
+    const withStreams = withRun.result;
+    const loaderCpu = withRun.cpu.slice(1).reduce<number | undefined>((sum, v) => (sum === undefined || v === undefined ? undefined : sum + v), 0);
+    log(`streams ${size}: toggle load with streams: ${loadSummary(withStreams)}; CPU server ${percent(withRun.cpu[0])}, load processes ${percent(loaderCpu)}, machine busy ${percent(withRun.machine)}`);
     const ratio = withStreams.p99Ms / alone.p99Ms;
     rows.push({
       measure: `${at}: admin toggle load (${options.connections} connections) p99 without → with the streams`,
-      value: `${alone.p99Ms.toFixed(2)} ms (${Math.round(alone.rps)} req/s) → ${withStreams.p99Ms.toFixed(2)} ms (${Math.round(withStreams.rps)} req/s): ${ratio.toFixed(2)}×; non-2xx ${alone.failures} / ${withStreams.failures}`,
+      value: `${alone.p99Ms.toFixed(2)} ms (${Math.round(alone.rps)} req/s; server CPU ${cpuPerRequest(aloneRun.cpu[0], alone)} per write; CPU busy: server ${percent(aloneRun.cpu[0])}, machine ${percent(aloneRun.machine)}) → ` +
+        `${withStreams.p99Ms.toFixed(2)} ms (${Math.round(withStreams.rps)} req/s; server CPU ${cpuPerRequest(withRun.cpu[0], withStreams)} per write; CPU busy: server ${percent(withRun.cpu[0])}, load processes ${percent(loaderCpu)}, machine ${percent(withRun.machine)}): ` +
+        `${ratio.toFixed(2)}×; non-2xx ${alone.failures} / ${withStreams.failures}`,
       goal: '≤ 1.2×', met: judged ? ratio <= 1.2 && withStreams.failures === 0 : undefined,
     });
     await sleep(SETTLE_MS);
