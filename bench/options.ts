@@ -14,6 +14,10 @@ export interface BenchOptions {
   server: string | undefined;
   /** Run the abuse phase (`/health` latency while abusive requests run). */
   abuse: boolean;
+  /** Numbers of SSE clients of the streaming phase, one fresh server each; empty skips it. */
+  streams: number[];
+  /** Toggles timed one at a time in the streaming phase. */
+  streamToggles: number;
 }
 
 /** Usage text printed by `--help` and on a bad option. */
@@ -27,6 +31,10 @@ export const USAGE = `usage: npm run bench -- [options]
   --quick             smoke run: --duration 3 --flags 10000
   --server PATH       server entry to start (default dist/src/main.js)
   --no-abuse          skip the abuse phase (/health latency while abusive requests run)
+  --streams N[,N...]  SSE clients of the streaming phase, one fresh server per size (default 5000; --quick: 1000);
+                      e.g. --streams 5000,10000,20000 also reports the largest held at p99 ≤ 1 s
+  --stream-toggles N  toggles timed one at a time per size (default 20)
+  --no-streams        skip the streaming phase
   --help              this text`;
 
 /**
@@ -49,6 +57,9 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
       quick: { type: 'boolean', default: false },
       server: { type: 'string' },
       'no-abuse': { type: 'boolean', default: false },
+      streams: { type: 'string' },
+      'stream-toggles': { type: 'string' },
+      'no-streams': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -58,6 +69,7 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
   const unknown = only?.filter((name) => !scenarioNames.includes(name)) ?? [];
   if (unknown.length > 0) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${scenarioNames.join(', ')}`);
   if (values['vs-token'] !== undefined && values.vs === undefined) throw new Error('--vs-token needs --vs');
+  if (values['no-streams'] && values.streams !== undefined) throw new Error('--streams and --no-streams contradict each other');
   return {
     duration: integer('duration', values.duration, quick ? 3 : 10, 1),
     connections: integer('connections', values.connections, 32, 1),
@@ -68,6 +80,8 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
     quick,
     server: values.server,
     abuse: !values['no-abuse'],
+    streams: values['no-streams'] ? [] : (values.streams ?? (quick ? '1000' : '5000')).split(',').map((size) => integer('streams', size.trim(), 0, 1)),
+    streamToggles: integer('stream-toggles', values['stream-toggles'], 20, 1),
   };
 }
 

@@ -17,6 +17,8 @@ export interface Report {
   options: Record<string, unknown>;
   scenarios: ScenarioRow[];
   scale: ScaleRow[];
+  /** The streaming phase (bench/streams.ts); absent or empty when skipped. */
+  streams?: ScaleRow[];
   notes: string[];
 }
 
@@ -99,6 +101,9 @@ export function renderReport(report: Report, otherLabel: string): string {
     parts.push('', `## Side by side with ${otherLabel}`, '', comparisonTable(report.scenarios, otherLabel));
   }
   if (report.scale.length > 0) parts.push('', '## Scale', '', scaleTable(report.scale));
+  if (report.streams && report.streams.length > 0) {
+    parts.push('', '## Streaming (SSE clients in separate load processes)', '', scaleTable(report.streams));
+  }
   if (report.notes.length > 0) parts.push('', '## Notes', '', ...report.notes.map((note) => `- ${note}`));
   return `${parts.join('\n')}\n`;
 }

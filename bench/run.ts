@@ -15,6 +15,7 @@ import { parseOptions, scaleSizes, USAGE, type BenchOptions } from './options.js
 import { renderReport, type ScenarioRow } from './report.js';
 import { runAbuse } from './abuse.js';
 import { runScale, type ScaleRow } from './scale.js';
+import { runStreams } from './streams.js';
 import { HOT_FLAGS, HOT_PROJECT, SCENARIOS, seedHotProject, type Scenario, type ScenarioContext } from './scenarios.js';
 import { BENCH_TOKEN, DEFAULT_ENTRY, freePort, killStartedServers, startServer, stopServer } from './server.js';
 
@@ -60,9 +61,14 @@ async function main(): Promise<void> {
       log(`abuse: /health while abusive requests run, ${flags} flags on a fresh server`);
       scale = [...scale, ...(await runAbuse({ entry, workDir, flags, seconds: Math.max(3, Math.min(options.duration, 5)) }))];
     }
+    let streams: ScaleRow[] = [];
+    if (options.streams.length > 0) {
+      log(`streams: ${options.streams.join(', ')} SSE clients, each size on a fresh server`);
+      streams = await runStreams({ entry, workDir, sizes: options.streams, toggles: options.streamToggles, duration: Math.max(3, Math.min(options.duration, 10)), connections: options.connections });
+    }
     if (options.connections !== 32) notes.push(`targets are stated for 32 connections; this run used ${options.connections}`);
     if (options.vs) notes.push(`other = ${options.vs}; ratio = flagpole req/s ÷ other req/s; the two ran alternately, never at once`);
-    const report = renderReport({ date, options: { ...options, vsToken: options.vsToken === undefined ? undefined : '(set)' }, scenarios: rows, scale, notes }, 'other');
+    const report = renderReport({ date, options: { ...options, vsToken: options.vsToken === undefined ? undefined : '(set)' }, scenarios: rows, scale, streams, notes }, 'other');
     process.stdout.write(`\n${report}`);
     await writeFile(RESULTS_FILE, report);
     log(`written to ${RESULTS_FILE}`);
@@ -96,7 +102,7 @@ async function runScenarios(
       if (hot.projectFlags !== HOT_FLAGS) {
         notes.push(`${target.label}: project ${HOT_PROJECT} held ${hot.projectFlags} flags, not ${HOT_FLAGS}, during the reads (use a fresh database)`);
       }
-      sides.push({ target, context: { runId, duration: options.duration, warmup: WARMUP_SECONDS, hotFlags: hot.flags, clientToken: hot.clientToken } });
+      sides.push({ target, context: { runId, duration: options.duration, warmup: WARMUP_SECONDS, hotFlags: hot.flags, clientToken: hot.clientToken, frontendToken: hot.frontendToken } });
     }
     const rows: ScenarioRow[] = [];
     for (const [index, scenario] of scenarios.entries()) {

@@ -18,6 +18,10 @@ export interface ServerConfig {
   dataDir: string;
   port: number;
   logFile: string;
+  /** Extra environment for the server (the streaming phase raises `MAX_CONNECTIONS` and the stream limit). */
+  env?: Record<string, string>;
+  /** Open files the server may hold (`ulimit -n`, raised through a shell before the exec); default: inherited. */
+  maxFiles?: number;
 }
 
 /** A running server process started by the benchmark. */
@@ -63,7 +67,8 @@ export async function freePort(): Promise<number> {
 export async function startServer(config: ServerConfig, timeoutMs = 180_000): Promise<RunningServer> {
   const log = openSync(config.logFile, 'a');
   const started = performance.now();
-  const child = spawn(process.execPath, [config.entry], {
+  const [command, args] = withMaxFiles(config.maxFiles, process.execPath, [config.entry]);
+  const child = spawn(command, args, {
     env: {
       ...process.env,
       PORT: String(config.port),
@@ -71,6 +76,7 @@ export async function startServer(config: ServerConfig, timeoutMs = 180_000): Pr
       DATA_DIR: config.dataDir,
       AUTH_TYPE: 'api-token',
       INIT_ADMIN_API_TOKENS: BENCH_TOKEN,
+      ...config.env,
     },
     stdio: ['ignore', log, log],
   });
@@ -86,6 +92,27 @@ export async function startServer(config: ServerConfig, timeoutMs = 180_000): Pr
   }
   if (child.pid === undefined) throw new Error('server process has no pid');
   return { pid: child.pid, url, startMs: performance.now() - started, child };
+}
+
+/**
+ * The command that runs `command args` with its open-file limit raised to `maxFiles` (or to the hard limit
+ * when that is lower and the user may not raise it): a shell sets `ulimit -n` and execs, so the pid is the
+ * command's own. Undefined `maxFiles`: the command as it is.
+ */
+export function withMaxFiles(maxFiles: number | undefined, command: string, args: string[]): [string, string[]] {
+  if (maxFiles === undefined) return [command, args];
+  return ['/bin/sh', ['-c', 'ulimit -n "$0" 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$@"', String(maxFiles), command, ...args]];
+}
+
+/** The open-file limit (soft) of a process, from /proc (Linux); undefined elsewhere. */
+export async function openFileLimit(pid: number): Promise<number | undefined> {
+  try {
+    const limits = await readFile(`/proc/${pid}/limits`, 'utf8');
+    const match = /^Max open files\s+(\d+|unlimited)/m.exec(limits);
+    return match?.[1] === undefined ? undefined : match[1] === 'unlimited' ? Infinity : Number(match[1]);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Sends SIGTERM and waits for the process to exit; SIGKILL after `graceMs` so a hung stop cannot hang the run. */
@@ -133,6 +160,31 @@ export async function residentBytes(pid: number): Promise<number | undefined> {
     const status = await readFile(`/proc/${pid}/status`, 'utf8');
     const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
     return match?.[1] === undefined ? undefined : Number(match[1]) * 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (Linux); undefined elsewhere. */
+export async function cpuSeconds(pid: number): Promise<number | undefined> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start after the last ')'; utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+/** The machine's CPU time so far in seconds, busy and in all (from the first line of /proc/stat); undefined elsewhere. */
+export async function machineCpu(): Promise<{ busy: number; total: number } | undefined> {
+  try {
+    const line = (await readFile('/proc/stat', 'utf8')).split('\n')[0] ?? '';
+    const ticks = line.trim().split(/\s+/).slice(1).map(Number);
+    const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0);
+    const total = ticks.reduce((sum, n) => sum + n, 0);
+    return { busy: (total - idle) / 100, total: total / 100 };
   } catch {
     return undefined;
   }
