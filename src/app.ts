@@ -81,6 +81,7 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     clientFeatures, clientDelta, clientStreams,
     metrics: new ServiceMetrics(registry),
   };
+  deps.metrics.setStreamingSource(clientStreams);
   const openapi = JSON.stringify(openApiDocument(routes, '1'));
 
   app.use(requestId(), requestLog(log, deps.metrics));
