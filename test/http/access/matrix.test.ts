@@ -234,7 +234,7 @@ describe('the permission matrix', () => {
           const response = await world.h.req(route.method.toUpperCase(), path + (row.query ?? ''), row.body, { token: world.tokens[caller] });
           // Every answer is JSON but the Prometheus text.
           const text = await response.text();
-          return { status: response.status, body: response.headers.get('content-type')?.includes('json') && text !== '' ? JSON.parse(text) : text };
+          return { status: response.status, body: response.headers.get('content-type')?.startsWith('application/json') && text !== '' ? JSON.parse(text) : text };
         })();
         const allowed = MAY[caller].includes(row.kind);
         const message = String(res.body?.message);
