@@ -6,26 +6,44 @@
  * stays the dump. Exit 1 when there is neither a compiler nor a built dist/.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const built = join(root, 'dist/src/cli.js');
+/**
+ * The bin must be executable: `npx flagpole` in a clone runs `dist/src/cli.js` itself (through its `#!` line),
+ * and the compiler writes it as a plain file. (npm sets the bit only on bins of installed packages.)
+ */
+function executable() {
+  chmodSync(built, 0o755);
+}
+
+const require = createRequire(join(root, 'package.json'));
+/**
+ * The compiler, when the build can run: TypeScript alone is not enough, since `npm ci --omit=dev` installs it
+ * too (an optional peer of valibot) but not the type definitions the build needs (`@types/node`).
+ */
 let tsc;
 try {
-  const pkg = createRequire(join(root, 'package.json')).resolve('typescript/package.json');
+  const pkg = require.resolve('typescript/package.json');
+  require.resolve('@types/node/package.json');
   tsc = join(dirname(pkg), 'bin/tsc');
 } catch {
   tsc = undefined;
 }
 
 if (tsc === undefined || !existsSync(join(root, 'tsconfig.build.json'))) {
-  if (existsSync(built)) process.exit(0);
-  process.stderr.write('[flagpole] dist/ is not built and the TypeScript compiler is not installed (an install without devDependencies).\n'
+  if (existsSync(built)) {
+    executable();
+    process.exit(0);
+  }
+  process.stderr.write('[flagpole] dist/ is not built and the build tools are not installed (an install without devDependencies).\n'
     + '[flagpole] Build it where devDependencies are installed (npm ci && npm run build, or npm pack for a tarball with dist/): see docs/operations.md.\n');
   process.exit(1);
 }
 const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: ['ignore', process.stderr, 'inherit'] });
+if (result.status === 0) executable();
 process.exit(result.status ?? 1);

@@ -77,10 +77,11 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     clientFeatures, clientDelta, clientStreams,
     metrics: new ServiceMetrics(registry),
   };
+  deps.metrics.setStreamingSource(clientStreams);
   const openapi = JSON.stringify(openApiDocument(routes, '1'));
 
   const observe = { log, metrics: deps.metrics };
-  // 200 while the service answers requests; `status` tells whether writes work too (docs/operations-metrics-failures.md).
+  // 200 while the service answers requests; `status` tells whether writes work too (docs/operations.md "Metrics").
   app.get('/health', observed(observe, '/health', (c) => {
     const { status, problems } = registry.serving();
     return c.json(status === 'serving' ? { health: 'GOOD', status } : { health: 'GOOD', status, problems });

@@ -61,12 +61,12 @@ async function main(): Promise<void> {
     stopping = true;
     // The whole stop is bounded: past SHUTDOWN_TIMEOUT_MS (a stuck disk, a client that never reads) the
     // process exits anyway, with 1, after saying so; every acknowledged write is on disk already.
-    const deadline = setTimeout(() => {
+    // Not unref'd: a stop stuck on a promise that holds no handle still ends here, with 1, rather than exit 0 unseen.
+    setTimeout(() => {
       log.error(`${signal}: shutdown did not finish within ${config.shutdownTimeoutMs} ms (SHUTDOWN_TIMEOUT_MS); exiting without a final snapshot (the log holds every acknowledged write)`);
       log.flush();
       process.exit(1);
     }, config.shutdownTimeoutMs);
-    deadline.unref();
     log.info(`${signal}: finishing requests in flight and writing snapshots`);
     // End every SDK stream first (cleanly: the SDKs reconnect to the next server and resume), so they do not
     // hold the server open for the grace period.

@@ -7,5 +7,6 @@ import { resolve } from 'node:path';
 
 export default function setup(): void {
   const root = resolve(import.meta.dirname, '..');
-  execFileSync(process.execPath, [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', resolve(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
+  // The build `prepare` runs (scripts/build-if-possible.mjs): tsc, then the bin made executable.
+  execFileSync(process.execPath, [resolve(root, 'scripts/build-if-possible.mjs')], { cwd: root, stdio: 'inherit' });
 }

@@ -52,6 +52,8 @@ export class ClientStreams {
   private readonly hydrations = new Map<string, { revision: number; bytes: Uint8Array }>();
   private scheduled = false;
   private closed = false;
+  /** `unleash-connected` and `unleash-updated` messages queued to clients since the start (keep-alives are not counted). */
+  private pushed = 0;
   private keepAlive: NodeJS.Timeout | undefined;
   private readonly stopFeed: () => void;
   private readonly stopClose: () => void;
@@ -69,6 +71,16 @@ export class ClientStreams {
   /** Streams open now. */
   get size(): number {
     return this.connections.size;
+  }
+
+  /** Streams open now (the metrics' `flagpole_streaming_clients`). */
+  connectedClients(): number {
+    return this.connections.size;
+  }
+
+  /** Messages (`unleash-connected`, `unleash-updated`) queued to clients since the start, keep-alives aside (`flagpole_streaming_events_pushed_total`). */
+  eventsPushed(): number {
+    return this.pushed;
   }
 
   /** Whether one more stream would be accepted. */
@@ -92,6 +104,7 @@ export class ClientStreams {
         connection = { resolved, key, revision: first.revision, controller, socket, open: true };
         this.connections.add(connection);
         controller.enqueue(first.kind === 'hydration' ? this.hydrationBytes(key, first) : message('unleash-connected', first));
+        this.pushed += 1;
         this.keepAlive ??= setInterval(() => this.ping(), this.settings.keepAliveMs).unref();
       },
       // The client went away (or its socket was destroyed).
@@ -147,7 +160,7 @@ export class ClientStreams {
         answers.set(id, shared);
       }
       connection.revision = shared.answer.revision;
-      if (shared.bytes) this.send(connection, shared.bytes);
+      if (shared.bytes && this.send(connection, shared.bytes)) this.pushed += 1;
     }
   }
 
@@ -160,13 +173,15 @@ export class ClientStreams {
     for (const connection of this.connections) this.send(connection, KEEP_ALIVE);
   }
 
-  private send(connection: Connection, bytes: Uint8Array): void {
+  /** Queues `bytes` to `connection`, or closes it when it holds more than its buffer unread: whether it was queued. */
+  private send(connection: Connection, bytes: Uint8Array): boolean {
     const room = connection.controller.desiredSize;
     if (room !== null && room < 0) {
       this.stall(connection);
-      return;
+      return false;
     }
     connection.controller.enqueue(bytes);
+    return true;
   }
 
   /** Closes a client that holds more than its buffer unread: its socket at once, when there is one. */

@@ -3,8 +3,8 @@ import type { Registry } from '../actors/registry.js';
 import { RequestHistogram, type RequestSeries } from './request-histogram.js';
 
 /**
- * Streaming (SSE) figures, for whoever builds the streams to provide: `registry`-independent, read at scrape
- * time. Until something calls {@link ServiceMetrics.setStreamingSource}, both read 0.
+ * Streaming (SSE) figures, read at scrape time: `createApp` hands the app's `ClientStreams` to
+ * {@link ServiceMetrics.setStreamingSource}. Without a source (a metrics object alone), both read 0.
  */
 export interface StreamingSource {
   /** Streaming clients connected now. */
@@ -38,7 +38,7 @@ export function processMetrics(): client.Registry {
 }
 
 /**
- * The service's Prometheus metrics (`GET /internal-backstage/prometheus`, docs/operations-metrics-failures.md).
+ * The service's Prometheus metrics (`GET /internal-backstage/prometheus`, docs/operations.md "Metrics").
  * One per app, no global registry, so tests build as many as they like. What changes per request or batch
  * is counted where it happens, with label children cached (one `observe`, no allocation, per request);
  * everything that is state (projects, flags, log since snapshot, write health) is read at scrape time.
@@ -84,7 +84,7 @@ export class ServiceMetrics {
   }
 
   /**
-   * Counts one answered request (the request log's finish hook). `route` is the route template (null for a
+   * Counts one answered request (`observed` in src/http/pipeline.ts, once the answer's head is ready). `route` is the route template (null for a
    * path no route matched); `seconds` its duration.
    */
   observeRequest(route: string | null, method: string, status: number, seconds: number): void {
@@ -209,11 +209,11 @@ export class ServiceMetrics {
       },
     });
     new client.Gauge({
-      name: 'flagpole_streaming_clients', help: 'Streaming clients connected (0 until the streaming endpoints provide it)', registers,
+      name: 'flagpole_streaming_clients', help: 'Clients connected to GET /api/client/streaming', registers,
       collect() { this.set(streaming()?.connectedClients() ?? 0); },
     });
     new client.Counter({
-      name: 'flagpole_streaming_events_pushed_total', help: 'Events pushed to streaming clients (0 until the streaming endpoints provide it)', registers,
+      name: 'flagpole_streaming_events_pushed_total', help: 'Messages (unleash-connected, unleash-updated) pushed to streaming clients, keep-alives aside', registers,
       collect() { setCounter(this, streaming()?.eventsPushed() ?? 0); },
     });
   }

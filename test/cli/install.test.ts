@@ -1,28 +1,50 @@
 /**
- * An install without devDependencies, as docs/operations.md "Install" describes it: `npm pack` of this
- * repository (dist/ built), installed with `npm install --omit=dev` into an empty directory. No compiler,
- * no tsx: the `flagpole` bin must start the service and take a backup with the runtime dependencies alone.
- * Uses the npm cache (--prefer-offline), so it needs the network only for a package not cached yet.
+ * Installs without devDependencies, as docs/operations.md "Install" describes them: `npm pack` of this
+ * repository (dist/ built), installed with `npm install --omit=dev` into an empty directory; and a clone
+ * with dist/ built, installed with `npm ci --omit=dev` and run through `npx flagpole`. No compiler, no tsx:
+ * the `flagpole` bin must start the service and take a backup with the runtime dependencies alone. Uses the
+ * npm cache (--prefer-offline), so it needs the network (the npm registry) only for a package not cached yet.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { expect, onTestFinished } from 'vitest';
 import { test } from '../helpers/fixtures.js';
 import { ADMIN_TOKEN } from '../helpers/harness.js';
 import { ROOT, call, flagpole, startFlagpole } from './run-flagpole.js';
 
-/** Runs npm in `cwd`, resolving with its exit code and output. */
-function npm(args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
+/** Runs `command` (npm, npx) in `cwd`, resolving with its exit code, standard output and both outputs. */
+function run(command: 'npm' | 'npx', args: string[], cwd: string): Promise<{ code: number | null; stdout: string; output: string }> {
   return new Promise((done, fail) => {
-    const child = spawn('npm', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
     let output = '';
-    child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); output += d.toString(); });
     child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
     child.once('error', fail);
-    child.once('exit', (code) => done({ code, output }));
+    child.once('close', (code) => done({ code, stdout, output }));
   });
 }
+
+const npm = (args: string[], cwd: string) => run('npm', args, cwd);
+
+/**
+ * What a fresh clone of this repository holds (the files git tracks, and new ones it does not ignore, as
+ * they are in this working tree), copied into `dir`; with `dist/` as built for this run when `withDist`.
+ */
+function cloneInto(dir: string, withDist: boolean): void {
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+  expect(files).toContain('package-lock.json');
+  for (const file of files) {
+    // A tracked file deleted in this working tree is not in the clone either.
+    if (!existsSync(join(ROOT, file))) continue;
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    cpSync(join(ROOT, file), join(dir, file));
+  }
+  if (withDist) cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
+}
+
+const CI_OMIT_DEV = ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'];
 
 test('npm pack, then npm install --omit=dev: the flagpole bin starts the service and backs it up, without any devDependency', async ({ tempDir }) => {
   const packs = tempDir('pack');
@@ -55,4 +77,41 @@ test('npm pack, then npm install --omit=dev: the flagpole bin starts the service
   expect(restored.code, restored.stderr).toBe(0);
   const dump = await flagpole(['dump', '--data-dir', join(site, 'restored'), '--project', 'default'], { bin, cwd: site });
   expect(JSON.parse(dump.stdout).projects[0].flags.map((f: { name: string }) => f.name)).toEqual(['installed']);
+}, 180_000);
+
+test('a clone with dist/ built: npm ci --omit=dev, then npx flagpole answers --help, --version and a usage error', async ({ tempDir }) => {
+  const clone = tempDir('clone');
+  cloneInto(clone, true);
+  const installed = await npm(CI_OMIT_DEV, clone);
+  expect(installed.code, installed.output).toBe(0);
+  // npm installs TypeScript even so (an optional peer of valibot), but not the rest of the build: the
+  // `prepare` script must use the dist/ present, not try a build that cannot work.
+  for (const dev of ['@types/node', 'tsx', 'vitest', 'unleash-client']) expect(existsSync(join(clone, 'node_modules', dev)), dev).toBe(false);
+  // `npx --no --`: the local bin or nothing (never a download); the options after `--` are the bin's.
+  const npx = (args: string[]) => run('npx', ['--no', '--', 'flagpole', ...args], clone);
+  const help = await npx(['--help']);
+  expect(help.code, help.output).toBe(0);
+  for (const command of ['start', 'dump', 'restore', 'backup']) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+  expect(help.stdout).toContain('Exit codes: 0 done, 1 the work failed');
+  const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  expect((await npx(['--version'])).stdout).toBe(`${version}\n`);
+  const backupHelp = await npx(['backup', '--help']);
+  expect(backupHelp.code).toBe(0);
+  expect(backupHelp.stdout).toContain('--out');
+  const missing = await npx(['restore']);
+  expect(missing.code).toBe(2);
+  expect(missing.output).toContain("error: required option '--data-dir <dir>' not specified");
+  const unknown = await npx(['frobnicate']);
+  expect(unknown.code).toBe(2);
+  expect(unknown.output).toContain("error: unknown command 'frobnicate'");
+}, 180_000);
+
+test('a clone without dist/: npm ci --omit=dev stops, saying how to build', async ({ tempDir }) => {
+  const clone = tempDir('clone-unbuilt');
+  cloneInto(clone, false);
+  const installed = await npm(CI_OMIT_DEV, clone);
+  expect(installed.code).not.toBe(0);
+  expect(installed.output).toContain('[flagpole] dist/ is not built and the build tools are not installed');
+  expect(installed.output).toContain('npm ci && npm run build');
+  expect(existsSync(join(clone, 'dist'))).toBe(false);
 }, 180_000);

@@ -6,7 +6,9 @@
 import parse from 'parse-prometheus-text-format';
 import { describe, expect } from 'vitest';
 import { harnessTest } from '../helpers/fixtures.js';
-import { createFlag, flagPath } from '../helpers/flags.js';
+import { addStrategy, createFlag, flagPath, switchOn } from '../helpers/flags.js';
+import { clientToken } from '../http/client/client-fixtures.js';
+import { openSse, servedTest } from '../http/client/stream-fixtures.js';
 import { DiskFaults } from '../../snapshots/disk-faults.js';
 import { ADMIN_TOKEN, harness, type Harness } from '../helpers/harness.js';
 
@@ -138,7 +140,7 @@ describe('the Prometheus endpoint', () => {
     expect(families.types.get('flagpole_nodejs_eventloop_lag_seconds')).toBe('gauge');
     expect(value(families, 'flagpole_nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
     expect(value(families, 'flagpole_process_resident_memory_bytes')).toBeGreaterThan(0);
-    // The streaming hook reads 0 until the streaming endpoints provide figures.
+    // No stream was opened.
     expect(value(families, 'flagpole_streaming_clients')).toBe(0);
     expect(value(families, 'flagpole_streaming_events_pushed_total')).toBe(0);
   });
@@ -146,6 +148,46 @@ describe('the Prometheus endpoint', () => {
   test('answers without a token by default (METRICS_REQUIRE_TOKEN=false)', async ({ h }) => {
     const response = await h.req('GET', PATH, undefined, { token: null });
     expect(response.status).toBe(200);
+  });
+});
+
+describe('streaming clients', () => {
+  const served = servedTest();
+
+  served('connected clients and events pushed move as streams open, receive a toggle, and close', async ({ h, base }) => {
+    await createFlag(h, 'streamed');
+    await addStrategy(h, 'streamed', 'development');
+    const token = await clientToken(h, ['default'], 'development');
+    const figures = async () => {
+      const s = await scrape(h);
+      return { clients: value(s, 'flagpole_streaming_clients'), pushed: value(s, 'flagpole_streaming_events_pushed_total') };
+    };
+    expect(await figures()).toEqual({ clients: 0, pushed: 0 });
+    const first = await openSse(base, token);
+    const second = await openSse(base, token);
+    try {
+      await first.next((m) => m.event === 'unleash-connected');
+      await second.next((m) => m.event === 'unleash-connected');
+      expect(await figures()).toEqual({ clients: 2, pushed: 2 });
+      await switchOn(h, 'streamed');
+      await first.next((m) => m.event === 'unleash-updated');
+      await second.next((m) => m.event === 'unleash-updated');
+      expect(await figures()).toEqual({ clients: 2, pushed: 4 });
+      // A change this token does not see pushes nothing: after it and one it sees, two more messages.
+      expect((await h.json('POST', '/api/admin/projects', { id: 'other', name: 'Other' })).status).toBe(201);
+      expect((await h.req('POST', '/api/admin/projects/default/features/streamed/environments/development/off')).status).toBe(200);
+      await first.next((m) => m.event === 'unleash-updated');
+      await second.next((m) => m.event === 'unleash-updated');
+      expect(await figures()).toEqual({ clients: 2, pushed: 6 });
+      first.close();
+      expect(await first.ended).toBe('error');
+      await expect.poll(async () => (await figures()).clients).toBe(1);
+      // The counter is a total: a closed stream's messages stay counted.
+      expect((await figures()).pushed).toBe(6);
+    } finally {
+      first.close();
+      second.close();
+    }
   });
 });
 

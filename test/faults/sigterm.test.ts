@@ -1,7 +1,8 @@
 /**
  * SIGTERM on the real server (a child process): requests in flight are answered and on disk, connections
  * that would hold the stop (a client that never finishes its request) are cut, and the process exits 0
- * within SHUTDOWN_TIMEOUT_MS.
+ * within SHUTDOWN_TIMEOUT_MS; when the disk hangs, the stop gives up at SHUTDOWN_TIMEOUT_MS and exits 1,
+ * having lost nothing it acknowledged.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
@@ -20,13 +21,17 @@ interface Server {
   exited: Promise<number | null>;
 }
 
-/** `src/main.ts` over `dataDir` in its own node process, once it answers /health. */
-async function start(dataDir: string): Promise<Server> {
+/**
+ * `src/main.ts` over `dataDir` in its own node process, once it answers /health. `hungDisk`: through
+ * `hung-disk-main.ts`, whose disk the test can hang over the IPC channel (`child.send('hang')`).
+ */
+async function start(dataDir: string, { hungDisk = false } = {}): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', hungDisk ? 'test/faults/hung-disk-main.ts' : 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INIT_ADMIN_API_TOKENS: TOKEN, LOG_FORMAT: 'json', SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // A write waits for the disk longer than the stop may take: the stop meets it still held.
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INIT_ADMIN_API_TOKENS: TOKEN, LOG_FORMAT: 'json', SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS), WRITE_TIMEOUT_MS: '60000' },
+    stdio: hungDisk ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => { text += d; });
@@ -104,6 +109,45 @@ describe('SIGTERM', () => {
       expect(await stuck.answer).not.toMatch(/^HTTP\/1\.1 2/);
     } finally {
       server.child.kill('SIGKILL');
+    }
+  });
+
+  test('a disk that hangs: the stop gives up at SHUTDOWN_TIMEOUT_MS and exits 1, losing nothing it acknowledged', async ({ tempDir }) => {
+    const dataDir = tempDir('sigterm-hung');
+    const server = await start(dataDir, { hungDisk: true });
+    const url = (name: string) => `http://127.0.0.1:${server.port}/api/admin/projects/default/features${name}`;
+    const create = (name: string) => fetch(url(''), { method: 'POST', headers: { authorization: TOKEN, 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+    try {
+      expect((await create('acknowledged')).status).toBe(201);
+      const hung = new Promise((resolve) => server.child.once('message', resolve));
+      server.child.send('hang');
+      expect(await hung).toBe('hung');
+      // A write the disk never confirms: its request is in flight when the stop begins.
+      const held = create('held').then((r) => r.status, () => 'cut');
+      await new Promise((r) => setTimeout(r, 200));
+      const signalled = Date.now();
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(1);
+      const took = Date.now() - signalled;
+      expect(took).toBeGreaterThanOrEqual(SHUTDOWN_TIMEOUT_MS - 100);
+      expect(took).toBeLessThan(SHUTDOWN_TIMEOUT_MS + 2000);
+      // Never acknowledged: the connection was cut at half the budget, with no answer.
+      expect(await held).toBe('cut');
+      const lines = server.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: number; msg: string });
+      expect(lines.find((l) => l.msg.includes('shutdown did not finish within 3000 ms (SHUTDOWN_TIMEOUT_MS)'))?.level).toBe(50);
+      expect(server.output()).not.toContain('SIGTERM: stopped');
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+    // The lock went with the process; the log holds every acknowledged write, and nothing of the held one.
+    const again = await start(dataDir);
+    try {
+      const read = (name: string) => fetch(url(name).replace(String(server.port), String(again.port)), { headers: { authorization: TOKEN } }).then((r) => r.status);
+      expect(await read('/acknowledged')).toBe(200);
+      expect(await read('/held')).toBe(404);
+    } finally {
+      again.child.kill('SIGTERM');
+      await again.exited;
     }
   });
 });

@@ -1,4 +1,4 @@
-/** The Prometheus metrics (docs/operations-metrics-failures.md), at Unleash's path. */
+/** The Prometheus metrics (docs/operations.md "Metrics"), at Unleash's path. */
 import type { ServiceMetrics } from '../../queries/metrics.query.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 
