@@ -22,6 +22,7 @@ import { clientRoutes } from './http/routes/client.routes.js';
 import { environmentRoutes } from './http/routes/environments.routes.js';
 import { featureRoutes } from './http/routes/features.routes.js';
 import { frontendRoutes } from './http/routes/frontend.routes.js';
+import { ofrepRoutes } from './http/routes/ofrep.routes.js';
 import { projectRoutes } from './http/routes/projects.routes.js';
 import { segmentRoutes } from './http/routes/segments.routes.js';
 import { stateRoutes } from './http/routes/state.routes.js';
@@ -35,6 +36,8 @@ import { silentLogger, type Logger } from './log.js';
 import { EvaluationQuery } from './queries/evaluation.query.js';
 import { ClientDeltaQuery } from './queries/client-delta.query.js';
 import { ClientFeaturesQuery } from './queries/client-features.query.js';
+import { OfrepQuery } from './queries/ofrep.query.js';
+import { StreamTickets } from './auth/stream-tickets.js';
 import { HealthQuery } from './queries/health.query.js';
 import { ServiceMetrics } from './queries/metrics.query.js';
 import { metricsRoutes, METRICS_PATH, scrape } from './http/routes/metrics.routes.js';
@@ -57,6 +60,7 @@ export const ROUTES: RouteSpec[] = [
   ...clientRoutes,
   ...clientDeltaRoutes,
   ...clientStreamingRoutes,
+  ...ofrepRoutes,
   ...metricsRoutes,
 ];
 
@@ -77,8 +81,10 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
   const clientStreams = new ClientStreams(registry.feed, clientDelta, {
     maxConnections: config.clientStreamingMaxConnections, bufferBytes: config.clientStreamingBufferBytes, keepAliveMs: config.clientStreamingKeepAliveMs,
   }, log);
-  const deps: AppDeps = { registry, config, log, tokenHasher, summaries: new SummaryCache(), evaluation: new EvaluationQuery(registry), health: new HealthQuery(), gzip: new GzipCache(), dumps: new DumpStreams(),
+  const evaluation = new EvaluationQuery(registry);
+  const deps: AppDeps = { registry, config, log, tokenHasher, summaries: new SummaryCache(), evaluation, health: new HealthQuery(), gzip: new GzipCache(), dumps: new DumpStreams(),
     clientFeatures, clientDelta, clientStreams,
+    ofrep: new OfrepQuery(evaluation), streamTickets: new StreamTickets(tokenHasher, config.ofrepStreamTicketSeconds),
     metrics: new ServiceMetrics(registry),
   };
   const openapi = JSON.stringify(openApiDocument(routes, '1'));
@@ -110,6 +116,14 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
   });
   app.use('/api/frontend', frontendCors);
   app.use('/api/frontend/*', frontendCors);
+  // OFREP: browser providers call the evaluation with a frontend token and open the event stream (EventSource, no credentials).
+  app.use('/ofrep/*', cors({
+    origin: config.frontendCorsOrigins.includes('*') ? '*' : config.frontendCorsOrigins,
+    allowMethods: ['GET', 'POST', 'OPTIONS'],
+    allowHeaders: ['Authorization', 'Content-Type', 'If-None-Match', 'Last-Event-ID'],
+    exposeHeaders: ['ETag'],
+    maxAge: 86_400,
+  }));
   mountRoutes(app, routes, deps);
 
   app.notFound((c) => errorResponse(c, { kind: 'NotFoundError', message: `No route ${c.req.method} ${c.req.path.slice(0, 200)}` }));

@@ -8,6 +8,7 @@ import { authenticate } from './middleware/authenticate.js';
 import { authorize } from './middleware/authorize.js';
 import { jsonBody } from './middleware/json-body.js';
 import { msgArrayErrors } from './middleware/msg-array.js';
+import { ofrepErrors } from './middleware/ofrep-errors.js';
 import { validate } from './middleware/validate.js';
 import type { AppDeps, AppEnv, Call, RouteSpec } from './route.js';
 
@@ -15,11 +16,13 @@ import type { AppDeps, AppEnv, Call, RouteSpec } from './route.js';
  * The middleware of one route, in order; each step answers its own errors:
  * 1. authenticate (401), 2. validate path and query (400), 3. find the project and authorize (404, 503, 403),
  * 4. bound, read and validate the body (413, 415, 400), 5. handle: use case → ETag → view.
- * Routes with `errorBody: 'msg-array'` get their 400s re-answered as `[{msg}]`.
+ * Routes with `errorBody: 'msg-array'` get their 400s re-answered as `[{msg}]`; `ofrep` routes their 400s
+ * and 404s in OFREP's error shape.
  */
 export function pipelineOf(route: RouteSpec, deps: AppDeps): MiddlewareHandler<AppEnv>[] {
   const steps: MiddlewareHandler<AppEnv>[] = [];
   if (route.errorBody === 'msg-array') steps.push(msgArrayErrors());
+  if (route.errorBody === 'ofrep') steps.push(ofrepErrors());
   steps.push(authenticate(route, deps));
   if (route.params) steps.push(validate('param', route.params));
   if (route.query) steps.push(validate('query', route.query));

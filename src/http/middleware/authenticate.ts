@@ -4,6 +4,7 @@ import { tokenFromHeader } from '../../auth/tokens.js';
 import type { ServiceState, StoredToken } from '../../domain/service-state.js';
 import { tokenForSecret } from '../../use-cases/tokens.use-cases.js';
 import { apiError } from '../errors.js';
+import { ticketScopeMatches } from '../ofrep-scope.js';
 import type { AppDeps, AppEnv, RouteSpec } from '../route.js';
 
 /**
@@ -31,10 +32,33 @@ async function callerOf(header: string | undefined, deps: AppDeps): Promise<Prin
   return principalOf(token, deps.registry.service.state);
 }
 
+/**
+ * The caller a stream ticket stands for (`authentication: 'ticket'` routes): a valid, unexpired ticket of this
+ * installation naming a token that still exists, still valid, with the scope the ticket was issued for. The
+ * 401 names what is wrong, never the ticket.
+ */
+function ticketCallerOf(ticket: string | undefined, deps: AppDeps): Principal {
+  if (deps.config.authType === 'none') return { kind: 'admin', name: 'auth-none' };
+  const claims = deps.streamTickets.verify(ticket);
+  const again = 'fetch POST /ofrep/v1/evaluate/flags again for a fresh eventStreams URL';
+  if (claims === 'malformed') throw apiError('AuthenticationRequired', `The event stream needs the ticket of its eventStreams URL (?ticket=); this one is missing or malformed: ${again}`);
+  if (claims === 'forged') throw apiError('AuthenticationRequired', `The stream ticket was not issued by this server: ${again}`);
+  if (claims === 'expired') throw apiError('AuthenticationRequired', `The stream ticket has expired: ${again}`);
+  const token = claims.token === null ? undefined : Object.values(deps.registry.service.state.tokens).find((t) => t.id === claims.token);
+  const principal = principalOf(token, deps.registry.service.state);
+  if (!ticketScopeMatches(principal, claims.scope)) throw apiError('AuthenticationRequired', `The stream ticket was issued for another scope than its token's: ${again}`);
+  return principal;
+}
+
 /** Step 1 of every route: note the route for the request log, then who is calling (401). */
 export function authenticate(route: RouteSpec, deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     c.set('route', route.path);
+    if (route.authentication === 'ticket') {
+      c.set('principal', ticketCallerOf(c.req.query('ticket'), deps));
+      await next();
+      return;
+    }
     c.set('principal', await callerOf(c.req.header('authorization'), deps));
     await next();
   };
