@@ -45,6 +45,9 @@ function ticketCallerOf(ticket: string | undefined, deps: AppDeps): Principal {
   if (claims === 'forged') throw apiError('AuthenticationRequired', `The stream ticket was not issued by this server: ${again}`);
   if (claims === 'expired') throw apiError('AuthenticationRequired', `The stream ticket has expired: ${again}`);
   const token = claims.token === null ? undefined : Object.values(deps.registry.service.state.tokens).find((t) => t.id === claims.token);
+  if (!token || (token.expiresAt !== null && Date.parse(token.expiresAt) <= Date.now())) {
+    throw apiError('AuthenticationRequired', `The API token this stream ticket was issued to is unknown, revoked or expired: ${again} with a valid token`);
+  }
   const principal = principalOf(token, deps.registry.service.state);
   if (!ticketScopeMatches(principal, claims.scope)) throw apiError('AuthenticationRequired', `The stream ticket was issued for another scope than its token's: ${again}`);
   return principal;
