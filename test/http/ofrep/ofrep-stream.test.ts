@@ -5,9 +5,10 @@
  * ticket (missing, malformed, forged, expired, another scope, a deleted token) refused with a 401 that leaks
  * neither the ticket nor the token, in answers or logs.
  */
-import { describe, expect } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { scopeFingerprint, StreamTickets } from '../../../src/auth/stream-tickets.js';
 import { TokenHasher } from '../../../src/auth/token-hasher.js';
+import { readConfig } from '../../../src/config.js';
 import { addStrategy, flagPath } from '../../helpers/flags.js';
 import { openSse, servedTest } from '../client/stream-fixtures.js';
 import { apiToken, BULK, buildOfrepWorld } from './ofrep-fixtures.js';
@@ -181,5 +182,34 @@ describe('limits and switches', () => {
   const proxied = servedTest({ OFREP_PUBLIC_URL: 'https://flags.example.com/' });
   proxied('OFREP_PUBLIC_URL names the origin of the stream URL', async ({ h, base }) => {
     expect(await streamUrl(base, await apiToken(h, 'frontend'))).toMatch(/^https:\/\/flags\.example\.com\/ofrep\/v1\/events\?ticket=v1\./);
+  });
+});
+
+describe('a ticket for a token that may not evaluate', () => {
+  const test = servedTest();
+  test('a personal token\'s ticket (minted with the installation key) opens nothing: 403 naming EVALUATE', async ({ h, base }) => {
+    const users = await h.json('POST', '/api/admin/user-admin', { username: 'someone', rootRole: 1 });
+    expect(users.status).toBe(201);
+    expect((await h.json('POST', `/api/admin/user-admin/${users.body.id}/tokens`, { description: 'mine' })).status).toBe(201);
+    const personal = ((await h.json('GET', `/api/admin/user-admin/${users.body.id}/tokens`)).body.tokens as { id: string }[])[0]!;
+    const ticket = new StreamTickets(h.tokenHasher, 900).issue({ token: personal.id, scope: scopeFingerprint('*', 'default') });
+    const res = await fetch(`${base}${EVENTS}?ticket=${ticket}`);
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ name: 'NoAccessError', message: expect.stringContaining('EVALUATE') });
+  });
+});
+
+describe('settings', () => {
+  test.for([
+    ['OFREP_STREAM_TICKET_SECONDS', '5'], ['OFREP_STREAM_TICKET_SECONDS', 'soon'], ['OFREP_PUBLIC_URL', 'flags.example.com'],
+    ['OFREP_PUBLIC_URL', 'ftp://flags.example.com'], ['OFREP_PUBLIC_URL', 'https://flags.example.com/?a=1'], ['OFREP_PUBLIC_URL', 'https://user:pw@flags.example.com'],
+  ])('%s=%s stops the start with a message naming it', ([name, value]) => {
+    expect(() => readConfig({ [name!]: value })).toThrow(name);
+  });
+
+  test('the defaults, and a public URL with a path prefix', () => {
+    const config = readConfig({});
+    expect([config.ofrepStreamTicketSeconds, config.ofrepPublicUrl]).toEqual([900, null]);
+    expect(readConfig({ OFREP_PUBLIC_URL: 'https://example.com/flags/' }).ofrepPublicUrl).toBe('https://example.com/flags');
   });
 });
