@@ -3,7 +3,7 @@
  * (`@openfeature/ofrep-web-provider`), run in Node with the `eventsource` polyfill, against flagpole on a
  * socket: bulk evaluation for the context, userId targeting, a json payload variant, an unknown flag, a change
  * seen through the event stream with polling off, the bulk `ETag` answered 304 when a change leaves the
- * context's flags as they were, and a context change.
+ * context's flags as they were, a context change, and a stream ticket that expired while the server restarted.
  */
 import { ErrorCode, OpenFeature } from '@openfeature/web-sdk';
 import { OFREPWebProvider } from '@openfeature/ofrep-web-provider';
@@ -13,19 +13,23 @@ import { addStrategy, flagPath } from '../helpers/flags.js';
 import { servedTest } from '../http/client/stream-fixtures.js';
 import { apiToken, BULK, buildOfrepWorld } from '../http/ofrep/ofrep-fixtures.js';
 
-/** A served harness whose test sees a global `EventSource` (the polyfill) for as long as it runs, as a browser has. */
-const test = servedTest().extend<{ eventSource: void }>({
-  eventSource: [async ({}, use) => {
-    const global = globalThis as { EventSource?: unknown };
-    const before = global.EventSource;
-    global.EventSource = EventSource;
-    try {
-      await use();
-    } finally {
-      global.EventSource = before;
-    }
-  }, { auto: true }],
-});
+/** A served harness (`env` as `servedTest`) whose test sees a global `EventSource` (the polyfill) for as long as it runs, as a browser has. */
+function browserTest(env: Record<string, string> = {}) {
+  return servedTest(env).extend<{ eventSource: void }>({
+    eventSource: [async ({}, use) => {
+      const global = globalThis as { EventSource?: unknown };
+      const before = global.EventSource;
+      global.EventSource = EventSource;
+      try {
+        await use();
+      } finally {
+        global.EventSource = before;
+      }
+    }, { auto: true }],
+  });
+}
+
+const test = browserTest();
 
 test('flags for the context, a change through the event stream without polling, 304 on an unchanged answer', async ({ h, base, seen }) => {
   await buildOfrepWorld(h);
@@ -69,3 +73,33 @@ test('flags for the context, a change through the event stream without polling, 
     await OpenFeature.clearProviders();
   }
 });
+
+const shortTickets = browserTest({ OFREP_STREAM_TICKET_SECONDS: '10' });
+
+shortTickets('after a restart past its ticket\'s expiry, the provider is refused (401), fetches a fresh URL and sees changes again', async ({ h, base, seen }) => {
+  await buildOfrepWorld(h);
+  const provider = new OFREPWebProvider({
+    baseUrl: base, headers: [['Authorization', await apiToken(h, 'frontend')]],
+    pollInterval: 0, changeDetection: 'sse', cacheMode: 'disabled', disableVisibilityRefresh: true,
+  });
+  const domain = 'ofrep-web-expiry';
+  await OpenFeature.setProviderAndWait(domain, provider, { targetingKey: 'alice' });
+  const client = OpenFeature.getClient(domain);
+  try {
+    await expect.poll(() => seen.some((r) => r.path === '/ofrep/v1/events' && r.status === 200), { timeout: 3000, interval: 10 }).toBe(true);
+    // Wait out the ticket (at most 10 s), then restart: the stream ends and the EventSource reconnects with it.
+    await new Promise((resolve) => setTimeout(resolve, 10_500));
+    await h.restart();
+    expect((await h.req('POST', `${flagPath('dark-mode')}/environments/development/off`)).status).toBe(200);
+    await expect.poll(() => client.getBooleanValue('dark-mode', true), { timeout: 15_000, interval: 50 }).toBe(false);
+    const streams = () => seen.filter((r) => r.path === '/ofrep/v1/events').map((r) => r.status);
+    await expect.poll(() => streams().at(-1), { timeout: 5000, interval: 20 }).toBe(200);
+    expect(streams()[0]).toBe(200);
+    expect(streams()).toContain(401);
+    // The fresh stream carries the next change.
+    expect((await h.req('POST', `${flagPath('dark-mode')}/environments/development/on`)).status).toBe(200);
+    await expect.poll(() => client.getBooleanValue('dark-mode', false), { timeout: 2000, interval: 10 }).toBe(true);
+  } finally {
+    await OpenFeature.clearProviders();
+  }
+}, 40_000);
