@@ -213,3 +213,19 @@ describe('settings', () => {
     expect(readConfig({ OFREP_PUBLIC_URL: 'https://example.com/flags/' }).ofrepPublicUrl).toBe('https://example.com/flags');
   });
 });
+
+describe('AUTH_TYPE=none', () => {
+  const open = servedTest({ AUTH_TYPE: 'none' });
+  open('evaluation and the stream need no token, as every route then', async ({ base }) => {
+    const res = await fetch(`${base}${BULK}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(200);
+    const url = new URL(((await res.json()) as { eventStreams: { url: string }[] }).eventStreams[0]!.url);
+    const sse = await openSse(base, null, {}, `${url.pathname}${url.search}`);
+    try {
+      expect(sse.status).toBe(200);
+      expect((await sse.next(() => true)).comment).toBe('connected');
+    } finally {
+      sse.close();
+    }
+  });
+});
