@@ -18,6 +18,7 @@ import { clientRoutes } from './http/routes/client.routes.js';
 import { environmentRoutes } from './http/routes/environments.routes.js';
 import { featureRoutes } from './http/routes/features.routes.js';
 import { frontendRoutes } from './http/routes/frontend.routes.js';
+import { ofrepRoutes } from './http/routes/ofrep.routes.js';
 import { projectRoutes } from './http/routes/projects.routes.js';
 import { segmentRoutes } from './http/routes/segments.routes.js';
 import { stateRoutes } from './http/routes/state.routes.js';
@@ -31,6 +32,8 @@ import { silentLogger, type Logger } from './log.js';
 import { EvaluationQuery } from './queries/evaluation.query.js';
 import { ClientDeltaQuery } from './queries/client-delta.query.js';
 import { ClientFeaturesQuery } from './queries/client-features.query.js';
+import { OfrepQuery } from './queries/ofrep.query.js';
+import { StreamTickets } from './auth/stream-tickets.js';
 import { HealthQuery } from './queries/health.query.js';
 import { ServiceMetrics } from './queries/metrics.query.js';
 import { metricsRoutes, METRICS_PATH, scrape } from './http/routes/metrics.routes.js';
@@ -53,6 +56,7 @@ export const ROUTES: RouteSpec[] = [
   ...clientRoutes,
   ...clientDeltaRoutes,
   ...clientStreamingRoutes,
+  ...ofrepRoutes,
   ...metricsRoutes,
 ];
 
@@ -73,8 +77,10 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
   const clientStreams = new ClientStreams(registry.feed, clientDelta, {
     maxConnections: config.clientStreamingMaxConnections, bufferBytes: config.clientStreamingBufferBytes, keepAliveMs: config.clientStreamingKeepAliveMs,
   }, log);
-  const deps: AppDeps = { registry, config, log, tokenHasher, summaries: new SummaryCache(), evaluation: new EvaluationQuery(registry), health: new HealthQuery(), gzip: new GzipCache(), dumps: new DumpStreams(),
+  const evaluation = new EvaluationQuery(registry);
+  const deps: AppDeps = { registry, config, log, tokenHasher, summaries: new SummaryCache(), evaluation, health: new HealthQuery(), gzip: new GzipCache(), dumps: new DumpStreams(),
     clientFeatures, clientDelta, clientStreams,
+    ofrep: new OfrepQuery(evaluation), streamTickets: new StreamTickets(tokenHasher, config.ofrepStreamTicketSeconds),
     metrics: new ServiceMetrics(registry),
   };
   deps.metrics.setStreamingSource(clientStreams);
@@ -103,7 +109,16 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
   for (const path of ['/api/frontend', '/api/frontend/*']) {
     app.options(path, observed(observe, path, async (c) => (await frontendCors(c, async () => {})) ?? c.body(null, 204)));
   }
-  mountRoutes(app, routes, deps, (route) => route.path === '/api/frontend' || route.path.startsWith('/api/frontend/'));
+  // OFREP: browser providers call the evaluation with a frontend token and open the event stream (EventSource, no credentials).
+  const ofrepCors = cors({
+    origin: config.frontendCorsOrigins.includes('*') ? '*' : config.frontendCorsOrigins,
+    allowMethods: ['GET', 'POST', 'OPTIONS'],
+    allowHeaders: ['Authorization', 'Content-Type', 'If-None-Match', 'Last-Event-ID'],
+    exposeHeaders: ['ETag'],
+    maxAge: 86_400,
+  });
+  app.options('/ofrep/*', observed(observe, '/ofrep/*', async (c) => (await ofrepCors(c, async () => {})) ?? c.body(null, 204)));
+  mountRoutes(app, routes, deps, (route) => route.path === '/api/frontend' || route.path.startsWith('/api/frontend/') || route.path.startsWith('/ofrep/'));
 
   app.notFound(observed(observe, null, (c) => errorResponse(c, { kind: 'NotFoundError', message: `No route ${c.req.method} ${c.req.path.slice(0, 200)}` })));
   // Every handler answers its own errors (`observed`); this is the net under the CORS middleware.

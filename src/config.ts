@@ -57,6 +57,10 @@ export interface Config {
   clientFetchMode: 'polling' | 'streaming';
   /** `CLIENT_DELTA_HISTORY_EVENTS` / `_BYTES`: how much committed history deltas are answered from. */
   clientDeltaHistory: { events: number; bytes: number };
+  /** `OFREP_STREAM_TICKET_SECONDS`: the most an OFREP event-stream ticket lives (it is valid for half to all of it). */
+  ofrepStreamTicketSeconds: number;
+  /** `OFREP_PUBLIC_URL`: the origin the OFREP `eventStreams` URL names (behind a proxy); null: the request's own. */
+  ofrepPublicUrl: string | null;
   /** `METRICS_REQUIRE_TOKEN`: whether `GET /internal-backstage/prometheus` needs an admin token (default false, as Unleash). */
   metricsRequireToken: boolean;
   /** `WRITE_TIMEOUT_MS`: how long a write waits for the disk before its caller is answered 503. */
@@ -127,6 +131,21 @@ function tokenKeySettings(env: NodeJS.ProcessEnv, dataDir: string): Pick<Config,
   return { tokenSecret: secret === undefined ? null : new SecretText(secret), tokenSecretFile };
 }
 
+/** An http(s) origin (`https://flags.example.com`, a path prefix allowed), without a trailing slash; absent: null. */
+function publicUrl(name: string, value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${name} must be an http(s) URL such as https://flags.example.com, got "${value.slice(0, 200)}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new Error(`${name} must be an http(s) URL without query, fragment or credentials, got "${value.slice(0, 200)}"`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
 /** The delta and streaming settings (docs/limits.md "Client streaming and deltas"). */
 function clientStreamingSettings(env: NodeJS.ProcessEnv): Pick<Config, 'clientStreaming' | 'clientStreamingMaxConnections' | 'clientStreamingBufferBytes' | 'clientStreamingKeepAliveMs' | 'clientFetchMode' | 'clientDeltaHistory'> {
   const fetchMode = env['CLIENT_FETCH_MODE'] || 'polling';
@@ -187,6 +206,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...tokenKeySettings(env, dataDir),
     metricsFlushSeconds: integer('METRICS_FLUSH_SECONDS', env['METRICS_FLUSH_SECONDS'], 10, 1, 3600),
     ...clientStreamingSettings(env),
+    ofrepStreamTicketSeconds: integer('OFREP_STREAM_TICKET_SECONDS', env['OFREP_STREAM_TICKET_SECONDS'], 900, 10, 86_400),
+    ofrepPublicUrl: publicUrl('OFREP_PUBLIC_URL', env['OFREP_PUBLIC_URL']),
     metricsRequireToken: boolean('METRICS_REQUIRE_TOKEN', env['METRICS_REQUIRE_TOKEN'], false),
     writeTimeoutMs: integer('WRITE_TIMEOUT_MS', env['WRITE_TIMEOUT_MS'], 10_000, 100, 600_000),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', env['SHUTDOWN_TIMEOUT_MS'], 10_000, 100, 600_000),

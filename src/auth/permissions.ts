@@ -20,7 +20,9 @@ export type Permission =
   /** The client (SDK) API: client tokens and admin tokens only, never a user's personal token (as Unleash). */
   | 'CLIENT_API'
   /** Read evaluated flags through `/api/frontend`: frontend tokens (in their scope) and admin tokens. */
-  | 'FRONTEND_API';
+  | 'FRONTEND_API'
+  /** OFREP bulk evaluation and its event stream: client, frontend and admin tokens (CLIENT-API "OpenFeature (OFREP)"). */
+  | 'EVALUATE';
 
 /** Who is calling, resolved from the `Authorization` header. */
 export type Principal =
@@ -65,11 +67,11 @@ export function isAllowed(principal: Principal, permission: Permission, projectR
     case 'admin':
       return true;
     case 'client':
-      return permission === 'CLIENT_API';
+      return permission === 'CLIENT_API' || permission === 'EVALUATE';
     case 'frontend':
-      return permission === 'FRONTEND_API';
+      return permission === 'FRONTEND_API' || permission === 'EVALUATE';
     case 'user': {
-      if (permission === 'CLIENT_API' || permission === 'FRONTEND_API') return false;
+      if (permission === 'CLIENT_API' || permission === 'FRONTEND_API' || permission === 'EVALUATE') return false;
       if (principal.user.rootRole === ROOT_ADMIN) return true;
       if (permission === 'ADMIN') return false;
       // Global segments belong to no project: root Editors may write them (as in Unleash 6.10), no project role grants it.

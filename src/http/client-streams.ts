@@ -16,7 +16,14 @@ export interface Closable {
   destroy(): void;
 }
 
+/**
+ * What a stream speaks: `unleash` (`GET /api/client/streaming`: the deltas themselves) or `ofrep` (the OFREP
+ * event stream: only `refetchEvaluation` hints, the client fetches its evaluation again).
+ */
+export type StreamFormat = 'unleash' | 'ofrep';
+
 interface Connection {
+  format: StreamFormat;
   resolved: ResolvedQuery;
   key: string;
   /** The revision this client has been sent. */
@@ -34,8 +41,13 @@ const KEEP_ALIVE = encoder.encode(': keep-alive\n\n');
 const message = (event: 'unleash-connected' | 'unleash-updated', answer: DeltaAnswer): Uint8Array =>
   encoder.encode(`event: ${event}\nid: ${answer.revision}\ndata: ${answer.kind === 'none' ? '{"events":[]}' : answer.body}\n\n`);
 
+/** An OFREP hint: fetch the bulk evaluation again; the revision is its `id` (a reconnect sends it back) and its `etag`. */
+const refetch = (revision: number): Uint8Array =>
+  encoder.encode(`id: ${revision}\ndata: {"type":"refetchEvaluation","etag":"${revision}"}\n\n`);
+const CONNECTED = encoder.encode(': connected\n\n');
+
 /**
- * The open `GET /api/client/streaming` connections and their fan-out (CLIENT-API "Backend SDK API").
+ * The open `GET /api/client/streaming` connections (and the OFREP event streams, `format: 'ofrep'`) and their fan-out (CLIENT-API "Backend SDK API").
  *
  * The feed's listener only notes that something was committed; the fan-out runs on the next turn of the event
  * loop, so the actors' mailboxes never wait for it, and batches committed together go out as one message.
@@ -68,7 +80,7 @@ export class ClientStreams {
   private readonly stopClose: () => void;
 
   constructor(
-    feed: CommittedFeed,
+    private readonly feed: CommittedFeed,
     private readonly delta: ClientDeltaQuery,
     private readonly settings: StreamSettings,
     private readonly log: Logger,
@@ -102,17 +114,22 @@ export class ClientStreams {
    * is `unleash-connected` with a hydration or the deltas since. `full`: the limit is reached; `closed`: the
    * service is stopping.
    */
-  open(scope: ClientScope, query: DeltaQuery, lastEventId: number | undefined, socket?: Closable): ReadableStream<Uint8Array> | 'full' | 'closed' {
+  open(scope: ClientScope, query: DeltaQuery, lastEventId: number | undefined, socket?: Closable, format: StreamFormat = 'unleash'): ReadableStream<Uint8Array> | 'full' | 'closed' {
     if (this.closed) return 'closed';
     if (this.connections.size >= this.settings.maxConnections) return 'full';
     const { resolved, key } = this.delta.resolve(scope, query);
     let connection: Connection | undefined;
     return new ReadableStream<Uint8Array>({
       start: (controller) => {
-        const first = this.delta.since(resolved, key, lastEventId);
-        connection = { resolved, key, revision: first.revision, controller, socket, open: true };
+        // An OFREP client fetched its evaluation just before; it is told to fetch again only when something it
+        // can see changed after the revision it presents (a reconnect's `Last-Event-ID`).
+        const first = format === 'ofrep' && lastEventId === undefined
+          ? { kind: 'none' as const, revision: this.feed.revision, body: '' }
+          : this.delta.since(resolved, key, lastEventId);
+        connection = { format, resolved, key, revision: first.revision, controller, socket, open: true };
         this.connections.add(connection);
-        controller.enqueue(first.kind === 'hydration' ? this.hydrationBytes(key, first) : message('unleash-connected', first));
+        if (format === 'ofrep') controller.enqueue(first.kind === 'none' ? CONNECTED : refetch(first.revision));
+        else controller.enqueue(first.kind === 'hydration' ? this.hydrationBytes(key, first) : message('unleash-connected', first));
         this.pushed += 1;
         this.keepAlive ??= setInterval(() => this.ping(), this.settings.keepAliveMs).unref();
       },
@@ -167,11 +184,11 @@ export class ClientStreams {
   private fanOut(): void {
     const answers = new Map<string, { answer: DeltaAnswer; bytes: Uint8Array | null }>();
     for (const connection of this.connections) {
-      const id = `${connection.revision}|${connection.key}`;
+      const id = `${connection.format}|${connection.revision}|${connection.key}`;
       let shared = answers.get(id);
       if (!shared) {
         const answer = this.delta.since(connection.resolved, connection.key, connection.revision);
-        shared = { answer, bytes: answer.kind === 'none' ? null : message('unleash-updated', answer) };
+        shared = { answer, bytes: answer.kind === 'none' ? null : connection.format === 'ofrep' ? refetch(answer.revision) : message('unleash-updated', answer) };
         answers.set(id, shared);
       }
       connection.revision = shared.answer.revision;

@@ -13,6 +13,15 @@ const ERROR_BODY = {
     details: { type: 'array', items: { type: 'object', properties: { message: { type: 'string' } } } },
   },
 };
+const OFREP_ERROR_BODY = {
+  type: 'object',
+  required: ['errorCode'],
+  properties: {
+    key: { type: 'string', description: 'The flag key (single evaluation only)' },
+    errorCode: { type: 'string', enum: ['PARSE_ERROR', 'INVALID_CONTEXT', 'FLAG_NOT_FOUND', 'GENERAL'] },
+    errorDetails: { type: 'string' },
+  },
+};
 const MSG_ARRAY_BODY = { type: 'array', items: { type: 'object', required: ['msg'], properties: { msg: { type: 'string' } } } };
 
 /** JSON Schema of a valibot schema; checks with no JSON Schema form (custom rules) are left out, not fatal. */
@@ -51,7 +60,8 @@ export function openApiDocument(routes: RouteSpec[], version: string): Record<st
     ];
     for (const kind of [...implied, ...(route.errors ?? [])]) {
       const status = String(STATUS[kind]);
-      const body = route.errorBody === 'msg-array' && status === '400' ? MSG_ARRAY_BODY : ERROR_BODY;
+      const body = route.errorBody === 'msg-array' && status === '400' ? MSG_ARRAY_BODY
+        : route.errorBody === 'ofrep' && (status === '400' || status === '404') ? OFREP_ERROR_BODY : ERROR_BODY;
       responses[status] ??= { description: kind, content: { 'application/json': { schema: body } } };
     }
     paths[path] ??= {};
@@ -60,6 +70,7 @@ export function openApiDocument(routes: RouteSpec[], version: string): Record<st
       summary: route.summary,
       operationId: `${route.method}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, ch: string | undefined) => (ch ? ch.toUpperCase() : ''))}`,
       'x-permission': route.permission,
+      ...(route.authentication === 'ticket' ? { security: [], description: 'Authenticated by the `ticket` query parameter (a short-lived stream ticket from the bulk answer\'s `eventStreams`), not the `Authorization` header.' } : {}),
       parameters,
       ...(route.body ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: schemaOf(route.body) } } } } : {}),
       responses,

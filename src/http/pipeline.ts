@@ -13,6 +13,7 @@ import { etagOf, parseIfMatch } from './if-match.js';
 import { authenticate } from './middleware/authenticate.js';
 import { authorize } from './middleware/authorize.js';
 import { jsonBody } from './middleware/json-body.js';
+import { ofrepErrorAnswer } from './middleware/ofrep-errors.js';
 import { validate, validateSync } from './middleware/validate.js';
 import type { AppDeps, AppEnv, Call, RouteSpec } from './route.js';
 
@@ -195,10 +196,11 @@ export function mountRoutes(app: Hono<AppEnv>, routes: RouteSpec[], deps: AppDep
   for (const route of routes) {
     const steps = pipelineOf(route, deps);
     if (cors(route)) steps.unshift(corsStep(deps.config.frontendCorsOrigins));
-    // The project-user routes answer every 400 as `[{msg}]` (seed 4.17 to 4.19); other errors keep the standard body.
+    // The project-user routes answer every 400 as `[{msg}]` (seed 4.17 to 4.19), the OFREP routes their 400s and
+    // 404s in OFREP's shape; other errors keep the standard body.
     const onError = route.errorBody === 'msg-array'
       ? (c: Context<AppEnv>, error: unknown) => (error instanceof ApiError && STATUS[error.error.kind] === 400 ? c.json([{ msg: error.error.message }], 400) : undefined)
-      : undefined;
+      : route.errorBody === 'ofrep' ? ofrepErrorAnswer : undefined;
     app.on(route.method.toUpperCase(), route.path, observed(deps, route.path, async (c) => {
       for (const step of steps) {
         const pending = step(c);

@@ -9,6 +9,8 @@ import type { Logger } from '../log.js';
 import type { EvaluationQuery } from '../queries/evaluation.query.js';
 import type { ClientDeltaQuery } from '../queries/client-delta.query.js';
 import type { ClientFeaturesQuery } from '../queries/client-features.query.js';
+import type { OfrepQuery } from '../queries/ofrep.query.js';
+import type { StreamTickets } from '../auth/stream-tickets.js';
 import type { HealthQuery } from '../queries/health.query.js';
 import type { ServiceMetrics } from '../queries/metrics.query.js';
 import type { Result } from '../use-cases/result.js';
@@ -38,6 +40,10 @@ export interface AppDeps {
   clientDelta: ClientDeltaQuery;
   /** The open `GET /api/client/streaming` connections, fed from the committed-event feed. */
   clientStreams: ClientStreams;
+  /** OFREP evaluation (`/ofrep/v1/evaluate/flags`), over `evaluation`. */
+  ofrep: OfrepQuery;
+  /** Mints and checks the OFREP event stream's tickets (`/ofrep/v1/events?ticket=`). */
+  streamTickets: StreamTickets;
   /** The Prometheus metrics of this app (`GET /internal-backstage/prometheus`). */
   metrics: ServiceMetrics;
 }
@@ -105,9 +111,15 @@ export interface RouteSpec<
   bodyOptional?: boolean;
   /**
    * `msg-array`: this route answers every 400 as `[{msg}]` (the project-user routes, seed 4.17 to 4.19 and
-   * API-DECISIONS "Errors"); every other error keeps the standard body.
+   * API-DECISIONS "Errors"); `ofrep`: its 400s and 404s in OFREP's shape (`{key?, errorCode, errorDetails}`);
+   * every other error keeps the standard body.
    */
-  errorBody?: 'msg-array';
+  errorBody?: 'msg-array' | 'ofrep';
+  /**
+   * `ticket`: the caller is the API token named by a stream ticket in the query (`?ticket=`), not an
+   * `Authorization` header (the OFREP event stream: EventSource sends no headers). See `src/auth/stream-tickets.ts`.
+   */
+  authentication?: 'ticket';
   /**
    * The write is conditional on the version of the flag the path names: the pipeline reads `If-Match` into
    * `call.ifMatch` (412 on a mismatch is the domain's). Any route whose result carries a version answers it

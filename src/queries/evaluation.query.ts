@@ -69,7 +69,8 @@ export class EvaluationQuery {
     return compileFlags(definitions, lookup);
   }
 
-  private projectsOf(scope: EvaluationScope): string[] {
+  /** The projects of `scope` that exist, sorted. */
+  projectsOf(scope: EvaluationScope): string[] {
     const all = this.registry.projectIds();
     if (scope.projects === '*' || scope.projects.includes('*')) return all.sort();
     const known = new Set(all);

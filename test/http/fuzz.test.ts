@@ -174,7 +174,8 @@ test(`${MUTATIONS_PER_ROUTE} mutated requests per route: never a 500, always JSO
         continue;
       }
       if (response.status >= 400) {
-        const named = typeof (parsed as { name?: unknown }).name === 'string';
+        // OFREP's 400s and 404s name the error by `errorCode` (docs/api-decisions.md "OpenFeature (OFREP)").
+        const named = typeof (parsed as { name?: unknown }).name === 'string' || typeof (parsed as { errorCode?: unknown }).errorCode === 'string';
         const membership = Array.isArray(parsed) && typeof (parsed[0] as { msg?: unknown })?.msg === 'string';
         if (!named && !membership) failures.push(`no error name: ${what}`);
       }

@@ -3,6 +3,7 @@ import { tokenFromHeader } from '../../auth/tokens.js';
 import type { ServiceState, StoredToken } from '../../domain/service-state.js';
 import { tokenForSecret } from '../../use-cases/tokens.use-cases.js';
 import { apiError } from '../errors.js';
+import { ticketScopeMatches } from '../ofrep-scope.js';
 import type { Step } from '../pipeline.js';
 import type { AppDeps, RouteSpec } from '../route.js';
 
@@ -36,9 +37,34 @@ function callerOf(header: string | undefined, deps: AppDeps): Principal | Promis
   return principalOf(token, deps.registry.service.state);
 }
 
-/** Step 1 of every route: who is calling (401). */
-export function authenticate(_route: RouteSpec, deps: AppDeps): Step {
+/**
+ * The caller a stream ticket stands for (`authentication: 'ticket'` routes): a valid, unexpired ticket of this
+ * installation naming a token that still exists, still valid, with the scope the ticket was issued for. The
+ * 401 names what is wrong, never the ticket.
+ */
+function ticketCallerOf(ticket: string | undefined, deps: AppDeps): Principal {
+  if (deps.config.authType === 'none') return { kind: 'admin', name: 'auth-none' };
+  const claims = deps.streamTickets.verify(ticket);
+  const again = 'fetch POST /ofrep/v1/evaluate/flags again for a fresh eventStreams URL';
+  if (claims === 'malformed') throw apiError('AuthenticationRequired', `The event stream needs the ticket of its eventStreams URL (?ticket=); this one is missing or malformed: ${again}`);
+  if (claims === 'forged') throw apiError('AuthenticationRequired', `The stream ticket was not issued by this server: ${again}`);
+  if (claims === 'expired') throw apiError('AuthenticationRequired', `The stream ticket has expired: ${again}`);
+  const token = claims.token === null ? undefined : Object.values(deps.registry.service.state.tokens).find((t) => t.id === claims.token);
+  if (!token || (token.expiresAt !== null && Date.parse(token.expiresAt) <= Date.now())) {
+    throw apiError('AuthenticationRequired', `The API token this stream ticket was issued to is unknown, revoked or expired: ${again} with a valid token`);
+  }
+  const principal = principalOf(token, deps.registry.service.state);
+  if (!ticketScopeMatches(principal, claims.scope)) throw apiError('AuthenticationRequired', `The stream ticket was issued for another scope than its token's: ${again}`);
+  return principal;
+}
+
+/** Step 1 of every route: who is calling (401), from the `Authorization` header or, on a ticket route, its ticket. */
+export function authenticate(route: RouteSpec, deps: AppDeps): Step {
   return (c) => {
+    if (route.authentication === 'ticket') {
+      c.set('principal', ticketCallerOf(c.req.query('ticket'), deps));
+      return;
+    }
     const caller = callerOf(c.req.header('authorization'), deps);
     if (!(caller instanceof Promise)) {
       c.set('principal', caller);

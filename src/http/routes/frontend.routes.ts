@@ -23,7 +23,7 @@ function frontendScope(principal: Principal, context: RequestContext): Evaluatio
 }
 
 /** The request's peer address, when the server knows it (not under `app.request` in tests). */
-function peerAddress(c: Context<AppEnv>): string | undefined {
+export function peerAddress(c: Context<AppEnv>): string | undefined {
   try {
     return getConnInfo(c).remote.address;
   } catch {

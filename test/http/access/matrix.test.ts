@@ -17,15 +17,16 @@ type Kind =
   | 'segment' // global segments (a project's segments follow 'project': test/http/segments.test.ts)
   | 'admin' // users, tokens, environments, new projects, service-wide dumps
   | 'client' // what SDKs call: client and admin tokens only, never a personal token
-  | 'frontend'; // the frontend API: frontend tokens and admin tokens only
+  | 'frontend' // the frontend API: frontend tokens and admin tokens only
+  | 'evaluate'; // OFREP bulk evaluation and its event stream: client, frontend and admin tokens
 
 type Caller = 'admin token' | 'client token' | 'frontend token' | 'root Admin' | 'root Editor' | 'root Viewer' | 'Owner' | 'Member' | 'Reader';
 
 /** Who may do what: the rules of API-DECISIONS, restated. */
 const MAY: Record<Caller, Kind[]> = {
-  'admin token': ['read', 'flag', 'project', 'segment', 'admin', 'client', 'frontend'],
-  'client token': ['client'],
-  'frontend token': ['frontend'],
+  'admin token': ['read', 'flag', 'project', 'segment', 'admin', 'client', 'frontend', 'evaluate'],
+  'client token': ['client', 'evaluate'],
+  'frontend token': ['frontend', 'evaluate'],
   'root Admin': ['read', 'flag', 'project', 'segment', 'admin'],
   'root Editor': ['read', 'flag', 'segment'],
   'root Viewer': ['read'],
@@ -44,6 +45,11 @@ interface Row {
   query?: string;
   /** The answer is a stream that does not end: only its status is read (and the body parsed when it is an error). */
   stream?: boolean;
+  /**
+   * The route authenticates by the stream ticket of a bulk OFREP answer, not the Authorization header: the caller
+   * asks `POST /ofrep/v1/evaluate/flags` for one first. A caller refused there holds no ticket: 401, not 403.
+   */
+  ticket?: boolean;
 }
 
 const P = '/api/admin/projects/:projectId';
@@ -122,6 +128,9 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/client/features/:featureName': { kind: 'client' },
   'GET /api/client/delta': { kind: 'client' },
   'GET /api/client/streaming': { kind: 'client', stream: true },
+  'POST /ofrep/v1/evaluate/flags/:key': { kind: 'client', params: { key: 'm-flag' }, body: { context: { targetingKey: '1' } } },
+  'POST /ofrep/v1/evaluate/flags': { kind: 'evaluate', body: { context: { targetingKey: '1' } } },
+  'GET /ofrep/v1/events': { kind: 'evaluate', stream: true, ticket: true },
   // With METRICS_REQUIRE_TOKEN=true (set for this test); without it the route answers anyone (test/faults/metrics.test.ts).
   'GET /internal-backstage/prometheus': { kind: 'admin' },
 };
@@ -184,6 +193,13 @@ async function buildWorld(): Promise<World> {
   return { h, tokens, values };
 }
 
+/** The event stream path (with its ticket) of a bulk OFREP answer for `token`; without a ticket when the caller gets none. */
+async function ticketPath(h: Harness, path: string, token: string): Promise<string> {
+  const bulk = await h.json('POST', '/ofrep/v1/evaluate/flags', { context: {} }, { token });
+  const url = bulk.status === 200 ? (bulk.body.eventStreams?.[0]?.url as string | undefined) : undefined;
+  return url ? `${path}${new URL(url).search}` : path;
+}
+
 /** A GET of a stream: its status, and its body only when it is not a 2xx (a stream is cancelled unread). */
 async function statusOfStream(h: Harness, path: string, token: string): Promise<{ status: number; body: any }> {
   const res = await h.req('GET', path, undefined, { token });
@@ -230,9 +246,10 @@ describe('the permission matrix', () => {
           used[name] = world.values[wanted] ?? wanted;
           return encodeURIComponent(used[name]);
         });
-        const res = row.stream ? await statusOfStream(world.h, path, world.tokens[caller]) : await (async () => {
+        const streamPath = row.ticket ? await ticketPath(world.h, path, world.tokens[caller]) : path;
+        const res = row.stream ? await statusOfStream(world.h, streamPath, world.tokens[caller]) : await (async () => {
           const response = await world.h.req(route.method.toUpperCase(), path + (row.query ?? ''), row.body, { token: world.tokens[caller] });
-          // Every answer is JSON but the Prometheus text.
+          // Every answer is JSON but the Prometheus text and the backup's newline-delimited JSON.
           const text = await response.text();
           return { status: response.status, body: response.headers.get('content-type')?.startsWith('application/json') && text !== '' ? JSON.parse(text) : text };
         })();
@@ -240,6 +257,7 @@ describe('the permission matrix', () => {
         const message = String(res.body?.message);
         const ok = allowed
           ? res.status >= 200 && res.status < 300
+          : row.ticket ? res.status === 401 && res.body?.name === 'AuthenticationRequired'
           : res.status === 403 && res.body?.name === 'NoAccessError' && message.includes(route.permission)
             && (used['environment'] === undefined || message.includes(`"${used['environment']}"`));
         if (!ok) outcomes.push(`${keyOf(route)}: expected ${allowed ? '2xx' : '403'}, got ${res.status} ${JSON.stringify(res.body)}`);

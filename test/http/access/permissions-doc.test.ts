@@ -13,7 +13,7 @@ const DOC = new URL('../../../docs/permissions.md', import.meta.url);
 
 const PERMISSIONS: Permission[] = [
   'READ', 'CREATE_FEATURE', 'UPDATE_FEATURE', 'DELETE_FEATURE', 'CREATE_FEATURE_STRATEGY', 'UPDATE_FEATURE_STRATEGY',
-  'DELETE_FEATURE_STRATEGY', 'UPDATE_FEATURE_ENVIRONMENT', 'UPDATE_FEATURE_VARIANTS', 'UPDATE_PROJECT', 'PROJECT_USER_ACCESS', 'UPDATE_SEGMENT', 'ADMIN', 'CLIENT_API', 'FRONTEND_API',
+  'DELETE_FEATURE_STRATEGY', 'UPDATE_FEATURE_ENVIRONMENT', 'UPDATE_FEATURE_VARIANTS', 'UPDATE_PROJECT', 'PROJECT_USER_ACCESS', 'UPDATE_SEGMENT', 'ADMIN', 'CLIENT_API', 'FRONTEND_API', 'EVALUATE',
 ];
 
 const user = (rootRole: number): Principal => ({ kind: 'user', user: { id: 9, name: null, email: null, username: 'u', rootRole, createdAt: '' }, tokenName: 't' });

@@ -77,10 +77,10 @@ export interface SseReader {
   close(): void;
 }
 
-/** Opens `GET /api/client/streaming` with fetch and parses its events as they arrive. */
-export async function openSse(base: string, token: string | null, headers: Record<string, string> = {}): Promise<SseReader> {
+/** Opens `GET /api/client/streaming` (or `path`, e.g. the OFREP event stream) with fetch and parses its events as they arrive. */
+export async function openSse(base: string, token: string | null, headers: Record<string, string> = {}, path = '/api/client/streaming'): Promise<SseReader> {
   const abort = new AbortController();
-  const response = await fetch(`${base}/api/client/streaming`, {
+  const response = await fetch(`${base}${path}`, {
     headers: { accept: 'text/event-stream', ...(token === null ? {} : { authorization: token }), ...headers }, signal: abort.signal,
   });
   const messages: SseMessage[] = [];
