@@ -24,6 +24,8 @@ import { featureRoutes } from './http/routes/features.routes.js';
 import { frontendRoutes } from './http/routes/frontend.routes.js';
 import { projectRoutes } from './http/routes/projects.routes.js';
 import { segmentRoutes } from './http/routes/segments.routes.js';
+import { dependencyRoutes } from './http/routes/dependencies.routes.js';
+import { tagRoutes } from './http/routes/tags.routes.js';
 import { stateRoutes } from './http/routes/state.routes.js';
 import { backupRoutes } from './http/routes/backup.routes.js';
 import { strategyRoutes } from './http/routes/strategies.routes.js';
@@ -48,6 +50,8 @@ export const ROUTES: RouteSpec[] = [
   ...toggleRoutes,
   ...variantRoutes,
   ...segmentRoutes,
+  ...tagRoutes,
+  ...dependencyRoutes,
   ...stateRoutes,
   ...backupRoutes,
   ...accessRoutes,

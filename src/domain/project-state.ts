@@ -41,6 +41,12 @@ export class ProjectDraft {
     return this.base.flags.get(name);
   }
 
+  /** Names of the flags as the draft has them (archived ones included), in no promised order. */
+  *flagNames(): Iterable<string> {
+    for (const name of this.base.flags.keys()) if (!this.changed.has(name)) yield name;
+    for (const [name, flag] of this.changed) if (flag) yield name;
+  }
+
   setFlag(flag: Flag): void {
     this.changed.set(flag.name, flag);
   }

@@ -11,7 +11,7 @@ import { mustBe } from './messages.js';
 export const CLIENT_QUERY_VALUES_MAX = 100;
 
 /** A query parameter given once (a string) or repeated (an array), as a list of `item`s. */
-function repeatable<T extends v.GenericSchema<string>>(item: T) {
+export function repeatable<T extends v.GenericSchema<string>>(item: T) {
   return v.optional(
     v.pipe(
       v.union([v.pipe(v.string(), v.transform((s) => [s])), v.array(v.string())], mustBe('a string or repeated strings')),
