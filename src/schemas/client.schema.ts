@@ -21,10 +21,13 @@ export function repeatable<T extends v.GenericSchema<string>>(item: T) {
   );
 }
 
-/** A tag filter `type:value` (Unleash's `/^\w+:.+$/`). */
+/**
+ * A tag filter `type:value`. Unleash checks `/^\w+:.+$/`, which refuses tag types with `-` or `.` that its own
+ * tag-type rules (URL-friendly names) accept; here the type is anything without a colon.
+ */
 export const TagFilterSchema = v.pipe(
   boundedString(200),
-  v.regex(/^\w+:.+$/, 'must be of the form "type:value"'),
+  v.regex(/^[^:]+:.+$/, 'must be of the form "type:value"'),
 );
 
 /**

@@ -242,5 +242,10 @@ describe('tag filters', () => {
     expect(names((await features(h, token, '?tag=simple:beta')).body)).toEqual(['a1']);
     expect(names((await features(h, token, '?tag=simple:beta&tag=simple:gamma')).body)).toEqual(['a1', 'a2']);
     expect(names((await features(h, token, '?tag=simple:none')).body)).toEqual([]);
+    // A tag type with `-` (URL-friendly, so allowed) filters too, on both routes.
+    await createType(h, 'my-team');
+    await tag(h, 'a3', 'my-team', 'pay:ments');
+    expect(names((await list('?tag=my-team:pay:ments')).body)).toEqual(['a3']);
+    expect(names((await features(h, token, '?tag=my-team:pay:ments')).body)).toEqual(['a3']);
   });
 });
