@@ -4,6 +4,7 @@
  * the dump, and the `tag` filter of the project flag list and of the client API.
  */
 import { describe, expect } from 'vitest';
+import { parseDump, restoreDump } from '../../../src/tools/restore.js';
 import { expectError, expectNoChange, positions } from '../../helpers/expect.js';
 import { test } from '../../helpers/fixtures.js';
 import { createFlag, featuresPath, flagPath } from '../../helpers/flags.js';
@@ -214,6 +215,25 @@ describe('PUT /api/admin/projects/:projectId/tags (bulk)', () => {
 });
 
 describe('tags are state', () => {
+  test('a dump restored into a new data directory brings back tag types, tags and dependencies', async ({ h, tempDir, openHarnessOverTempDir }) => {
+    await createType(h, 'team');
+    await createFlag(h, 'parent');
+    await createFlag(h, 'checkout');
+    await tag(h, 'checkout', 'team', 'payments');
+    expect((await h.req('POST', `${flagPath('checkout')}/dependencies`, { feature: 'parent' })).status).toBe(200);
+    const text = await (await h.req('GET', '/api/admin/state')).text();
+    const target = tempDir('tags-restore');
+    await restoreDump(target, parseDump(text));
+    const restored = await openHarnessOverTempDir({}, target);
+    expect((await restored.json('GET', TYPES)).body.tagTypes.map((t: { name: string }) => t.name)).toEqual(['simple', 'team']);
+    const flag = (await restored.json('GET', flagPath('checkout'))).body;
+    expect(flag.tags).toEqual([{ type: 'team', value: 'payments' }]);
+    expect(flag.dependencies).toEqual([{ feature: 'parent', enabled: true, variants: [] }]);
+    // The restored service decides with them: the type is in use, the parent has a child.
+    expectError(await restored.json('DELETE', `${TYPES}/team`), 409, 'InvalidOperationError');
+    expectError(await restored.json('DELETE', flagPath('parent')), 409, 'InvalidOperationError');
+  });
+
   test('tags and tag types survive a restart and are in the dump', async ({ h }) => {
     await createType(h, 'team', { description: 'Owning team' });
     await createFlag(h, 'checkout');
