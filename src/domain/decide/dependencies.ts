@@ -15,14 +15,8 @@ import { acceptFlagChange, acceptOnFlag, flagForChange } from './shared.js';
 const invalidOperation = (message: string) => fail('InvalidOperationError', message);
 
 /** The active flags of the project that depend on `name`. */
-export function childrenOf(draft: Pick<ProjectDraft, 'flagNames' | 'getFlag'>, name: string): string[] {
-  const children: string[] = [];
-  for (const other of draft.flagNames()) {
-    const flag = draft.getFlag(other);
-    if (flag && !flag.archived && (flag.dependencies ?? []).some((d) => d.feature === name)) children.push(other);
-  }
-  return children;
-}
+export const childrenOf = (draft: Pick<ProjectDraft, 'flagsWhere' | 'hasDependencies'>, name: string): string[] =>
+  !draft.hasDependencies() ? [] : draft.flagsWhere((flag) => flag.dependencies !== undefined && flag.dependencies.length > 0 && !flag.archived && flag.dependencies.some((d) => d.feature === name));
 
 /** Adds a dependency on a parent, or replaces the one on the same parent. */
 export function decideAddDependency(draft: ProjectDraft, cmd: Cmd<'dependency.add'>, context: CommandContext): FlagDecision<'dependency.add'> {

@@ -100,8 +100,9 @@ export function decideArchive(draft: ProjectDraft, cmd: Cmd<'flag.archive'>, con
   const step = flagRules.archive(before.archived);
   if (step === null || step.archived === before.archived) return acceptOnFlag([], null, before, context);
   // Unleash 6.10: a parent stays while flags depend on it; an archived child lets go of its parents.
-  if (childrenOf(draft, before.name).length > 0) {
-    return refuse(fail('InvalidOperationError', `You can not archive/delete this feature since other features depend on it (${childrenOf(draft, before.name).slice(0, 10).map((c) => `"${c}"`).join(', ')}); remove their dependencies first.`));
+  const children = childrenOf(draft, before.name);
+  if (children.length > 0) {
+    return refuse(fail('InvalidOperationError', `You can not archive/delete this feature since other features depend on it (${children.slice(0, 10).map((c) => `"${c}"`).join(', ')}); remove their dependencies first.`));
   }
   const events: ProjectEvent[] = [];
   const parents = before.dependencies ?? [];
