@@ -57,3 +57,17 @@ export function tagTypeUses(registry: Registry, name: string): string[] {
   }
   return uses;
 }
+
+/**
+ * Every distinct tag carried by a flag of any project (archived flags included), optionally of one type,
+ * sorted by type then value (Unleash's `GET /api/admin/tags`; flagpole keeps no tag that no flag carries).
+ */
+export function tagsInUse(registry: Registry, type?: string): Tag[] {
+  const seen = new Map<string, Tag>();
+  for (const id of registry.projectIds()) {
+    for (const flag of registry.project(id)?.state.flags.values() ?? []) {
+      for (const tag of flag.tags ?? []) if (type === undefined || tag.type === type) seen.set(JSON.stringify([tag.type, tag.value]), tag);
+    }
+  }
+  return [...seen.values()].sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+}

@@ -7,7 +7,7 @@ import { ProjectParamsSchema } from '../../schemas/params.schema.js';
 import {
   BulkTagsSchema, CreateTagTypeSchema, FlagTagParamsSchema, FlagTagsParamsSchema, TagSchema, TagTypeParamsSchema, UpdateTagTypeSchema, UpdateTagsSchema,
 } from '../../schemas/tag.schema.js';
-import { flagTags, tagTypeByName, tagTypes } from '../../queries/tags.queries.js';
+import { flagTags, tagTypeByName, tagTypes, tagsInUse } from '../../queries/tags.queries.js';
 import { changeTags, createTagType, deleteTagType, updateTagType } from '../../use-cases/tags.use-cases.js';
 import { apiError } from '../errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
@@ -60,6 +60,20 @@ export const tagRoutes: RouteSpec[] = [
     summary: 'Delete a tag type no flag carries (409 naming the flags that do)', params: TagTypeParamsSchema,
     success: { status: 200, description: 'No body' }, errors: ['NotFoundError', 'InvalidOperationError', 'Unavailable'],
     handle: ({ params, principal, registry }) => deleteTagType(registry, params.name, principal),
+  }),
+  defineRoute({
+    method: 'get', path: '/api/admin/tags', tag: 'Tags', permission: 'READ',
+    summary: 'List the distinct tags that flags carry, by type and value', success: { status: 200, description: '`{version: 1, tags}`', schema: TagsView },
+    handle: ({ c, registry }) => c.json({ version: 1, tags: tagsInUse(registry) }),
+  }),
+  defineRoute({
+    method: 'get', path: '/api/admin/tags/:name', tag: 'Tags', permission: 'READ',
+    summary: 'List the distinct tags of one type that flags carry', params: TagTypeParamsSchema,
+    success: { status: 200, description: '`{version: 1, tags}`', schema: TagsView }, errors: ['NotFoundError'],
+    handle: ({ c, params, registry }) => {
+      const found = tagTypeByName(registry, params.name);
+      return found.ok ? c.json({ version: 1, tags: tagsInUse(registry, params.name) }) : found;
+    },
   }),
   defineRoute({
     method: 'get', path: FLAG_TAGS, tag: 'Tags', permission: 'READ', scope: 'flag',

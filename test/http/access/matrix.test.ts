@@ -95,6 +95,8 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/admin/tag-types/:name': { kind: 'read', params: { name: 'simple' } },
   'PUT /api/admin/tag-types/:name': { kind: 'tag-type', params: { name: 'm-type' }, body: { description: 'put' } },
   'DELETE /api/admin/tag-types/:name': { kind: 'tag-type', params: { name: 'm-doomed-type' } },
+  'GET /api/admin/tags': { kind: 'read' },
+  'GET /api/admin/tags/:name': { kind: 'read', params: { name: 'simple' } },
   'GET /api/admin/features/:featureName/tags': { kind: 'read' },
   'POST /api/admin/features/:featureName/tags': { kind: 'flag', body: { value: 'made' } },
   'PUT /api/admin/features/:featureName/tags': { kind: 'flag', body: { addedTags: [{ value: 'put' }], removedTags: [] } },

@@ -117,6 +117,18 @@ describe('tags of a flag', () => {
     expect((await h.json('GET', tagsOf('checkout'))).body.tags).toEqual([{ type: 'team', value: 'payments' }]);
   });
 
+  test('GET /api/admin/tags lists the distinct tags flags carry, sorted; /api/admin/tags/:type those of one type (404 unknown type)', async ({ h }) => {
+    await createType(h, 'team');
+    for (const name of ['a1', 'a2']) await createFlag(h, name);
+    await tag(h, 'a2', 'team', 'payments');
+    await tag(h, 'a1', 'simple', 'zeta');
+    await tag(h, 'a2', 'simple', 'beta');
+    await tag(h, 'a1', 'simple', 'beta');
+    expect((await h.json('GET', '/api/admin/tags')).body).toEqual({ version: 1, tags: [{ type: 'simple', value: 'beta' }, { type: 'simple', value: 'zeta' }, { type: 'team', value: 'payments' }] });
+    expect((await h.json('GET', '/api/admin/tags/team')).body).toEqual({ version: 1, tags: [{ type: 'team', value: 'payments' }] });
+    expectError(await h.json('GET', '/api/admin/tags/nope'), 404, 'NotFoundError');
+  });
+
   test('a tag the flag has already is a 201 that writes nothing; removing a tag it lacks is a 200 that writes nothing', async ({ h }) => {
     await createFlag(h, 'checkout');
     await tag(h, 'checkout', 'simple', 'beta');
