@@ -1,10 +1,10 @@
 /**
- * Bodies and paths of the tag routes (docs/api-decisions.md "Tags") and of flag dependencies ("Dependencies").
+ * Bodies, paths and queries of the tag routes (docs/api-decisions.md "Tags").
  * Tag values and tag type names are 2 to 50 characters as in Unleash 6.10; a value is trimmed first.
  */
 import * as v from 'valibot';
 import { SHAPE_LIMITS } from '../limits.js';
-import { FlagNameSchema, ProjectIdSchema, boundedString, looseObject, notReserved, strictBoolean, strictObject } from './common.schema.js';
+import { FlagNameSchema, boundedString, looseObject, notReserved, strictObject } from './common.schema.js';
 import { TagFilterSchema, repeatable } from './client.schema.js';
 import { isUrlFriendly } from './formats.js';
 import { mustBe } from './messages.js';
@@ -90,19 +90,3 @@ export const FlagTagParamsSchema = looseObject({ featureName: FlagNameSchema, ty
 
 /** Query of the project flag list: `tag=type:value`, repeatable; a flag with any of them is listed (as Unleash). */
 export const FlagListQuerySchema = looseObject({ tag: repeatable(TagFilterSchema) });
-
-/**
- * Body of `POST .../features/:featureName/dependencies` (Unleash's `createDependentFeatureSchema`).
- * `enabled` defaults to true; `variants` only count when it is.
- */
-export const CreateDependencySchema = strictObject({
-  feature: FlagNameSchema,
-  enabled: v.optional(strictBoolean(), true),
-  variants: v.optional(v.pipe(
-    v.array(FlagNameSchema, mustBe('an array of variant names')),
-    v.maxLength(SHAPE_LIMITS.dependencyVariants, `must list at most ${SHAPE_LIMITS.dependencyVariants} variants`),
-  )),
-});
-
-/** `.../features/:featureName/dependencies/:parent` */
-export const DependencyParamsSchema = looseObject({ projectId: ProjectIdSchema, featureName: FlagNameSchema, parent: FlagNameSchema });

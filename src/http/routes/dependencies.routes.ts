@@ -3,7 +3,7 @@
  * need `UPDATE_FEATURE` (Unleash's `UPDATE_FEATURE_DEPENDENCY`, which its Members hold).
  */
 import { FeatureParamsSchema, ProjectParamsSchema } from '../../schemas/params.schema.js';
-import { CreateDependencySchema, DependencyParamsSchema } from '../../schemas/tag.schema.js';
+import { CreateDependencySchema, DependencyParamsSchema } from '../../schemas/dependency.schema.js';
 import { dependenciesExist, parentVariants, possibleParents } from '../../queries/dependencies.queries.js';
 import { addDependency, removeDependency } from '../../use-cases/dependencies.use-cases.js';
 import { defineRoute, type RouteSpec } from '../route.js';
