@@ -84,6 +84,34 @@ describe('tag types', () => {
     expect((await h.req('DELETE', `${TYPES}/team`)).status).toBe(200);
   });
 
+  test('deleting a type while its tags are being added never leaves a tag of a deleted type', async ({ h }) => {
+    for (const name of ['r1', 'r2', 'r3', 'r4']) await createFlag(h, name);
+    const outcomes = new Set<number>();
+    for (let round = 0; round < 5; round += 1) {
+      await createType(h, 'racy');
+      const sends = ['r1', 'r2', 'r3', 'r4'].map((name) => () => h.json('POST', tagsOf(name), { type: 'racy', value: `v${round}` }));
+      // In odd rounds one tag is on before the delete is sent with the other adds; in even rounds all race.
+      const first = round % 2 === 1 ? [await sends[0]!()] : [];
+      const [deletion, ...raced] = await Promise.all([h.json('DELETE', `${TYPES}/racy`), ...sends.slice(first.length).map((send) => send())]);
+      const answers = [...first, ...raced];
+      expect([200, 409]).toContain(deletion.status);
+      outcomes.add(deletion.status);
+      const deleted = deletion.status === 200;
+      const carried = (await Promise.all(['r1', 'r2', 'r3', 'r4'].map(async (name) => (await h.json('GET', tagsOf(name))).body.tags as { type: string }[])))
+        .flat().filter((t) => t.type === 'racy');
+      const typeExists = (await h.json('GET', `${TYPES}/racy`)).status === 200;
+      // Either the type went and no flag carries it (the adds after it were refused), or it stayed.
+      expect(deleted ? [typeExists, carried.length] : [typeExists]).toEqual(deleted ? [false, 0] : [true]);
+      for (const answer of answers) expect([201, 400]).toContain(answer.status);
+      // Clean up for the next round.
+      const present = await Promise.all(['r1', 'r2', 'r3', 'r4'].map((name) => h.req('PUT', tagsOf(name), { addedTags: [], removedTags: [{ type: 'racy', value: `v${round}` }] })));
+      expect(present.every((r) => r.status === 200)).toBe(true);
+      if (typeExists) expect((await h.req('DELETE', `${TYPES}/racy`)).status).toBe(200);
+    }
+    // Both sides of the race were seen: a refused delete (tags came first) and a delete that refused the adds.
+    expect([...outcomes].sort()).toEqual([200, 409]);
+  });
+
   test('LIMIT_TAG_TYPES bounds the tag types (simple counts)', async ({ openHarness }) => {
     const small = await openHarness({ LIMIT_TAG_TYPES: '2' });
     await createType(small, 'team');
