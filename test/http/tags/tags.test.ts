@@ -165,6 +165,25 @@ describe('tags of a flag', () => {
     expect((await h.json('GET', tagsOf('checkout'))).body.tags).toEqual([{ type: 'simple', value: 'beta' }]);
   });
 
+  test('hostile path values are 400 naming the parameter and write nothing', async ({ h }) => {
+    await createFlag(h, 'checkout');
+    await tag(h, 'checkout', 'simple', 'beta');
+    const cases: [string, RegExp][] = [
+      [`${tagsOf('a%20b')}`, /"featureName"/],
+      [`${tagsOf('x'.repeat(101))}`, /"featureName"/],
+      [`${tagsOf('__proto__')}`, /"featureName"/],
+      [`${tagsOf('checkout')}/__proto__/beta`, /"type"/],
+      [`${tagsOf('checkout')}/a%2Fb/beta`, /"type"/],
+      [`${tagsOf('checkout')}/simple/${'x'.repeat(51)}`, /"value"/],
+      [`${tagsOf('checkout')}/simple/%20x%20`, /"value"/],
+    ];
+    for (const [path, message] of cases) {
+      const method = path.split('/').length > 6 ? 'DELETE' : 'POST';
+      await expectNoChange(h, async () => expectError(await h.json(method, path, method === 'POST' ? { value: 'beta' } : undefined), 400, 'ValidationError', message), 'checkout');
+    }
+    await expectNoChange(h, async () => expectError(await h.json('GET', `${TYPES}/${'x'.repeat(51)}`), 400, 'ValidationError', /"name"/));
+  });
+
   test('PUT adds and removes in one change and answers the tags after it', async ({ h }) => {
     await createFlag(h, 'checkout');
     await tag(h, 'checkout', 'simple', 'old');
