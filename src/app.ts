@@ -21,6 +21,8 @@ import { frontendRoutes } from './http/routes/frontend.routes.js';
 import { ofrepRoutes } from './http/routes/ofrep.routes.js';
 import { projectRoutes } from './http/routes/projects.routes.js';
 import { segmentRoutes } from './http/routes/segments.routes.js';
+import { dependencyRoutes } from './http/routes/dependencies.routes.js';
+import { tagRoutes } from './http/routes/tags.routes.js';
 import { stateRoutes } from './http/routes/state.routes.js';
 import { backupRoutes } from './http/routes/backup.routes.js';
 import { strategyRoutes } from './http/routes/strategies.routes.js';
@@ -47,6 +49,8 @@ export const ROUTES: RouteSpec[] = [
   ...toggleRoutes,
   ...variantRoutes,
   ...segmentRoutes,
+  ...tagRoutes,
+  ...dependencyRoutes,
   ...stateRoutes,
   ...backupRoutes,
   ...accessRoutes,

@@ -18,6 +18,15 @@ export const SHAPE_LIMITS = {
   name: 100,
   /** Characters of a description. */
   description: 10_000,
+  /** Characters of a tag value and of a tag type name (Unleash 6.10: 2 to 50), of a tag type's description and icon. */
+  tagMin: 2,
+  tag: 50,
+  tagTypeDescription: 1000,
+  tagTypeIcon: 100,
+  /** Tags added or removed in one request (to each listed flag). */
+  tagChanges: 100,
+  /** Variant names one dependency may require of its parent. */
+  dependencyVariants: 100,
   /** Operations in one JSON Patch. */
   patchOperations: 100,
   /** Constraints of one strategy. */
@@ -98,6 +107,12 @@ export interface Limits {
   segments: number;
   /** Constraint values of one segment, all its constraints together (Unleash 6.10's `segmentValues`: 1000; 250 here). */
   segmentValues: number;
+  /** Tags of one flag (Unleash 6.10 sets none). */
+  tagsPerFlag: number;
+  /** Tag types of the service (Unleash 6.10 sets none). */
+  tagTypes: number;
+  /** Parents one flag depends on (Unleash 6.10 sets none; its UI adds one). */
+  parentsPerFlag: number;
 }
 
 /** The defaults; docs/limits.md says why each. */
@@ -112,6 +127,9 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   apiTokens: 2000,
   segments: 300,
   segmentValues: 250,
+  tagsPerFlag: 100,
+  tagTypes: 100,
+  parentsPerFlag: 10,
 });
 
 /** The environment variable of each configurable limit. */
@@ -126,6 +144,9 @@ export const LIMIT_VARIABLES: Readonly<Record<keyof Limits, string>> = Object.fr
   apiTokens: 'LIMIT_API_TOKENS',
   segments: 'LIMIT_SEGMENTS',
   segmentValues: 'LIMIT_SEGMENT_VALUES',
+  tagsPerFlag: 'LIMIT_TAGS_PER_FLAG',
+  tagTypes: 'LIMIT_TAG_TYPES',
+  parentsPerFlag: 'LIMIT_PARENTS_PER_FLAG',
 });
 
 /** The message of a refused write that would pass a limit. */

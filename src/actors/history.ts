@@ -72,6 +72,12 @@ function sides(event: ProjectEvent): { feature: string | null; environment: stri
       return on(event.name, { enabled: true }, { enabled: false }, event.environment, false);
     case 'variants.updated':
       return on(event.name, event.before, event.variants);
+    case 'flag.tagged':
+      return on(event.name, { removedTags: event.removed }, { addedTags: event.added });
+    case 'dependency.added':
+      return on(event.name, event.before, event.dependency);
+    case 'dependencies.removed':
+      return on(event.name, event.removed, null);
   }
 }
 

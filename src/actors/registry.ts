@@ -14,6 +14,7 @@ import type { ProjectDraft, ProjectState } from '../domain/project-state.js';
 import { PROJECT_OWNER, ROOT_ADMIN } from '../domain/roles.js';
 import { segmentUsesIn } from '../domain/segment.js';
 import type { ServiceCommand, ServiceEvent, ServiceReplies, ServiceState } from '../domain/service-state.js';
+import { SIMPLE_TAG_TYPE } from '../domain/service-state.js';
 import type { Flag, ProjectMeta } from '../domain/types.js';
 import { CommandActor, DEFAULT_WRITE_TIMEOUT_MS, StorageError, type ActorOptions } from './command-actor.js';
 import { CommittedFeed } from './committed-feed.js';
@@ -97,6 +98,11 @@ export class Registry {
   readonly access = new SerialQueue();
   /** Every committed batch, after it is on disk, and the service's revision (see `CommittedFeed`). */
   readonly feed: CommittedFeed;
+  /**
+   * The mailbox of tag writes (tags on flags, tag types): a tag is added only while its type exists, and a
+   * type is deleted only while no flag carries it (src/use-cases/tags.use-cases.ts).
+   */
+  readonly tagWrites = new SerialQueue();
   /** The mailbox of segment writes: one create, update or delete at a time (src/use-cases/segments.use-cases.ts). */
   readonly segmentWrites = new SerialQueue();
   /**
@@ -207,6 +213,7 @@ export class Registry {
       tokens: {},
       segments: {},
       nextSegmentId: 1,
+      tagTypes: [SIMPLE_TAG_TYPE],
     };
     await this.service.send({ type: 'service.init', state }, 'system');
     await this.createProject({

@@ -1,5 +1,5 @@
 import type { Operation } from 'fast-json-patch';
-import type { Flag, FlagType, ProjectMeta, Strategy, StrategyInput, Variant } from './types.js';
+import type { Dependency, Flag, FlagType, ProjectMeta, Strategy, StrategyInput, Tag, Variant } from './types.js';
 
 /**
  * The flag version a caller last saw (`If-Match`): a version, or `mismatch` for a header that names none.
@@ -41,7 +41,13 @@ export type ProjectCommand =
   | { type: 'member.add'; userId: number; roleId: number }
   | { type: 'member.change'; userId: number; roleId: number }
   | { type: 'member.remove'; userId: number; roleId: number }
-  | { type: 'member.purge'; userId: number };
+  | { type: 'member.purge'; userId: number }
+  /** Adds and removes tags on every listed flag, all or nothing (the tag types were checked by the caller). */
+  | { type: 'tags.change'; features: string[]; added: Tag[]; removed: Tag[] }
+  /** `elsewhere`: whether another project has a flag named like the parent (only for the refusal's message). */
+  | ({ type: 'dependency.add'; dependency: Dependency; elsewhere: boolean } & FlagTarget)
+  /** `parent` absent: every dependency of the flag. */
+  | ({ type: 'dependency.remove'; parent?: string } & FlagTarget);
 
 export type ProjectCommandType = ProjectCommand['type'];
 
@@ -85,4 +91,8 @@ export interface ProjectReplies {
   'member.change': null;
   'member.remove': null;
   'member.purge': null;
+  /** The tags of each listed flag after the change, in the order given. */
+  'tags.change': Tag[][];
+  'dependency.add': Versioned<null>;
+  'dependency.remove': Versioned<null>;
 }

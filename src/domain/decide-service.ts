@@ -104,5 +104,22 @@ function decideAny(draft: ServiceState, command: ServiceCommand, context: Comman
       return decideUpdateSegment(draft, command, context, lookups);
     case 'segment.delete':
       return decideDeleteSegment(draft, command, context, lookups);
+    case 'tag-type.create': {
+      const { tagType } = command;
+      if (draft.tagTypes.some((t) => t.name === tagType.name)) return refuse(fail('NameExistsError', `There already exists a tag-type with the name ${tagType.name}`));
+      if (draft.tagTypes.length >= context.limits.tagTypes) return refuse(exceeds('The number of tag types', context.limits.tagTypes, 'tagTypes'));
+      return accept([{ type: 'tag-type.created', tagType }], tagType);
+    }
+    case 'tag-type.update': {
+      const before = draft.tagTypes.find((t) => t.name === command.tagType.name);
+      if (!before) return refuse(fail('NotFoundError', `Tagtype ${command.tagType.name} could not be found`));
+      if (JSON.stringify(before) === JSON.stringify(command.tagType)) return accept([], before);
+      return accept([{ type: 'tag-type.updated', tagType: command.tagType, before }], command.tagType);
+    }
+    case 'tag-type.delete': {
+      const tagType = draft.tagTypes.find((t) => t.name === command.name);
+      if (!tagType) return refuse(fail('NotFoundError', `Tagtype ${command.name} could not be found`));
+      return accept([{ type: 'tag-type.deleted', tagType }], tagType);
+    }
   }
 }

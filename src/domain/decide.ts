@@ -8,6 +8,8 @@ import { decideAddMember, decideChangeMember, decideConnect, decideDisconnect, d
 import { decideAddStrategy, decideDeleteStrategy, decidePatchStrategy, decideUpdateStrategy } from './decide/strategies.js';
 import { decideDefaultStrategy, decideDisable, decideEnable } from './decide/toggles.js';
 import { decidePatchVariants, decideSetVariants } from './decide/variants.js';
+import { decideAddDependency, decideRemoveDependency } from './decide/dependencies.js';
+import { decideChangeTags } from './decide/tags.js';
 
 /** One decider per command type, each typed by its command and its reply. */
 type Deciders = { [K in ProjectCommandType]: (draft: ProjectDraft, command: Cmd<K>, context: ProjectContext) => Decision<ProjectEvent, ProjectReplies[K]> };
@@ -36,6 +38,9 @@ const DECIDERS: Deciders = {
   'member.change': decideChangeMember,
   'member.remove': decideRemoveMember,
   'member.purge': decidePurgeMember,
+  'tags.change': decideChangeTags,
+  'dependency.add': decideAddDependency,
+  'dependency.remove': decideRemoveDependency,
 };
 
 /**

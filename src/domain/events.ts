@@ -1,4 +1,4 @@
-import type { Flag, FlagType, ProjectMeta, Strategy, Variant } from './types.js';
+import type { Dependency, Flag, FlagType, ProjectMeta, Strategy, Tag, Variant } from './types.js';
 
 /** The metadata a flag update changes. */
 export interface FlagMetadata {
@@ -32,7 +32,12 @@ export type FlagEvent =
   /** `added`: the default strategy `/on` added first, when it had to. */
   | ({ type: 'flag.enabled'; environment: string; added: Strategy | null } & OnFlag)
   | ({ type: 'flag.disabled'; environment: string } & OnFlag)
-  | ({ type: 'variants.updated'; variants: Variant[]; before: Variant[] } & OnFlag);
+  | ({ type: 'variants.updated'; variants: Variant[]; before: Variant[] } & OnFlag)
+  /** Only tags the flag did not have are `added`, only tags it had are `removed`. */
+  | ({ type: 'flag.tagged'; added: Tag[]; removed: Tag[] } & OnFlag)
+  /** `before`: the dependency on the same parent it replaced, if any. */
+  | ({ type: 'dependency.added'; dependency: Dependency; before: Dependency | null } & OnFlag)
+  | ({ type: 'dependencies.removed'; removed: Dependency[] } & OnFlag);
 
 export type FlagEventType = FlagEvent['type'];
 

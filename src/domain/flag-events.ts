@@ -1,7 +1,7 @@
 import { flagRules } from '../../machines/flag-rules.js';
 import { dict, own, withKey } from './dict.js';
 import type { FlagEvent } from './events.js';
-import type { Flag, FlagEnvironment, ProjectMeta, Strategy, StrategyInput } from './types.js';
+import type { Flag, FlagEnvironment, ProjectMeta, Strategy, StrategyInput, Tag } from './types.js';
 
 const EMPTY: FlagEnvironment = Object.freeze({ ...flagRules.newEnvironment(), strategies: [] }) as unknown as FlagEnvironment;
 
@@ -79,5 +79,23 @@ export function applyFlagEvent(flag: Flag | undefined, event: FlagEvent): Flag |
       return withEnvironment(flag, event.environment, version, (e) => ({ ...e, enabled: (flagRules.disable(e.enabled, enabledCount(e)) ?? e).enabled }));
     case 'variants.updated':
       return { ...flag, variants: event.variants, version };
+    case 'flag.tagged':
+      return { ...flag, tags: retagged(flag.tags ?? [], event.added, event.removed), version };
+    case 'dependency.added':
+      return { ...flag, dependencies: [...(flag.dependencies ?? []).filter((d) => d.feature !== event.dependency.feature), event.dependency], version };
+    case 'dependencies.removed': {
+      const gone = new Set(event.removed.map((d) => d.feature));
+      return { ...flag, dependencies: (flag.dependencies ?? []).filter((d) => !gone.has(d.feature)), version };
+    }
   }
+}
+
+/** Whether two tags are the same (type and value). */
+export const sameTag = (a: Tag, b: Tag): boolean => a.type === b.type && a.value === b.value;
+
+/** `tags` without `removed`, then `added` at the end (each tag once). */
+function retagged(tags: readonly Tag[], added: readonly Tag[], removed: readonly Tag[]): Tag[] {
+  const next = tags.filter((t) => !removed.some((r) => sameTag(r, t)));
+  for (const tag of added) if (!next.some((t) => sameTag(t, tag))) next.push({ type: tag.type, value: tag.value });
+  return next;
 }

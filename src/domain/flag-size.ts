@@ -17,7 +17,10 @@ function sizeOf(value: Strategy | Variant[]): number {
 }
 
 /** Room for a flag's own fields (name, description, type, dates...), measured from the flag as it is. */
-const baseSize = (flag: Flag): number => 200 + flag.name.length + flag.description.length;
+const baseSize = (flag: Flag): number => 200 + flag.name.length + flag.description.length
+  // Tags and parents are few (LIMIT_TAGS_PER_FLAG, LIMIT_PARENTS_PER_FLAG): measured as they are.
+  + (flag.tags && flag.tags.length > 0 ? JSON.stringify(flag.tags).length : 0)
+  + (flag.dependencies && flag.dependencies.length > 0 ? JSON.stringify(flag.dependencies).length : 0);
 
 /**
  * The size of `flag` as stored, in characters of JSON (within a few per cent: separators are estimated).

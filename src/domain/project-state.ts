@@ -41,6 +41,40 @@ export class ProjectDraft {
     return this.base.flags.get(name);
   }
 
+  /**
+   * Names of the flags, as the draft has them (archived ones included), that pass `test`, in no promised
+   * order. A plain loop over the committed map (a 100k-flag project is scanned in about a millisecond).
+   */
+  flagsWhere(test: (flag: Flag) => boolean): string[] {
+    return this.scan(this.base.flags.values(), test);
+  }
+
+  /**
+   * Whether some flag of the draft has a parent. The committed flags are scanned once per draft (one batch),
+   * so the archive of many flags in a project without dependencies does not scan it for each.
+   */
+  hasDependencies(): boolean {
+    this.baseHasDependencies ??= this.scan(this.base.flags.values(), (f) => (f.dependencies?.length ?? 0) > 0, 1).length > 0;
+    if (this.baseHasDependencies) return true;
+    for (const flag of this.changed.values()) if (flag && (flag.dependencies?.length ?? 0) > 0) return true;
+    return false;
+  }
+
+  private baseHasDependencies: boolean | undefined;
+
+  /** `flagsWhere` over `base` and the overlay; stops at `max` names. */
+  private scan(base: Iterable<Flag>, test: (flag: Flag) => boolean, max = Infinity): string[] {
+    const found: string[] = [];
+    const overlay = this.changed.size > 0;
+    for (const flag of base) {
+      if (found.length >= max) return found;
+      if (overlay && this.changed.has(flag.name)) continue;
+      if (test(flag)) found.push(flag.name);
+    }
+    if (overlay) for (const flag of this.changed.values()) if (found.length < max && flag && test(flag)) found.push(flag.name);
+    return found;
+  }
+
   setFlag(flag: Flag): void {
     this.changed.set(flag.name, flag);
   }

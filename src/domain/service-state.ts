@@ -1,4 +1,4 @@
-/** Service-wide data: environments, users, API tokens and segments (everything that is not inside one project). */
+/** Service-wide data: environments, users, API tokens, segments and tag types (everything that is not inside one project). */
 import type { Segment, SegmentInput } from './segment.js';
 
 export interface Environment {
@@ -49,6 +49,17 @@ export interface StoredToken {
   prefix?: string;
 }
 
+/** A tag type (docs/api-decisions.md "Tags"): the `type` half of a tag. */
+export interface TagType {
+  name: string;
+  description: string;
+  icon: string | null;
+  color: string | null;
+}
+
+/** The tag type every service has from the start, as in Unleash. */
+export const SIMPLE_TAG_TYPE: TagType = Object.freeze({ name: 'simple', description: 'Used to simplify filtering of features', icon: '#', color: null }) as TagType;
+
 export interface ServiceState {
   environments: Environment[];
   users: Record<string, User>;
@@ -57,6 +68,8 @@ export interface ServiceState {
   /** By id (as string key). */
   segments: Record<string, Segment>;
   nextSegmentId: number;
+  /** In creation order; a list (not a record keyed by name) because any URL-friendly name is allowed, `__proto__` too. */
+  tagTypes: TagType[];
 }
 
 /** An environment as created: `sortOrder` absent means after every existing one (decided in the mailbox). */
@@ -73,7 +86,11 @@ export type ServiceCommand =
   | { type: 'token.rehash'; id: string; hash: string }
   | { type: 'segment.create'; segment: SegmentInput; createdBy: string | null }
   | { type: 'segment.update'; id: number; segment: SegmentInput }
-  | { type: 'segment.delete'; id: number };
+  | { type: 'segment.delete'; id: number }
+  | { type: 'tag-type.create'; tagType: TagType }
+  | { type: 'tag-type.update'; tagType: TagType }
+  /** The caller checked, in the registry's tag mailbox, that no flag carries a tag of this type. */
+  | { type: 'tag-type.delete'; name: string };
 
 /** What each service command answers when accepted. */
 export interface ServiceReplies {
@@ -87,6 +104,9 @@ export interface ServiceReplies {
   'segment.create': Segment;
   'segment.update': Segment;
   'segment.delete': Segment;
+  'tag-type.create': TagType;
+  'tag-type.update': TagType;
+  'tag-type.delete': TagType;
 }
 
 export type ServiceEvent =
@@ -100,7 +120,10 @@ export type ServiceEvent =
   | { type: 'token.rehashed'; id: string; hash: string }
   | { type: 'segment.created'; segment: Segment }
   | { type: 'segment.updated'; segment: Segment; before: Segment }
-  | { type: 'segment.deleted'; segment: Segment };
+  | { type: 'segment.deleted'; segment: Segment }
+  | { type: 'tag-type.created'; tagType: TagType }
+  | { type: 'tag-type.updated'; tagType: TagType; before: TagType }
+  | { type: 'tag-type.deleted'; tagType: TagType };
 
 /** A token re-stored under `hash`: the same record, without the legacy `prefix` (which held part of the secret). */
 export function rehashedToken(token: StoredToken, hash: string): StoredToken {
@@ -123,6 +146,8 @@ export const forkService = (state: ServiceState): ServiceState => ({
   tokens: { ...state.tokens },
   segments: { ...(state.segments ?? {}) },
   nextSegmentId: state.nextSegmentId ?? 1,
+  // Records from before tag types hold none: the service then has the one every service starts with.
+  tagTypes: [...(state.tagTypes ?? [SIMPLE_TAG_TYPE])],
 });
 
 /** Applies one service event to a (forked) state. */
@@ -166,6 +191,15 @@ export function evolveService(draft: ServiceState, event: ServiceEvent): void {
       return;
     case 'segment.deleted':
       delete draft.segments[String(event.segment.id)];
+      return;
+    case 'tag-type.created':
+      draft.tagTypes.push(event.tagType);
+      return;
+    case 'tag-type.updated':
+      draft.tagTypes = draft.tagTypes.map((t) => (t.name === event.tagType.name ? event.tagType : t));
+      return;
+    case 'tag-type.deleted':
+      draft.tagTypes = draft.tagTypes.filter((t) => t.name !== event.tagType.name);
       return;
   }
 }

@@ -52,6 +52,27 @@ export interface Flag {
   version: number;
   /** Keyed by environment name; holds an entry for every environment of the project. */
   environments: Record<string, FlagEnvironment>;
+  /** Tags in the order they were added; absent in records written before tags (read as none). */
+  tags?: Tag[];
+  /** Parent flags of the same project (one level); absent in records written before dependencies (read as none). */
+  dependencies?: Dependency[];
+}
+
+/** A tag on a flag: a value of a tag type (docs/api-decisions.md "Tags"). */
+export interface Tag {
+  type: string;
+  value: string;
+}
+
+/**
+ * A parent condition of a flag (docs/api-decisions.md "Dependencies"): the parent must be enabled (or, with
+ * `enabled: false`, disabled); with `variants`, it must also yield one of them. `variants` is only kept when
+ * `enabled` is true, as in Unleash.
+ */
+export interface Dependency {
+  feature: string;
+  enabled: boolean;
+  variants?: string[];
 }
 
 /** Project-wide data that is not a flag. */

@@ -102,7 +102,7 @@ export interface RouteSpec<
    * (`UPDATE_SEGMENT`) for a global segment, `UPDATE_PROJECT` in a project segment's project. The pipeline
    * refuses callers who hold neither anywhere; the use case checks the segment at hand.
    */
-  scope?: 'segment';
+  scope?: 'segment' | 'flag';
   params?: P;
   /** The query string: an object schema of string values (its keys are documented as query parameters). */
   query?: Q;

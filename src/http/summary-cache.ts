@@ -63,6 +63,14 @@ export class SummaryCache {
     return body;
   }
 
+  /**
+   * The flag list of the flags `keep` selects (a filtered list, `?tag=`): assembled from the cached summaries
+   * on every call, not kept, since filters vary.
+   */
+  filtered(state: ProjectState, environments: Environment[], environmentsVersion: number, usage: SummaryUsage, keep: (flag: Flag) => boolean): Bytes {
+    return this.assemble(state, environments, environmentsVersion, usage, '{"version":2,"features":', '}', keep);
+  }
+
   /** The overview answer for a `health` figure: `head(health)` gives the overview without its features. */
   overview(state: ProjectState, environments: Environment[], environmentsVersion: number, usage: SummaryUsage, health: number, head: (health: number) => object): Bytes {
     const key = `${state.version}:${environmentsVersion}:${usage.version}:${health}`;
@@ -75,13 +83,13 @@ export class SummaryCache {
   }
 
   /** `prefix` + `[` + the summaries of the active flags, comma separated + `]` + `suffix`, encoded. */
-  private assemble(state: ProjectState, environments: Environment[], environmentsVersion: number, usage: SummaryUsage, prefix: string, suffix: string): Bytes {
+  private assemble(state: ProjectState, environments: Environment[], environmentsVersion: number, usage: SummaryUsage, prefix: string, suffix: string, keep?: (flag: Flag) => boolean): Bytes {
     const envs = orderedEnvironments(environments, state.meta.environments);
     const envKey = `${environmentsVersion}:${state.meta.environments.join(',')}`;
     const parts: FlagSummary[] = [];
     let size = Buffer.byteLength(prefix) + Buffer.byteLength(suffix) + 2;
     for (const flag of state.flags.values()) {
-      if (flag.archived) continue;
+      if (flag.archived || (keep && !keep(flag))) continue;
       let part = this.perFlag.get(flag);
       const lastSeenAt = usage.lastSeenAt(flag.name);
       if (part?.key !== envKey || part.lastSeenAt !== lastSeenAt) {

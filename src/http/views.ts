@@ -38,8 +38,11 @@ const byOrder = (a: Strategy, b: Strategy) => a.sortOrder - b.sortOrder;
 /** Strategies in `sortOrder`. */
 export const strategiesInOrder = (strategies: readonly Strategy[]): Strategy[] => [...strategies].sort(byOrder);
 
-/** The single-flag GET: the record plus `archived` and every environment with its strategies and `lastSeenAt`. */
-export const flagDetail = (flag: Flag, project: string, environments: Environment[], seen: FlagSeen): FlagDetailView => ({
+/**
+ * The single-flag GET: the record plus `archived`, every environment with its strategies and `lastSeenAt`,
+ * its tags, its parents and `children` (the active flags that depend on it).
+ */
+export const flagDetail = (flag: Flag, project: string, environments: Environment[], seen: FlagSeen, children: string[] = []): FlagDetailView => ({
   ...flagRecord(flag, project, seen),
   archived: flag.archived,
   archivedAt: flag.archivedAt,
@@ -54,6 +57,9 @@ export const flagDetail = (flag: Flag, project: string, environments: Environmen
       lastSeenAt: seen.environments.get(env.name) ?? null,
     };
   }),
+  tags: flag.tags ?? [],
+  dependencies: flag.dependencies ?? [],
+  children,
 });
 
 /** The answer of the variants endpoints (seed 4.14: a string version). */

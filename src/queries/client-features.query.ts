@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { Registry } from '../actors/registry.js';
 import type { ProjectState } from '../domain/project-state.js';
-import type { Constraint, Flag, Strategy, Variant } from '../domain/types.js';
+import type { Constraint, Dependency, Flag, Strategy, Variant } from '../domain/types.js';
+import { hasAnyTag, parseTagFilters } from './tags.queries.js';
 
 /** Encoded JSON, the type Hono sends as is. */
 export type Bytes = Uint8Array<ArrayBuffer>;
@@ -118,11 +119,12 @@ export class ClientFeaturesQuery {
   }
 
   private collect(state: ProjectState, query: ResolvedQuery, segments: ReadonlyMap<number, ClientSegment>, into: string[], used: Set<number>): void {
+    // Unleash's tag filters are alternatives: a flag with any of them is served.
+    const wanted = parseTagFilters(query.tag ?? []);
     for (const flag of state.flags.values()) {
       if (flag.archived) continue;
       if (query.namePrefix !== undefined && !flag.name.startsWith(query.namePrefix)) continue;
-      // Tags arrive with the tag API; until then no flag carries one, so a tag filter matches none.
-      if (query.tag !== undefined && query.tag.length > 0) continue;
+      if (!hasAnyTag(flag, wanted)) continue;
       into.push(this.part(flag, state.meta.id, query, segments));
       if (!query.inlineSegmentConstraints) for (const id of segmentIdsServed(flag, query.environment)) used.add(id);
     }
@@ -212,9 +214,13 @@ export function clientFeature(flag: Flag, project: string, environment: string, 
     impressionData: flag.impressionData,
     strategies: strategies.map((s) => clientStrategy(s, inline)),
     variants: flag.variants.map(clientVariant),
-    dependencies: [] as { feature: string; enabled: boolean; variants?: string[] }[],
+    dependencies: (flag.dependencies ?? []).map(clientDependency),
   };
 }
+
+/** A parent condition as SDKs read it: `variants` only when it names some (an SDK then checks the parent's variant). */
+const clientDependency = (d: Dependency) =>
+  (d.variants !== undefined && d.variants.length > 0 ? { feature: d.feature, enabled: d.enabled, variants: d.variants } : { feature: d.feature, enabled: d.enabled });
 
 function clientStrategy(strategy: Strategy, inline?: ReadonlyMap<number, ClientSegment>) {
   if (inline) {

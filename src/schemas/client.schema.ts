@@ -11,7 +11,7 @@ import { mustBe } from './messages.js';
 export const CLIENT_QUERY_VALUES_MAX = 100;
 
 /** A query parameter given once (a string) or repeated (an array), as a list of `item`s. */
-function repeatable<T extends v.GenericSchema<string>>(item: T) {
+export function repeatable<T extends v.GenericSchema<string>>(item: T) {
   return v.optional(
     v.pipe(
       v.union([v.pipe(v.string(), v.transform((s) => [s])), v.array(v.string())], mustBe('a string or repeated strings')),
@@ -21,10 +21,13 @@ function repeatable<T extends v.GenericSchema<string>>(item: T) {
   );
 }
 
-/** A tag filter `type:value` (Unleash's `/^\w+:.+$/`). */
+/**
+ * A tag filter `type:value`. Unleash checks `/^\w+:.+$/`, which refuses tag types with `-` or `.` that its own
+ * tag-type rules (URL-friendly names) accept; here the type is anything without a colon.
+ */
 export const TagFilterSchema = v.pipe(
   boundedString(200),
-  v.regex(/^\w+:.+$/, 'must be of the form "type:value"'),
+  v.regex(/^[^:]+:.+$/, 'must be of the form "type:value"'),
 );
 
 /**

@@ -15,3 +15,5 @@ export * from './project.schema.js';
 export * from './segment.schema.js';
 export * from './strategy.schema.js';
 export * from './variant.schema.js';
+export * from './dependency.schema.js';
+export * from './tag.schema.js';

@@ -42,8 +42,22 @@ export const FlagDetailView = v.object({
     /** When an SDK last reported the flag in this environment. */
     lastSeenAt: v.nullable(isoDate),
   })),
+  /** Its tags, in the order they were added. */
+  tags: v.array(v.object({ type: v.string(), value: v.string() })),
+  /** Its parents (Unleash's `dependencies`) and the active flags that depend on it (`children`). */
+  dependencies: v.array(v.object({ feature: v.string(), enabled: v.boolean(), variants: v.optional(v.array(v.string())) })),
+  children: v.array(v.string()),
 });
 export type FlagDetailView = v.InferOutput<typeof FlagDetailView>;
+
+/** A tag. */
+export const TagView = v.object({ type: v.string(), value: v.string() });
+/** A flag's tags (Unleash's `tagsSchema`). */
+export const TagsView = v.object({ version: v.literal(1), tags: v.array(TagView) });
+/** A tag type (Unleash's `tagTypeSchema`). */
+export const TagTypeView = v.object({ name: v.string(), description: v.string(), icon: v.nullable(v.string()), color: v.nullable(v.string()) });
+export const TagTypesView = v.object({ version: v.literal(1), tagTypes: v.array(TagTypeView) });
+export const TagTypeOneView = v.object({ version: v.literal(1), tagType: TagTypeView });
 
 /** The answer of the variants endpoints (seed 4.14: a string version). */
 export const VariantsView = v.object({ version: v.literal('1'), variants: v.array(VariantSchema) });

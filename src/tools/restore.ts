@@ -27,6 +27,8 @@ const DumpSchema = v.object({
       // Absent in dumps made before segments existed.
       segments: v.optional(v.record(v.string(), v.looseObject({ id: Seq, project: v.nullable(v.string()) }))),
       nextSegmentId: v.optional(Seq),
+      // Absent in dumps made before tag types existed.
+      tagTypes: v.optional(v.array(AnyObject)),
     }),
   }),
   projects: v.array(v.object({

@@ -27,7 +27,7 @@ const expectNoChange = (h: Harness, act: () => Promise<unknown>) => noChange(h, 
 
 /** A route's path with every parameter set to an existing thing (`strategyId` the strategy's), except those given in `override`. */
 function concrete(route: RouteSpec, strategyId: string, override: Record<string, string> = {}): string {
-  const known: Record<string, string> = { projectId: 'default', featureName: 'f', environment: 'development', strategyId, userId: '1', roleId: '4' };
+  const known: Record<string, string> = { projectId: 'default', featureName: 'f', environment: 'development', strategyId, userId: '1', roleId: '4', name: 'simple' };
   return route.path.replace(/:(\w+)/g, (_m, name: string) => override[name] ?? known[name] ?? '1');
 }
 

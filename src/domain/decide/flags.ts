@@ -11,6 +11,7 @@ import { dict, own, withKey } from '../dict.js';
 import { applyJsonPatch, topSegment } from '../json-patch.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, FlagEnvironment } from '../types.js';
+import { childrenOf } from './dependencies.js';
 import { acceptOnFlag, checkFlagCount, checkFlagSize, flagForChange, invalid } from './shared.js';
 
 /** The decision of a flag command, typed by the command's reply. */
@@ -98,7 +99,16 @@ export function decideArchive(draft: ProjectDraft, cmd: Cmd<'flag.archive'>, con
   const before = found.value;
   const step = flagRules.archive(before.archived);
   if (step === null || step.archived === before.archived) return acceptOnFlag([], null, before, context);
-  return acceptOnFlag([{ type: 'flag.archived', name: before.name, version: context.seq, at: context.at }], null, before, context);
+  // Unleash 6.10: a parent stays while flags depend on it; an archived child lets go of its parents.
+  const children = childrenOf(draft, before.name);
+  if (children.length > 0) {
+    return refuse(fail('InvalidOperationError', `You can not archive/delete this feature since other features depend on it (${children.slice(0, 10).map((c) => `"${c}"`).join(', ')}); remove their dependencies first.`));
+  }
+  const events: ProjectEvent[] = [];
+  const parents = before.dependencies ?? [];
+  if (parents.length > 0) events.push({ type: 'dependencies.removed', name: before.name, version: context.seq, removed: parents });
+  events.push({ type: 'flag.archived', name: before.name, version: context.seq, at: context.at });
+  return acceptOnFlag(events, null, before, context);
 }
 
 /** Revives the listed flags the lifecycle machine lets back (archived ones); others are left alone. */
@@ -137,8 +147,10 @@ export function decideClone(draft: ProjectDraft, cmd: Cmd<'flag.clone'>, context
     }));
     return [env, { ...flagRules.newEnvironment(), strategies }];
   }));
+  // Dependencies are cloned (as Unleash does); tags are not.
+  const { tags: _tags, ...cloned } = source;
   const flag: Flag = {
-    ...source,
+    ...cloned,
     name: cmd.name,
     stale: false,
     createdAt: context.at,

@@ -22,5 +22,6 @@ export function flagDefinition(flag: Flag, environment: string): FlagDefinition 
     impressionData: flag.impressionData,
     strategies: entry ? [...entry.strategies].sort((a, b) => a.sortOrder - b.sortOrder) : [],
     variants: flag.variants,
+    dependencies: flag.dependencies ?? [],
   };
 }

@@ -1,4 +1,5 @@
 import { isAllowed, mayWriteSomeSegment, noAccessMessage } from '../../auth/permissions.js';
+import { projectOfFlag } from '../../queries/tags.queries.js';
 import { ApiError, apiError } from '../errors.js';
 import type { Step } from '../pipeline.js';
 import type { AppDeps, RouteSpec } from '../route.js';
@@ -6,15 +7,22 @@ import type { AppDeps, RouteSpec } from '../route.js';
 /**
  * After the path is validated: the project it names must exist (404, or 503 when it could not be recovered),
  * and the caller must hold the route's permission there (403 naming the permission and the environment).
+ * Flag routes without a project in their path (`scope: 'flag'`) are checked in the project holding the flag.
  * Segment routes (`scope: 'segment'`) let through callers who may write some segment; their use cases check
  * the segment at hand.
  */
 export function authorize(route: RouteSpec, deps: AppDeps): Step {
   return (c) => {
-    const params = (route.params ? c.req.valid('param' as never) : {}) as { projectId?: string; environment?: string };
+    const params = (route.params ? c.req.valid('param' as never) : {}) as { projectId?: string; environment?: string; featureName?: string };
     let actor;
-    if (params.projectId !== undefined) {
-      const found = deps.registry.find(params.projectId);
+    let projectId = params.projectId;
+    if (projectId === undefined && route.scope === 'flag' && params.featureName !== undefined) {
+      const holder = projectOfFlag(deps.registry, params.featureName);
+      if (!holder.ok) throw new ApiError(holder.error);
+      projectId = holder.value;
+    }
+    if (projectId !== undefined) {
+      const found = deps.registry.find(projectId);
       if (!found.ok) throw new ApiError(found.error);
       actor = found.actor;
     }

@@ -10,6 +10,9 @@ import { BatchFeaturesSchema, CloneFeatureSchema, CreateFeatureSchema, ReviveSch
 import { FeatureParamsSchema, ProjectParamsSchema } from '../../schemas/params.schema.js';
 import { JsonPatchSchema } from '../../schemas/patch.schema.js';
 import { archiveFlag, cloneFlag, createFlag, deleteArchivedFlags, patchFlag, reviveFlags, updateFlag } from '../../use-cases/flags.use-cases.js';
+import { flagChildren } from '../../queries/dependencies.queries.js';
+import { hasAnyTag, parseTagFilters } from '../../queries/tags.queries.js';
+import { FlagListQuerySchema } from '../../schemas/tag.schema.js';
 import { flagById } from '../../queries/flags.queries.js';
 import { flagSeen, projectUsage } from '../../queries/usage.queries.js';
 import { apiError } from '../errors.js';
@@ -22,10 +25,14 @@ const FLAG = '/api/admin/projects/:projectId/features/:featureName';
 export const featureRoutes: RouteSpec[] = [
   defineRoute({
     method: 'get', path: '/api/admin/projects/:projectId/features', tag: 'Features', permission: 'READ',
-    summary: 'List the active flags of a project', params: ProjectParamsSchema,
+    summary: 'List the active flags of a project (`tag=type:value`, repeatable: those with any of the tags)', params: ProjectParamsSchema, query: FlagListQuerySchema,
     success: { status: 200, description: '`{version: 2, features: [summary]}`' },
-    handle: ({ c, params, project, deps, registry }) =>
-      sendJson(c, deps.summaries.list(project().state, registry.service.state.environments, registry.service.seq, projectUsage(registry, params.projectId)), deps.gzip),
+    handle: ({ c, params, query, project, deps, registry }) => {
+      const args = [project().state, registry.service.state.environments, registry.service.seq, projectUsage(registry, params.projectId)] as const;
+      if (query.tag === undefined || query.tag.length === 0) return sendJson(c, deps.summaries.list(...args), deps.gzip);
+      const wanted = parseTagFilters(query.tag);
+      return sendJson(c, deps.summaries.filtered(...args, (flag) => hasAnyTag(flag, wanted)), deps.gzip);
+    },
   }),
   defineRoute({
     method: 'post', path: '/api/admin/projects/:projectId/features', tag: 'Features', permission: 'CREATE_FEATURE',
@@ -40,7 +47,7 @@ export const featureRoutes: RouteSpec[] = [
     success: { status: 200, description: 'The flag in detail', schema: FlagDetailView }, errors: ['NotFoundError'],
     handle: ({ params, project }) => flagById(project().state, params.featureName),
     view: (flag, { params, project, registry }) =>
-      flagDetail(flag, params.projectId, orderedEnvironments(registry.service.state.environments, project().state.meta.environments), flagSeen(registry, params.projectId, flag.name)),
+      flagDetail(flag, params.projectId, orderedEnvironments(registry.service.state.environments, project().state.meta.environments), flagSeen(registry, params.projectId, flag.name), flagChildren(project().state, flag.name)),
   }),
   defineRoute({
     method: 'put', path: FLAG, tag: 'Features', permission: 'UPDATE_FEATURE', conditional: true,

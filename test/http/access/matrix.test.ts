@@ -15,6 +15,7 @@ type Kind =
   | 'flag' // flag, strategy, variant and on/off work in a project
   | 'project' // membership, default strategies, the project's environments
   | 'segment' // global segments (a project's segments follow 'project': test/http/segments.test.ts)
+  | 'tag-type' // tag types: service-wide, as Unleash's *_TAG_TYPE permissions
   | 'admin' // users, tokens, environments, new projects, service-wide dumps
   | 'client' // what SDKs call: client and admin tokens only, never a personal token
   | 'frontend' // the frontend API: frontend tokens and admin tokens only
@@ -24,11 +25,11 @@ type Caller = 'admin token' | 'client token' | 'frontend token' | 'root Admin' |
 
 /** Who may do what: the rules of API-DECISIONS, restated. */
 const MAY: Record<Caller, Kind[]> = {
-  'admin token': ['read', 'flag', 'project', 'segment', 'admin', 'client', 'frontend', 'evaluate'],
+  'admin token': ['read', 'flag', 'project', 'segment', 'tag-type', 'admin', 'client', 'frontend', 'evaluate'],
   'client token': ['client', 'evaluate'],
   'frontend token': ['frontend', 'evaluate'],
-  'root Admin': ['read', 'flag', 'project', 'segment', 'admin'],
-  'root Editor': ['read', 'flag', 'segment'],
+  'root Admin': ['read', 'flag', 'project', 'segment', 'tag-type', 'admin'],
+  'root Editor': ['read', 'flag', 'segment', 'tag-type'],
   'root Viewer': ['read'],
   Owner: ['read', 'flag', 'project'],
   Member: ['read', 'flag'],
@@ -94,6 +95,25 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/admin/segments/:id': { kind: 'read', params: { id: 'segment' } },
   'PUT /api/admin/segments/:id': { kind: 'segment', params: { id: 'segment' }, body: { name: 'm-segment', description: 'put', constraints: [] } },
   'DELETE /api/admin/segments/:id': { kind: 'segment', params: { id: 'doomedSegment' } },
+  'GET /api/admin/tag-types': { kind: 'read' },
+  'POST /api/admin/tag-types': { kind: 'tag-type', body: { name: 'made' } },
+  'POST /api/admin/tag-types/validate': { kind: 'read', body: { name: 'fresh' } },
+  'GET /api/admin/tag-types/:name': { kind: 'read', params: { name: 'simple' } },
+  'PUT /api/admin/tag-types/:name': { kind: 'tag-type', params: { name: 'm-type' }, body: { description: 'put' } },
+  'DELETE /api/admin/tag-types/:name': { kind: 'tag-type', params: { name: 'm-doomed-type' } },
+  'GET /api/admin/tags': { kind: 'read' },
+  'GET /api/admin/tags/:name': { kind: 'read', params: { name: 'simple' } },
+  'GET /api/admin/features/:featureName/tags': { kind: 'read' },
+  'POST /api/admin/features/:featureName/tags': { kind: 'flag', body: { value: 'made' } },
+  'PUT /api/admin/features/:featureName/tags': { kind: 'flag', body: { addedTags: [{ value: 'put' }], removedTags: [] } },
+  'DELETE /api/admin/features/:featureName/tags/:type/:value': { kind: 'flag', params: { type: 'simple', value: 'made' } },
+  [`PUT ${P}/tags`]: { kind: 'flag', body: { features: ['m-flag'], tags: { addedTags: [{ value: 'bulk' }], removedTags: [] } } },
+  [`POST ${FLAG}/dependencies`]: { kind: 'flag', body: { feature: 'm-parent' } },
+  [`DELETE ${FLAG}/dependencies/:parent`]: { kind: 'flag', params: { parent: 'm-parent' } },
+  [`DELETE ${FLAG}/dependencies`]: { kind: 'flag' },
+  [`GET ${FLAG}/parents`]: { kind: 'read' },
+  [`GET ${FLAG}/parent-variants`]: { kind: 'read' },
+  [`GET ${P}/dependencies`]: { kind: 'read' },
   'GET /api/admin/state': { kind: 'admin' },
   'GET /api/admin/backup': { kind: 'admin' },
   'GET /api/admin/events': { kind: 'admin', query: '?project=matrix' },
@@ -166,13 +186,14 @@ async function buildWorld(): Promise<World> {
   const frontend = await ok('POST', '/api/admin/api-tokens', { tokenName: 'web', type: 'frontend', projects: ['matrix'], environment: 'development' });
   const victimApiToken = await ok('POST', '/api/admin/api-tokens', { tokenName: 'victim', type: 'admin' });
   const outsiderToken = await ok('POST', `/api/admin/user-admin/${ids.outsider}/tokens`, { description: 'outsider' });
-  for (const name of ['m-flag', 'm-doomed', 'm-archived']) await ok('POST', '/api/admin/projects/matrix/features', { name });
+  for (const name of ['m-flag', 'm-doomed', 'm-archived', 'm-parent']) await ok('POST', '/api/admin/projects/matrix/features', { name });
   await ok('DELETE', '/api/admin/projects/matrix/features/m-archived');
   await ok('POST', '/api/client/register', REGISTER);
   await h.registry.usage.flush();
   const strategy = await ok('POST', '/api/admin/projects/matrix/features/m-flag/environments/development/strategies', { name: 'default' });
   const segment = await ok('POST', '/api/admin/segments', { name: 'm-segment', constraints: [] });
   const doomedSegment = await ok('POST', '/api/admin/segments', { name: 'm-doomed-segment', constraints: [] });
+  for (const name of ['m-type', 'm-doomed-type']) await ok('POST', '/api/admin/tag-types', { name });
   const tokens: Record<Caller, string> = {
     'admin token': ADMIN_TOKEN,
     'client token': client.secret,

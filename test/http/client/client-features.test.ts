@@ -102,7 +102,7 @@ describe('scope', () => {
 });
 
 describe('query', () => {
-  test('namePrefix, project, and a tag filter (no flag has tags yet: nothing matches)', async ({ h }) => {
+  test('namePrefix, project, and a tag filter (no flag carries the tag: nothing matches)', async ({ h }) => {
     await twoProjects(h);
     const token = await clientToken(h, ['*'], 'development');
     expect(names((await features(h, token, '?namePrefix=a-')).body)).toEqual(['a-one', 'a-two']);

@@ -1,0 +1,64 @@
+/**
+ * Tag types and the tags of flags (docs/api-decisions.md "Tags"). Every write runs in the registry's tag
+ * mailbox (`registry.tagWrites`), one at a time, because its rule spans the service and the projects: a tag
+ * is added only while its type exists (checked here, then decided in the project mailbox), and a type is
+ * deleted only while no flag of any project carries it. Reads of the committed states inside the mailbox see
+ * every earlier tag write, since each is durable before the next starts.
+ */
+import type { Registry } from '../actors/registry.js';
+import { principalLabel, type Principal } from '../auth/permissions.js';
+import { fail } from '../domain/errors.js';
+import type { TagType } from '../domain/service-state.js';
+import type { Tag } from '../domain/types.js';
+import { tagTypeUses } from '../queries/tags.queries.js';
+import { failed, fromDecision, sendToProject, type Result } from './result.js';
+
+/** What changes on which flags of one project. */
+export interface TagChange {
+  projectId: string;
+  features: string[];
+  added: Tag[];
+  removed: Tag[];
+}
+
+/**
+ * Adds and removes tags on flags of one project, all or nothing; answers each flag's tags after it. A tag
+ * whose type does not exist is a 400 (Unleash 6.10: "Tag type 'x' does not exist").
+ *
+ * @example await changeTags(registry, { projectId: 'default', features: ['a'], added: [{ type: 'simple', value: 'beta' }], removed: [] }, principal)
+ */
+export function changeTags(registry: Registry, input: TagChange, principal: Principal): Promise<Result<Tag[][]>> {
+  return registry.tagWrites.run(async () => {
+    const known = new Set(registry.service.state.tagTypes.map((t) => t.name));
+    const unknown = input.added.find((t) => !known.has(t.type));
+    if (unknown) return failed(fail('ValidationError', `"type": tag type "${unknown.type}" does not exist; create it with POST /api/admin/tag-types first`));
+    return sendToProject(registry, input.projectId, { type: 'tags.change', features: input.features, added: input.added, removed: input.removed }, principal);
+  });
+}
+
+/** Creates a tag type (201); its name must be free (409) and within `LIMIT_TAG_TYPES`. */
+export function createTagType(registry: Registry, tagType: TagType, principal: Principal): Promise<Result<TagType>> {
+  return registry.tagWrites.run(async () => fromDecision(await registry.service.send({ type: 'tag-type.create', tagType }, principalLabel(principal))));
+}
+
+/** Replaces a tag type's description, icon and colour; 404 when unknown. */
+export function updateTagType(registry: Registry, tagType: TagType, principal: Principal): Promise<Result<TagType>> {
+  return registry.tagWrites.run(async () => fromDecision(await registry.service.send({ type: 'tag-type.update', tagType }, principalLabel(principal))));
+}
+
+/**
+ * Deletes a tag type no flag carries; one in use is a 409 naming the flags (Unleash deletes their tags with
+ * it; flagpole keeps them, see docs/api-decisions.md "Tags"). 404 when unknown.
+ */
+export function deleteTagType(registry: Registry, name: string, principal: Principal): Promise<Result<TagType>> {
+  return registry.tagWrites.run(async () => {
+    const uses = tagTypeUses(registry, name);
+    if (uses.length > 0) {
+      const named = uses.slice(0, 10).join(', ') + (uses.length > 10 ? ` and ${uses.length - 10} more` : '');
+      return failed(fail('InvalidOperationError', `Tag type "${name}" is used by ${uses.length} flag${uses.length === 1 ? '' : 's'} (${named}); remove those tags before deleting it`));
+    }
+    const damaged = [...registry.unavailable.keys()];
+    if (damaged.length > 0) return failed(fail('Unavailable', `Cannot tell whether projects ${damaged.map((p) => `"${p}"`).join(', ')} (not recovered) use tag type "${name}"; repair them first`));
+    return fromDecision(await registry.service.send({ type: 'tag-type.delete', name }, principalLabel(principal)));
+  });
+}
