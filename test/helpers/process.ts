@@ -5,7 +5,6 @@ import { join, resolve } from 'node:path';
 import { freePort } from './net.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
 
 /** The real service as its own process, spoken to over a socket. */
 export interface ServerProcess {
@@ -27,7 +26,9 @@ export interface ServerProcess {
 export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'flagpole-proc-'));
-  const child = spawn(TSX, ['src/main.ts'], {
+  // Node itself with tsx's loader, one process: the `tsx` command runs the script in a child of its own, which a
+  // SIGKILL of the command would leave running.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_FORMAT: 'json', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
