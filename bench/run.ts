@@ -102,7 +102,7 @@ async function runScenarios(
       if (hot.projectFlags !== HOT_FLAGS) {
         notes.push(`${target.label}: project ${HOT_PROJECT} held ${hot.projectFlags} flags, not ${HOT_FLAGS}, during the reads (use a fresh database)`);
       }
-      sides.push({ target, context: { runId, duration: options.duration, warmup: WARMUP_SECONDS, hotFlags: hot.flags, clientToken: hot.clientToken, frontendToken: hot.frontendToken } });
+      sides.push({ target, context: { runId, duration: options.duration, warmup: WARMUP_SECONDS, hotFlags: hot.flags, clientToken: hot.clientToken } });
     }
     const rows: ScenarioRow[] = [];
     for (const [index, scenario] of scenarios.entries()) {

@@ -33,8 +33,6 @@ export interface ScenarioContext {
   hotFlags: string[];
   /** A client (SDK) token of the hot project in `development`, created while seeding. */
   clientToken: string;
-  /** A frontend token of the hot project in `development` (browser SDKs), created while seeding. */
-  frontendToken: string;
 }
 
 /** One measured scenario: `build` does its own setup on the target and returns the requests to drive. */
@@ -52,7 +50,7 @@ export interface Scenario {
  * `development` (so `/on` succeeds). Returns their names and how many flags the project holds afterwards
  * (more than HOT_FLAGS means the other server's database was not fresh).
  */
-export async function seedHotProject(target: Target, runId: string): Promise<{ flags: string[]; projectFlags: number; clientToken: string; frontendToken: string }> {
+export async function seedHotProject(target: Target, runId: string): Promise<{ flags: string[]; projectFlags: number; clientToken: string }> {
   const flags = Array.from({ length: HOT_FLAGS }, (_, i) => `${runId}-hot-${i}`);
   await inParallel(flags.length, SEED_CONCURRENCY, async (i) => {
     const name = flags[i] as string;
@@ -62,10 +60,7 @@ export async function seedHotProject(target: Target, runId: string): Promise<{ f
   const token = (await callOk(target, 'POST', '/api/admin/api-tokens', {
     tokenName: `${runId}-sdk`, type: 'client', projects: [HOT_PROJECT], environment: 'development',
   })) as { secret: string };
-  const frontend = (await callOk(target, 'POST', '/api/admin/api-tokens', {
-    tokenName: `${runId}-browser`, type: 'frontend', projects: [HOT_PROJECT], environment: 'development',
-  })) as { secret: string };
-  return { flags, projectFlags: await countFlags(target, HOT_PROJECT), clientToken: token.secret, frontendToken: frontend.secret };
+  return { flags, projectFlags: await countFlags(target, HOT_PROJECT), clientToken: token.secret };
 }
 
 /** What a backend SDK sends when it polls: its token and its client spec. */

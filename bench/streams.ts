@@ -129,7 +129,7 @@ async function delta(target: Target, token: string, presented?: number): Promise
 async function toggleRequests(target: Target, flags: string[], clientToken: string): Promise<AutocannonRequest[]> {
   const toggle = SCENARIOS.find((s) => s.name === 'toggle');
   if (!toggle) throw new Error('the toggle scenario is missing');
-  return toggle.build(target, { runId: 'streams', duration: 0, warmup: 0, hotFlags: flags, clientToken, frontendToken: '' });
+  return toggle.build(target, { runId: 'streams', duration: 0, warmup: 0, hotFlags: flags, clientToken });
 }
 
 /**
