@@ -46,6 +46,8 @@ export const SHAPE_LIMITS = {
   payload: 10_000,
   /** Segments one strategy may reference. */
   strategySegments: 10,
+  /** Strategies in one `set-sort-order` request. */
+  strategyOrders: 1000,
   /** Flag names in one batch (delete, revive). */
   batch: 1000,
   /** An evaluation context (frontend API, playground): properties (and unknown top-level fields) in all, and characters of one value. */

@@ -66,6 +66,8 @@ function sides(event: ProjectEvent): { feature: string | null; environment: stri
       return on(event.name, event.before, event.strategy, event.environment, event.enabled);
     case 'strategy.deleted':
       return on(event.name, event.before, null, event.environment, event.enabled);
+    case 'strategies.sorted':
+      return on(event.name, event.before, event.order, event.environment);
     case 'flag.enabled':
       return on(event.name, { enabled: false }, event.added ? { enabled: true, addedStrategy: event.added } : { enabled: true }, event.environment, true);
     case 'flag.disabled':

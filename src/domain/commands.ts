@@ -1,5 +1,5 @@
 import type { Operation } from 'fast-json-patch';
-import type { Dependency, Flag, FlagType, ProjectMeta, Strategy, StrategyInput, Tag, Variant } from './types.js';
+import type { Dependency, Flag, FlagType, ProjectMeta, Strategy, StrategyInput, StrategyOrder, Tag, Variant } from './types.js';
 
 /**
  * The flag version a caller last saw (`If-Match`): a version, or `mismatch` for a header that names none.
@@ -31,6 +31,8 @@ export type ProjectCommand =
   | ({ type: 'strategy.update'; strategyId: string; strategy: StrategyInput } & EnvironmentTarget)
   | ({ type: 'strategy.patch'; strategyId: string; operations: Operation[] } & EnvironmentTarget)
   | ({ type: 'strategy.delete'; strategyId: string } & EnvironmentTarget)
+  /** New `sortOrder`s of some strategies of the environment; every id must be one of them. */
+  | ({ type: 'strategy.set-sort-order'; order: StrategyOrder[] } & EnvironmentTarget)
   | ({ type: 'flag.enable' } & EnvironmentTarget)
   | ({ type: 'flag.disable' } & EnvironmentTarget)
   | ({ type: 'variants.set'; variants: Variant[] } & FlagTarget)
@@ -80,6 +82,7 @@ export interface ProjectReplies {
   'strategy.update': Versioned<Strategy>;
   'strategy.patch': Versioned<Strategy>;
   'strategy.delete': Versioned<null>;
+  'strategy.set-sort-order': Versioned<null>;
   'flag.enable': Versioned<null>;
   'flag.disable': Versioned<null>;
   'variants.set': Versioned<Variant[]>;

@@ -6,6 +6,7 @@ import type { ProjectDraft } from './project-state.js';
 import { decideArchive, decideClone, decideCreate, decideDeleteArchived, decidePatch, decideRevive, decideUpdate } from './decide/flags.js';
 import { decideAddMember, decideChangeMember, decideConnect, decideDisconnect, decidePurgeMember, decideRemoveMember } from './decide/project.js';
 import { decideAddStrategy, decideDeleteStrategy, decidePatchStrategy, decideUpdateStrategy } from './decide/strategies.js';
+import { decideSetSortOrder } from './decide/strategy-order.js';
 import { decideDefaultStrategy, decideDisable, decideEnable } from './decide/toggles.js';
 import { decidePatchVariants, decideSetVariants } from './decide/variants.js';
 import { decideAddDependency, decideRemoveDependency } from './decide/dependencies.js';
@@ -27,6 +28,7 @@ const DECIDERS: Deciders = {
   'strategy.update': decideUpdateStrategy,
   'strategy.patch': decidePatchStrategy,
   'strategy.delete': decideDeleteStrategy,
+  'strategy.set-sort-order': decideSetSortOrder,
   'flag.enable': decideEnable,
   'flag.disable': decideDisable,
   'variants.set': decideSetVariants,

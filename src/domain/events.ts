@@ -1,4 +1,4 @@
-import type { Dependency, Flag, FlagType, ProjectMeta, Strategy, Tag, Variant } from './types.js';
+import type { Dependency, Flag, FlagType, ProjectMeta, Strategy, StrategyOrder, Tag, Variant } from './types.js';
 
 /** The metadata a flag update changes. */
 export interface FlagMetadata {
@@ -29,6 +29,8 @@ export type FlagEvent =
   | ({ type: 'strategy.added'; environment: string; strategy: Strategy; enabled: boolean } & OnFlag)
   | ({ type: 'strategy.updated'; environment: string; strategy: Strategy; before: Strategy; enabled: boolean } & OnFlag)
   | ({ type: 'strategy.deleted'; environment: string; before: Strategy; enabled: boolean } & OnFlag)
+  /** `order`: the new sortOrder of each strategy that changed, `before`: their previous ones. */
+  | ({ type: 'strategies.sorted'; environment: string; order: StrategyOrder[]; before: StrategyOrder[] } & OnFlag)
   /** `added`: the default strategy `/on` added first, when it had to. */
   | ({ type: 'flag.enabled'; environment: string; added: Strategy | null } & OnFlag)
   | ({ type: 'flag.disabled'; environment: string } & OnFlag)

@@ -70,6 +70,13 @@ export function applyFlagEvent(flag: Flag | undefined, event: FlagEvent): Flag |
         enabled: event.enabled,
         strategies: e.strategies.filter((s) => s.id !== event.before.id),
       }));
+    case 'strategies.sorted': {
+      const orders = new Map(event.order.map((o) => [o.id, o.sortOrder]));
+      return withEnvironment(flag, event.environment, version, (e) => ({
+        ...e,
+        strategies: ordered(e.strategies.map((s) => (orders.has(s.id) ? { ...s, sortOrder: orders.get(s.id)! } : s))),
+      }));
+    }
     case 'flag.enabled':
       return withEnvironment(flag, event.environment, version, (e) => {
         const strategies = event.added ? ordered([...e.strategies, strategyWithDict(event.added)]) : e.strategies;

@@ -13,6 +13,7 @@ import type {
   OverrideBody,
   PayloadBody,
   StrategyBody,
+  StrategyOrderBody,
   StrategyRecord,
   StrategyVariantBody,
   VariantBody,
@@ -27,6 +28,8 @@ export type StrategyVariant = StrategyVariantBody;
 export type Strategy = StrategyRecord;
 /** A strategy before it gets an id and a place: the body of add, put and default-strategy. */
 export type StrategyInput = StrategyBody;
+/** A strategy's new place (`set-sort-order`). */
+export type StrategyOrder = StrategyOrderBody;
 export type Override = OverrideBody;
 export type Variant = VariantBody;
 

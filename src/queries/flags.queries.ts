@@ -1,7 +1,7 @@
 /** Reads of a project's flags from its committed state. */
 import { fail } from '../domain/errors.js';
 import type { ProjectState } from '../domain/project-state.js';
-import type { Flag } from '../domain/types.js';
+import type { Flag, Strategy } from '../domain/types.js';
 import { failed, ok, type Result } from '../use-cases/result.js';
 
 /** A flag of the project (archived ones too), with its version as the answer's `ETag`; 404 when unknown. */
@@ -20,4 +20,13 @@ export function flagInEnvironment(state: ProjectState, name: string, environment
   }
   const entry = Object.hasOwn(found.value.environments, environment) ? found.value.environments[environment] : undefined;
   return ok({ flag: found.value, strategies: entry?.strategies ?? [] }, found.value.version);
+}
+
+/** One strategy of a flag in one environment; 404 when the flag, the environment or the strategy is unknown there. */
+export function strategyById(state: ProjectState, name: string, environment: string, strategyId: string): Result<Strategy> {
+  const found = flagInEnvironment(state, name, environment);
+  if (!found.ok) return found;
+  const strategy = found.value.strategies.find((s) => s.id === strategyId);
+  if (!strategy) return failed(fail('NotFoundError', `No strategy "${strategyId}" on flag "${name}" in environment "${environment}"`));
+  return ok(strategy, found.value.flag.version);
 }

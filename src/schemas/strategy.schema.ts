@@ -16,7 +16,7 @@ import {
 import { ConstraintSchema } from './constraint.schema.js';
 import { mustBe, oneOf } from './messages.js';
 import { PayloadSchema } from './payload.schema.js';
-import { TOTAL_WEIGHT, WeightTypeSchema, uniqueNames } from './variant.schema.js';
+import { TOTAL_WEIGHT, WeightTypeSchema, fixBelowTotal, uniqueNames, variableNeeded } from './variant.schema.js';
 
 /** The strategy types this service knows. */
 export const STRATEGY_NAMES = [
@@ -93,6 +93,9 @@ const strategyEntries = {
       v.array(StrategyVariantSchema, mustBe('an array of variants')),
       v.maxLength(STRATEGY_LIMITS.variants, `must hold at most ${STRATEGY_LIMITS.variants} variants`),
       uniqueNames(),
+      // The rules of flag variants (API-DECISIONS "Variants"); the domain stores the distributed weights.
+      variableNeeded(),
+      fixBelowTotal(),
     ),
   ),
   segments: v.optional(

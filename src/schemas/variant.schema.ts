@@ -71,8 +71,25 @@ export function uniqueNames<T extends { name: string }>() {
   });
 }
 
-const fixTotal = (variants: readonly Weighted[]) =>
+/** The total of the `fix` weights of a list. */
+export const fixTotal = (variants: readonly Weighted[]): number =>
   variants.reduce((sum, x) => (x.weightType === 'fix' ? sum + x.weight : sum), 0);
+
+/** Check: a non-empty list has at least one `variable` variant (flag and strategy variants alike). */
+export function variableNeeded<T extends Weighted>() {
+  return v.check<T[], string>(
+    (list) => list.length === 0 || list.some((x) => x.weightType === 'variable'),
+    'a non-empty variant list needs at least one variant with weightType "variable"',
+  );
+}
+
+/** Check: the `fix` weights total strictly below 1000. */
+export function fixBelowTotal<T extends Weighted>() {
+  return v.check<T[], (issue: v.CheckIssue<T[]>) => string>(
+    (list) => fixTotal(list) < TOTAL_WEIGHT,
+    (issue) => `the weights of "fix" variants must total less than ${TOTAL_WEIGHT}, got ${fixTotal(issue.input)}`,
+  );
+}
 
 /**
  * Body of `PUT .../features/:featureName/variants`, and the list after a
@@ -84,14 +101,8 @@ export const VariantsSchema = v.pipe(
   v.array(VariantSchema, mustBe('an array of variants')),
   v.maxLength(VARIANTS_MAX, `must hold at most ${VARIANTS_MAX} variants`),
   uniqueNames(),
-  v.check(
-    (list) => list.length === 0 || list.some((x) => x.weightType === 'variable'),
-    'a non-empty variant list needs at least one variant with weightType "variable"',
-  ),
-  v.check(
-    (list) => fixTotal(list) < TOTAL_WEIGHT,
-    (issue) => `the weights of "fix" variants must total less than ${TOTAL_WEIGHT}, got ${fixTotal(issue.input)}`,
-  ),
+  variableNeeded(),
+  fixBelowTotal(),
 );
 export type VariantsBody = v.InferOutput<typeof VariantsSchema>;
 

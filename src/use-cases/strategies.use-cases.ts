@@ -2,7 +2,7 @@
 import type { Operation } from 'fast-json-patch';
 import type { Registry } from '../actors/registry.js';
 import type { Principal } from '../auth/permissions.js';
-import type { Strategy, StrategyInput } from '../domain/types.js';
+import type { Strategy, StrategyInput, StrategyOrder } from '../domain/types.js';
 import type { FlagRef } from './flags.use-cases.js';
 import { sendToFlag, type Result } from './result.js';
 
@@ -44,5 +44,12 @@ export async function patchStrategy(registry: Registry, input: StrategyRef & { o
 export function deleteStrategy(registry: Registry, input: StrategyRef, principal: Principal): Promise<Result<null>> {
   return sendToFlag(registry, input.projectId, {
     type: 'strategy.delete', feature: input.featureName, environment: input.environment, strategyId: input.strategyId, ifMatch: input.ifMatch,
+  }, principal);
+}
+
+/** Sets the `sortOrder` of the listed strategies (Unleash's `set-sort-order`); 404 for an id not in that environment. */
+export function setStrategySortOrder(registry: Registry, input: FlagEnvironmentRef & { order: StrategyOrder[] }, principal: Principal): Promise<Result<null>> {
+  return sendToFlag(registry, input.projectId, {
+    type: 'strategy.set-sort-order', feature: input.featureName, environment: input.environment, ifMatch: input.ifMatch, order: input.order,
   }, principal);
 }

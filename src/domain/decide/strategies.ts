@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { safeParseCapped } from '../../schemas/capped-parse.js';
 import { flagRules } from '../../../machines/flag-rules.js';
 import { StrategyRecordSchema } from '../../schemas/strategy.schema.js';
+import { distributeWeights } from '../../schemas/variant.schema.js';
 import type { CommandContext, ProjectContext } from '../context.js';
 import type { Cmd, Versioned } from '../commands.js';
 import { fail, refuse, type Decision } from '../errors.js';
@@ -34,7 +35,7 @@ export function buildStrategy(input: StrategyInput, flagName: string, id: string
     sortOrder,
     constraints: input.constraints ?? [],
     parameters,
-    variants: input.variants ?? [],
+    variants: distributeWeights(input.variants ?? []),
     segments: input.segments ?? [],
   };
 }

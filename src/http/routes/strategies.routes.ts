@@ -2,8 +2,9 @@
 import { FeatureEnvironmentParamsSchema, StrategyParamsSchema } from '../../schemas/params.schema.js';
 import { JsonPatchSchema } from '../../schemas/patch.schema.js';
 import { StrategySchema } from '../../schemas/strategy.schema.js';
-import { flagInEnvironment } from '../../queries/flags.queries.js';
-import { addStrategy, deleteStrategy, patchStrategy, updateStrategy } from '../../use-cases/strategies.use-cases.js';
+import { StrategySortOrderSchema } from '../../schemas/strategy-order.schema.js';
+import { flagInEnvironment, strategyById } from '../../queries/flags.queries.js';
+import { addStrategy, deleteStrategy, patchStrategy, setStrategySortOrder, updateStrategy } from '../../use-cases/strategies.use-cases.js';
 import type { ErrorKind } from '../errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 import { StrategyView, strategiesInOrder } from '../views.js';
@@ -25,6 +26,19 @@ export const strategyRoutes: RouteSpec[] = [
     summary: 'Add a strategy to a flag in an environment', params: FeatureEnvironmentParamsSchema, body: StrategySchema,
     success: { status: 200, description: 'The stored strategy', schema: StrategyView }, errors: ERRORS,
     handle: ({ params, body, ifMatch, principal, registry }) => addStrategy(registry, { ...params, ifMatch, strategy: body }, principal),
+    view: (strategy) => strategy,
+  }),
+  defineRoute({
+    method: 'post', path: `${STRATEGIES}/set-sort-order`, tag: 'Strategies', permission: 'UPDATE_FEATURE_STRATEGY', conditional: true,
+    summary: 'Set the sortOrder of the listed strategies (Unleash 6.10 setStrategySortOrder)', params: FeatureEnvironmentParamsSchema, body: StrategySortOrderSchema,
+    success: { status: 200, description: 'No body' }, errors: ERRORS,
+    handle: ({ params, body, ifMatch, principal, registry }) => setStrategySortOrder(registry, { ...params, ifMatch, order: body }, principal),
+  }),
+  defineRoute({
+    method: 'get', path: `${STRATEGIES}/:strategyId`, tag: 'Strategies', permission: 'READ',
+    summary: 'Read one strategy of a flag in an environment', params: StrategyParamsSchema,
+    success: { status: 200, description: 'The strategy', schema: StrategyView }, errors: ['NotFoundError'],
+    handle: ({ params, project }) => strategyById(project().state, params.featureName, params.environment, params.strategyId),
     view: (strategy) => strategy,
   }),
   defineRoute({

@@ -81,6 +81,8 @@ const EXPECTED: Record<string, Row> = {
   [`POST ${P}/delete`]: { kind: 'flag', body: { features: ['m-archived'] } },
   [`GET ${ENV}/strategies`]: { kind: 'read' },
   [`POST ${ENV}/strategies`]: { kind: 'flag', body: { name: 'default' } },
+  [`POST ${ENV}/strategies/set-sort-order`]: { kind: 'flag', body: [] },
+  [`GET ${ENV}/strategies/:strategyId`]: { kind: 'read' },
   [`PUT ${ENV}/strategies/:strategyId`]: { kind: 'flag', body: { name: 'flexibleRollout', parameters: { rollout: '50' } } },
   [`PATCH ${ENV}/strategies/:strategyId`]: { kind: 'flag', body: [{ op: 'replace', path: '/parameters/rollout', value: '60' }] },
   [`DELETE ${ENV}/strategies/:strategyId`]: { kind: 'flag' },
