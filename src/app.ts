@@ -17,6 +17,7 @@ import { clientStreamingRoutes } from './http/routes/client-streaming.routes.js'
 import { clientRoutes } from './http/routes/client.routes.js';
 import { environmentRoutes } from './http/routes/environments.routes.js';
 import { featureRoutes } from './http/routes/features.routes.js';
+import { bulkFeatureRoutes } from './http/routes/bulk-features.routes.js';
 import { frontendRoutes } from './http/routes/frontend.routes.js';
 import { ofrepRoutes } from './http/routes/ofrep.routes.js';
 import { projectRoutes } from './http/routes/projects.routes.js';
@@ -45,6 +46,7 @@ export const ROUTES: RouteSpec[] = [
   ...projectRoutes,
   ...environmentRoutes,
   ...featureRoutes,
+  ...bulkFeatureRoutes,
   ...strategyRoutes,
   ...toggleRoutes,
   ...variantRoutes,

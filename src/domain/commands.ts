@@ -26,6 +26,11 @@ export type ProjectCommand =
   | ({ type: 'flag.archive' } & FlagTarget)
   | { type: 'flag.revive'; features: string[] }
   | { type: 'flag.delete-archived'; features: string[] }
+  /** Bulk writes (Unleash's bulk routes): each flag listed once; see `decide/bulk.ts` for which names are ignored. */
+  | { type: 'flags.stale'; features: string[]; stale: boolean }
+  | { type: 'flags.archive'; features: string[] }
+  | { type: 'flags.enable'; features: string[]; environment: string }
+  | { type: 'flags.disable'; features: string[]; environment: string }
   | ({ type: 'flag.clone'; name: string; replaceGroupId: boolean } & FlagTarget)
   | ({ type: 'strategy.add'; strategy: StrategyInput } & EnvironmentTarget)
   | ({ type: 'strategy.update'; strategyId: string; strategy: StrategyInput } & EnvironmentTarget)
@@ -77,6 +82,10 @@ export interface ProjectReplies {
   'flag.archive': Versioned<null>;
   'flag.revive': null;
   'flag.delete-archived': null;
+  'flags.stale': null;
+  'flags.archive': null;
+  'flags.enable': null;
+  'flags.disable': null;
   'flag.clone': Versioned<Flag>;
   'strategy.add': Versioned<Strategy>;
   'strategy.update': Versioned<Strategy>;

@@ -7,6 +7,7 @@ import { decideArchive, decideClone, decideCreate, decideDeleteArchived, decideP
 import { decideAddMember, decideChangeMember, decideConnect, decideDisconnect, decidePurgeMember, decideRemoveMember } from './decide/project.js';
 import { decideAddStrategy, decideDeleteStrategy, decidePatchStrategy, decideUpdateStrategy } from './decide/strategies.js';
 import { decideSetSortOrder } from './decide/strategy-order.js';
+import { decideArchiveMany, decideStaleMany, decideToggleMany } from './decide/bulk.js';
 import { decideDefaultStrategy, decideDisable, decideEnable } from './decide/toggles.js';
 import { decidePatchVariants, decideSetVariants } from './decide/variants.js';
 import { decideAddDependency, decideRemoveDependency } from './decide/dependencies.js';
@@ -24,6 +25,10 @@ const DECIDERS: Deciders = {
   'flag.revive': decideRevive,
   'flag.delete-archived': decideDeleteArchived,
   'flag.clone': decideClone,
+  'flags.stale': decideStaleMany,
+  'flags.archive': decideArchiveMany,
+  'flags.enable': decideToggleMany,
+  'flags.disable': decideToggleMany,
   'strategy.add': decideAddStrategy,
   'strategy.update': decideUpdateStrategy,
   'strategy.patch': decidePatchStrategy,

@@ -7,7 +7,7 @@ import type { Segment } from '../domain/segment.js';
 import type { Environment } from '../domain/service-state.js';
 import type { Flag, Strategy, Variant } from '../domain/types.js';
 import type { FlagSeen } from '../domain/usage-counts.js';
-import type { ApplicationDetailView, ApplicationView, FlagDetailView, FlagRecordView, SegmentView } from '../schemas/responses.schema.js';
+import type { ApplicationDetailView, ApplicationView, ArchivedFlagView, FlagDetailView, FlagRecordView, SegmentView } from '../schemas/responses.schema.js';
 
 export * from '../schemas/responses.schema.js';
 
@@ -25,6 +25,19 @@ export const flagRecord = (flag: Flag, project: string, seen: FlagSeen): FlagRec
   createdAt: flag.createdAt,
   lastSeenAt: seen.lastSeenAt,
   variants: flag.variants.length > 0 ? flag.variants : null,
+});
+
+/** An archived flag as `GET /api/admin/archive/features/:projectId` lists it. */
+export const archivedFlagRecord = (flag: Flag, project: string, seen: FlagSeen): ArchivedFlagView => ({
+  name: flag.name,
+  description: flag.description,
+  type: flag.type,
+  project,
+  stale: flag.stale,
+  impressionData: flag.impressionData,
+  createdAt: flag.createdAt,
+  archivedAt: flag.archivedAt,
+  lastSeenAt: seen.lastSeenAt,
 });
 
 /** The project's environments in the service's environment order. */

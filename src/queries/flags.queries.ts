@@ -30,3 +30,10 @@ export function strategyById(state: ProjectState, name: string, environment: str
   if (!strategy) return failed(fail('NotFoundError', `No strategy "${strategyId}" on flag "${name}" in environment "${environment}"`));
   return ok(strategy, found.value.flag.version);
 }
+
+/** The archived flags of the project, by name. */
+export function archivedFlags(state: ProjectState): Flag[] {
+  const archived: Flag[] = [];
+  for (const flag of state.flags.values()) if (flag.archived) archived.push(flag);
+  return archived.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}

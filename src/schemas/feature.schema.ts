@@ -110,6 +110,13 @@ export const BatchFeaturesSchema = strictObject({
 });
 export type BatchFeatures = v.InferOutput<typeof BatchFeaturesSchema>;
 
+/** Body of `POST /api/admin/projects/:projectId/stale` (Unleash 6.10 `batchStaleSchema`). */
+export const BatchStaleSchema = strictObject({
+  features: BatchFeaturesSchema.entries.features,
+  stale: strictBoolean(),
+});
+export type BatchStale = v.InferOutput<typeof BatchStaleSchema>;
+
 /** Body of `POST /api/admin/projects/:projectId/revive`: same shape as batch delete. */
 export const ReviveSchema = BatchFeaturesSchema;
 export type Revive = v.InferOutput<typeof ReviveSchema>;

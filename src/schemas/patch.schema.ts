@@ -67,14 +67,13 @@ export const PatchOperationSchema = v.pipe(
 );
 
 /**
- * Body of every PATCH route: 1 to 100 operations. The count is checked before any operation is, so a body
+ * Body of every PATCH route: 0 to 100 operations (an empty patch is a 200 that changes nothing, as in Unleash). The count is checked before any operation is, so a body
  * of a million junk operations costs one issue, not millions.
  *
  * @example v.parse(JsonPatchSchema, [{ op: 'replace', path: '/description', value: 'x' }])
  */
 export const JsonPatchSchema = v.pipe(
   v.array(v.unknown(), mustBe('an array of JSON Patch operations')),
-  v.minLength(1, 'must hold at least one operation'),
   v.maxLength(PATCH_MAX, `must hold at most ${PATCH_MAX} operations`),
   v.array(PatchOperationSchema),
 );

@@ -25,6 +25,20 @@ export const FlagRecordView = v.object({
 });
 export type FlagRecordView = v.InferOutput<typeof FlagRecordView>;
 
+/** An archived flag in `GET /api/admin/archive/features/:projectId` (Unleash 6.10 `archivedFeatureSchema`). */
+export const ArchivedFlagView = v.object({
+  name: v.string(),
+  description: v.string(),
+  type: v.picklist(FLAG_TYPES),
+  project: v.string(),
+  stale: v.boolean(),
+  impressionData: v.boolean(),
+  createdAt: isoDate,
+  archivedAt: v.nullable(isoDate),
+  lastSeenAt: v.nullable(isoDate),
+});
+export type ArchivedFlagView = v.InferOutput<typeof ArchivedFlagView>;
+
 /** A stored strategy. */
 export const StrategyView = StrategyRecordSchema;
 

@@ -88,5 +88,8 @@ export const FlagTagsParamsSchema = looseObject({ featureName: FlagNameSchema })
 /** `/api/admin/features/:featureName/tags/:type/:value` (the value is matched as given, after trimming). */
 export const FlagTagParamsSchema = looseObject({ featureName: FlagNameSchema, type: TagTypeNameSchema, value: TagValueSchema });
 
-/** Query of the project flag list: `tag=type:value`, repeatable; a flag with any of them is listed (as Unleash). */
-export const FlagListQuerySchema = looseObject({ tag: repeatable(TagFilterSchema) });
+/**
+ * Query of the project flag list: `tag=type:value`, repeatable, a flag with any of them is listed (as
+ * Unleash); `namePrefix`: only flags whose name starts with it. Both given: flags that pass both.
+ */
+export const FlagListQuerySchema = looseObject({ tag: repeatable(TagFilterSchema), namePrefix: v.optional(boundedString(SHAPE_LIMITS.name)) });

@@ -42,6 +42,10 @@ describe('JsonPatchSchema', () => {
     expectIssue(JsonPatchSchema, [{ op: 'copy', path: '/a', from: '/__proto__' }], '0.from', '"__proto__"');
   });
 
+  it('accepts an empty patch (a 200 that changes nothing, as in Unleash)', () => {
+    expect(parseOk(JsonPatchSchema, [])).toEqual([]);
+  });
+
   it('unescapes pointer segments before checking them, and accepts look-alikes', () => {
     expect(pointerSegments('/a~1b/c~0d/~01')).toEqual(['a/b', 'c~d', '~1']);
     expect(parseOk(JsonPatchSchema, [{ op: 'add', path: '/parameters/__proto__x', value: 1 }])).toHaveLength(1);
@@ -49,7 +53,6 @@ describe('JsonPatchSchema', () => {
   });
 
   it.each([
-    [[], '', 'at least one operation'],
     [{ op: 'add', path: '/a', value: 1 }, '', 'must be an array of JSON Patch operations'],
     [Array.from({ length: 101 }, () => ({ op: 'remove', path: '/a' })), '', 'at most 100 operations'],
     [[{ path: '/a', value: 1 }], '0.op', 'is required'],

@@ -72,6 +72,8 @@ export function decidePatch(draft: ProjectDraft, cmd: Cmd<'flag.patch'>, context
   const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
   if (!found.ok) return refuse(found.error);
   const before = found.value;
+  // An empty patch changes nothing: no event, the flag keeps its version (Unleash answers 200 too).
+  if (cmd.operations.length === 0) return acceptOnFlag([], before, before, context);
   for (const op of cmd.operations) {
     const writes = op.op === 'test' ? [] : op.op === 'move' ? [op.path, op.from] : [op.path];
     for (const path of writes) {

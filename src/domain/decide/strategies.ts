@@ -12,7 +12,7 @@ import { applyJsonPatch } from '../json-patch.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, FlagEnvironment, Strategy, StrategyInput } from '../types.js';
 import { checkSegmentRefs } from './segment-refs.js';
-import { acceptFlagChange, checkStrategyCount, enabledCount, flagInEnvironment, invalid } from './shared.js';
+import { acceptFlagChange, acceptOnFlag, checkStrategyCount, enabledCount, flagInEnvironment, invalid } from './shared.js';
 
 export type StrategyDecision<T = Strategy> = Decision<ProjectEvent, Versioned<T>>;
 
@@ -84,6 +84,8 @@ export function decidePatchStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.patc
   if (!t.ok) return refuse(t.error);
   const current = findStrategy(t.entry, cmd);
   if (!('id' in current)) return refuse(current);
+  // An empty patch changes nothing: no event, the flag keeps its version.
+  if (cmd.operations.length === 0) return acceptOnFlag([], current, t.flag, context);
   const patched = applyJsonPatch(current, cmd.operations);
   if (!patched.ok) return refuse(patched.error);
   const parsed = safeParseCapped(StrategyRecordSchema, patched.value);

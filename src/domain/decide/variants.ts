@@ -7,7 +7,7 @@ import type { ProjectEvent } from '../events.js';
 import { applyJsonPatch } from '../json-patch.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, Variant } from '../types.js';
-import { acceptFlagChange, flagForChange, invalid } from './shared.js';
+import { acceptFlagChange, acceptOnFlag, flagForChange, invalid } from './shared.js';
 
 export type VariantsDecision = Decision<ProjectEvent, Versioned<Variant[]>>;
 
@@ -27,6 +27,8 @@ export function decideSetVariants(draft: ProjectDraft, cmd: Cmd<'variants.set'>,
 export function decidePatchVariants(draft: ProjectDraft, cmd: Cmd<'variants.patch'>, context: CommandContext): VariantsDecision {
   const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
   if (!found.ok) return refuse(found.error);
+  // An empty patch changes nothing: no event, the flag keeps its version.
+  if (cmd.operations.length === 0) return acceptOnFlag([], found.value.variants, found.value, context);
   const patched = applyJsonPatch(found.value.variants, cmd.operations);
   if (!patched.ok) return refuse(patched.error);
   const parsed = safeParseCapped(VariantsSchema, patched.value);

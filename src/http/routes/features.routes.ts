@@ -25,13 +25,15 @@ const FLAG = '/api/admin/projects/:projectId/features/:featureName';
 export const featureRoutes: RouteSpec[] = [
   defineRoute({
     method: 'get', path: '/api/admin/projects/:projectId/features', tag: 'Features', permission: 'READ',
-    summary: 'List the active flags of a project (`tag=type:value`, repeatable: those with any of the tags)', params: ProjectParamsSchema, query: FlagListQuerySchema,
+    summary: 'List the active flags of a project (`tag=type:value`, repeatable: those with any of the tags; `namePrefix`: names starting with it)', params: ProjectParamsSchema, query: FlagListQuerySchema,
     success: { status: 200, description: '`{version: 2, features: [summary]}`' },
     handle: ({ c, params, query, project, deps, registry }) => {
       const args = [project().state, registry.service.state.environments, registry.service.seq, projectUsage(registry, params.projectId)] as const;
-      if (query.tag === undefined || query.tag.length === 0) return sendJson(c, deps.summaries.list(...args), deps.gzip);
-      const wanted = parseTagFilters(query.tag);
-      return sendJson(c, deps.summaries.filtered(...args, (flag) => hasAnyTag(flag, wanted)), deps.gzip);
+      const byTag = query.tag !== undefined && query.tag.length > 0;
+      const prefix = query.namePrefix ?? '';
+      if (!byTag && prefix === '') return sendJson(c, deps.summaries.list(...args), deps.gzip);
+      const wanted = byTag ? parseTagFilters(query.tag!) : [];
+      return sendJson(c, deps.summaries.filtered(...args, (flag) => flag.name.startsWith(prefix) && (!byTag || hasAnyTag(flag, wanted))), deps.gzip);
     },
   }),
   defineRoute({
