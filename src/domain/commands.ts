@@ -38,6 +38,8 @@ export type ProjectCommand =
   | ({ type: 'strategy.delete'; strategyId: string } & EnvironmentTarget)
   /** New `sortOrder`s of some strategies of the environment; every id must be one of them. */
   | ({ type: 'strategy.set-sort-order'; order: StrategyOrder[] } & EnvironmentTarget)
+  /** Copies the flag's strategies (all, or the listed ids) from `fromEnvironment` to `environment`. */
+  | ({ type: 'strategy.copy'; fromEnvironment: string; strategyIds?: string[] } & EnvironmentTarget)
   | ({ type: 'flag.enable' } & EnvironmentTarget)
   | ({ type: 'flag.disable' } & EnvironmentTarget)
   | ({ type: 'variants.set'; variants: Variant[] } & FlagTarget)
@@ -92,6 +94,7 @@ export interface ProjectReplies {
   'strategy.patch': Versioned<Strategy>;
   'strategy.delete': Versioned<null>;
   'strategy.set-sort-order': Versioned<null>;
+  'strategy.copy': Versioned<Strategy[]>;
   'flag.enable': Versioned<null>;
   'flag.disable': Versioned<null>;
   'variants.set': Versioned<Variant[]>;

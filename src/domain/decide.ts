@@ -7,6 +7,7 @@ import { decideArchive, decideClone, decideCreate, decideDeleteArchived, decideP
 import { decideAddMember, decideChangeMember, decideConnect, decideDisconnect, decidePurgeMember, decideRemoveMember } from './decide/project.js';
 import { decideAddStrategy, decideDeleteStrategy, decidePatchStrategy, decideUpdateStrategy } from './decide/strategies.js';
 import { decideSetSortOrder } from './decide/strategy-order.js';
+import { decideCopyStrategies } from './decide/strategy-copy.js';
 import { decideArchiveMany, decideStaleMany, decideToggleMany } from './decide/bulk.js';
 import { decideDefaultStrategy, decideDisable, decideEnable } from './decide/toggles.js';
 import { decidePatchVariants, decideSetVariants } from './decide/variants.js';
@@ -34,6 +35,7 @@ const DECIDERS: Deciders = {
   'strategy.patch': decidePatchStrategy,
   'strategy.delete': decideDeleteStrategy,
   'strategy.set-sort-order': decideSetSortOrder,
+  'strategy.copy': decideCopyStrategies,
   'flag.enable': decideEnable,
   'flag.disable': decideDisable,
   'variants.set': decideSetVariants,

@@ -1,10 +1,10 @@
 /**
- * Body of `POST .../strategies/set-sort-order` (Unleash 6.10 `setStrategySortOrderSchema`): the new
- * `sortOrder` of some strategies of one flag in one environment.
+ * Bodies of `POST .../strategies/set-sort-order` (Unleash 6.10 `setStrategySortOrderSchema`): the new
+ * `sortOrder` of some strategies of one flag in one environment; and of `POST .../strategies/copy`.
  */
 import * as v from 'valibot';
 import { SHAPE_LIMITS } from '../limits.js';
-import { StrategyIdSchema, integerIn, strictObject } from './common.schema.js';
+import { EnvironmentNameSchema, StrategyIdSchema, integerIn, strictObject } from './common.schema.js';
 import { mustBe } from './messages.js';
 
 /** One strategy and its new place. */
@@ -40,3 +40,18 @@ export const StrategySortOrderSchema = v.pipe(
     });
   }),
 );
+
+/**
+ * Body of `POST .../environments/:environment/strategies/copy`: the environment to copy the flag's
+ * strategies from and, optionally, which of them (by id; all when absent).
+ *
+ * @example v.parse(CopyStrategiesSchema, { fromEnvironment: 'development' })
+ */
+export const CopyStrategiesSchema = strictObject({
+  fromEnvironment: EnvironmentNameSchema,
+  strategyIds: v.optional(v.pipe(
+    v.array(StrategyIdSchema, mustBe('an array of strategy ids')),
+    v.maxLength(SHAPE_LIMITS.strategyOrders, `must hold at most ${SHAPE_LIMITS.strategyOrders} strategy ids`),
+  )),
+});
+export type CopyStrategiesBody = v.InferOutput<typeof CopyStrategiesSchema>;

@@ -47,6 +47,14 @@ export function deleteStrategy(registry: Registry, input: StrategyRef, principal
   }, principal);
 }
 
+/** Copies the flag's strategies from `fromEnvironment` (all, or `strategyIds`) to the environment named; answers the copies. */
+export async function copyStrategies(registry: Registry, input: FlagEnvironmentRef & { fromEnvironment: string; strategyIds?: string[] | undefined }, principal: Principal): Promise<Result<Strategy[]>> {
+  // The copies name the segments their originals name: a segment delete being decided is waited for, as for an add.
+  await registry.segmentFencesLifted(input.projectId);
+  const command = { type: 'strategy.copy' as const, feature: input.featureName, environment: input.environment, ifMatch: input.ifMatch, fromEnvironment: input.fromEnvironment };
+  return sendToFlag(registry, input.projectId, input.strategyIds ? { ...command, strategyIds: input.strategyIds } : command, principal);
+}
+
 /** Sets the `sortOrder` of the listed strategies (Unleash's `set-sort-order`); 404 for an id not in that environment. */
 export function setStrategySortOrder(registry: Registry, input: FlagEnvironmentRef & { order: StrategyOrder[] }, principal: Principal): Promise<Result<null>> {
   return sendToFlag(registry, input.projectId, {

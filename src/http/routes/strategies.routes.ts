@@ -2,9 +2,9 @@
 import { FeatureEnvironmentParamsSchema, StrategyParamsSchema } from '../../schemas/params.schema.js';
 import { JsonPatchSchema } from '../../schemas/patch.schema.js';
 import { StrategySchema } from '../../schemas/strategy.schema.js';
-import { StrategySortOrderSchema } from '../../schemas/strategy-order.schema.js';
+import { CopyStrategiesSchema, StrategySortOrderSchema } from '../../schemas/strategy-order.schema.js';
 import { flagInEnvironment, strategyById } from '../../queries/flags.queries.js';
-import { addStrategy, deleteStrategy, patchStrategy, setStrategySortOrder, updateStrategy } from '../../use-cases/strategies.use-cases.js';
+import { addStrategy, copyStrategies, deleteStrategy, patchStrategy, setStrategySortOrder, updateStrategy } from '../../use-cases/strategies.use-cases.js';
 import type { ErrorKind } from '../errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 import { StrategyView, strategiesInOrder } from '../views.js';
@@ -33,6 +33,14 @@ export const strategyRoutes: RouteSpec[] = [
     summary: 'Set the sortOrder of the listed strategies (Unleash 6.10 setStrategySortOrder)', params: FeatureEnvironmentParamsSchema, body: StrategySortOrderSchema,
     success: { status: 200, description: 'No body' }, errors: ERRORS,
     handle: ({ params, body, ifMatch, principal, registry }) => setStrategySortOrder(registry, { ...params, ifMatch, order: body }, principal),
+  }),
+  defineRoute({
+    method: 'post', path: `${STRATEGIES}/copy`, tag: 'Strategies', permission: 'CREATE_FEATURE_STRATEGY', conditional: true,
+    summary: "Copy the flag's strategies (all, or `strategyIds`) from `fromEnvironment` to this environment (flagpole's; Unleash 6.10's UI adds them one by one)",
+    params: FeatureEnvironmentParamsSchema, body: CopyStrategiesSchema,
+    success: { status: 200, description: 'The copies, in order', schema: v.array(StrategyView) }, errors: ERRORS,
+    handle: ({ params, body, ifMatch, principal, registry }) => copyStrategies(registry, { ...params, ...body, ifMatch }, principal),
+    view: (strategies) => strategies,
   }),
   defineRoute({
     method: 'get', path: `${STRATEGIES}/:strategyId`, tag: 'Strategies', permission: 'READ',

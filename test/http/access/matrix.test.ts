@@ -87,6 +87,7 @@ const EXPECTED: Record<string, Row> = {
   [`GET ${ENV}/strategies`]: { kind: 'read' },
   [`POST ${ENV}/strategies`]: { kind: 'flag', body: { name: 'default' } },
   [`POST ${ENV}/strategies/set-sort-order`]: { kind: 'flag', body: [] },
+  [`POST ${ENV}/strategies/copy`]: { kind: 'flag', body: { fromEnvironment: 'production' } },
   [`GET ${ENV}/strategies/:strategyId`]: { kind: 'read' },
   [`PUT ${ENV}/strategies/:strategyId`]: { kind: 'flag', body: { name: 'flexibleRollout', parameters: { rollout: '50' } } },
   [`PATCH ${ENV}/strategies/:strategyId`]: { kind: 'flag', body: [{ op: 'replace', path: '/parameters/rollout', value: '60' }] },

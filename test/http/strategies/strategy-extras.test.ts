@@ -1,6 +1,6 @@
 /**
  * Issue 14 item 1 through HTTP: read one strategy, `set-sort-order` (Unleash 6.10 `setStrategySortOrder`),
- * and strategy variants checked and weighted like flag variants (API-DECISIONS "Variants"). Success rows,
+ * copy strategies between environments, and strategy variants checked and weighted like flag variants (API-DECISIONS "Variants"). Success rows,
  * error rows that change nothing, restart and the dump.
  */
 import { describe, expect } from 'vitest';
@@ -199,5 +199,87 @@ describe('strategy variants, checked and weighted like flag variants', () => {
     await h.restart();
     expect((await environmentOf(h, 'f', 'development')).strategies).toEqual([s]);
     expect(s.variants.map((x) => x.weight)).toEqual([250, 750]);
+  });
+});
+
+describe('POST .../environments/:environment/strategies/copy', () => {
+  const copyPath = (to = 'production', flag = 'f', project = 'default') => `${strategiesPath(flag, to, project)}/copy`;
+
+  test('copies every strategy of the source, in order, with new ids, after those already there; the target is not enabled', async ({ h }) => {
+    const a = await addStrategy(h, 'f', 'development', { name: 'flexibleRollout', parameters: { rollout: 25 }, constraints: [{ contextName: 'userId', operator: 'IN', values: ['1'] }], sortOrder: 4 });
+    const b = await addStrategy(h, 'f', 'development', { name: 'userWithId', parameters: { userIds: 'x' }, title: 'users', sortOrder: 1 });
+    const there = await addStrategy(h, 'f', 'production', { name: 'default', sortOrder: 6, disabled: true });
+    const r = await h.json('POST', copyPath(), { fromEnvironment: 'development' });
+    expect(r.status).toBe(200);
+    const { id: _b, ...bRest } = b;
+    const { id: _a, ...aRest } = a;
+    expect(r.body).toEqual([{ ...bRest, id: expect.any(String), sortOrder: 7 }, { ...aRest, id: expect.any(String), sortOrder: 8 }]);
+    expect(new Set([r.body[0].id, r.body[1].id, a.id, b.id]).size).toBe(4);
+    const production = await environmentOf(h, 'f', 'production');
+    expect(production.strategies).toEqual([there, ...r.body]);
+    expect(production.enabled).toBe(false);
+    expect((await environmentOf(h, 'f', 'development')).strategies).toEqual([b, a]);
+    expect(r.headers.get('etag')).toBe((await h.json('GET', '/api/admin/projects/default/features/f')).headers.get('etag'));
+  });
+
+  test('strategyIds copies only those; an empty source or list copies nothing and writes nothing', async ({ h }) => {
+    await addStrategy(h, 'f', 'development');
+    const b = await addStrategy(h, 'f', 'development', { name: 'remoteAddress', parameters: { IPs: '10.0.0.1' } });
+    const r = await h.json('POST', copyPath(), { fromEnvironment: 'development', strategyIds: [b.id] });
+    expect(r.status).toBe(200);
+    expect(r.body.map((s: { name: string }) => s.name)).toEqual(['remoteAddress']);
+    await createFlag(h, 'bare');
+    await expectNoChange(h, async () => {
+      const none = await h.json('POST', copyPath(), { fromEnvironment: 'development', strategyIds: [] });
+      expect({ status: none.status, body: none.body }).toEqual({ status: 200, body: [] });
+      const empty = await h.json('POST', copyPath('production', 'bare'), { fromEnvironment: 'development' });
+      expect({ status: empty.status, body: empty.body }).toEqual({ status: 200, body: [] });
+    });
+  });
+
+  test('errors change nothing: same environment 400, unknown source, target, flag or strategy id 404, bad bodies 400, archived 400, stale If-Match 412', async ({ h }) => {
+    const a = await addStrategy(h, 'f', 'development');
+    await createFlag(h, 'gone');
+    await h.req('DELETE', '/api/admin/projects/default/features/gone');
+    await expectNoChange(h, async () => {
+      expectError(await h.json('POST', copyPath('development'), { fromEnvironment: 'development' }), 400, 'ValidationError', /fromEnvironment/);
+      expectError(await h.json('POST', copyPath(), { fromEnvironment: 'staging' }), 404, 'NotFoundError', /staging/);
+      expectError(await h.json('POST', copyPath('staging'), { fromEnvironment: 'development' }), 404, 'NotFoundError');
+      expectError(await h.json('POST', copyPath('production', 'nope'), { fromEnvironment: 'development' }), 404, 'NotFoundError');
+      expectError(await h.json('POST', copyPath('production', 'f', 'nope'), { fromEnvironment: 'development' }), 404, 'NotFoundError');
+      expectError(await h.json('POST', copyPath(), { fromEnvironment: 'development', strategyIds: [a.id, 'nope'] }), 404, 'NotFoundError', /nope/);
+      expectError(await h.json('POST', copyPath('production', 'gone'), { fromEnvironment: 'development' }), 400, 'ArchivedFeatureError');
+      expectError(await h.json('POST', copyPath(), { fromEnvironment: 'development' }, { headers: { 'If-Match': '"1"' } }), 412, 'PreconditionFailed');
+      const bodies: [unknown, RegExp][] = [
+        [{}, /fromEnvironment/], [{ fromEnvironment: 5 }, /fromEnvironment/], [{ fromEnvironment: '__proto__' }, /fromEnvironment/],
+        [{ fromEnvironment: '*' }, /fromEnvironment/], [{ fromEnvironment: 'x'.repeat(101) }, /fromEnvironment/],
+        [{ fromEnvironment: 'development', strategyIds: 'a' }, /strategyIds/], [{ fromEnvironment: 'development', strategyIds: [''] }, /strategyIds/],
+        [{ fromEnvironment: 'development', strategyIds: Array.from({ length: 1001 }, (_, i) => `s${i}`) }, /at most 1000/],
+        [{ fromEnvironment: 'development', extra: 1 }, /extra/], [[], /./],
+      ];
+      for (const [body, message] of bodies) expectError(await h.json('POST', copyPath(), body), 400, 'ValidationError', message);
+    });
+  });
+
+  test('the strategies limit refuses the whole copy', async ({ openHarness }) => {
+    const h = await openHarness({ LIMIT_STRATEGIES_PER_ENVIRONMENT: '2' });
+    await createFlag(h, 'f');
+    await addStrategy(h, 'f', 'development');
+    await addStrategy(h, 'f', 'development');
+    await addStrategy(h, 'f', 'production');
+    await expectNoChange(h, async () => {
+      const r = await h.json('POST', copyPath(), { fromEnvironment: 'development' });
+      expect({ status: r.status, name: r.body.name }).toEqual({ status: 400, name: 'ExceedsLimitError' });
+    });
+  });
+
+  test('a client token is refused 403; the copies survive a restart and are in the dump', async ({ h }) => {
+    await addStrategy(h, 'f', 'development', { name: 'default', variants: [{ name: 'v', weightType: 'variable', weight: 0 }] });
+    const token = (await h.json('POST', '/api/admin/api-tokens', { tokenName: 'sdk', type: 'client', projects: ['*'], environment: 'production' })).body.secret;
+    await expectNoChange(h, async () => expectError(await h.json('POST', copyPath(), { fromEnvironment: 'development' }, { token }), 403, 'NoAccessError'));
+    const copies = (await h.json('POST', copyPath(), { fromEnvironment: 'development' })).body;
+    await h.restart();
+    expect((await environmentOf(h, 'f', 'production')).strategies).toEqual(copies);
+    expect(findById(JSON.parse(await (await h.req('GET', '/api/admin/state')).text()), copies[0].id)).toMatchObject({ name: 'default', variants: [{ name: 'v', weight: 1000 }] });
   });
 });

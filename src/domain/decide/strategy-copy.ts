@@ -1,0 +1,54 @@
+/** `POST .../environments/:environment/strategies/copy`: a flag's strategies copied from another environment. */
+import { randomUUID } from 'node:crypto';
+import type { Cmd, Versioned } from '../commands.js';
+import type { ProjectContext } from '../context.js';
+import { fail, refuse, type Decision } from '../errors.js';
+import type { ProjectEvent } from '../events.js';
+import { applyFlagEvent, ordered } from '../flag-events.js';
+import type { ProjectDraft } from '../project-state.js';
+import type { Strategy } from '../types.js';
+import { checkSegmentRefs } from './segment-refs.js';
+import { acceptOnFlag, checkEnvironment, checkFlagSize, checkStrategyCount, environmentOf, flagInEnvironment } from './shared.js';
+import { enabledAfter } from './strategies.js';
+
+/**
+ * Copies the strategies of the flag in `fromEnvironment` (all, or those `strategyIds` names, in their
+ * order there) to the command's environment: new ids, placed after the strategies already there, every
+ * other field kept. One `strategy.added` per copy. Like adding a strategy, a copy never enables the
+ * environment. Refused as a whole: the same environment (400), an unknown or unconnected source (404), an
+ * id that is not a strategy of the source (404), the strategies limit or the flag size (400).
+ */
+export function decideCopyStrategies(draft: ProjectDraft, cmd: Cmd<'strategy.copy'>, context: ProjectContext): Decision<ProjectEvent, Versioned<Strategy[]>> {
+  const t = flagInEnvironment(draft, cmd);
+  if (!t.ok) return refuse(t.error);
+  if (cmd.fromEnvironment === cmd.environment) {
+    return refuse(fail('ValidationError', '"fromEnvironment": must differ from the environment the strategies are copied to'));
+  }
+  const sourceError = checkEnvironment(draft, cmd.fromEnvironment);
+  if (sourceError) return refuse(sourceError);
+  const source = ordered(environmentOf(t.flag, cmd.fromEnvironment).strategies);
+  const wanted = cmd.strategyIds === undefined ? null : new Set(cmd.strategyIds);
+  const unknown = cmd.strategyIds?.find((id) => !source.some((s) => s.id === id));
+  if (unknown !== undefined) return refuse(fail('NotFoundError', `No strategy "${unknown}" on flag "${cmd.feature}" in environment "${cmd.fromEnvironment}"`));
+  const picked = wanted ? source.filter((s) => wanted.has(s.id)) : source;
+  const tooMany = checkStrategyCount(t.flag, cmd.environment, t.entry.strategies.length + picked.length, context);
+  if (tooMany) return refuse(tooMany);
+  let flag = t.flag;
+  let highest = t.entry.strategies.reduce((max, s) => Math.max(max, s.sortOrder), -1);
+  const events: ProjectEvent[] = [];
+  const copies: Strategy[] = [];
+  for (const original of picked) {
+    const badSegment = checkSegmentRefs(draft, original.segments, original.segments, context);
+    if (badSegment) return refuse(badSegment);
+    highest += 1;
+    const strategy: Strategy = { ...original, id: randomUUID(), sortOrder: highest, parameters: { ...original.parameters } };
+    const entry = environmentOf(flag, cmd.environment);
+    const event: ProjectEvent = { type: 'strategy.added', name: flag.name, version: context.seq, environment: cmd.environment, strategy, enabled: enabledAfter(entry, [...entry.strategies, strategy]) };
+    flag = applyFlagEvent(flag, event)!;
+    events.push(event);
+    copies.push(strategy);
+  }
+  const tooLarge = checkFlagSize(flag, context);
+  if (tooLarge) return refuse(tooLarge);
+  return acceptOnFlag(events, copies, t.flag, context);
+}
