@@ -46,9 +46,9 @@ export const SHAPE_LIMITS = {
   payload: 10_000,
   /** Segments one strategy may reference. */
   strategySegments: 10,
-  /** Strategies in one `set-sort-order` request. */
+  /** Strategies in one `set-sort-order` request; strategy ids in one `strategies/copy` request. */
   strategyOrders: 1000,
-  /** Flag names in one batch (delete, revive). */
+  /** Flag names in one batch (delete, revive, bulk stale, archive, on/off). */
   batch: 1000,
   /** An evaluation context (frontend API, playground): properties (and unknown top-level fields) in all, and characters of one value. */
   contextProperties: 50,
