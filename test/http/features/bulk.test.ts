@@ -180,6 +180,17 @@ describe('POST .../bulk_features/environments/:environment/on|off', () => {
     });
   });
 
+  test('the client API serves the bulk change, and a stale mark', async ({ h }) => {
+    const token = await tokenOf(h, 'client');
+    expect((await h.req('POST', bulk('development', 'on'), { features: ['a', 'b'] })).status).toBe(200);
+    expect((await h.req('POST', `${P}/stale`, { features: ['b'], stale: true })).status).toBe(202);
+    const served = (await h.json('GET', '/api/client/features', undefined, { token })).body.features;
+    const view = Object.fromEntries(served.map((f: { name: string; enabled: boolean; stale: boolean }) => [f.name, [f.enabled, f.stale]]));
+    expect(view).toEqual({ a: [true, false], b: [true, true], c: [false, false] });
+    expect((await h.req('POST', `${P}/archive`, { features: ['a'] })).status).toBe(202);
+    expect((await h.json('GET', '/api/client/features', undefined, { token })).body.features.map((f: { name: string }) => f.name).sort()).toEqual(['b', 'c']);
+  });
+
   test('client and frontend tokens: 403; the change survives a restart and is in the dump', async ({ h }) => {
     for (const type of ['client', 'frontend']) {
       expectError(await h.json('POST', bulk('development', 'on'), { features: ['a'] }, { token: await tokenOf(h, type) }), 403, 'NoAccessError');

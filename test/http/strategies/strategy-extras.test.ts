@@ -72,6 +72,16 @@ describe('POST .../strategies/set-sort-order', () => {
     expect(list.map((s: { id: string; sortOrder: number }) => [s.id, s.sortOrder])).toEqual([[c!.id, 0], [a!.id, 1], [b!.id, 2]]);
   });
 
+  test('the client API serves the strategies in the new order', async ({ h }) => {
+    const a = await addStrategy(h, 'f', 'development', { name: 'userWithId', parameters: { userIds: 'u1' } });
+    const b = await addStrategy(h, 'f', 'development', { name: 'remoteAddress', parameters: { IPs: '10.0.0.1' } });
+    const token = (await h.json('POST', '/api/admin/api-tokens', { tokenName: 'sdk', type: 'client', projects: ['*'], environment: 'development' })).body.secret;
+    const names = async () => (await h.json('GET', '/api/client/features/f', undefined, { token })).body.strategies.map((s: { name: string }) => s.name);
+    expect(await names()).toEqual(['userWithId', 'remoteAddress']);
+    expect((await h.req('POST', sortPath(), [{ id: b.id, sortOrder: 0 }, { id: a.id, sortOrder: 1 }])).status).toBe(200);
+    expect(await names()).toEqual(['remoteAddress', 'userWithId']);
+  });
+
   test('a partial list moves only those; other fields are untouched', async ({ h }) => {
     const a = await addStrategy(h, 'f', 'development', { name: 'flexibleRollout', parameters: { rollout: 30 }, title: 'a' });
     const b = await addStrategy(h, 'f', 'development');
