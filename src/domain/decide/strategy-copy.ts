@@ -7,7 +7,6 @@ import type { ProjectEvent } from '../events.js';
 import { applyFlagEvent, ordered } from '../flag-events.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Strategy } from '../types.js';
-import { checkSegmentRefs } from './segment-refs.js';
 import { acceptOnFlag, checkEnvironment, checkFlagSize, checkStrategyCount, environmentOf, flagInEnvironment } from './shared.js';
 import { enabledAfter } from './strategies.js';
 
@@ -37,9 +36,8 @@ export function decideCopyStrategies(draft: ProjectDraft, cmd: Cmd<'strategy.cop
   let highest = t.entry.strategies.reduce((max, s) => Math.max(max, s.sortOrder), -1);
   const events: ProjectEvent[] = [];
   const copies: Strategy[] = [];
+  // The copies name only segments the flag already names, so no segment check is needed: one in use is not deleted.
   for (const original of picked) {
-    const badSegment = checkSegmentRefs(draft, original.segments, original.segments, context);
-    if (badSegment) return refuse(badSegment);
     highest += 1;
     const strategy: Strategy = { ...original, id: randomUUID(), sortOrder: highest, parameters: { ...original.parameters } };
     const entry = environmentOf(flag, cmd.environment);
