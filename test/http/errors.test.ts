@@ -43,6 +43,8 @@ const VALID_BODIES: Record<string, unknown> = {
   'put /api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/:strategyId': { name: 'default' },
   'patch /api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/:strategyId': [{ op: 'replace', path: '/title', value: 't' }],
   'post /api/admin/projects/:projectId/environments/:environment/default-strategy': { name: 'default' },
+  'post /api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/set-sort-order': [],
+  'post /api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies/copy': { fromEnvironment: 'production' },
   'put /api/admin/projects/:projectId/features/:featureName/variants': [{ name: 'a', weightType: 'variable', weight: 1 }],
   'patch /api/admin/projects/:projectId/features/:featureName/variants': [{ op: 'add', path: '/-', value: { name: 'a', weightType: 'variable', weight: 1 } }],
   'post /api/admin/projects/:projectId/revive': { features: ['f'] },

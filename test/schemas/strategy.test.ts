@@ -42,6 +42,12 @@ describe('StrategySchema', () => {
     });
   });
 
+  it('holds strategy variants to the flag variant rules: a variable one, fix total below 1000', () => {
+    expectIssue(StrategySchema, { name: 'default', variants: [{ name: 'a', weight: 500, weightType: 'fix' }] }, 'variants', 'at least one variant with weightType "variable"');
+    expectIssue(StrategySchema, { name: 'default', variants: [{ name: 'a', weight: 1000, weightType: 'fix' }, { name: 'b', weight: 0, weightType: 'variable' }] }, 'variants', 'must total less than 1000, got 1000');
+    expect(parseOk(StrategySchema, { name: 'default', variants: [] }).variants).toEqual([]);
+  });
+
   it('accepts and drops an echoed id', () => {
     expect(parseOk(StrategySchema, { id: '6c1f3c1e-0000-4000-8000-000000000000', name: 'default' })).toEqual({ name: 'default' });
   });
@@ -55,8 +61,8 @@ describe('StrategySchema', () => {
   });
 
   it('defaults the stickiness of a strategy variant', () => {
-    const out = parseOk(StrategySchema, { name: 'default', variants: [{ name: 'a', weight: 500, weightType: 'fix' }] });
-    expect(out.variants).toEqual([{ name: 'a', weight: 500, weightType: 'fix', stickiness: 'default' }]);
+    const out = parseOk(StrategySchema, { name: 'default', variants: [{ name: 'a', weight: 500, weightType: 'fix' }, { name: 'b', weight: 0, weightType: 'variable' }] });
+    expect(out.variants).toEqual([{ name: 'a', weight: 500, weightType: 'fix', stickiness: 'default' }, { name: 'b', weight: 0, weightType: 'variable', stickiness: 'default' }]);
   });
 
   it.each([['50', '50'], [50, '50'], [0, '0'], ['100', '100']])('accepts rollout %j as %j', (rollout, out) => {

@@ -152,6 +152,13 @@ describe('POST .../strategies/set-sort-order', () => {
     }
   });
 
+  test('the history shows the move with both sides', async ({ h }) => {
+    const a = await addStrategy(h, 'f', 'development');
+    expect((await h.req('POST', sortPath(), [{ id: a.id, sortOrder: 9 }])).status).toBe(200);
+    const [latest] = (await h.json('GET', '/api/admin/events?project=default&feature=f')).body.events;
+    expect(latest).toMatchObject({ type: 'strategies.sorted', feature: 'f', environment: 'development', before: [{ id: a.id, sortOrder: 0 }], after: [{ id: a.id, sortOrder: 9 }] });
+  });
+
   test('the new order survives a restart and is in the dump', async ({ h }) => {
     const a = await addStrategy(h, 'f', 'development');
     const b = await addStrategy(h, 'f', 'development');
