@@ -37,3 +37,11 @@ export function archivedFlags(state: ProjectState): Flag[] {
   for (const flag of state.flags.values()) if (flag.archived) archived.push(flag);
   return archived.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
+
+/** A flag's entry in one environment as Unleash's `getFeatureEnvironment` answers it: `{name, environment, enabled, strategies}`. */
+export function flagEnvironment(state: ProjectState, name: string, environment: string): Result<{ name: string; environment: string; enabled: boolean; strategies: Strategy[] }> {
+  const found = flagInEnvironment(state, name, environment);
+  if (!found.ok) return found;
+  const entry = Object.hasOwn(found.value.flag.environments, environment) ? found.value.flag.environments[environment] : undefined;
+  return ok({ name, environment, enabled: entry?.enabled ?? false, strategies: found.value.strategies }, found.value.flag.version);
+}

@@ -3,7 +3,7 @@ import { FeatureEnvironmentParamsSchema, StrategyParamsSchema } from '../../sche
 import { JsonPatchSchema } from '../../schemas/patch.schema.js';
 import { StrategySchema } from '../../schemas/strategy.schema.js';
 import { CopyStrategiesSchema, StrategySortOrderSchema } from '../../schemas/strategy-order.schema.js';
-import { flagInEnvironment, strategyById } from '../../queries/flags.queries.js';
+import { flagEnvironment, flagInEnvironment, strategyById } from '../../queries/flags.queries.js';
 import { addStrategy, copyStrategies, deleteStrategy, patchStrategy, setStrategySortOrder, updateStrategy } from '../../use-cases/strategies.use-cases.js';
 import type { ErrorKind } from '../errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
@@ -14,6 +14,14 @@ const STRATEGIES = '/api/admin/projects/:projectId/features/:featureName/environ
 const ERRORS: ErrorKind[] = ['NotFoundError', 'ArchivedFeatureError', 'PreconditionFailed'];
 
 export const strategyRoutes: RouteSpec[] = [
+  defineRoute({
+    method: 'get', path: '/api/admin/projects/:projectId/features/:featureName/environments/:environment', tag: 'Strategies', permission: 'READ',
+    summary: 'A flag in one environment: whether it is enabled and its strategies (Unleash 6.10 getFeatureEnvironment)', params: FeatureEnvironmentParamsSchema,
+    success: { status: 200, description: '`{name, environment, enabled, strategies}`', schema: v.object({ name: v.string(), environment: v.string(), enabled: v.boolean(), strategies: v.array(StrategyView) }) },
+    errors: ['NotFoundError'],
+    handle: ({ params, project }) => flagEnvironment(project().state, params.featureName, params.environment),
+    view: (entry) => ({ ...entry, strategies: strategiesInOrder(entry.strategies) }),
+  }),
   defineRoute({
     method: 'get', path: STRATEGIES, tag: 'Strategies', permission: 'READ',
     summary: 'List the strategies of a flag in an environment', params: FeatureEnvironmentParamsSchema,

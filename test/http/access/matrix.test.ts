@@ -84,6 +84,7 @@ const EXPECTED: Record<string, Row> = {
   [`POST ${P}/bulk_features/environments/:environment/on`]: { kind: 'flag', body: { features: ['m-flag'] } },
   [`POST ${P}/bulk_features/environments/:environment/off`]: { kind: 'flag', body: { features: ['m-flag'] } },
   ['GET /api/admin/archive/features/:projectId']: { kind: 'read' },
+  [`GET ${ENV}`]: { kind: 'read' },
   [`GET ${ENV}/strategies`]: { kind: 'read' },
   [`POST ${ENV}/strategies`]: { kind: 'flag', body: { name: 'default' } },
   [`POST ${ENV}/strategies/set-sort-order`]: { kind: 'flag', body: [] },

@@ -26,6 +26,27 @@ function findById(value: unknown, id: string): unknown {
 }
 const ids = async (h: Harness, environment = 'development') => (await environmentOf(h, 'f', environment)).strategies.map((s) => s.id);
 
+describe('GET .../features/:featureName/environments/:environment', () => {
+  test('answers the flag in that environment: enabled and its strategies in order, with the ETag', async ({ h }) => {
+    const a = await addStrategy(h, 'f', 'development', { name: 'default', sortOrder: 5 });
+    const b = await addStrategy(h, 'f', 'development', { name: 'userWithId', parameters: { userIds: 'u' }, sortOrder: 1 });
+    expect((await h.req('POST', `${strategiesPath('f', 'development').slice(0, -'/strategies'.length)}/on`)).status).toBe(200);
+    const r = await h.json('GET', strategiesPath('f', 'development').slice(0, -'/strategies'.length));
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ name: 'f', environment: 'development', enabled: true, strategies: [b, a] });
+    expect(r.headers.get('etag')).toMatch(/^"\d+"$/);
+    expect((await h.json('GET', strategiesPath('f', 'production').slice(0, -'/strategies'.length))).body).toEqual({ name: 'f', environment: 'production', enabled: false, strategies: [] });
+  });
+
+  test('404 for an unknown flag, environment or project; 400 for a hostile environment', async ({ h }) => {
+    const env = (flag: string, environment: string, project = 'default') => strategiesPath(flag, environment, project).slice(0, -'/strategies'.length);
+    expectError(await h.json('GET', env('nope', 'development')), 404, 'NotFoundError');
+    expectError(await h.json('GET', env('f', 'staging')), 404, 'NotFoundError');
+    expectError(await h.json('GET', env('f', 'development', 'nope')), 404, 'NotFoundError');
+    expectError(await h.json('GET', env('f', '__proto__')), 400, 'ValidationError', /environment/);
+  });
+});
+
 describe('GET .../strategies/:strategyId', () => {
   test('answers the stored strategy with the flag version as ETag', async ({ h }) => {
     const s = await addStrategy(h, 'f', 'development', { name: 'userWithId', parameters: { userIds: 'a,b' } });
