@@ -1,5 +1,5 @@
 /** Service-wide data: environments, users, API tokens, segments and tag types (everything that is not inside one project). */
-import type { Segment, SegmentInput } from './segment.js';
+import type { Segment, SegmentInput, SegmentUse } from './segment.js';
 
 export interface Environment {
   name: string;
@@ -202,4 +202,19 @@ export function evolveService(draft: ServiceState, event: ServiceEvent): void {
       draft.tagTypes = draft.tagTypes.filter((t) => t.name !== event.tagType.name);
       return;
   }
+}
+
+/** Where a segment is referenced, from the committed project states. */
+export interface SegmentUsage {
+  uses: SegmentUse[];
+  /** Projects whose state could not be recovered: whether they reference it is unknown. */
+  unreadable: string[];
+}
+
+/** What the service's decisions may look up outside its own state (read, never changed). */
+export interface ServiceLookups {
+  /** Whether a project with this id exists (token scopes and project segments name projects). */
+  projectExists(id: string): boolean;
+  /** Where segment `id` is referenced in the committed project states. */
+  segmentUses(id: number): SegmentUsage;
 }

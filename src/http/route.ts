@@ -145,3 +145,10 @@ export function defineRoute<P extends v.GenericSchema | undefined, B extends v.G
 ): RouteSpec {
   return spec as unknown as RouteSpec;
 }
+
+/**
+ * One step of a route's pipeline: it checks one thing and throws the `ApiError` that answers it, or sets
+ * what the steps after it read (`c.set`, `c.req.addValidatedData`). Synchronous where it can be: a step
+ * that returns nothing costs no promise.
+ */
+export type Step = (c: Context<AppEnv>) => void | Promise<unknown>;
