@@ -1,0 +1,295 @@
+/**
+ * Flag search (`GET /api/admin/search/features`, Unleash 6.10's feature search), answered from the projects'
+ * committed states. Each project keeps, per state version, its flags sorted in each order asked for
+ * (built once, on the first search after a change) and each flag's lower-cased name and description
+ * (per flag image), so a search is one pass over the sorted flags of the projects in scope: count every match,
+ * keep the first `offset + limit`. Several projects' kept matches are merged by the same order.
+ * Unleash's order: the sort field, then `createdAt` ascending, then `name` ascending; the default sort is
+ * `createdAt`, ascending.
+ */
+import type { Registry } from '../actors/registry.js';
+import type { ProjectState } from '../domain/project-state.js';
+import type { Environment } from '../domain/service-state.js';
+import type { Flag, Tag } from '../domain/types.js';
+import type { FeatureSearchQuery, IncludeOperator, IsOperator } from '../schemas/search.schema.js';
+
+/** One environment of a flag in a search answer (Unleash's `featureSearchEnvironmentSchema`). */
+export interface SearchEnvironment {
+  name: string;
+  enabled: boolean;
+  type: string;
+  sortOrder: number;
+  variantCount: number;
+  lastSeenAt: string | null;
+  hasStrategies: boolean;
+  hasEnabledStrategies: boolean;
+}
+
+/** One flag in a search answer (Unleash's `featureSearchResponseSchema`, without favourites or lifecycle). */
+export interface SearchFeature {
+  name: string;
+  description: string;
+  dependencyType: 'parent' | 'child' | null;
+  type: string;
+  project: string;
+  stale: boolean;
+  favorite: false;
+  impressionData: boolean;
+  createdAt: string;
+  createdBy: { id: number; name: string; imageUrl: string };
+  archivedAt: string | null;
+  lastSeenAt: string | null;
+  environments: SearchEnvironment[];
+  segments: string[];
+  tags: Tag[];
+}
+
+export interface SearchAnswer {
+  features: SearchFeature[];
+  total: number;
+}
+
+interface Hit {
+  flag: Flag;
+  project: string;
+}
+
+type Key = string | number | boolean | null;
+
+/** How one sort field reads a flag: its key, and whether nulls go last whatever the order (Unleash's `NULLS LAST`). */
+interface SortField {
+  key(flag: Flag, project: string): Key;
+  nullsLast: boolean;
+}
+
+interface ProjectIndex {
+  /** The state version (and usage version, for `lastSeenAt`) the orders were built for. */
+  version: number;
+  orders: Map<string, Flag[]>;
+  /** Names of flags another (active) flag of the project depends on. */
+  parents?: Set<string>;
+}
+
+const DEFAULT_LIMIT = 50;
+/** Most sort orders kept per project (one per field and direction; `environment:<name>` adds two per environment). */
+const ORDERS_PER_PROJECT = 32;
+
+const compareKeys = (a: Key, b: Key): number => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1);
+
+/** `createdAt` ascending, then `name` ascending: Unleash's tie-break after any sort field. */
+const compareBase = (a: Flag, b: Flag): number =>
+  a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+
+function comparator(field: SortField | undefined, descending: boolean): (a: Hit, b: Hit) => number {
+  return (a, b) => {
+    if (field) {
+      const ka = field.key(a.flag, a.project);
+      const kb = field.key(b.flag, b.project);
+      if (ka !== kb) {
+        if (ka === null || kb === null) return field.nullsLast ? compareKeys(ka, kb) : (descending ? -1 : 1) * compareKeys(ka, kb);
+        return (descending ? -1 : 1) * compareKeys(ka, kb);
+      }
+      return compareBase(a.flag, b.flag);
+    }
+    // createdAt: its own direction, then name ascending.
+    if (a.flag.createdAt !== b.flag.createdAt) return (descending ? -1 : 1) * (a.flag.createdAt < b.flag.createdAt ? -1 : 1);
+    return a.flag.name < b.flag.name ? -1 : a.flag.name > b.flag.name ? 1 : 0;
+  };
+}
+
+const isMatch = (operator: IsOperator, values: readonly string[], value: string): boolean =>
+  (operator === 'IS' || operator === 'IS_ANY_OF') === values.includes(value);
+
+function includeMatch(operator: IncludeOperator, present: number, wanted: number): boolean {
+  switch (operator) {
+    case 'INCLUDE': case 'INCLUDE_ANY_OF': return present > 0;
+    case 'DO_NOT_INCLUDE': case 'EXCLUDE_IF_ANY_OF': return present === 0;
+    case 'INCLUDE_ALL_OF': return present === wanted;
+    case 'EXCLUDE_ALL': return present !== wanted;
+  }
+}
+
+/** Unleash's `state` filter; flagpole has no "potentially stale" flags (no flag is one). */
+function stateMatch(operator: IsOperator, values: readonly string[], stale: boolean): boolean {
+  const wanted = new Set(values);
+  const inSet = (stale && wanted.has('stale')) || (!stale && wanted.has('active'));
+  return (operator === 'IS' || operator === 'IS_ANY_OF') ? inSet : !inSet;
+}
+
+/** The searches of one app: the per-project sort orders live here, keyed on state versions. */
+export class FeatureSearch {
+  private readonly indexes = new Map<string, ProjectIndex>();
+  private readonly lowered = new WeakMap<Flag, { name: string; description: string }>();
+
+  constructor(private readonly registry: Registry) {}
+
+  search(query: FeatureSearchQuery): SearchAnswer {
+    const registry = this.registry;
+    const offset = query.offset ?? 0;
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    const descending = query.sortOrder === 'desc';
+    const sortBy = query.sortBy ?? 'createdAt';
+    const field = this.sortField(sortBy);
+    const keep = offset + limit;
+    const projects = registry.projectIds().filter((id) => !query.project || isMatch(query.project.operator, query.project.values, id));
+    const segmentNames = new Map(Object.values(registry.service.state.segments).map((s) => [s.id, s.name]));
+    const matches = this.filter(query, segmentNames);
+
+    let total = 0;
+    const kept: Hit[] = [];
+    const usesUsage = sortBy === 'lastSeenAt';
+    for (const id of projects) {
+      const state = registry.project(id)?.state;
+      if (!state) continue;
+      const order = this.order(id, state, sortBy, descending, field, usesUsage);
+      let taken = 0;
+      for (const flag of order) {
+        if (!matches(flag, id)) continue;
+        total += 1;
+        if (taken < keep) {
+          kept.push({ flag, project: id });
+          taken += 1;
+        }
+      }
+    }
+    if (projects.length > 1) kept.sort(comparator(field, descending));
+    const page = kept.slice(offset, keep);
+    const environments = registry.service.state.environments;
+    return { features: page.map((hit) => this.view(hit, environments, segmentNames)), total };
+  }
+
+  private sortField(sortBy: string): SortField | undefined {
+    const registry = this.registry;
+    switch (sortBy) {
+      case 'createdAt': return undefined;
+      case 'name': return { key: (f) => f.name, nullsLast: false };
+      case 'type': return { key: (f) => f.type, nullsLast: false };
+      case 'stale': return { key: (f) => f.stale, nullsLast: false };
+      case 'project': return { key: (_f, p) => p, nullsLast: false };
+      case 'lastSeenAt': return { key: (f, p) => registry.usage.counts.seen(p, f.name).lastSeenAt, nullsLast: true };
+      default: {
+        const env = sortBy.slice('environment:'.length);
+        return { key: (f) => f.environments[env]?.enabled ?? null, nullsLast: true };
+      }
+    }
+  }
+
+  /** The project's flags (archived ones too) in the asked order, built once per state (and usage) version. */
+  private order(id: string, state: ProjectState, sortBy: string, descending: boolean, field: SortField | undefined, usesUsage: boolean): Flag[] {
+    const index = this.index(id, state);
+    const key = `${sortBy}\u0000${descending ? 'desc' : 'asc'}${usesUsage ? `\u0000${this.registry.usage.counts.version(id)}` : ''}`;
+    let order = index.orders.get(key);
+    if (!order) {
+      const compare = comparator(field, descending);
+      order = [...state.flags.values()].map((flag) => ({ flag, project: id })).sort(compare).map((h) => h.flag);
+      if (index.orders.size >= ORDERS_PER_PROJECT) index.orders.clear();
+      index.orders.set(key, order);
+    }
+    return order;
+  }
+
+  private index(id: string, state: ProjectState): ProjectIndex {
+    let index = this.indexes.get(id);
+    if (!index || index.version !== state.version) {
+      index = { version: state.version, orders: new Map() };
+      this.indexes.set(id, index);
+      // Projects deleted since: drop their orders.
+      if (this.indexes.size > this.registry.projectIds().length) {
+        const live = new Set(this.registry.projectIds());
+        for (const key of this.indexes.keys()) if (!live.has(key)) this.indexes.delete(key);
+      }
+    }
+    return index;
+  }
+
+  private parents(id: string, state: ProjectState): Set<string> {
+    const index = this.index(id, state);
+    if (!index.parents) {
+      index.parents = new Set();
+      for (const flag of state.flags.values()) {
+        if (!flag.archived) for (const d of flag.dependencies ?? []) index.parents.add(d.feature);
+      }
+    }
+    return index.parents;
+  }
+
+  private lower(flag: Flag): { name: string; description: string } {
+    let l = this.lowered.get(flag);
+    if (!l) {
+      l = { name: flag.name.toLowerCase(), description: flag.description.toLowerCase() };
+      this.lowered.set(flag, l);
+    }
+    return l;
+  }
+
+  /** One predicate for every filter of the query (the project filter is applied to the projects). */
+  private filter(query: FeatureSearchQuery, segmentNames: Map<number, string>): (flag: Flag, project: string) => boolean {
+    const archived = query.archived ?? false;
+    const terms = query.query ?? [];
+    const { type, state, tag, segment, createdAt, status } = query;
+    return (flag) => {
+      if (flag.archived !== archived) return false;
+      if (type && !isMatch(type.operator, type.values, flag.type)) return false;
+      if (state && !stateMatch(state.operator, state.values, flag.stale)) return false;
+      if (createdAt && (createdAt.operator === 'IS_BEFORE' ? !(flag.createdAt < createdAt.day) : flag.createdAt < createdAt.day)) return false;
+      if (tag) {
+        const tags = flag.tags ?? [];
+        const present = tag.values.filter((w) => tags.some((t) => t.type === w.type && t.value === w.value)).length;
+        if (!includeMatch(tag.operator, present, tag.values.length)) return false;
+      }
+      if (segment) {
+        const names = new Set<string>();
+        for (const env of Object.values(flag.environments)) for (const s of env.strategies) for (const sid of s.segments ?? []) names.add(segmentNames.get(sid) ?? '');
+        const present = segment.values.filter((name) => names.has(name)).length;
+        if (!includeMatch(segment.operator, present, segment.values.length)) return false;
+      }
+      if (status && status.length > 0 && !status.some((s) => flag.environments[s.environment] !== undefined && flag.environments[s.environment]!.enabled === s.enabled)) return false;
+      if (terms.length > 0) {
+        const l = this.lower(flag);
+        if (!terms.some((t) => l.name.includes(t) || l.description.includes(t))) return false;
+      }
+      return true;
+    };
+  }
+
+  private view(hit: Hit, environments: Environment[], segmentNames: Map<number, string>): SearchFeature {
+    const { flag, project } = hit;
+    const state = this.registry.project(project)!.state;
+    const seen = this.registry.usage.counts.seen(project, flag.name);
+    const connected = new Set(state.meta.environments);
+    const segments = new Set<string>();
+    for (const env of Object.values(flag.environments)) for (const s of env.strategies) for (const sid of s.segments ?? []) {
+      const name = segmentNames.get(sid);
+      if (name !== undefined) segments.add(name);
+    }
+    return {
+      name: flag.name,
+      description: flag.description,
+      dependencyType: this.parents(project, state).has(flag.name) ? 'parent' : (flag.dependencies?.length ?? 0) > 0 ? 'child' : null,
+      type: flag.type,
+      project,
+      stale: flag.stale,
+      favorite: false,
+      impressionData: flag.impressionData,
+      createdAt: flag.createdAt,
+      createdBy: { id: 0, name: 'unknown', imageUrl: '' },
+      archivedAt: flag.archivedAt,
+      lastSeenAt: seen.lastSeenAt,
+      environments: environments.filter((e) => connected.has(e.name)).map((e) => {
+        const fe = flag.environments[e.name];
+        return {
+          name: e.name,
+          enabled: fe?.enabled ?? false,
+          type: e.type,
+          sortOrder: e.sortOrder,
+          variantCount: flag.variants.length,
+          lastSeenAt: seen.environments.get(e.name) ?? null,
+          hasStrategies: (fe?.strategies.length ?? 0) > 0,
+          hasEnabledStrategies: fe?.strategies.some((s) => !s.disabled) ?? false,
+        };
+      }),
+      segments: [...segments],
+      tags: flag.tags ?? [],
+    };
+  }
+}
