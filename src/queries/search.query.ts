@@ -62,10 +62,20 @@ interface SortField {
   nullsLast: boolean;
 }
 
+/** A flag with its name and description lower-cased, as the free text compares them. */
+interface Entry {
+  flag: Flag;
+  name: string;
+  description: string;
+  /** The flag's, copied so the common filters read one object. */
+  archived: boolean;
+  type: string;
+}
+
 interface ProjectIndex {
-  /** The state version (and usage version, for `lastSeenAt`) the orders were built for. */
+  /** The state version the orders were built for (a `lastSeenAt` order also keys on the usage version). */
   version: number;
-  orders: Map<string, Flag[]>;
+  orders: Map<string, Entry[]>;
   /** Names of flags another (active) flag of the project depends on. */
   parents?: Set<string>;
 }
@@ -119,7 +129,8 @@ function stateMatch(operator: IsOperator, values: readonly string[], stale: bool
 /** The searches of one app: the per-project sort orders live here, keyed on state versions. */
 export class FeatureSearch {
   private readonly indexes = new Map<string, ProjectIndex>();
-  private readonly lowered = new WeakMap<Flag, { name: string; description: string }>();
+  /** Per flag image: flags are replaced, never changed, so an unchanged flag keeps its entry across versions. */
+  private readonly entries = new WeakMap<Flag, Entry>();
 
   constructor(private readonly registry: Registry) {}
 
@@ -143,8 +154,9 @@ export class FeatureSearch {
       if (!state) continue;
       const order = this.order(id, state, sortBy, descending, field, usesUsage);
       let taken = 0;
-      for (const flag of order) {
-        if (!matches(flag, id)) continue;
+      for (const entry of order) {
+        if (!matches(entry)) continue;
+        const flag = entry.flag;
         total += 1;
         if (taken < keep) {
           kept.push({ flag, project: id });
@@ -175,13 +187,13 @@ export class FeatureSearch {
   }
 
   /** The project's flags (archived ones too) in the asked order, built once per state (and usage) version. */
-  private order(id: string, state: ProjectState, sortBy: string, descending: boolean, field: SortField | undefined, usesUsage: boolean): Flag[] {
+  private order(id: string, state: ProjectState, sortBy: string, descending: boolean, field: SortField | undefined, usesUsage: boolean): Entry[] {
     const index = this.index(id, state);
     const key = `${sortBy}\u0000${descending ? 'desc' : 'asc'}${usesUsage ? `\u0000${this.registry.usage.counts.version(id)}` : ''}`;
     let order = index.orders.get(key);
     if (!order) {
       const compare = comparator(field, descending);
-      order = [...state.flags.values()].map((flag) => ({ flag, project: id })).sort(compare).map((h) => h.flag);
+      order = [...state.flags.values()].map((flag) => ({ flag, project: id })).sort(compare).map((h) => this.entry(h.flag));
       if (index.orders.size >= ORDERS_PER_PROJECT) index.orders.clear();
       index.orders.set(key, order);
     }
@@ -213,23 +225,24 @@ export class FeatureSearch {
     return index.parents;
   }
 
-  private lower(flag: Flag): { name: string; description: string } {
-    let l = this.lowered.get(flag);
-    if (!l) {
-      l = { name: flag.name.toLowerCase(), description: flag.description.toLowerCase() };
-      this.lowered.set(flag, l);
+  private entry(flag: Flag): Entry {
+    let entry = this.entries.get(flag);
+    if (!entry) {
+      entry = { flag, name: flag.name.toLowerCase(), description: flag.description.toLowerCase(), archived: flag.archived, type: flag.type };
+      this.entries.set(flag, entry);
     }
-    return l;
+    return entry;
   }
 
   /** One predicate for every filter of the query (the project filter is applied to the projects). */
-  private filter(query: FeatureSearchQuery, segmentNames: Map<number, string>): (flag: Flag, project: string) => boolean {
+  private filter(query: FeatureSearchQuery, segmentNames: Map<number, string>): (entry: Entry) => boolean {
     const archived = query.archived ?? false;
     const terms = query.query ?? [];
     const { type, state, tag, segment, createdAt, status } = query;
-    return (flag) => {
-      if (flag.archived !== archived) return false;
-      if (type && !isMatch(type.operator, type.values, flag.type)) return false;
+    return (entry) => {
+      if (entry.archived !== archived) return false;
+      if (type && !isMatch(type.operator, type.values, entry.type)) return false;
+      const flag = entry.flag;
       if (state && !stateMatch(state.operator, state.values, flag.stale)) return false;
       if (createdAt && (createdAt.operator === 'IS_BEFORE' ? !(flag.createdAt < createdAt.day) : flag.createdAt < createdAt.day)) return false;
       if (tag) {
@@ -245,8 +258,9 @@ export class FeatureSearch {
       }
       if (status && status.length > 0 && !status.some((s) => flag.environments[s.environment] !== undefined && flag.environments[s.environment]!.enabled === s.enabled)) return false;
       if (terms.length > 0) {
-        const l = this.lower(flag);
-        if (!terms.some((t) => l.name.includes(t) || l.description.includes(t))) return false;
+        let found = false;
+        for (const t of terms) if (entry.name.includes(t) || entry.description.includes(t)) { found = true; break; }
+        if (!found) return false;
       }
       return true;
     };
