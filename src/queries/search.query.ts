@@ -73,14 +73,27 @@ interface Entry {
 }
 
 interface ProjectIndex {
-  /** The state version the orders were built for (a `lastSeenAt` order also keys on the usage version). */
+  /** The state version this index was built for (a `lastSeenAt` order also keys on the usage version). */
   version: number;
-  orders: Map<string, Entry[]>;
+  /** The project's flags (archived ones too) in creation order; the orders and the text refer to them by position. */
+  base: Entry[];
+  /**
+   * Every flag's lower-cased `name \u0001 description \u0000`, in `base` order, in one string: a term is found by
+   * `indexOf` over contiguous memory instead of visiting 100k strings scattered through the heap (3-4 times
+   * faster at 100k flags). Undefined when it would exceed {@link TEXT_MAX} characters.
+   */
+  text: string | undefined;
+  /** Where each flag's part of `text` starts, and (last) the text's length. */
+  starts: Uint32Array;
+  /** Positions in `base`, sorted, per order asked for. */
+  orders: Map<string, Uint32Array>;
   /** Names of flags another (active) flag of the project depends on. */
   parents?: Set<string>;
 }
 
 const DEFAULT_LIMIT = 50;
+/** Largest joined text kept per project (characters); past it, terms are matched flag by flag. */
+const TEXT_MAX = 2 ** 25;
 /** Most sort orders kept per project (one per field and direction; `environment:<name>` adds two per environment). */
 const ORDERS_PER_PROJECT = 32;
 
@@ -138,13 +151,20 @@ export class FeatureSearch {
     const registry = this.registry;
     const offset = query.offset ?? 0;
     const limit = query.limit ?? DEFAULT_LIMIT;
-    const descending = query.sortOrder === 'desc';
-    const sortBy = query.sortBy ?? 'createdAt';
+    let descending = query.sortOrder === 'desc';
+    let sortBy = query.sortBy ?? 'createdAt';
+    // An environment no project has: every key is null, so the order is the tie-break alone (createdAt, name,
+    // ascending). Mapped to that order, so made-up names cannot make a project sort (and keep) order after order.
+    if (sortBy.startsWith('environment:') && !registry.service.state.environments.some((e) => `environment:${e.name}` === sortBy)) {
+      sortBy = 'createdAt';
+      descending = false;
+    }
     const field = this.sortField(sortBy);
     const keep = offset + limit;
     const projects = registry.projectIds().filter((id) => !query.project || isMatch(query.project.operator, query.project.values, id));
     const segmentNames = new Map(Object.values(registry.service.state.segments).map((s) => [s.id, s.name]));
     const matches = this.filter(query, segmentNames);
+    const terms = query.query ?? [];
 
     let total = 0;
     const kept: Hit[] = [];
@@ -153,8 +173,13 @@ export class FeatureSearch {
       const state = registry.project(id)?.state;
       if (!state) continue;
       const order = this.order(id, state, sortBy, descending, field, usesUsage);
+      const { base } = this.index(id, state);
+      const text = terms.length > 0 ? this.textMatches(this.index(id, state), terms) : undefined;
       let taken = 0;
-      for (const entry of order) {
+      for (let k = 0; k < order.length; k += 1) {
+        const at = order[k]!;
+        if (text !== undefined && text[at] === 0) continue;
+        const entry = base[at]!;
         if (!matches(entry)) continue;
         const flag = entry.flag;
         total += 1;
@@ -187,13 +212,14 @@ export class FeatureSearch {
   }
 
   /** The project's flags (archived ones too) in the asked order, built once per state (and usage) version. */
-  private order(id: string, state: ProjectState, sortBy: string, descending: boolean, field: SortField | undefined, usesUsage: boolean): Entry[] {
+  private order(id: string, state: ProjectState, sortBy: string, descending: boolean, field: SortField | undefined, usesUsage: boolean): Uint32Array {
     const index = this.index(id, state);
     const key = `${sortBy}\u0000${descending ? 'desc' : 'asc'}${usesUsage ? `\u0000${this.registry.usage.counts.version(id)}` : ''}`;
     let order = index.orders.get(key);
     if (!order) {
       const compare = comparator(field, descending);
-      order = [...state.flags.values()].map((flag) => ({ flag, project: id })).sort(compare).map((h) => this.entry(h.flag));
+      const hits = index.base.map((entry, at) => ({ flag: entry.flag, project: id, at }));
+      order = Uint32Array.from(hits.sort(compare), (h) => h.at);
       if (index.orders.size >= ORDERS_PER_PROJECT) index.orders.clear();
       index.orders.set(key, order);
     }
@@ -203,7 +229,16 @@ export class FeatureSearch {
   private index(id: string, state: ProjectState): ProjectIndex {
     let index = this.indexes.get(id);
     if (!index || index.version !== state.version) {
-      index = { version: state.version, orders: new Map() };
+      const base = [...state.flags.values()].map((flag) => this.entry(flag));
+      const starts = new Uint32Array(base.length + 1);
+      let length = 0;
+      base.forEach((e, at) => {
+        starts[at] = length;
+        length += e.name.length + e.description.length + 2;
+      });
+      starts[base.length] = length;
+      const text = length <= TEXT_MAX ? base.map((e) => `${e.name}\u0001${e.description}\u0000`).join('') : undefined;
+      index = { version: state.version, base, text, starts, orders: new Map() };
       this.indexes.set(id, index);
       // Projects deleted since: drop their orders.
       if (this.indexes.size > this.registry.projectIds().length) {
@@ -212,6 +247,27 @@ export class FeatureSearch {
       }
     }
     return index;
+  }
+
+  /** Which flags (by position in `base`) hold one of `terms` in their name or description. */
+  private textMatches(index: ProjectIndex, terms: readonly string[]): Uint8Array {
+    const { base, text, starts } = index;
+    const hits = new Uint8Array(base.length);
+    for (const term of terms) {
+      if (text === undefined || term.includes('\u0000') || term.includes('\u0001')) {
+        base.forEach((e, at) => { if (e.name.includes(term) || e.description.includes(term)) hits[at] = 1; });
+        continue;
+      }
+      // Positions found only grow, so the flag holding each is found by walking `starts` forward once.
+      let at = 0;
+      let from = text.indexOf(term);
+      while (from >= 0) {
+        while (starts[at + 1]! <= from) at += 1;
+        hits[at] = 1;
+        from = text.indexOf(term, starts[at + 1]!);
+      }
+    }
+    return hits;
   }
 
   private parents(id: string, state: ProjectState): Set<string> {
@@ -237,7 +293,6 @@ export class FeatureSearch {
   /** One predicate for every filter of the query (the project filter is applied to the projects). */
   private filter(query: FeatureSearchQuery, segmentNames: Map<number, string>): (entry: Entry) => boolean {
     const archived = query.archived ?? false;
-    const terms = query.query ?? [];
     const { type, state, tag, segment, createdAt, status } = query;
     return (entry) => {
       if (entry.archived !== archived) return false;
@@ -257,11 +312,6 @@ export class FeatureSearch {
         if (!includeMatch(segment.operator, present, segment.values.length)) return false;
       }
       if (status && status.length > 0 && !status.some((s) => flag.environments[s.environment] !== undefined && flag.environments[s.environment]!.enabled === s.enabled)) return false;
-      if (terms.length > 0) {
-        let found = false;
-        for (const t of terms) if (entry.name.includes(t) || entry.description.includes(t)) { found = true; break; }
-        if (!found) return false;
-      }
       return true;
     };
   }

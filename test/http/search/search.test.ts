@@ -186,6 +186,7 @@ describe('sorting and paging', () => {
     expect(await order({ sortBy: 'environment:development', sortOrder: 'desc' })).toEqual(['a', 'b', 'c']);
     expect(await order({ sortBy: 'environment:development', sortOrder: 'asc' })).toEqual(['b', 'c', 'a']);
     expect(await order({ sortBy: 'lastSeenAt' })).toEqual(['b', 'a', 'c']);
+    expect(await order({ sortBy: 'environment:nowhere', sortOrder: 'desc' })).toEqual(['b', 'a', 'c']);
   });
 
   test('pages: offset and limit (default 50), total counts every match, the pages put together are the whole list', async ({ h }) => {
