@@ -1,9 +1,9 @@
 /**
  * Flag search (`GET /api/admin/search/features`, Unleash 6.10's feature search), answered from the projects'
  * committed states. Each project keeps, per state version, its flags sorted in each order asked for
- * (built once, on the first search after a change) and each flag's lower-cased name and description
- * (per flag image), so a search is one pass over the sorted flags of the projects in scope: count every match,
- * keep the first `offset + limit`. Several projects' kept matches are merged by the same order.
+ * (built once, on the first search after a change) and its flags' lower-cased names and descriptions joined in
+ * one string, so a search is a few `indexOf` scans for the free text and one pass over the sorted flags of the
+ * projects in scope: count every match, keep the first `offset + limit`. Several projects' kept matches are merged by the same order.
  * Unleash's order: the sort field, then `createdAt` ascending, then `name` ascending; the default sort is
  * `createdAt`, ascending.
  */
