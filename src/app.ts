@@ -30,6 +30,8 @@ import { toggleRoutes } from './http/routes/toggles.routes.js';
 import { usageRoutes } from './http/routes/usage.routes.js';
 import { variantRoutes } from './http/routes/variants.routes.js';
 import { SummaryCache } from './http/summary-cache.js';
+import { FeatureSearch } from './queries/search.query.js';
+import { searchRoutes } from './http/routes/search.routes.js';
 import { silentLogger, type Logger } from './log.js';
 import { EvaluationQuery } from './queries/evaluation.query.js';
 import { ClientDeltaQuery } from './queries/client-delta.query.js';
@@ -50,6 +52,7 @@ export const ROUTES: RouteSpec[] = [
   ...variantRoutes,
   ...segmentRoutes,
   ...tagRoutes,
+  ...searchRoutes,
   ...dependencyRoutes,
   ...stateRoutes,
   ...backupRoutes,
@@ -86,6 +89,7 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     clientFeatures, clientDelta, clientStreams,
     ofrep: new OfrepQuery(evaluation), streamTickets: new StreamTickets(tokenHasher, config.ofrepStreamTicketSeconds),
     metrics: new ServiceMetrics(registry),
+    search: new FeatureSearch(registry),
   };
   deps.metrics.setStreamingSource(clientStreams);
   const openapi = JSON.stringify(openApiDocument(routes, '1'));

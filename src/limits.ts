@@ -48,6 +48,11 @@ export const SHAPE_LIMITS = {
   strategySegments: 10,
   /** Flag names in one batch (delete, revive). */
   batch: 1000,
+  /** Flag search (`GET /api/admin/search/features`): characters of the free text and of each filter, values one filter lists, largest page and offset. */
+  searchText: 1000,
+  searchFilterValues: 100,
+  searchPage: 100,
+  searchOffset: 1_000_000,
   /** An evaluation context (frontend API, playground): properties (and unknown top-level fields) in all, and characters of one value. */
   contextProperties: 50,
   contextValue: 1000,

@@ -19,6 +19,7 @@ import type { DumpStreams } from './dump-streams.js';
 import type { ErrorKind } from './errors.js';
 import type { GzipCache } from './gzip.js';
 import type { SummaryCache } from './summary-cache.js';
+import type { FeatureSearch } from '../queries/search.query.js';
 
 /** What every route handler may use; built once per app, no globals. */
 export interface AppDeps {
@@ -46,6 +47,8 @@ export interface AppDeps {
   streamTickets: StreamTickets;
   /** The Prometheus metrics of this app (`GET /internal-backstage/prometheus`). */
   metrics: ServiceMetrics;
+  /** `GET /api/admin/search/features`: per-project sort orders, kept per state version. */
+  search: FeatureSearch;
 }
 
 /** Values the pipeline's middleware set on a request's context. */

@@ -96,6 +96,7 @@ const EXPECTED: Record<string, Row> = {
   'PUT /api/admin/segments/:id': { kind: 'segment', params: { id: 'segment' }, body: { name: 'm-segment', description: 'put', constraints: [] } },
   'DELETE /api/admin/segments/:id': { kind: 'segment', params: { id: 'doomedSegment' } },
   'GET /api/admin/tag-types': { kind: 'read' },
+  'GET /api/admin/search/features': { kind: 'read' },
   'POST /api/admin/tag-types': { kind: 'tag-type', body: { name: 'made' } },
   'POST /api/admin/tag-types/validate': { kind: 'read', body: { name: 'fresh' } },
   'GET /api/admin/tag-types/:name': { kind: 'read', params: { name: 'simple' } },
