@@ -12,11 +12,23 @@ type Of<T extends ServiceCommand['type']> = Extract<ServiceCommand, { type: T }>
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
+/** A field with its keys in one order, so that an unchanged field compares equal (and reads the same in dumps). */
+const contextField = (f: ContextField): ContextField => ({
+  name: f.name, description: f.description, stickiness: f.stickiness, sortOrder: f.sortOrder,
+  legalValues: f.legalValues.map((l) => (l.description ? { value: l.value, description: l.description } : { value: l.value })), createdAt: f.createdAt,
+});
+
+/** A definition with its keys in one order (see {@link contextField}). */
+const definitionOf = (d: StrategyDefinition): StrategyDefinition => ({
+  name: d.name, title: d.title, displayName: d.displayName, description: d.description, editable: d.editable, deprecated: d.deprecated,
+  parameters: d.parameters.map((p) => ({ name: p.name, type: p.type, description: p.description, required: p.required })),
+});
+
 export function decideCreateContextField(draft: ServiceState, { field }: Of<'context-field.create'>, context: CommandContext): Decision<ServiceEvent, ContextField> {
   if (draft.contextFields.some((f) => f.name === field.name)) return refuse(fail('NameExistsError', `A context field named "${field.name}" already exists`));
   const limit = context.limits.contextFields;
   if (draft.contextFields.length >= limit) return refuse(fail('ExceedsLimitError', overLimit('The number of context fields', limit, LIMIT_VARIABLES.contextFields)));
-  const created = { ...field, createdAt: context.at };
+  const created = contextField({ ...field, createdAt: context.at });
   return accept([{ type: 'context-field.created', field: created }], created);
 }
 
@@ -24,7 +36,7 @@ export function decideUpdateContextField(draft: ServiceState, { field }: Of<'con
   const before = draft.contextFields.find((f) => f.name === field.name);
   if (!before) return refuse(fail('NotFoundError', `Could not find context field with name: ${field.name}`));
   // Unleash keeps the sort order when the body has none.
-  const after: ContextField = { ...field, sortOrder: field.sortOrder ?? before.sortOrder, createdAt: before.createdAt };
+  const after = contextField({ ...field, sortOrder: field.sortOrder ?? before.sortOrder, createdAt: before.createdAt });
   if (same(before, after)) return accept([], before);
   return accept([{ type: 'context-field.updated', field: after, before }], after);
 }
@@ -40,7 +52,8 @@ export function decideCreateStrategyDefinition(draft: ServiceState, { definition
   const limit = context.limits.strategyDefinitions;
   const custom = draft.strategyDefinitions.filter((d) => d.editable).length;
   if (custom >= limit) return refuse(fail('ExceedsLimitError', overLimit('The number of custom strategy definitions', limit, LIMIT_VARIABLES.strategyDefinitions)));
-  return accept([{ type: 'strategy-definition.created', definition }], definition);
+  const created = definitionOf(definition);
+  return accept([{ type: 'strategy-definition.created', definition: created }], created);
 }
 
 function editable(draft: ServiceState, name: string, verb: string): StrategyDefinition | ReturnType<typeof fail> {
@@ -54,7 +67,7 @@ export function decideUpdateStrategyDefinition(draft: ServiceState, { definition
   const before = editable(draft, definition.name, 'edit');
   if (!('editable' in before)) return refuse(before);
   // Deprecation has its own routes: an update keeps it.
-  const after = { ...definition, deprecated: before.deprecated };
+  const after = definitionOf({ ...definition, deprecated: before.deprecated });
   if (same(before, after)) return accept([], before);
   return accept([{ type: 'strategy-definition.updated', definition: after, before }], after);
 }
