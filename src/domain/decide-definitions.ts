@@ -2,7 +2,7 @@
  * Decisions on context fields and strategy definitions, in the service mailbox: names unique, the limits, the
  * built-in strategies kept as they are (Unleash 6.10: "Cannot edit strategy ..."), only deprecated or reactivated.
  */
-import { LIMIT_VARIABLES, overLimit } from '../limits.js';
+import { LIMIT_VARIABLES, SHAPE_LIMITS, overLimit } from '../limits.js';
 import type { CommandContext } from './context.js';
 import type { ContextField, StrategyDefinition } from './definitions.js';
 import { accept, fail, refuse, type Decision } from './errors.js';
@@ -38,6 +38,29 @@ export function decideUpdateContextField(draft: ServiceState, { field }: Of<'con
   // Unleash keeps the sort order when the body has none.
   const after = contextField({ ...field, sortOrder: field.sortOrder ?? before.sortOrder, createdAt: before.createdAt });
   if (same(before, after)) return accept([], before);
+  return accept([{ type: 'context-field.updated', field: after, before }], after);
+}
+
+/** Adds or replaces one legal value, within the legal values a field may hold (`SHAPE_LIMITS.legalValues`). */
+export function decideSetLegalValue(draft: ServiceState, { name, legalValue }: Of<'context-field.legal-value.set'>): Decision<ServiceEvent, ContextField> {
+  const before = draft.contextFields.find((f) => f.name === name);
+  if (!before) return refuse(fail('NotFoundError', `Context field with name ${name} was not found`));
+  const at = before.legalValues.findIndex((l) => l.value === legalValue.value);
+  if (at === -1 && before.legalValues.length >= SHAPE_LIMITS.legalValues) {
+    return refuse(fail('ExceedsLimitError', `Context field "${name}" already has ${SHAPE_LIMITS.legalValues} legal values, the most one may hold`));
+  }
+  const legalValues = at === -1 ? [...before.legalValues, legalValue] : before.legalValues.map((l, i) => (i === at ? legalValue : l));
+  const after = contextField({ ...before, legalValues });
+  if (same(before, after)) return accept([], before);
+  return accept([{ type: 'context-field.updated', field: after, before }], after);
+}
+
+/** Removes one legal value; a value the field lacks changes nothing (as Unleash). */
+export function decideDeleteLegalValue(draft: ServiceState, { name, value }: Of<'context-field.legal-value.delete'>): Decision<ServiceEvent, ContextField> {
+  const before = draft.contextFields.find((f) => f.name === name);
+  if (!before) return refuse(fail('NotFoundError', `Could not find context field with name ${name}`));
+  if (!before.legalValues.some((l) => l.value === value)) return accept([], before);
+  const after = contextField({ ...before, legalValues: before.legalValues.filter((l) => l.value !== value) });
   return accept([{ type: 'context-field.updated', field: after, before }], after);
 }
 

@@ -1,7 +1,7 @@
 import type { CommandContext } from './context.js';
 import {
   decideCreateContextField, decideCreateStrategyDefinition, decideDeleteContextField, decideDeleteStrategyDefinition,
-  decideDeprecateStrategyDefinition, decideUpdateContextField, decideUpdateStrategyDefinition,
+  decideDeleteLegalValue, decideDeprecateStrategyDefinition, decideSetLegalValue, decideUpdateContextField, decideUpdateStrategyDefinition,
 } from './decide-definitions.js';
 import { decideCreateSegment, decideDeleteSegment, decideUpdateSegment } from './decide-segments.js';
 import { accept, fail, refuse, type Decision } from './errors.js';
@@ -131,6 +131,10 @@ function decideAny(draft: ServiceState, command: ServiceCommand, context: Comman
       return decideUpdateContextField(draft, command);
     case 'context-field.delete':
       return decideDeleteContextField(draft, command);
+    case 'context-field.legal-value.set':
+      return decideSetLegalValue(draft, command);
+    case 'context-field.legal-value.delete':
+      return decideDeleteLegalValue(draft, command);
     case 'strategy-definition.create':
       return decideCreateStrategyDefinition(draft, command, context);
     case 'strategy-definition.update':

@@ -1,5 +1,5 @@
 /** Service-wide data: environments, users, API tokens, segments, tag types, context fields and strategy definitions (everything that is not inside one project). */
-import { BUILT_IN_CONTEXT_FIELDS, BUILT_IN_STRATEGIES, type ContextField, type StrategyDefinition } from './definitions.js';
+import { BUILT_IN_CONTEXT_FIELDS, BUILT_IN_STRATEGIES, type ContextField, type LegalValue, type StrategyDefinition } from './definitions.js';
 import type { Segment, SegmentInput } from './segment.js';
 
 export interface Environment {
@@ -100,6 +100,10 @@ export type ServiceCommand =
   /** Replaces the description, stickiness, sortOrder (when given) and legal values of a field. */
   | { type: 'context-field.update'; field: Omit<ContextField, 'createdAt' | 'sortOrder'> & { sortOrder?: number | undefined } }
   | { type: 'context-field.delete'; name: string }
+  /** Adds a legal value to a field, or replaces the one with the same `value` (Unleash's `updateLegalValue`). */
+  | { type: 'context-field.legal-value.set'; name: string; legalValue: LegalValue }
+  /** Removes a legal value from a field; one it lacks changes nothing. */
+  | { type: 'context-field.legal-value.delete'; name: string; value: string }
   | { type: 'strategy-definition.create'; definition: StrategyDefinition }
   | { type: 'strategy-definition.update'; definition: StrategyDefinition }
   | { type: 'strategy-definition.deprecate'; name: string; deprecated: boolean }
@@ -123,6 +127,8 @@ export interface ServiceReplies {
   'context-field.create': ContextField;
   'context-field.update': ContextField;
   'context-field.delete': ContextField;
+  'context-field.legal-value.set': ContextField;
+  'context-field.legal-value.delete': ContextField;
   'strategy-definition.create': StrategyDefinition;
   'strategy-definition.update': StrategyDefinition;
   'strategy-definition.deprecate': StrategyDefinition;

@@ -59,6 +59,9 @@ export const ContextFieldNameBodySchema = strictObject({ name: DefinitionNameSch
 
 export const ContextFieldParamsSchema = looseObject({ contextField: DefinitionNameSchema });
 
+/** `/api/admin/context/:contextField/legal-values/:legalValue` */
+export const LegalValueParamsSchema = looseObject({ contextField: DefinitionNameSchema, legalValue: nonEmptyString(constraintValue) });
+
 /** The parameter types Unleash's UI offers. */
 export const PARAMETER_TYPES = ['string', 'percentage', 'list', 'number', 'boolean'] as const;
 

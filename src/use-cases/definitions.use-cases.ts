@@ -5,7 +5,7 @@
  */
 import type { Registry } from '../actors/registry.js';
 import { principalLabel, type Principal } from '../auth/permissions.js';
-import type { ContextField, StrategyDefinition } from '../domain/definitions.js';
+import type { ContextField, LegalValue, StrategyDefinition } from '../domain/definitions.js';
 import type { ServiceCommand } from '../domain/service-state.js';
 import { fromDecision, type Result } from './result.js';
 
@@ -19,6 +19,16 @@ export async function createContextField(registry: Registry, field: Command<'con
 /** Replaces a context field's description, stickiness, legal values and (when given) sort order; 404 when unknown. */
 export async function updateContextField(registry: Registry, field: Command<'context-field.update'>['field'], principal: Principal): Promise<Result<ContextField>> {
   return fromDecision(await registry.service.send({ type: 'context-field.update', field }, principalLabel(principal)));
+}
+
+/** Adds a legal value to a context field, or replaces the one with the same value; 404 when the field is unknown. */
+export async function setLegalValue(registry: Registry, name: string, legalValue: LegalValue, principal: Principal): Promise<Result<ContextField>> {
+  return fromDecision(await registry.service.send({ type: 'context-field.legal-value.set', name, legalValue }, principalLabel(principal)));
+}
+
+/** Removes a legal value from a context field (one it lacks: nothing changes); 404 when the field is unknown. */
+export async function deleteLegalValue(registry: Registry, name: string, value: string, principal: Principal): Promise<Result<ContextField>> {
+  return fromDecision(await registry.service.send({ type: 'context-field.legal-value.delete', name, value }, principalLabel(principal)));
 }
 
 /** Deletes a context field; 404 when unknown. Constraints on it stay as they are (as Unleash). */

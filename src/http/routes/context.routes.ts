@@ -2,9 +2,11 @@
  * Context fields (docs/api-decisions.md "Context fields and strategy definitions"; Unleash 6.10's
  * `/api/admin/context`). Service-wide: reads for every admin-API caller, writes for root Admins and Editors.
  */
-import { ContextFieldNameBodySchema, ContextFieldParamsSchema, CreateContextFieldSchema, UpdateContextFieldSchema } from '../../schemas/definition.schema.js';
+import {
+  ContextFieldNameBodySchema, ContextFieldParamsSchema, CreateContextFieldSchema, LegalValueParamsSchema, LegalValueSchema, UpdateContextFieldSchema,
+} from '../../schemas/definition.schema.js';
 import { contextFieldByName, contextFields } from '../../queries/definitions.queries.js';
-import { createContextField, deleteContextField, updateContextField } from '../../use-cases/definitions.use-cases.js';
+import { createContextField, deleteContextField, deleteLegalValue, setLegalValue, updateContextField } from '../../use-cases/definitions.use-cases.js';
 import { apiError } from '../errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 import { ContextFieldView, ContextFieldsView } from '../views.js';
@@ -58,6 +60,18 @@ export const contextRoutes: RouteSpec[] = [
       const { description, stickiness, legalValues, sortOrder } = body;
       return updateContextField(registry, { name: params.contextField, description, stickiness, legalValues, sortOrder }, principal);
     },
+  }),
+  defineRoute({
+    method: 'post', path: `${FIELD}/legal-values`, tag: 'Context', permission: 'UPDATE_DEFINITIONS',
+    summary: 'Add a legal value to a context field, or replace the one with the same value', params: ContextFieldParamsSchema, body: LegalValueSchema,
+    success: { status: 200, description: 'No body' }, errors: ['NotFoundError', 'ExceedsLimitError'],
+    handle: ({ params, body, principal, registry }) => setLegalValue(registry, params.contextField, body, principal),
+  }),
+  defineRoute({
+    method: 'delete', path: `${FIELD}/legal-values/:legalValue`, tag: 'Context', permission: 'UPDATE_DEFINITIONS',
+    summary: 'Remove a legal value from a context field (one it lacks: 200, nothing changes)', params: LegalValueParamsSchema,
+    success: { status: 200, description: 'No body' }, errors: ['NotFoundError'],
+    handle: ({ params, principal, registry }) => deleteLegalValue(registry, params.contextField, params.legalValue, principal),
   }),
   defineRoute({
     method: 'delete', path: FIELD, tag: 'Context', permission: 'UPDATE_DEFINITIONS',

@@ -109,6 +109,8 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/admin/context/:contextField': { kind: 'read', params: { contextField: 'appName' } },
   'PUT /api/admin/context/:contextField': { kind: 'definition', params: { contextField: 'm-field' }, body: { description: 'put' } },
   'DELETE /api/admin/context/:contextField': { kind: 'definition', params: { contextField: 'm-doomed-field' } },
+  'POST /api/admin/context/:contextField/legal-values': { kind: 'definition', params: { contextField: 'm-field' }, body: { value: 'eu' } },
+  'DELETE /api/admin/context/:contextField/legal-values/:legalValue': { kind: 'definition', params: { contextField: 'm-field', legalValue: 'eu' } },
   'GET /api/admin/strategies': { kind: 'read' },
   'POST /api/admin/strategies': { kind: 'definition', body: { name: 'made', parameters: [] } },
   'GET /api/admin/strategies/:name': { kind: 'read', params: { name: 'default' } },

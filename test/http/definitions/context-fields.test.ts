@@ -108,6 +108,36 @@ describe('context fields', () => {
   });
 });
 
+describe('legal values one at a time', () => {
+  test('POST adds or replaces one value; DELETE removes one (a value the field lacks: 200, nothing written)', async ({ h }) => {
+    await createField(h, { name: 'region', legalValues: [{ value: 'eu' }] });
+    const values = async () => (await h.json('GET', `${CONTEXT}/region`)).body.legalValues;
+    expect((await h.json('POST', `${CONTEXT}/region/legal-values`, { value: 'us', description: 'States' })).status).toBe(200);
+    expect(await values()).toEqual([{ value: 'eu' }, { value: 'us', description: 'States' }]);
+    expect((await h.json('POST', `${CONTEXT}/region/legal-values`, { value: 'eu', description: 'Europe' })).status).toBe(200);
+    expect(await values()).toEqual([{ value: 'eu', description: 'Europe' }, { value: 'us', description: 'States' }]);
+    await unchanged(h, async () => expect((await h.json('POST', `${CONTEXT}/region/legal-values`, { value: 'eu', description: 'Europe' })).status).toBe(200));
+    expect((await h.req('DELETE', `${CONTEXT}/region/legal-values/us`)).status).toBe(200);
+    expect(await values()).toEqual([{ value: 'eu', description: 'Europe' }]);
+    await unchanged(h, async () => expect((await h.req('DELETE', `${CONTEXT}/region/legal-values/mars`)).status).toBe(200));
+  });
+
+  test('bad bodies, unknown fields and a full field are refused, and write nothing', async ({ h }) => {
+    await createField(h, { name: 'region', legalValues: Array.from({ length: 1000 }, (_, i) => ({ value: `v${i}` })) });
+    const path = `${CONTEXT}/region/legal-values`;
+    for (const [body, message] of [[{}, /"value": is required/], [{ value: '' }, /"value": must not be empty/], [{ value: 'x'.repeat(101) }, /"value": must be at most 100/],
+      [{ value: 'eu', extra: 1 }, /"extra": is not a known property/], [{ value: 5 }, /"value"/], [['eu'], /must be an object|"value"/]] as const) {
+      await unchanged(h, async () => expectError(await h.json('POST', path, body), 400, 'ValidationError', message));
+    }
+    await unchanged(h, async () => expectError(await h.json('POST', path, { value: 'one-more' }), 400, 'ExceedsLimitError', /1000 legal values/));
+    // Replacing a value of a full field is fine.
+    expect((await h.json('POST', path, { value: 'v1', description: 'one' })).status).toBe(200);
+    await unchanged(h, async () => expectError(await h.json('POST', `${CONTEXT}/nope/legal-values`, { value: 'eu' }), 404, 'NotFoundError', /nope/));
+    await unchanged(h, async () => expectError(await h.json('DELETE', `${CONTEXT}/nope/legal-values/eu`), 404, 'NotFoundError', /nope/));
+    await unchanged(h, async () => expectError(await h.json('DELETE', `${CONTEXT}/region/legal-values/${'x'.repeat(101)}`), 400, 'ValidationError', /"legalValue"/));
+  });
+});
+
 describe('legal values validate strategy constraints', () => {
   test('a constraint on a field with legal values must use them (400 naming the value), on add, update, patch and default strategy', async ({ h }) => {
     await createField(h, { name: 'region', legalValues: [{ value: 'eu' }, { value: 'us' }] });
