@@ -51,3 +51,31 @@ export function strategyDefinitionByName(registry: Registry, name: string): Resu
   const found = registry.service.state.strategyDefinitions.find((d) => d.name === name);
   return found ? ok(found) : failed(fail('NotFoundError', `Could not find strategy with name ${name}`));
 }
+
+/** A strategy that constrains on a context field (Unleash's `contextFieldStrategiesSchema` item). */
+export interface ContextFieldStrategy {
+  id: string;
+  projectId: string;
+  featureName: string;
+  strategyName: string;
+  environment: string;
+}
+
+/**
+ * The strategies of every flag (archived ones included, as Unleash) with a constraint on context field `name`,
+ * by project, flag and environment; 404 when no such field exists.
+ */
+export function strategiesUsingContextField(registry: Registry, name: string): Result<ContextFieldStrategy[]> {
+  if (!registry.service.state.contextFields.some((f) => f.name === name)) return failed(fail('NotFoundError', `Could not find context field with name ${name}`));
+  const found: ContextFieldStrategy[] = [];
+  for (const projectId of registry.projectIds()) {
+    for (const flag of registry.project(projectId)!.state.flags.values()) {
+      for (const [environment, entry] of Object.entries(flag.environments)) {
+        for (const s of entry.strategies) {
+          if (s.constraints.some((c) => c.contextName === name)) found.push({ id: s.id, projectId, featureName: flag.name, strategyName: s.name, environment });
+        }
+      }
+    }
+  }
+  return ok(found);
+}

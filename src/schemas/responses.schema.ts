@@ -65,6 +65,10 @@ export const ContextFieldView = v.object({
   usedInFeatures: v.number(), usedInProjects: v.number(), legalValues: v.array(v.object({ value: v.string(), description: v.optional(v.string()) })),
 });
 export const ContextFieldsView = v.array(ContextFieldView);
+/** The strategies constraining on a context field (Unleash's `contextFieldStrategiesSchema`). */
+export const ContextFieldStrategiesView = v.object({
+  strategies: v.array(v.object({ id: v.string(), projectId: v.string(), featureName: v.string(), strategyName: v.string(), environment: v.string() })),
+});
 /** A strategy definition (Unleash's `strategySchema`). */
 export const StrategyDefinitionView = v.object({
   name: v.string(), title: v.nullable(v.string()), displayName: v.nullable(v.string()), description: v.nullable(v.string()), editable: v.boolean(), deprecated: v.boolean(),

@@ -5,11 +5,11 @@
 import {
   ContextFieldNameBodySchema, ContextFieldParamsSchema, CreateContextFieldSchema, LegalValueParamsSchema, LegalValueSchema, UpdateContextFieldSchema,
 } from '../../schemas/definition.schema.js';
-import { contextFieldByName, contextFields } from '../../queries/definitions.queries.js';
+import { contextFieldByName, contextFields, strategiesUsingContextField } from '../../queries/definitions.queries.js';
 import { createContextField, deleteContextField, deleteLegalValue, setLegalValue, updateContextField } from '../../use-cases/definitions.use-cases.js';
 import { apiError } from '../errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
-import { ContextFieldView, ContextFieldsView } from '../views.js';
+import { ContextFieldStrategiesView, ContextFieldView, ContextFieldsView } from '../views.js';
 
 const FIELD = '/api/admin/context/:contextField';
 
@@ -47,6 +47,14 @@ export const contextRoutes: RouteSpec[] = [
     success: { status: 200, description: 'The context field', schema: ContextFieldView }, errors: ['NotFoundError'],
     handle: ({ params, registry }) => contextFieldByName(registry, params.contextField),
     view: (field) => field,
+  }),
+  defineRoute({
+    method: 'get', path: `${FIELD}/strategies`, tag: 'Context', permission: 'READ',
+    summary: 'List the strategies (of every flag, archived ones too) with a constraint on a context field', params: ContextFieldParamsSchema,
+    success: { status: 200, description: '`{strategies: [{id, projectId, featureName, strategyName, environment}]}`', schema: ContextFieldStrategiesView },
+    errors: ['NotFoundError'],
+    handle: ({ params, registry }) => strategiesUsingContextField(registry, params.contextField),
+    view: (strategies) => ({ strategies }),
   }),
   defineRoute({
     method: 'put', path: FIELD, tag: 'Context', permission: 'UPDATE_DEFINITIONS',

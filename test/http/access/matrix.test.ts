@@ -107,6 +107,7 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/admin/context': { kind: 'definition', body: { name: 'made' } },
   'POST /api/admin/context/validate': { kind: 'read', body: { name: 'fresh' } },
   'GET /api/admin/context/:contextField': { kind: 'read', params: { contextField: 'appName' } },
+  'GET /api/admin/context/:contextField/strategies': { kind: 'read', params: { contextField: 'appName' } },
   'PUT /api/admin/context/:contextField': { kind: 'definition', params: { contextField: 'm-field' }, body: { description: 'put' } },
   'DELETE /api/admin/context/:contextField': { kind: 'definition', params: { contextField: 'm-doomed-field' } },
   'POST /api/admin/context/:contextField/legal-values': { kind: 'definition', params: { contextField: 'm-field' }, body: { value: 'eu' } },

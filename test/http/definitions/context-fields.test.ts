@@ -158,6 +158,12 @@ describe('legal values validate strategy constraints', () => {
     await addStrategy(h, 'checkout', 'development', { name: 'default', constraints: [{ contextName: 'not-defined', operator: 'IN', values: ['x'] }] });
     // The usage counts see the constraint; dropping the legal values lets the value in.
     expect((await h.json('GET', `${CONTEXT}/region`)).body).toMatchObject({ usedInFeatures: 1, usedInProjects: 1 });
+    expect((await h.json('GET', `${CONTEXT}/region/strategies`)).body).toEqual({
+      strategies: [{ id: ok.id, projectId: 'default', featureName: 'checkout', strategyName: 'default', environment: 'development' }],
+    });
+    expect((await h.json('GET', `${CONTEXT}/sessionId/strategies`)).body).toEqual({ strategies: [] });
+    expectError(await h.json('GET', `${CONTEXT}/nope/strategies`), 404, 'NotFoundError', /nope/);
+    expectError(await h.json('GET', `${CONTEXT}/a%20b/strategies`), 400, 'ValidationError', /"contextField"/);
     expect((await h.json('PUT', `${CONTEXT}/region`, { legalValues: [] })).status).toBe(200);
     expect((await h.json('POST', path, bad)).status).toBe(200);
   });
