@@ -18,11 +18,6 @@ import { mustBe } from './messages.js';
 import { PayloadSchema } from './payload.schema.js';
 import { TOTAL_WEIGHT, WeightTypeSchema, uniqueNames } from './variant.schema.js';
 
-/** The strategy types this service evaluates itself (the built-in strategy definitions, src/domain/definitions.ts). */
-export const STRATEGY_NAMES = [
-  'default', 'flexibleRollout', 'userWithId', 'remoteAddress', 'applicationHostname',
-] as const;
-
 /** Limits of one strategy. */
 export const STRATEGY_LIMITS = {
   constraints: SHAPE_LIMITS.constraints,
