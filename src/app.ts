@@ -23,6 +23,8 @@ import { projectRoutes } from './http/routes/projects.routes.js';
 import { segmentRoutes } from './http/routes/segments.routes.js';
 import { dependencyRoutes } from './http/routes/dependencies.routes.js';
 import { tagRoutes } from './http/routes/tags.routes.js';
+import { contextRoutes } from './http/routes/context.routes.js';
+import { strategyDefinitionRoutes } from './http/routes/strategy-definitions.routes.js';
 import { stateRoutes } from './http/routes/state.routes.js';
 import { backupRoutes } from './http/routes/backup.routes.js';
 import { strategyRoutes } from './http/routes/strategies.routes.js';
@@ -53,6 +55,8 @@ export const ROUTES: RouteSpec[] = [
   ...segmentRoutes,
   ...tagRoutes,
   ...searchRoutes,
+  ...contextRoutes,
+  ...strategyDefinitionRoutes,
   ...dependencyRoutes,
   ...stateRoutes,
   ...backupRoutes,

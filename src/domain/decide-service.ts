@@ -1,4 +1,8 @@
 import type { CommandContext } from './context.js';
+import {
+  decideCreateContextField, decideCreateStrategyDefinition, decideDeleteContextField, decideDeleteStrategyDefinition,
+  decideDeleteLegalValue, decideDeprecateStrategyDefinition, decideSetLegalValue, decideUpdateContextField, decideUpdateStrategyDefinition,
+} from './decide-definitions.js';
 import { decideCreateSegment, decideDeleteSegment, decideUpdateSegment } from './decide-segments.js';
 import { accept, fail, refuse, type Decision } from './errors.js';
 import { ROOT_ADMIN } from './roles.js';
@@ -109,5 +113,23 @@ function decideAny(draft: ServiceState, command: ServiceCommand, context: Comman
       if (!tagType) return refuse(fail('NotFoundError', `Tagtype ${command.name} could not be found`));
       return accept([{ type: 'tag-type.deleted', tagType }], tagType);
     }
+    case 'context-field.create':
+      return decideCreateContextField(draft, command, context);
+    case 'context-field.update':
+      return decideUpdateContextField(draft, command);
+    case 'context-field.delete':
+      return decideDeleteContextField(draft, command);
+    case 'context-field.legal-value.set':
+      return decideSetLegalValue(draft, command);
+    case 'context-field.legal-value.delete':
+      return decideDeleteLegalValue(draft, command);
+    case 'strategy-definition.create':
+      return decideCreateStrategyDefinition(draft, command, context);
+    case 'strategy-definition.update':
+      return decideUpdateStrategyDefinition(draft, command);
+    case 'strategy-definition.deprecate':
+      return decideDeprecateStrategyDefinition(draft, command);
+    case 'strategy-definition.delete':
+      return decideDeleteStrategyDefinition(draft, command);
   }
 }

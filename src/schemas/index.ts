@@ -17,3 +17,4 @@ export * from './strategy.schema.js';
 export * from './variant.schema.js';
 export * from './dependency.schema.js';
 export * from './tag.schema.js';
+export * from './definition.schema.js';
