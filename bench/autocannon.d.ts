@@ -34,6 +34,8 @@ declare module 'autocannon' {
     timeout?: number;
     headers?: Record<string, string>;
     requests?: AutocannonRequest[];
+    /** Requests per second over all connections, at most. */
+    overallRate?: number;
     warmup?: { connections?: number; duration?: number };
   }
 

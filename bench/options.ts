@@ -14,6 +14,8 @@ export interface BenchOptions {
   server: string | undefined;
   /** Run the abuse phase (`/health` latency while abusive requests run). */
   abuse: boolean;
+  /** Run the usage phase (admin writes while 1,000 SDK instances post metrics). */
+  usage: boolean;
   /** Numbers of SSE clients of the streaming phase, one fresh server each; empty skips it. */
   streams: number[];
   /** Toggles timed one at a time in the streaming phase. */
@@ -31,6 +33,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --quick             smoke run: --duration 3 --flags 10000
   --server PATH       server entry to start (default dist/src/main.js)
   --no-abuse          skip the abuse phase (/health latency while abusive requests run)
+  --no-usage          skip the usage phase (admin writes while 1,000 SDK instances post metrics)
   --streams N[,N...]  SSE clients of the streaming phase, one fresh server per size (default 5000; --quick: 1000);
                       e.g. --streams 5000,10000,20000 also reports the largest held at p99 ≤ 1 s
   --stream-toggles N  toggles timed one at a time per size (default 20)
@@ -57,6 +60,7 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
       quick: { type: 'boolean', default: false },
       server: { type: 'string' },
       'no-abuse': { type: 'boolean', default: false },
+      'no-usage': { type: 'boolean', default: false },
       streams: { type: 'string' },
       'stream-toggles': { type: 'string' },
       'no-streams': { type: 'boolean', default: false },
@@ -80,6 +84,7 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
     quick,
     server: values.server,
     abuse: !values['no-abuse'],
+    usage: !values['no-usage'],
     streams: values['no-streams'] ? [] : (values.streams ?? (quick ? '1000' : '5000')).split(',').map((size) => integer('streams', size.trim(), 0, 1)),
     streamToggles: integer('stream-toggles', values['stream-toggles'], 20, 1),
   };

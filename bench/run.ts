@@ -16,6 +16,7 @@ import { renderReport, type ScenarioRow } from './report.js';
 import { runAbuse } from './abuse.js';
 import { runScale, type ScaleRow } from './scale.js';
 import { runStreams } from './streams.js';
+import { runUsage } from './usage.js';
 import { HOT_FLAGS, HOT_PROJECT, SCENARIOS, seedHotProject, type Scenario, type ScenarioContext } from './scenarios.js';
 import { BENCH_TOKEN, DEFAULT_ENTRY, freePort, killStartedServers, startServer, stopServer } from './server.js';
 
@@ -60,6 +61,10 @@ async function main(): Promise<void> {
       const flags = Math.min(options.flags || 10_000, 20_000);
       log(`abuse: /health while abusive requests run, ${flags} flags on a fresh server`);
       scale = [...scale, ...(await runAbuse({ entry, workDir, flags, seconds: Math.max(3, Math.min(options.duration, 5)) }))];
+    }
+    if (options.usage) {
+      log('usage: admin writes while 1000 SDK instances post metrics, on a fresh server');
+      scale = [...scale, ...(await runUsage({ entry, workDir, duration: Math.max(3, Math.min(options.duration, 10)), connections: options.connections, instances: 1000 }))];
     }
     let streams: ScaleRow[] = [];
     if (options.streams.length > 0) {

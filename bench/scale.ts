@@ -28,8 +28,8 @@ const SETTLE_MS = 5_000;
 
 /**
  * Scale figures on a fresh server and data directory: for each size a project `scale-<size>` is seeded
- * over HTTP, its list and overview are timed (one connection: these answers are large, and the latency
- * of one request is the figure of interest); then resident memory, bytes on disk per flag, and the
+ * over HTTP, its list, overview and two searches are timed (one connection: the lists are large, and the
+ * latency of one request is the figure of interest); then resident memory, bytes on disk per flag, and the
  * restart time (SIGTERM, start on the same directory, until /health answers) with every flag still there.
  */
 export async function runScale(options: ScaleOptions): Promise<ScaleRow[]> {
@@ -51,6 +51,10 @@ export async function runScale(options: ScaleOptions): Promise<ScaleRow[]> {
         rows.push(readRow(`list of a ${size}-flag project${how}`, list, undefined));
         const overview = await timeRead(target, projectPath(`scale-${size}`), options.duration, gzip);
         rows.push(readRow(`overview of a ${size}-flag project${how}`, overview, size >= FULL_SIZE && !gzip ? 50 : undefined));
+      }
+      for (const [what, query] of searchQueries(size)) {
+        const search = await timeRead(target, `/api/admin/search/features?${query}`, options.duration, false);
+        rows.push(readRow(`search of a ${size}-flag project, ${what}, first page of 50`, search, size >= FULL_SIZE ? SEARCH_P99_MS : undefined));
       }
     }
     const largest = Math.max(...options.sizes);
@@ -75,6 +79,22 @@ export async function runScale(options: ScaleOptions): Promise<ScaleRow[]> {
   } finally {
     if (server) await stopServer(server);
   }
+}
+
+/** Issue 14's goal for a search of the 100k-flag project. */
+const SEARCH_P99_MS = 20;
+
+/**
+ * The searches timed on project `scale-<size>` (flags `flag-0` ... `flag-<size - 1>`, type release): free text
+ * that few flags match (`flag-12`: 1 + 10 + 100 + ... of them) and text that every flag matches (the whole
+ * project is counted and the first page kept), each with a project and a type filter, Unleash's default order.
+ */
+function searchQueries(size: number): [string, string][] {
+  const filters = `project=${encodeURIComponent(`IS:scale-${size}`)}&type=${encodeURIComponent('IS:release')}&limit=50`;
+  return [
+    ['text matching few flags + project and type filters', `query=flag-12&${filters}`],
+    ['text matching every flag + project and type filters', `query=flag&${filters}`],
+  ];
 }
 
 /** Creates project `scale-<size>` and `size` flags in it; returns the seconds the flags took. */

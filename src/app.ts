@@ -24,6 +24,8 @@ import { projectRoutes } from './http/routes/projects.routes.js';
 import { segmentRoutes } from './http/routes/segments.routes.js';
 import { dependencyRoutes } from './http/routes/dependencies.routes.js';
 import { tagRoutes } from './http/routes/tags.routes.js';
+import { contextRoutes } from './http/routes/context.routes.js';
+import { strategyDefinitionRoutes } from './http/routes/strategy-definitions.routes.js';
 import { stateRoutes } from './http/routes/state.routes.js';
 import { backupRoutes } from './http/routes/backup.routes.js';
 import { strategyRoutes } from './http/routes/strategies.routes.js';
@@ -31,6 +33,8 @@ import { toggleRoutes } from './http/routes/toggles.routes.js';
 import { usageRoutes } from './http/routes/usage.routes.js';
 import { variantRoutes } from './http/routes/variants.routes.js';
 import { SummaryCache } from './http/summary-cache.js';
+import { FeatureSearch } from './queries/search.query.js';
+import { searchRoutes } from './http/routes/search.routes.js';
 import { silentLogger, type Logger } from './log.js';
 import { EvaluationQuery } from './queries/evaluation.query.js';
 import { ClientDeltaQuery } from './queries/client-delta.query.js';
@@ -52,6 +56,9 @@ export const ROUTES: RouteSpec[] = [
   ...variantRoutes,
   ...segmentRoutes,
   ...tagRoutes,
+  ...searchRoutes,
+  ...contextRoutes,
+  ...strategyDefinitionRoutes,
   ...dependencyRoutes,
   ...stateRoutes,
   ...backupRoutes,
@@ -88,6 +95,7 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     clientFeatures, clientDelta, clientStreams,
     ofrep: new OfrepQuery(evaluation), streamTickets: new StreamTickets(tokenHasher, config.ofrepStreamTicketSeconds),
     metrics: new ServiceMetrics(registry),
+    search: new FeatureSearch(registry),
   };
   deps.metrics.setStreamingSource(clientStreams);
   const openapi = JSON.stringify(openApiDocument(routes, '1'));

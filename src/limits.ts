@@ -25,6 +25,11 @@ export const SHAPE_LIMITS = {
   tagTypeIcon: 100,
   /** Tags added or removed in one request (to each listed flag). */
   tagChanges: 100,
+  /** Legal values of one context field (each at most 100 characters, as Unleash), and parameters of one strategy definition. */
+  legalValues: 1000,
+  definitionParameters: 100,
+  /** Characters of a context field's or strategy definition's description (Unleash 6.10: 250 for a context field). */
+  definitionDescription: 1000,
   /** Variant names one dependency may require of its parent. */
   dependencyVariants: 100,
   /** Operations in one JSON Patch. */
@@ -50,6 +55,11 @@ export const SHAPE_LIMITS = {
   strategyOrders: 1000,
   /** Flag names in one batch (delete, revive, bulk stale, archive, on/off). */
   batch: 1000,
+  /** Flag search (`GET /api/admin/search/features`): characters of the free text and of each filter, values one filter lists, largest page and offset. */
+  searchText: 1000,
+  searchFilterValues: 100,
+  searchPage: 100,
+  searchOffset: 1_000_000,
   /** An evaluation context (frontend API, playground): properties (and unknown top-level fields) in all, and characters of one value. */
   contextProperties: 50,
   contextValue: 1000,
@@ -115,6 +125,10 @@ export interface Limits {
   tagTypes: number;
   /** Parents one flag depends on (Unleash 6.10 sets none; its UI adds one). */
   parentsPerFlag: number;
+  /** Context fields of the service, the built-in ones included (Unleash 6.10 sets none). */
+  contextFields: number;
+  /** Custom strategy definitions of the service, the built-in ones not counted (Unleash 6.10 sets none). */
+  strategyDefinitions: number;
 }
 
 /** The defaults; docs/limits.md says why each. */
@@ -132,6 +146,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   tagsPerFlag: 100,
   tagTypes: 100,
   parentsPerFlag: 10,
+  contextFields: 100,
+  strategyDefinitions: 100,
 });
 
 /** The environment variable of each configurable limit. */
@@ -149,6 +165,8 @@ export const LIMIT_VARIABLES: Readonly<Record<keyof Limits, string>> = Object.fr
   tagsPerFlag: 'LIMIT_TAGS_PER_FLAG',
   tagTypes: 'LIMIT_TAG_TYPES',
   parentsPerFlag: 'LIMIT_PARENTS_PER_FLAG',
+  contextFields: 'LIMIT_CONTEXT_FIELDS',
+  strategyDefinitions: 'LIMIT_STRATEGY_DEFINITIONS',
 });
 
 /** The message of a refused write that would pass a limit. */

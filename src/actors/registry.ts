@@ -7,6 +7,7 @@ import { DEFAULT_LIMITS, LIMIT_VARIABLES, overLimit, type Limits } from '../limi
 import { silentLogger } from '../log.js';
 import type { ProjectCommand, ProjectReplies } from '../domain/commands.js';
 import type { ProjectLookups } from '../domain/context.js';
+import { BUILT_IN_CONTEXT_FIELDS, BUILT_IN_STRATEGIES } from '../domain/definitions.js';
 import type { SegmentUsage } from '../domain/decide-service.js';
 import { fail, type Decision, type DomainError } from '../domain/errors.js';
 import type { ProjectEvent } from '../domain/events.js';
@@ -214,6 +215,8 @@ export class Registry {
       segments: {},
       nextSegmentId: 1,
       tagTypes: [SIMPLE_TAG_TYPE],
+      contextFields: [...BUILT_IN_CONTEXT_FIELDS],
+      strategyDefinitions: [...BUILT_IN_STRATEGIES],
     };
     await this.service.send({ type: 'service.init', state }, 'system');
     await this.createProject({
@@ -296,6 +299,8 @@ export class Registry {
         const segments = this.service.state.segments;
         return Object.hasOwn(segments, String(id)) ? segments[String(id)] : undefined;
       },
+      strategyDefinition: (name) => this.service.state.strategyDefinitions.find((d) => d.name === name),
+      contextField: (name) => this.service.state.contextFields.find((f) => f.name === name),
     };
   }
 

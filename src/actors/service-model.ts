@@ -1,12 +1,13 @@
 import { decideService, type ServiceLookups } from '../domain/decide-service.js';
 import type { ServiceCommand, ServiceEvent, ServiceReplies, ServiceState } from '../domain/service-state.js';
 import { SIMPLE_TAG_TYPE, evolveService, forkService } from '../domain/service-state.js';
+import { BUILT_IN_CONTEXT_FIELDS, BUILT_IN_STRATEGIES } from '../domain/definitions.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import type { Model } from './command-actor.js';
 
 export type ServiceModel = Model<ServiceState, ServiceState, ServiceCommand, ServiceEvent, ServiceReplies>;
 
-export const emptyServiceState = (): ServiceState => ({ environments: [], users: {}, nextUserId: 1, tokens: {}, segments: {}, nextSegmentId: 1, tagTypes: [SIMPLE_TAG_TYPE] });
+export const emptyServiceState = (): ServiceState => ({ environments: [], users: {}, nextUserId: 1, tokens: {}, segments: {}, nextSegmentId: 1, tagTypes: [SIMPLE_TAG_TYPE], contextFields: [...BUILT_IN_CONTEXT_FIELDS], strategyDefinitions: [...BUILT_IN_STRATEGIES] });
 
 /** Lookups for tools that only replay (dump, restore): replay evolves recorded events and never decides. */
 const replayOnly = (): never => {

@@ -18,6 +18,11 @@ export type Permission =
   | 'UPDATE_SEGMENT'
   /** Create, change or delete a tag type (service-wide): root Admins and Editors, as Unleash 6.10's `*_TAG_TYPE`. */
   | 'UPDATE_TAG_TYPE'
+  /**
+   * Create, change or delete a context field or a strategy definition (service-wide): root Admins and Editors, as
+   * Unleash 6.10's `*_CONTEXT_FIELD` and `*_STRATEGY` permissions.
+   */
+  | 'UPDATE_DEFINITIONS'
   | 'ADMIN'
   /** The client (SDK) API: client tokens and admin tokens only, never a user's personal token (as Unleash). */
   | 'CLIENT_API'
@@ -78,7 +83,7 @@ export function isAllowed(principal: Principal, permission: Permission, projectR
       if (permission === 'ADMIN') return false;
       // Global segments belong to no project: root Editors may write them (as in Unleash 6.10), no project role grants it.
       if (permission === 'UPDATE_SEGMENT') return principal.user.rootRole === ROOT_EDITOR;
-      if (permission === 'UPDATE_TAG_TYPE') return principal.user.rootRole === ROOT_EDITOR;
+      if (permission === 'UPDATE_TAG_TYPE' || permission === 'UPDATE_DEFINITIONS') return principal.user.rootRole === ROOT_EDITOR;
       return ROLE_PERMISSIONS[effectiveProjectRole(principal.user.rootRole, projectRole)]?.has(permission) ?? false;
     }
   }

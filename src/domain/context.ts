@@ -1,4 +1,5 @@
 import type { Limits } from '../limits.js';
+import type { ContextField, StrategyDefinition } from './definitions.js';
 import type { SegmentRef } from './segment.js';
 
 /** What the actor tells a decision: when, who, and the sequence number its record will get. */
@@ -23,6 +24,10 @@ export interface ProjectLookups {
    * may slip in behind the check that decides it. Whether its project allows this one is the decision's to say.
    */
   segment(id: number, arrival: number | undefined): SegmentRef | 'changing' | undefined;
+  /** A strategy definition as committed in the service; undefined when there is none of that name. */
+  strategyDefinition(name: string): StrategyDefinition | undefined;
+  /** A context field as committed in the service; undefined when there is none of that name. */
+  contextField(name: string): ContextField | undefined;
 }
 
 /** A project command's context; without `lookups` no segment is known (pure tests, replay). */

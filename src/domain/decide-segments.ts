@@ -8,10 +8,9 @@
  */
 import { LIMIT_VARIABLES, SHAPE_LIMITS, overLimit, type Limits } from '../limits.js';
 import type { CommandContext } from './context.js';
-import type { ServiceLookups } from './decide-service.js';
 import { accept, fail, refuse, type Decision, type DomainError } from './errors.js';
 import { describeUse, segmentValueCount, type Segment, type SegmentInput, type SegmentUse } from './segment.js';
-import type { ServiceCommand, ServiceEvent, ServiceState } from './service-state.js';
+import type { ServiceCommand, ServiceEvent, ServiceLookups, ServiceState } from './service-state.js';
 
 type SegmentDecision = Decision<ServiceEvent, Segment>;
 type Command<T extends ServiceCommand['type']> = Extract<ServiceCommand, { type: T }>;

@@ -1,27 +1,19 @@
 import type { CommandContext } from './context.js';
+import {
+  decideCreateContextField, decideCreateStrategyDefinition, decideDeleteContextField, decideDeleteStrategyDefinition,
+  decideDeleteLegalValue, decideDeprecateStrategyDefinition, decideSetLegalValue, decideUpdateContextField, decideUpdateStrategyDefinition,
+} from './decide-definitions.js';
 import { decideCreateSegment, decideDeleteSegment, decideUpdateSegment } from './decide-segments.js';
 import { accept, fail, refuse, type Decision } from './errors.js';
 import { ROOT_ADMIN } from './roles.js';
-import type { SegmentUse } from './segment.js';
 import { LIMIT_VARIABLES, overLimit, type Limits } from '../limits.js';
-import { hashOfTokenId, rehashedToken, type ServiceCommand, type ServiceEvent, type ServiceReplies, type ServiceState } from './service-state.js';
+import { hashOfTokenId, rehashedToken, type ServiceCommand, type ServiceEvent, type ServiceLookups, type ServiceReplies, type ServiceState } from './service-state.js';
 
 const exceeds = (what: string, limit: number, key: keyof Limits) => fail('ExceedsLimitError', overLimit(what, limit, LIMIT_VARIABLES[key]));
 
-/** Where a segment is referenced, from the committed project states. */
-export interface SegmentUsage {
-  uses: SegmentUse[];
-  /** Projects whose state could not be recovered: whether they reference it is unknown. */
-  unreadable: string[];
-}
 
-/** What the service's decisions may look up outside its own state (read, never changed). */
-export interface ServiceLookups {
-  /** Whether a project with this id exists (token scopes and project segments name projects). */
-  projectExists(id: string): boolean;
-  /** Where segment `id` is referenced in the committed project states. */
-  segmentUses(id: number): SegmentUsage;
-}
+
+export type { SegmentUsage, ServiceLookups } from './service-state.js';
 
 type Reply<C extends ServiceCommand> = Decision<ServiceEvent, ServiceReplies[C['type']]>;
 
@@ -121,5 +113,23 @@ function decideAny(draft: ServiceState, command: ServiceCommand, context: Comman
       if (!tagType) return refuse(fail('NotFoundError', `Tagtype ${command.name} could not be found`));
       return accept([{ type: 'tag-type.deleted', tagType }], tagType);
     }
+    case 'context-field.create':
+      return decideCreateContextField(draft, command, context);
+    case 'context-field.update':
+      return decideUpdateContextField(draft, command);
+    case 'context-field.delete':
+      return decideDeleteContextField(draft, command);
+    case 'context-field.legal-value.set':
+      return decideSetLegalValue(draft, command);
+    case 'context-field.legal-value.delete':
+      return decideDeleteLegalValue(draft, command);
+    case 'strategy-definition.create':
+      return decideCreateStrategyDefinition(draft, command, context);
+    case 'strategy-definition.update':
+      return decideUpdateStrategyDefinition(draft, command);
+    case 'strategy-definition.deprecate':
+      return decideDeprecateStrategyDefinition(draft, command);
+    case 'strategy-definition.delete':
+      return decideDeleteStrategyDefinition(draft, command);
   }
 }

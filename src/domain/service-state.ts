@@ -1,5 +1,6 @@
-/** Service-wide data: environments, users, API tokens, segments and tag types (everything that is not inside one project). */
-import type { Segment, SegmentInput } from './segment.js';
+/** Service-wide data: environments, users, API tokens, segments, tag types, context fields and strategy definitions (everything that is not inside one project). */
+import { BUILT_IN_CONTEXT_FIELDS, BUILT_IN_STRATEGIES, type ContextField, type LegalValue, type StrategyDefinition } from './definitions.js';
+import type { Segment, SegmentInput, SegmentUse } from './segment.js';
 
 export interface Environment {
   name: string;
@@ -70,6 +71,10 @@ export interface ServiceState {
   nextSegmentId: number;
   /** In creation order; a list (not a record keyed by name) because any URL-friendly name is allowed, `__proto__` too. */
   tagTypes: TagType[];
+  /** Context fields in creation order (the built-in ones first); a list for the same reason as `tagTypes`. */
+  contextFields: ContextField[];
+  /** Strategy definitions, the built-in ones first, then the custom ones in creation order. */
+  strategyDefinitions: StrategyDefinition[];
 }
 
 /** An environment as created: `sortOrder` absent means after every existing one (decided in the mailbox). */
@@ -90,7 +95,19 @@ export type ServiceCommand =
   | { type: 'tag-type.create'; tagType: TagType }
   | { type: 'tag-type.update'; tagType: TagType }
   /** The caller checked, in the registry's tag mailbox, that no flag carries a tag of this type. */
-  | { type: 'tag-type.delete'; name: string };
+  | { type: 'tag-type.delete'; name: string }
+  | { type: 'context-field.create'; field: ContextField }
+  /** Replaces the description, stickiness, sortOrder (when given) and legal values of a field. */
+  | { type: 'context-field.update'; field: Omit<ContextField, 'createdAt' | 'sortOrder'> & { sortOrder?: number | undefined } }
+  | { type: 'context-field.delete'; name: string }
+  /** Adds a legal value to a field, or replaces the one with the same `value` (Unleash's `updateLegalValue`). */
+  | { type: 'context-field.legal-value.set'; name: string; legalValue: LegalValue }
+  /** Removes a legal value from a field; one it lacks changes nothing. */
+  | { type: 'context-field.legal-value.delete'; name: string; value: string }
+  | { type: 'strategy-definition.create'; definition: StrategyDefinition }
+  | { type: 'strategy-definition.update'; definition: StrategyDefinition }
+  | { type: 'strategy-definition.deprecate'; name: string; deprecated: boolean }
+  | { type: 'strategy-definition.delete'; name: string };
 
 /** What each service command answers when accepted. */
 export interface ServiceReplies {
@@ -107,6 +124,15 @@ export interface ServiceReplies {
   'tag-type.create': TagType;
   'tag-type.update': TagType;
   'tag-type.delete': TagType;
+  'context-field.create': ContextField;
+  'context-field.update': ContextField;
+  'context-field.delete': ContextField;
+  'context-field.legal-value.set': ContextField;
+  'context-field.legal-value.delete': ContextField;
+  'strategy-definition.create': StrategyDefinition;
+  'strategy-definition.update': StrategyDefinition;
+  'strategy-definition.deprecate': StrategyDefinition;
+  'strategy-definition.delete': StrategyDefinition;
 }
 
 export type ServiceEvent =
@@ -123,7 +149,13 @@ export type ServiceEvent =
   | { type: 'segment.deleted'; segment: Segment }
   | { type: 'tag-type.created'; tagType: TagType }
   | { type: 'tag-type.updated'; tagType: TagType; before: TagType }
-  | { type: 'tag-type.deleted'; tagType: TagType };
+  | { type: 'tag-type.deleted'; tagType: TagType }
+  | { type: 'context-field.created'; field: ContextField }
+  | { type: 'context-field.updated'; field: ContextField; before: ContextField }
+  | { type: 'context-field.deleted'; field: ContextField }
+  | { type: 'strategy-definition.created'; definition: StrategyDefinition }
+  | { type: 'strategy-definition.updated'; definition: StrategyDefinition; before: StrategyDefinition }
+  | { type: 'strategy-definition.deleted'; definition: StrategyDefinition };
 
 /** A token re-stored under `hash`: the same record, without the legacy `prefix` (which held part of the secret). */
 export function rehashedToken(token: StoredToken, hash: string): StoredToken {
@@ -148,6 +180,9 @@ export const forkService = (state: ServiceState): ServiceState => ({
   nextSegmentId: state.nextSegmentId ?? 1,
   // Records from before tag types hold none: the service then has the one every service starts with.
   tagTypes: [...(state.tagTypes ?? [SIMPLE_TAG_TYPE])],
+  // Records from before context fields and strategy definitions hold none: the service then has the built-in ones.
+  contextFields: [...(state.contextFields ?? BUILT_IN_CONTEXT_FIELDS)],
+  strategyDefinitions: [...(state.strategyDefinitions ?? BUILT_IN_STRATEGIES)],
 });
 
 /** Applies one service event to a (forked) state. */
@@ -201,5 +236,38 @@ export function evolveService(draft: ServiceState, event: ServiceEvent): void {
     case 'tag-type.deleted':
       draft.tagTypes = draft.tagTypes.filter((t) => t.name !== event.tagType.name);
       return;
+    case 'context-field.created':
+      draft.contextFields.push(event.field);
+      return;
+    case 'context-field.updated':
+      draft.contextFields = draft.contextFields.map((f) => (f.name === event.field.name ? event.field : f));
+      return;
+    case 'context-field.deleted':
+      draft.contextFields = draft.contextFields.filter((f) => f.name !== event.field.name);
+      return;
+    case 'strategy-definition.created':
+      draft.strategyDefinitions.push(event.definition);
+      return;
+    case 'strategy-definition.updated':
+      draft.strategyDefinitions = draft.strategyDefinitions.map((d) => (d.name === event.definition.name ? event.definition : d));
+      return;
+    case 'strategy-definition.deleted':
+      draft.strategyDefinitions = draft.strategyDefinitions.filter((d) => d.name !== event.definition.name);
+      return;
   }
+}
+
+/** Where a segment is referenced, from the committed project states. */
+export interface SegmentUsage {
+  uses: SegmentUse[];
+  /** Projects whose state could not be recovered: whether they reference it is unknown. */
+  unreadable: string[];
+}
+
+/** What the service's decisions may look up outside its own state (read, never changed). */
+export interface ServiceLookups {
+  /** Whether a project with this id exists (token scopes and project segments name projects). */
+  projectExists(id: string): boolean;
+  /** Where segment `id` is referenced in the committed project states. */
+  segmentUses(id: number): SegmentUsage;
 }

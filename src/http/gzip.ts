@@ -1,7 +1,6 @@
 import { gzip } from 'node:zlib';
 import type { Context } from 'hono';
-import { answerWith } from './pipeline.js';
-import type { AppEnv } from './route.js';
+import { answerWith } from './answer.js';
 import type { Bytes } from './summary-cache.js';
 
 /** Bodies smaller than this are sent as they are: compressing them saves less than it costs. */
@@ -40,7 +39,7 @@ export function acceptsGzip(header: string | undefined): boolean {
 }
 
 /** Answers a cached JSON body, gzipped when the client accepts it and a compressed copy is ready. */
-export function sendJson(c: Context<AppEnv>, body: Bytes, cache: GzipCache): Response {
+export function sendJson(c: Context, body: Bytes, cache: GzipCache): Response {
   if (body.byteLength < MIN_GZIP_BYTES) return answerWith(c, body, 200, { 'content-type': 'application/json' });
   const headers: Record<string, string> = { 'content-type': 'application/json', vary: 'Accept-Encoding' };
   const compressed = acceptsGzip(c.req.header('accept-encoding')) ? cache.get(body) : undefined;

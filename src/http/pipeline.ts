@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
@@ -9,20 +8,14 @@ import { StorageError } from '../actors/command-actor.js';
 import { requestLineWriter, type Logger } from '../log.js';
 import type { ServiceMetrics } from '../queries/metrics.query.js';
 import { ApiError, apiError, errorResponse, internalErrorResponse, STATUS } from './errors.js';
+import { setResponseHeader, type NodeBindings } from './answer.js';
 import { etagOf, parseIfMatch } from './if-match.js';
 import { authenticate } from './middleware/authenticate.js';
 import { authorize } from './middleware/authorize.js';
 import { jsonBody } from './middleware/json-body.js';
 import { ofrepErrorAnswer } from './middleware/ofrep-errors.js';
 import { validate, validateSync } from './middleware/validate.js';
-import type { AppDeps, AppEnv, Call, RouteSpec } from './route.js';
-
-/**
- * One step of a route's pipeline: it checks one thing and throws the `ApiError` that answers it, or sets
- * what the steps after it read (`c.set`, `c.req.addValidatedData`). Synchronous where it can be: a step
- * that returns nothing costs no promise.
- */
-export type Step = (c: Context<AppEnv>) => void | Promise<unknown>;
+import type { AppDeps, AppEnv, Call, RouteSpec, Step } from './route.js';
 
 /** The `next` handed to a Hono middleware run as a step: the steps after it run after it returns. */
 const NEXT = (): Promise<void> => Promise.resolve();
@@ -111,12 +104,6 @@ export function observed(observers: Observers, route: string | null, handler: (c
 /** A request id: the rules of `hono/request-id` (255 characters at most of `[A-Za-z0-9_=-]`, else a new UUID). */
 const REQUEST_ID = /^[\w\-=]{1,255}$/;
 
-/** The node-server bindings of a request served over HTTP (absent under `app.request`). */
-interface NodeBindings {
-  incoming?: IncomingMessage;
-  outgoing?: ServerResponse;
-}
-
 /**
  * The request's id, noted on the context (`c.get('requestId')`) and set as `X-Request-Id` on the answer.
  *
@@ -131,23 +118,6 @@ function takeRequestId(c: Context<AppEnv>): string {
   c.set('requestId', id);
   setResponseHeader(c, 'X-Request-Id', id);
   return id;
-}
-
-/** Sets a header of the answer: on Node's response when served by Node (no `Headers` built), else through Hono. */
-export function setResponseHeader(c: Context<AppEnv>, name: string, value: string): void {
-  const outgoing = (c.env as NodeBindings | undefined)?.outgoing;
-  if (outgoing) outgoing.setHeader(name, value);
-  else c.header(name, value);
-}
-
-/**
- * An answer with a body (or none) and plain headers. Served by Node it is a plain `Response` that node-server
- * writes as it is, next to what `setResponseHeader` put on Node's response; under `app.request` it goes
- * through Hono, which adds what `c.header` set.
- */
-export function answerWith(c: Context<AppEnv>, body: Uint8Array<ArrayBuffer> | string | null, status: number, headers?: Record<string, string>): Response {
-  if ((c.env as NodeBindings | undefined)?.outgoing) return new Response(body, { status, ...(headers ? { headers } : {}) });
-  return (c.body as (data: typeof body, status: number, headers?: Record<string, string>) => Response)(body, status, headers);
 }
 
 /** The answer to an error thrown by a step or a handler. */

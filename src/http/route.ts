@@ -19,6 +19,7 @@ import type { DumpStreams } from './dump-streams.js';
 import type { ErrorKind } from './errors.js';
 import type { GzipCache } from './gzip.js';
 import type { SummaryCache } from './summary-cache.js';
+import type { FeatureSearch } from '../queries/search.query.js';
 
 /** What every route handler may use; built once per app, no globals. */
 export interface AppDeps {
@@ -46,6 +47,8 @@ export interface AppDeps {
   streamTickets: StreamTickets;
   /** The Prometheus metrics of this app (`GET /internal-backstage/prometheus`). */
   metrics: ServiceMetrics;
+  /** `GET /api/admin/search/features`: per-project sort orders, kept per state version. */
+  search: FeatureSearch;
 }
 
 /** Values the pipeline's middleware set on a request's context. */
@@ -145,3 +148,10 @@ export function defineRoute<P extends v.GenericSchema | undefined, B extends v.G
 ): RouteSpec {
   return spec as unknown as RouteSpec;
 }
+
+/**
+ * One step of a route's pipeline: it checks one thing and throws the `ApiError` that answers it, or sets
+ * what the steps after it read (`c.set`, `c.req.addValidatedData`). Synchronous where it can be: a step
+ * that returns nothing costs no promise.
+ */
+export type Step = (c: Context<AppEnv>) => void | Promise<unknown>;

@@ -18,3 +18,4 @@ export * from './variant.schema.js';
 export * from './dependency.schema.js';
 export * from './tag.schema.js';
 export * from './strategy-order.schema.js';
+export * from './definition.schema.js';

@@ -73,6 +73,23 @@ export const TagTypeView = v.object({ name: v.string(), description: v.string(),
 export const TagTypesView = v.object({ version: v.literal(1), tagTypes: v.array(TagTypeView) });
 export const TagTypeOneView = v.object({ version: v.literal(1), tagType: TagTypeView });
 
+/** A context field (Unleash's `contextFieldSchema`). */
+export const ContextFieldView = v.object({
+  name: v.string(), description: v.nullable(v.string()), stickiness: v.boolean(), sortOrder: v.number(), createdAt: v.nullable(v.string()),
+  usedInFeatures: v.number(), usedInProjects: v.number(), legalValues: v.array(v.object({ value: v.string(), description: v.optional(v.string()) })),
+});
+export const ContextFieldsView = v.array(ContextFieldView);
+/** The strategies constraining on a context field (Unleash's `contextFieldStrategiesSchema`). */
+export const ContextFieldStrategiesView = v.object({
+  strategies: v.array(v.object({ id: v.string(), projectId: v.string(), featureName: v.string(), strategyName: v.string(), environment: v.string() })),
+});
+/** A strategy definition (Unleash's `strategySchema`). */
+export const StrategyDefinitionView = v.object({
+  name: v.string(), title: v.nullable(v.string()), displayName: v.nullable(v.string()), description: v.nullable(v.string()), editable: v.boolean(), deprecated: v.boolean(),
+  parameters: v.array(v.object({ name: v.string(), type: v.string(), description: v.string(), required: v.boolean() })),
+});
+export const StrategyDefinitionsView = v.object({ version: v.literal(1), strategies: v.array(StrategyDefinitionView) });
+
 /** The answer of the variants endpoints (seed 4.14: a string version). */
 export const VariantsView = v.object({ version: v.literal('1'), variants: v.array(VariantSchema) });
 

@@ -14,14 +14,9 @@ import {
   strictObject,
 } from './common.schema.js';
 import { ConstraintSchema } from './constraint.schema.js';
-import { mustBe, oneOf } from './messages.js';
+import { mustBe } from './messages.js';
 import { PayloadSchema } from './payload.schema.js';
 import { TOTAL_WEIGHT, WeightTypeSchema, fixBelowTotal, uniqueNames, variableNeeded } from './variant.schema.js';
-
-/** The strategy types this service knows. */
-export const STRATEGY_NAMES = [
-  'default', 'flexibleRollout', 'userWithId', 'remoteAddress', 'applicationHostname',
-] as const;
 
 /** Limits of one strategy. */
 export const STRATEGY_LIMITS = {
@@ -77,7 +72,8 @@ export const StrategyVariantSchema = strictObject({
 export type StrategyVariantBody = v.InferOutput<typeof StrategyVariantSchema>;
 
 const strategyEntries = {
-  name: v.picklist(STRATEGY_NAMES, oneOf(STRATEGY_NAMES)),
+  // Any name here; that a strategy definition has it is decided in the project mailbox (decide/definition-refs.ts).
+  name: identifier(SHAPE_LIMITS.name),
   title: v.optional(v.nullable(boundedString(100))),
   disabled: v.optional(v.nullable(strictBoolean())),
   sortOrder: v.optional(integerIn()),

@@ -29,6 +29,9 @@ const DumpSchema = v.object({
       nextSegmentId: v.optional(Seq),
       // Absent in dumps made before tag types existed.
       tagTypes: v.optional(v.array(AnyObject)),
+      // Absent in dumps made before context fields and strategy definitions existed.
+      contextFields: v.optional(v.array(AnyObject)),
+      strategyDefinitions: v.optional(v.array(AnyObject)),
     }),
   }),
   projects: v.array(v.object({

@@ -3,6 +3,7 @@
  * then over pure data: `given` events evolved into a service state, `when` a command decided against it with
  * lookups standing in for the projects, `then` the events recorded or the error kind. Refusals carry no events.
  */
+import { BUILT_IN_STRATEGIES } from '../../src/domain/definitions.js';
 import { describe, expect, test } from 'vitest';
 import { emptyServiceState } from '../../src/actors/service-model.js';
 import type { ProjectCommand } from '../../src/domain/commands.js';
@@ -126,7 +127,7 @@ describe('a strategy names segments (project mailbox)', () => {
   const segments: Record<number, { id: number; name: string; project: string | null } | 'changing'> = {
     1: { id: 1, name: 'global', project: null }, 2: { id: 2, name: 'mine', project: 'p' }, 3: { id: 3, name: 'theirs', project: 'q' }, 4: 'changing',
   };
-  const lookups: ProjectLookups = { segment: (id) => segments[id] };
+  const lookups: ProjectLookups = { segment: (id) => segments[id], strategyDefinition: (name) => BUILT_IN_STRATEGIES.find((d) => d.name === name), contextField: () => undefined };
 
   function project(commands: ProjectCommand[]) {
     const draft = new ProjectDraft({ meta: META, flags: new Map(), version: 0 });

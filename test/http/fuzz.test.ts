@@ -101,6 +101,11 @@ const SEEDS: Record<string, Json> = {
   'patch /api/admin/projects/:projectId/features/:featureName/variants': [{ op: 'add', path: '/-', value: { name: 'c', weightType: 'variable', weight: 5 } }],
   'post /api/admin/segments': { name: 'fuzz-segment', description: 'd', project: null, constraints: [{ contextName: 'plan', operator: 'IN', values: ['a'] }] },
   'put /api/admin/segments/:id': { name: 'fuzz-segment-2', project: 'default', constraints: [{ contextName: 'n', operator: 'NUM_LT', value: 3 }] },
+  'post /api/admin/context': { name: 'fuzz-field', description: 'd', stickiness: true, sortOrder: 3, legalValues: [{ value: 'a', description: 'A' }] },
+  'put /api/admin/context/:contextField': { description: 'd', legalValues: [{ value: 'b' }], stickiness: false },
+  'post /api/admin/context/:contextField/legal-values': { value: 'c', description: 'C' },
+  'post /api/admin/strategies': { name: 'fuzz-strategy', description: 'd', parameters: [{ name: 'p', type: 'list', description: '', required: true }] },
+  'put /api/admin/strategies/:name': { description: 'd', parameters: [{ name: 'q', type: 'string' }] },
 };
 
 /** A path segment from any string; a lone surrogate cannot be encoded, so it becomes invalid UTF-8 bytes. */
@@ -115,7 +120,10 @@ function segment(text: string): string {
 /** Everything a client can read of the service, to compare across a restart. */
 async function readAll(h: Harness): Promise<unknown> {
   const projects = (await h.json('GET', '/api/admin/projects')).body.projects as { id: string }[];
-  const out: Record<string, unknown> = { environments: (await h.json('GET', '/api/admin/environments')).body, segments: (await h.json('GET', '/api/admin/segments')).body };
+  const out: Record<string, unknown> = {
+    environments: (await h.json('GET', '/api/admin/environments')).body, segments: (await h.json('GET', '/api/admin/segments')).body,
+    contextFields: (await h.json('GET', '/api/admin/context')).body, strategyDefinitions: (await h.json('GET', '/api/admin/strategies')).body,
+  };
   for (const { id } of projects) {
     const overview = (await h.json('GET', `/api/admin/projects/${id}`)).body;
     const flags: unknown[] = [];
@@ -135,7 +143,8 @@ test(`${MUTATIONS_PER_ROUTE} mutated requests per route: never a 500, always JSO
     const flag = `fz-${index}`;
     expect((await h.json('POST', '/api/admin/projects/default/features', { name: flag })).status).toBe(201);
     const strategy = await h.json('POST', `/api/admin/projects/default/features/${flag}/environments/development/strategies`, { name: 'default' });
-    const known: Record<string, string> = { projectId: 'default', featureName: flag, environment: 'development', strategyId: strategy.body.id, userId: '1', roleId: '4' };
+    const known: Record<string, string> = { projectId: 'default', featureName: flag, environment: 'development', strategyId: strategy.body.id, userId: '1', roleId: '4',
+      contextField: 'fuzz-field', legalValue: 'c', name: 'fuzz-strategy', strategyName: 'fuzz-strategy' };
     const seed = JSON.parse(JSON.stringify(SEEDS[`${route.method} ${route.path}`] ?? {}).replaceAll('FLAG', flag)) as Json;
 
     for (let i = 0; i < MUTATIONS_PER_ROUTE; i += 1) {

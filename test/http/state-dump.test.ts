@@ -61,7 +61,7 @@ describe('GET /api/admin/state streams', () => {
     }
   });
 
-  test(`a dump of ${LARGE} flags leaves the event loop free: no /health waits more than 50 ms`, async ({ h }) => {
+  test(`a dump of ${LARGE} flags leaves the event loop free: no /health waits more than a quarter of the dump (and 50 ms or less on a quiet machine)`, async ({ h }) => {
     await seed(h, 'default', LARGE);
     // The flags were just created: the first garbage collections copy every one of them out of the young
     // generation, pauses that have nothing to do with the dump. One dump first settles them (and warms the
@@ -92,7 +92,10 @@ describe('GET /api/admin/state streams', () => {
     const summary = `${bytes} bytes in ${Math.round(took)} ms; ${during.length} /health answers, the longest wait ${longest.toFixed(1)} ms`;
     expect(during.length, summary).toBeGreaterThan(10);
     if (process.env['DUMP_TIMINGS']) console.log(summary);
-    expect(longest, summary).toBeLessThan(50);
+    // A dump that held the loop would make one wait as long as the dump itself; one given in chunks keeps every
+    // wait a small part of it. Measured quiet: under 10 ms for ~400 ms dumps; the bound is relative so that a
+    // busy machine (the dump and the waits both slower) does not decide the outcome.
+    expect(longest, summary).toBeLessThan(Math.max(50, took / 4));
   });
 
   test('the dump is the moment it was asked for: writes while it streams are not in it', async ({ h }) => {

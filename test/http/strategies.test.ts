@@ -70,7 +70,7 @@ describe('POST .../strategies (4.9 add)', () => {
   });
 
   test.for<[string, unknown, RegExp]>([
-    ['an unknown strategy name', { name: 'gradualRolloutRandom' }, /"name": must be one of/],
+    ['an unknown strategy name', { name: 'gradualRolloutRandom' }, /"name": could not find strategy type with name "gradualRolloutRandom"/],
     ['a missing name', { parameters: {} }, /"name": is required/],
     ['parameters as an array', { name: 'default', parameters: ['a'] }, /"parameters"/],
     ['a nested parameter value', { name: 'default', parameters: { a: { b: 1 } } }, /"parameters.a"/],

@@ -9,7 +9,7 @@ import { accept, fail, refuse } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import type { ProjectDraft } from '../project-state.js';
 import { childrenOf } from './dependencies.js';
-import type { FlagDecision } from './flags.js';
+import type { FlagDecision } from './shared.js';
 import { decideDisable, decideEnable } from './toggles.js';
 
 /**

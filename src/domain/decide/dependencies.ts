@@ -9,7 +9,7 @@ import type { CommandContext } from '../context.js';
 import { fail, refuse } from '../errors.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Dependency, Flag } from '../types.js';
-import type { FlagDecision } from './flags.js';
+import type { FlagDecision } from './shared.js';
 import { acceptFlagChange, acceptOnFlag, flagForChange } from './shared.js';
 
 const invalidOperation = (message: string) => fail('InvalidOperationError', message);

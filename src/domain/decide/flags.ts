@@ -3,8 +3,8 @@ import { safeParseCapped } from '../../schemas/capped-parse.js';
 import { flagRules } from '../../../machines/flag-rules.js';
 import { FeatureRecordSchema } from '../../schemas/feature.schema.js';
 import type { CommandContext } from '../context.js';
-import type { Cmd, ProjectReplies } from '../commands.js';
-import { accept, fail, refuse, type Decision } from '../errors.js';
+import type { Cmd } from '../commands.js';
+import { accept, fail, refuse } from '../errors.js';
 import type { FlagEvent, FlagMetadata, ProjectEvent } from '../events.js';
 import { applyFlagEvent } from '../flag-events.js';
 import { dict, own, withKey } from '../dict.js';
@@ -12,10 +12,9 @@ import { applyJsonPatch, topSegment } from '../json-patch.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, FlagEnvironment } from '../types.js';
 import { childrenOf } from './dependencies.js';
-import { acceptOnFlag, checkFlagCount, checkFlagSize, flagForChange, invalid } from './shared.js';
+import { acceptOnFlag, checkFlagCount, checkFlagSize, flagForChange, invalid, type FlagDecision } from './shared.js';
 
-/** The decision of a flag command, typed by the command's reply. */
-export type FlagDecision<K extends keyof ProjectReplies> = Decision<ProjectEvent, ProjectReplies[K]>;
+export type { FlagDecision } from './shared.js';
 
 const nameTaken = (draft: ProjectDraft, name: string) =>
   fail('NameExistsError', `A flag named "${name}" already exists in project "${draft.meta.id}" (archived flags included)`);

@@ -5,7 +5,7 @@ import { own } from '../dict.js';
 import { applyFlagEvent, enabledCount } from '../flag-events.js';
 import type { FlagEvent } from '../events.js';
 import { flagSize } from '../flag-size.js';
-import type { IfMatch, Versioned } from '../commands.js';
+import type { IfMatch, ProjectReplies, Versioned } from '../commands.js';
 import type { CommandContext } from '../context.js';
 import { accept, fail, type Decision, type DomainError } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
@@ -101,3 +101,6 @@ export function invalid(issues: Parameters<typeof formatIssues>[0], capped = fal
   const { message, details } = formatIssues(issues, { complete: !capped });
   return fail('ValidationError', message, details);
 }
+
+/** The decision of a flag command, typed by the command's reply. */
+export type FlagDecision<K extends keyof ProjectReplies> = Decision<ProjectEvent, ProjectReplies[K]>;

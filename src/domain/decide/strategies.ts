@@ -11,6 +11,7 @@ import { dict, own, withKey } from '../dict.js';
 import { applyJsonPatch } from '../json-patch.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, FlagEnvironment, Strategy, StrategyInput } from '../types.js';
+import { checkDefinitions } from './definition-refs.js';
 import { checkSegmentRefs } from './segment-refs.js';
 import { acceptFlagChange, acceptOnFlag, checkStrategyCount, enabledCount, flagInEnvironment, invalid } from './shared.js';
 
@@ -58,7 +59,7 @@ function replaced(t: { flag: Flag; entry: FlagEnvironment }, cmd: { environment:
 export function decideAddStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.add'>, context: ProjectContext): StrategyDecision {
   const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
-  const badSegment = checkSegmentRefs(draft, cmd.strategy.segments, [], context);
+  const badSegment = checkSegmentRefs(draft, cmd.strategy.segments, [], context) ?? checkDefinitions(cmd.strategy, context);
   if (badSegment) return refuse(badSegment);
   const highest = t.entry.strategies.reduce((max, s) => Math.max(max, s.sortOrder), -1);
   const tooMany = checkStrategyCount(t.flag, cmd.environment, t.entry.strategies.length + 1, context);
@@ -73,7 +74,7 @@ export function decideUpdateStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.upd
   if (!t.ok) return refuse(t.error);
   const current = findStrategy(t.entry, cmd);
   if (!('id' in current)) return refuse(current);
-  const badSegment = checkSegmentRefs(draft, cmd.strategy.segments, current.segments, context);
+  const badSegment = checkSegmentRefs(draft, cmd.strategy.segments, current.segments, context) ?? checkDefinitions(cmd.strategy, context);
   if (badSegment) return refuse(badSegment);
   const strategy = buildStrategy(cmd.strategy, t.flag.name, current.id, current.sortOrder);
   return replaced(t, cmd, current, strategy, context);
@@ -93,7 +94,7 @@ export function decidePatchStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.patc
   if (parsed.output.id !== undefined && parsed.output.id !== current.id) {
     return refuse(fail('ValidationError', '"id": the id of a strategy cannot be changed'));
   }
-  const badSegment = checkSegmentRefs(draft, parsed.output.segments, current.segments, context);
+  const badSegment = checkSegmentRefs(draft, parsed.output.segments, current.segments, context) ?? checkDefinitions(parsed.output, context);
   if (badSegment) return refuse(badSegment);
   const strategy = buildStrategy(parsed.output, t.flag.name, current.id, parsed.output.sortOrder ?? current.sortOrder);
   return replaced(t, cmd, current, strategy, context);

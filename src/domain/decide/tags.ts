@@ -10,7 +10,7 @@ import type { ProjectEvent } from '../events.js';
 import { applyFlagEvent, sameTag } from '../flag-events.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, Tag } from '../types.js';
-import type { FlagDecision } from './flags.js';
+import type { FlagDecision } from './shared.js';
 import { checkFlagSize, flagForChange } from './shared.js';
 
 /**

@@ -9,6 +9,7 @@ import type { ProjectDraft } from '../project-state.js';
 import type { Strategy, StrategyInput } from '../types.js';
 import { acceptFlagChange, acceptOnFlag, checkEnvironment, checkStrategyCount, enabledCount, flagInEnvironment } from './shared.js';
 import { checkSegmentRefs } from './segment-refs.js';
+import { checkDefinitions } from './definition-refs.js';
 import { buildStrategy } from './strategies.js';
 
 /**
@@ -64,6 +65,8 @@ export function decideDefaultStrategy(draft: ProjectDraft, cmd: Cmd<'default-str
     const envError = checkEnvironment(draft, cmd.environment);
     if (envError) return refuse(envError);
   }
+  const undefinedName = checkDefinitions(cmd.strategy, context);
+  if (undefinedName) return refuse(undefinedName);
   for (const env of targets) {
     const current = own(draft.meta.defaultStrategies, env);
     const badSegment = checkSegmentRefs(draft, cmd.strategy.segments, current?.segments, context);

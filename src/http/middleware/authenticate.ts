@@ -4,8 +4,7 @@ import type { ServiceState, StoredToken } from '../../domain/service-state.js';
 import { tokenForSecret } from '../../use-cases/tokens.use-cases.js';
 import { apiError } from '../errors.js';
 import { ticketScopeMatches } from '../ofrep-scope.js';
-import type { Step } from '../pipeline.js';
-import type { AppDeps, RouteSpec } from '../route.js';
+import type { AppDeps, RouteSpec, Step } from '../route.js';
 
 /**
  * Who a stored token (found by its keyed hash, `tokenForSecret`) stands for: not expired, and for a personal

@@ -1,8 +1,7 @@
 import { isAllowed, mayWriteSomeSegment, noAccessMessage } from '../../auth/permissions.js';
 import { projectOfFlag } from '../../queries/tags.queries.js';
 import { ApiError, apiError } from '../errors.js';
-import type { Step } from '../pipeline.js';
-import type { AppDeps, RouteSpec } from '../route.js';
+import type { AppDeps, RouteSpec, Step } from '../route.js';
 
 /**
  * After the path is validated: the project it names must exist (404, or 503 when it could not be recovered),

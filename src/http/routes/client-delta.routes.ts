@@ -8,7 +8,7 @@ import { ClientFeaturesQuerySchema } from '../../schemas/client.schema.js';
 import { ClientDeltaView } from '../../schemas/responses.schema.js';
 import { clientScopeOf } from '../client-spec.js';
 import { sendJson } from '../gzip.js';
-import { answerWith, setResponseHeader } from '../pipeline.js';
+import { answerWith, setResponseHeader } from '../answer.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 
 export const clientDeltaRoutes: RouteSpec[] = [

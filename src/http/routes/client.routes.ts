@@ -9,7 +9,7 @@ import { ClientFeaturesView, ClientFeatureView } from '../../schemas/responses.s
 import { clientScopeOf, ifNoneMatches, inlineSegmentConstraints } from '../client-spec.js';
 import { apiError } from '../errors.js';
 import { sendJson } from '../gzip.js';
-import { answerWith, setResponseHeader } from '../pipeline.js';
+import { answerWith, setResponseHeader } from '../answer.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 
 

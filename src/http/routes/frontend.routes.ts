@@ -13,7 +13,7 @@ import type { Principal } from '../../auth/permissions.js';
 import { randomSessionId, weakEtagOf, type EvaluationScope } from '../../queries/evaluation.query.js';
 import { FrontendBodySchema, PlaygroundBodySchema, queryAsContext, readContext, type RequestContext } from '../../schemas/frontend.schema.js';
 import { apiError } from '../errors.js';
-import { answerWith, setResponseHeader } from '../pipeline.js';
+import { answerWith, setResponseHeader } from '../answer.js';
 import { defineRoute, type AppEnv, type RouteSpec } from '../route.js';
 
 /** The scope of a caller of `/api/frontend`: a frontend token's, or for an admin, every project in the context's environment. */

@@ -16,6 +16,7 @@ type Kind =
   | 'project' // membership, default strategies, the project's environments
   | 'segment' // global segments (a project's segments follow 'project': test/http/segments.test.ts)
   | 'tag-type' // tag types: service-wide, as Unleash's *_TAG_TYPE permissions
+  | 'definition' // context fields and strategy definitions: service-wide, as Unleash's *_CONTEXT_FIELD and *_STRATEGY
   | 'admin' // users, tokens, environments, new projects, service-wide dumps
   | 'client' // what SDKs call: client and admin tokens only, never a personal token
   | 'frontend' // the frontend API: frontend tokens and admin tokens only
@@ -25,11 +26,11 @@ type Caller = 'admin token' | 'client token' | 'frontend token' | 'root Admin' |
 
 /** Who may do what: the rules of API-DECISIONS, restated. */
 const MAY: Record<Caller, Kind[]> = {
-  'admin token': ['read', 'flag', 'project', 'segment', 'tag-type', 'admin', 'client', 'frontend', 'evaluate'],
+  'admin token': ['read', 'flag', 'project', 'segment', 'tag-type', 'definition', 'admin', 'client', 'frontend', 'evaluate'],
   'client token': ['client', 'evaluate'],
   'frontend token': ['frontend', 'evaluate'],
-  'root Admin': ['read', 'flag', 'project', 'segment', 'tag-type', 'admin'],
-  'root Editor': ['read', 'flag', 'segment', 'tag-type'],
+  'root Admin': ['read', 'flag', 'project', 'segment', 'tag-type', 'definition', 'admin'],
+  'root Editor': ['read', 'flag', 'segment', 'tag-type', 'definition'],
   'root Viewer': ['read'],
   Owner: ['read', 'flag', 'project'],
   Member: ['read', 'flag'],
@@ -105,12 +106,29 @@ const EXPECTED: Record<string, Row> = {
   'PUT /api/admin/segments/:id': { kind: 'segment', params: { id: 'segment' }, body: { name: 'm-segment', description: 'put', constraints: [] } },
   'DELETE /api/admin/segments/:id': { kind: 'segment', params: { id: 'doomedSegment' } },
   'GET /api/admin/tag-types': { kind: 'read' },
+  'GET /api/admin/search/features': { kind: 'read' },
   'POST /api/admin/tag-types': { kind: 'tag-type', body: { name: 'made' } },
   'POST /api/admin/tag-types/validate': { kind: 'read', body: { name: 'fresh' } },
   'GET /api/admin/tag-types/:name': { kind: 'read', params: { name: 'simple' } },
   'PUT /api/admin/tag-types/:name': { kind: 'tag-type', params: { name: 'm-type' }, body: { description: 'put' } },
   'DELETE /api/admin/tag-types/:name': { kind: 'tag-type', params: { name: 'm-doomed-type' } },
   'GET /api/admin/tags': { kind: 'read' },
+  'GET /api/admin/context': { kind: 'read' },
+  'POST /api/admin/context': { kind: 'definition', body: { name: 'made' } },
+  'POST /api/admin/context/validate': { kind: 'read', body: { name: 'fresh' } },
+  'GET /api/admin/context/:contextField': { kind: 'read', params: { contextField: 'appName' } },
+  'GET /api/admin/context/:contextField/strategies': { kind: 'read', params: { contextField: 'appName' } },
+  'PUT /api/admin/context/:contextField': { kind: 'definition', params: { contextField: 'm-field' }, body: { description: 'put' } },
+  'DELETE /api/admin/context/:contextField': { kind: 'definition', params: { contextField: 'm-doomed-field' } },
+  'POST /api/admin/context/:contextField/legal-values': { kind: 'definition', params: { contextField: 'm-field' }, body: { value: 'eu' } },
+  'DELETE /api/admin/context/:contextField/legal-values/:legalValue': { kind: 'definition', params: { contextField: 'm-field', legalValue: 'eu' } },
+  'GET /api/admin/strategies': { kind: 'read' },
+  'POST /api/admin/strategies': { kind: 'definition', body: { name: 'made', parameters: [] } },
+  'GET /api/admin/strategies/:name': { kind: 'read', params: { name: 'default' } },
+  'PUT /api/admin/strategies/:name': { kind: 'definition', params: { name: 'm-strategy' }, body: { parameters: [] } },
+  'DELETE /api/admin/strategies/:name': { kind: 'definition', params: { name: 'm-doomed-strategy' } },
+  'POST /api/admin/strategies/:strategyName/deprecate': { kind: 'definition', params: { strategyName: 'm-strategy' } },
+  'POST /api/admin/strategies/:strategyName/reactivate': { kind: 'definition', params: { strategyName: 'm-strategy' } },
   'GET /api/admin/tags/:name': { kind: 'read', params: { name: 'simple' } },
   'GET /api/admin/features/:featureName/tags': { kind: 'read' },
   'POST /api/admin/features/:featureName/tags': { kind: 'flag', body: { value: 'made' } },
@@ -203,6 +221,8 @@ async function buildWorld(): Promise<World> {
   const segment = await ok('POST', '/api/admin/segments', { name: 'm-segment', constraints: [] });
   const doomedSegment = await ok('POST', '/api/admin/segments', { name: 'm-doomed-segment', constraints: [] });
   for (const name of ['m-type', 'm-doomed-type']) await ok('POST', '/api/admin/tag-types', { name });
+  for (const name of ['m-field', 'm-doomed-field']) await ok('POST', '/api/admin/context', { name });
+  for (const name of ['m-strategy', 'm-doomed-strategy']) await ok('POST', '/api/admin/strategies', { name });
   const tokens: Record<Caller, string> = {
     'admin token': ADMIN_TOKEN,
     'client token': client.secret,

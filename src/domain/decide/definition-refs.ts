@@ -1,0 +1,28 @@
+import type { ProjectContext } from '../context.js';
+import { BUILT_IN_STRATEGIES, illegalValue } from '../definitions.js';
+import { fail, type DomainError } from '../errors.js';
+import type { Constraint } from '../types.js';
+
+/**
+ * Refuses (400) a strategy whose name no strategy definition has, and a constraint on a context field with
+ * legal values that uses another value (Unleash 6.10's `validateStrategyType` and `validateLegalValues`),
+ * checked against the committed service state. Without lookups (pure tests) the built-in strategies are known
+ * and no field has legal values.
+ *
+ * @example checkDefinitions({ name: 'custom', constraints: [] }, context) // null once "custom" is defined
+ */
+export function checkDefinitions(strategy: { name: string; constraints?: readonly Constraint[] | undefined }, context: ProjectContext): DomainError | null {
+  const lookups = context.lookups;
+  const known = lookups ? lookups.strategyDefinition(strategy.name) : BUILT_IN_STRATEGIES.find((d) => d.name === strategy.name);
+  if (!known) return fail('ValidationError', `"name": could not find strategy type with name "${strategy.name}"; define it with POST /api/admin/strategies first`);
+  for (const [i, constraint] of (strategy.constraints ?? []).entries()) {
+    const field = lookups?.contextField(constraint.contextName);
+    if (!field) continue;
+    const values = constraint.value !== undefined && !constraint.values?.length ? [constraint.value] : (constraint.values ?? []);
+    const bad = illegalValue(field, values);
+    if (bad !== undefined) {
+      return fail('ValidationError', `"constraints[${i}]": "${bad}" is not a legal value of context field "${field.name}" (legal: ${field.legalValues.slice(0, 10).map((l) => `"${l.value}"`).join(', ')}${field.legalValues.length > 10 ? ', ...' : ''})`);
+    }
+  }
+  return null;
+}
