@@ -65,7 +65,9 @@ export class EvaluationQuery {
   private compile(state: ProjectState, environment: string): Map<string, CompiledFlag> {
     const segments = this.registry.service.state.segments;
     const lookup = (id: number): SegmentDefinition | undefined => (Object.hasOwn(segments, String(id)) ? segments[String(id)] : undefined);
-    const definitions = [...state.flags.values()].filter((f) => !f.archived).map((f) => flagDefinition(f, environment));
+    // In name order, so one project's answers need no sorting per request.
+    const definitions = [...state.flags.values()].filter((f) => !f.archived).map((f) => flagDefinition(f, environment))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return compileFlags(definitions, lookup);
   }
 
@@ -89,6 +91,53 @@ export class EvaluationQuery {
       }
     }
     return toggles.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /**
+   * `/api/frontend`'s body, `{"toggles":[...]}`, the same text `JSON.stringify({toggles: frontend(...)})` gives,
+   * without building the toggles: each flag's name and each variant (the engine's answers are frozen and
+   * shared) is turned into JSON once and reused, a third of a request's cost otherwise.
+   */
+  frontendJson(scope: EvaluationScope, context: EvaluationContext): string {
+    const projects = this.projectsOf(scope);
+    const parts: [string, string][] = [];
+    for (const projectId of projects) {
+      const flags = this.flagsOf(projectId, scope.environment);
+      if (!flags) continue;
+      for (const flag of flags.values()) {
+        const result = evaluate(flag, context, flags);
+        if (!result.enabled) continue;
+        parts.push([flag.name, `${this.nameJson(flag)},"enabled":true,"variant":${this.variantJson(result.variant)},"impressionData":${flag.impressionData}}`]);
+      }
+    }
+    // Each project's flags are in name order already; several projects are merged.
+    if (projects.length > 1) parts.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    let body = '{"toggles":[';
+    for (let i = 0; i < parts.length; i += 1) body += i === 0 ? parts[i]![1] : `,${parts[i]![1]}`;
+    return `${body}]}`;
+  }
+
+  private readonly names = new WeakMap<CompiledFlag, string>();
+  private readonly variants = new WeakMap<EvaluatedVariant, string>();
+
+  /** `{"name":<name>` of a compiled flag, made once per compiled flag. */
+  private nameJson(flag: CompiledFlag): string {
+    let json = this.names.get(flag);
+    if (json === undefined) {
+      json = `{"name":${JSON.stringify(flag.name)}`;
+      this.names.set(flag, json);
+    }
+    return json;
+  }
+
+  /** A variant answer's JSON, made once per (frozen, shared) variant. */
+  private variantJson(variant: EvaluatedVariant): string {
+    let json = this.variants.get(variant);
+    if (json === undefined) {
+      json = JSON.stringify(variant);
+      if (Object.isFrozen(variant)) this.variants.set(variant, json);
+    }
+    return json;
   }
 
   /** The playground: every active flag of the projects in the environment, explained for `context`. */
