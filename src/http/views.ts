@@ -28,17 +28,11 @@ export const flagRecord = (flag: Flag, project: string, seen: FlagSeen): FlagRec
 });
 
 /** An archived flag as `GET /api/admin/archive/features/:projectId` lists it. */
-export const archivedFlagRecord = (flag: Flag, project: string, seen: FlagSeen): ArchivedFlagView => ({
-  name: flag.name,
-  description: flag.description,
-  type: flag.type,
-  project,
-  stale: flag.stale,
-  impressionData: flag.impressionData,
-  createdAt: flag.createdAt,
-  archivedAt: flag.archivedAt,
-  lastSeenAt: seen.lastSeenAt,
-});
+export const archivedFlagRecord = (flag: Flag, project: string, seen: FlagSeen): ArchivedFlagView => {
+  // The flag record's fields without `variants`, and `archivedAt` before `lastSeenAt` as Unleash orders them.
+  const { lastSeenAt, variants: _variants, ...head } = flagRecord(flag, project, seen);
+  return { ...head, archivedAt: flag.archivedAt, lastSeenAt };
+};
 
 /** The project's environments in the service's environment order. */
 export function orderedEnvironments(all: Environment[], projectEnvironments: string[]): Environment[] {

@@ -27,13 +27,7 @@ export type FlagRecordView = v.InferOutput<typeof FlagRecordView>;
 
 /** An archived flag in `GET /api/admin/archive/features/:projectId` (Unleash 6.10 `archivedFeatureSchema`). */
 export const ArchivedFlagView = v.object({
-  name: v.string(),
-  description: v.string(),
-  type: v.picklist(FLAG_TYPES),
-  project: v.string(),
-  stale: v.boolean(),
-  impressionData: v.boolean(),
-  createdAt: isoDate,
+  ...v.omit(FlagRecordView, ['lastSeenAt', 'variants']).entries,
   archivedAt: v.nullable(isoDate),
   lastSeenAt: v.nullable(isoDate),
 });
