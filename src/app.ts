@@ -9,6 +9,8 @@ import { DumpStreams } from './http/dump-streams.js';
 import { GzipCache } from './http/gzip.js';
 import { openApiDocument } from './http/openapi.js';
 import { errorAnswer, mountRoutes, observed } from './http/pipeline.js';
+import { clientNotModified } from './http/client-revalidation.js';
+import { addNodeShortcut } from './http/server.js';
 import type { AppDeps, AppEnv, RouteSpec } from './http/route.js';
 import { accessRoutes } from './http/routes/access.routes.js';
 import { clientMetricsRoutes } from './http/routes/client-metrics.routes.js';
@@ -133,6 +135,9 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
   });
   app.options('/ofrep/*', observed(observe, '/ofrep/*', async (c) => (await ofrepCors(c, async () => {})) ?? c.body(null, 204)));
   mountRoutes(app, routes, deps, (route) => route.path === '/api/frontend' || route.path.startsWith('/api/frontend/') || route.path.startsWith('/ofrep/'));
+
+  // The SDK poll with nothing new is answered by Node before Hono, when served by `serveApp` (src/http/server.ts).
+  if (routes.some((route) => route.method === 'get' && route.path === '/api/client/features')) addNodeShortcut(app, clientNotModified(deps, observe));
 
   app.notFound(observed(observe, null, (c) => errorResponse(c, { kind: 'NotFoundError', message: `No route ${c.req.method} ${c.req.path.slice(0, 200)}` })));
   // Every handler answers its own errors (`observed`); this is the net under the CORS middleware.

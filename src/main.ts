@@ -1,6 +1,6 @@
-import { serve } from '@hono/node-server';
 import { Registry } from './actors/registry.js';
 import { createApp } from './app.js';
+import { serveApp } from './http/server.js';
 import { ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from './auth/bootstrap.js';
 import { loadTokenHasher } from './auth/token-key.js';
 import { readConfig } from './config.js';
@@ -49,7 +49,8 @@ async function main(): Promise<void> {
     // Node checks both timeouts on this interval (30 s by default): check often enough to honour them.
     connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
   };
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host, serverOptions }, (info) => {
+  // Hono serves every route; the SDK poll with nothing new (a 304) is answered by Node before it (serveApp).
+  const server = serveApp(app, { port: config.port, hostname: config.host, serverOptions }, (info) => {
     log.info({ address: info.address, port: info.port, dataDir: config.dataDir, projects: registry.projectIds().length, recoveredMs: Date.now() - started }, `listening on http://${info.address}:${info.port}`);
   });
 

@@ -1,7 +1,9 @@
 import semver from 'semver';
 import type { Principal } from '../auth/permissions.js';
-import type { ClientScope } from '../queries/client-features.query.js';
+import type { ClientFeaturesAnswer, ClientScope } from '../queries/client-features.query.js';
+import type { ClientFeaturesQuery } from '../schemas/client.schema.js';
 import { apiError } from './errors.js';
+import type { AppDeps } from './route.js';
 
 /**
  * What a caller of the client API may read: a client token its own scope; an admin token every project, in
@@ -42,4 +44,22 @@ export function ifNoneMatches(header: string | undefined, etag: string): boolean
     if (tag === '*' || tag === etag || (tag.startsWith('W/') && tag.slice(2) === etag)) return true;
   }
   return false;
+}
+
+/** A backend SDK's poll of `GET /api/client/features`: the cached answer, and whether to tell the SDK to stream instead. */
+export interface ClientPoll {
+  answer: ClientFeaturesAnswer;
+  /** `CLIENT_FETCH_MODE=streaming`, with room on the stream: the answer carries `fetch-mode: streaming`. */
+  streaming: boolean;
+}
+
+/**
+ * The answer to one poll, from the caller, its `Unleash-Client-Spec` header (400 when it is not semver) and its
+ * query: what the route and the Node shortcut for 304s (`client-revalidation.ts`) both answer from.
+ */
+export function clientPoll(deps: AppDeps, principal: Principal, clientSpec: string | undefined, query: ClientFeaturesQuery): ClientPoll {
+  const inline = inlineSegmentConstraints(clientSpec);
+  const answer = deps.clientFeatures.answer(clientScopeOf(principal), { ...query, inlineSegmentConstraints: inline });
+  const streaming = deps.config.clientFetchMode === 'streaming' && deps.config.clientStreaming && deps.clientStreams.hasRoom();
+  return { answer, streaming };
 }

@@ -113,11 +113,15 @@ const REQUEST_ID = /^[\w\-=]{1,255}$/;
  */
 function takeRequestId(c: Context<AppEnv>): string {
   const incoming = (c.env as NodeBindings | undefined)?.incoming;
-  const sent = incoming ? incoming.headers['x-request-id'] : c.req.header('x-request-id');
-  const id = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
+  const id = requestIdOf(incoming ? incoming.headers['x-request-id'] : c.req.header('x-request-id'));
   c.set('requestId', id);
   setResponseHeader(c, 'X-Request-Id', id);
   return id;
+}
+
+/** The id of a request: the caller's `X-Request-Id` when well-formed, else a new UUID. */
+export function requestIdOf(sent: string | string[] | undefined): string {
+  return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
 }
 
 /** The answer to an error thrown by a step or a handler. */

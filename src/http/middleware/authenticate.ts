@@ -27,7 +27,7 @@ export function principalOf(token: StoredToken | undefined, service: ServiceStat
  * admin. Synchronous for a token stored under its keyed hash (every request but the first of a token from
  * before keyed hashes, which is re-stored: a write).
  */
-function callerOf(header: string | undefined, deps: AppDeps): Principal | Promise<Principal> {
+export function callerOf(header: string | undefined, deps: AppDeps): Principal | Promise<Principal> {
   if (deps.config.authType === 'none') return { kind: 'admin', name: 'auth-none' };
   const secret = tokenFromHeader(header);
   if (secret === null) throw apiError('AuthenticationRequired', 'You must log in or send an API token in the Authorization header to use this API');

@@ -6,7 +6,7 @@
 import { ClientFeaturesQuerySchema } from '../../schemas/client.schema.js';
 import { FlagNameSchema, looseObject } from '../../schemas/common.schema.js';
 import { ClientFeaturesView, ClientFeatureView } from '../../schemas/responses.schema.js';
-import { clientScopeOf, ifNoneMatches, inlineSegmentConstraints } from '../client-spec.js';
+import { clientPoll, clientScopeOf, ifNoneMatches, inlineSegmentConstraints } from '../client-spec.js';
 import { apiError } from '../errors.js';
 import { sendJson } from '../gzip.js';
 import { answerWith, setResponseHeader } from '../answer.js';
@@ -22,11 +22,11 @@ export const clientRoutes: RouteSpec[] = [
     query: ClientFeaturesQuerySchema,
     success: { status: 200, description: '`{version: 2, features, query, segments?, meta}`, with an `ETag`', schema: ClientFeaturesView },
     handle: ({ c, query, principal, deps }) => {
-      const inline = inlineSegmentConstraints(c.req.header('unleash-client-spec'));
-      const answer = deps.clientFeatures.answer(clientScopeOf(principal), { ...query, inlineSegmentConstraints: inline });
+      const { answer, streaming } = clientPoll(deps, principal, c.req.header('unleash-client-spec'), query);
       setResponseHeader(c, 'ETag', answer.etag);
       // CLIENT_FETCH_MODE=streaming moves polling SDKs to the stream (they discard this body), while it has room.
-      if (deps.config.clientFetchMode === 'streaming' && deps.config.clientStreaming && deps.clientStreams.hasRoom()) setResponseHeader(c, 'fetch-mode', 'streaming');
+      if (streaming) setResponseHeader(c, 'fetch-mode', 'streaming');
+      // A poll with the current ETag is usually answered before Hono (`client-revalidation.ts`); this is the same answer.
       if (ifNoneMatches(c.req.header('if-none-match'), answer.etag)) return answerWith(c, null, 304);
       return sendJson(c, answer.body, deps.gzip);
     },

@@ -2,7 +2,10 @@
  * The real Node SDK (`unleash-client`) polling a real server socket: it reads what the client API serves,
  * evaluates it as Unleash would, and sees changes made through the admin API within its poll interval.
  */
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { serveApp } from '../../../src/http/server.js';
+import type { AppEnv } from '../../../src/http/route.js';
 import { initialize, type Unleash } from 'unleash-client';
 import { expect, vi } from 'vitest';
 import { test } from '../../helpers/fixtures.js';
@@ -12,11 +15,11 @@ import { clientToken } from './client-fixtures.js';
 
 const WAIT = { timeout: 5000, interval: 50 };
 
-/** Serves `fetch` on a free port of 127.0.0.1; resolves once it listens. */
-async function listen(fetch: (request: Request) => Response | Promise<Response>): Promise<{ port: number; server: ServerType }> {
+/** Serves `app` as `npm start` does (`serveApp`: its 304s answered by Node) on a free port of 127.0.0.1; resolves once it listens. */
+async function listen(app: Hono<AppEnv>): Promise<{ port: number; server: ServerType }> {
   const port = await freePort();
   return new Promise((resolve) => {
-    const server = serve({ fetch, port, hostname: '127.0.0.1' }, () => resolve({ port, server }));
+    const server = serveApp(app, { port, hostname: '127.0.0.1' }, () => resolve({ port, server }));
   });
 }
 
@@ -42,7 +45,7 @@ test('the Node SDK polls the client API: rollouts, variants, toggles, archived f
   await switchOn(h, 'doomed');
   const token = await clientToken(h, ['default'], 'development');
 
-  const { port, server } = await listen(h.app.fetch);
+  const { port, server } = await listen(h.app);
   let client: Unleash | undefined;
   try {
     client = initialize({ url: `http://127.0.0.1:${port}/api/`, appName: 'flagpole-sdk-test', customHeaders: { Authorization: token }, refreshInterval: 200, disableMetrics: true });

@@ -1,6 +1,6 @@
-/** Serves a harness's app on a free port of 127.0.0.1, for clients that speak real HTTP (SDKs, the proxy). */
+/** Serves a harness's app on a free port of 127.0.0.1 as `npm start` does (`serveApp`), for clients that speak real HTTP (SDKs, the proxy). */
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { serveApp } from '../../../src/http/server.js';
 import type { Harness } from '../../helpers/harness.js';
 
 export interface Served {
@@ -10,7 +10,7 @@ export interface Served {
 
 export function serveHarness(h: Harness): Promise<Served> {
   return new Promise((resolve) => {
-    const server = serve({ fetch: (request, env) => h.app.fetch(request, env), port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
+    const server = serveApp(() => h.app, { port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
       resolve({
         base: `http://127.0.0.1:${info.port}`,
         close: () => new Promise<void>((done) => {

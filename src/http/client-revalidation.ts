@@ -1,0 +1,51 @@
+import * as v from 'valibot';
+import { isAllowed } from '../auth/permissions.js';
+import { requestLineWriter } from '../log.js';
+import { ClientFeaturesQuerySchema } from '../schemas/client.schema.js';
+import { clientPoll, ifNoneMatches } from './client-spec.js';
+import { callerOf } from './middleware/authenticate.js';
+import { requestIdOf, type Observers } from './pipeline.js';
+import type { AppDeps } from './route.js';
+import type { NodeShortcut } from './server.js';
+
+const PATH = '/api/client/features';
+
+/**
+ * The poll every backend SDK sends every few seconds, `GET /api/client/features` with the `ETag` it has in
+ * `If-None-Match` and nothing new: answered 304 by Node before Hono (docs/architecture.md "Departures").
+ *
+ * It answers only what the route would answer the same way, from the same parts: the caller (`callerOf`, the
+ * `CLIENT_API` permission), the cached answer and its `ETag` (`clientPoll`), the request id, the request log
+ * line and the request metrics. Anything else goes on to the route unchanged: a query string, no
+ * `If-None-Match` or a stale one, no or a bad token, a personal token, a bad `Unleash-Client-Spec`. The route's
+ * Hono pipeline costs ~40 µs of CPU a request; Node alone ~18 µs (docs/benchmark.md).
+ */
+export function clientNotModified(deps: AppDeps, observers: Observers): NodeShortcut {
+  const line = requestLineWriter(observers.log, PATH, true);
+  const query = v.parse(ClientFeaturesQuerySchema, {});
+  return (req, res) => {
+    if (req.url !== PATH || req.method !== 'GET') return false;
+    const ifNoneMatch = req.headers['if-none-match'];
+    if (ifNoneMatch === undefined) return false;
+    const start = performance.now();
+    try {
+      const caller = callerOf(req.headers.authorization, deps);
+      // A token from before keyed hashes is re-stored on its first use: let that write finish, then the route answers.
+      if (caller instanceof Promise) return caller.then(() => false, () => false);
+      if (!isAllowed(caller, 'CLIENT_API', undefined)) return false;
+      const spec = req.headers['unleash-client-spec'];
+      const { answer, streaming } = clientPoll(deps, caller, typeof spec === 'string' ? spec : undefined, query);
+      if (!ifNoneMatches(ifNoneMatch, answer.etag)) return false;
+      const reqId = requestIdOf(req.headers['x-request-id']);
+      res.writeHead(304, streaming ? { ETag: answer.etag, 'X-Request-Id': reqId, 'fetch-mode': 'streaming' } : { ETag: answer.etag, 'X-Request-Id': reqId });
+      res.end();
+      const ms = performance.now() - start;
+      observers.metrics?.observeRequest(PATH, 'GET', 304, ms / 1000);
+      line(reqId, 'GET', 304, Math.round(ms * 100) / 100);
+      return true;
+    } catch {
+      // The route answers the error (401, 400) in its own shape.
+      return false;
+    }
+  };
+}

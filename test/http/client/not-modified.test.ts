@@ -1,0 +1,184 @@
+/**
+ * The SDK poll with nothing new (`GET /api/client/features` + the current `ETag`) is answered 304 by Node
+ * before Hono (`src/http/client-revalidation.ts`), over a real socket served as `npm start` serves it
+ * (`serveApp`). It must answer exactly what the route answers, and leave everything else to the route.
+ */
+import type { AddressInfo } from 'node:net';
+import type { ServerType } from '@hono/node-server';
+import { describe, expect, vi } from 'vitest';
+import { legacyHash } from '../../../src/auth/token-hasher.js';
+import { serveApp } from '../../../src/http/server.js';
+import { harnessTest } from '../../helpers/fixtures.js';
+import { addStrategy, createFlag, envPath, switchOn } from '../../helpers/flags.js';
+import type { Harness } from '../../helpers/harness.js';
+import { createUser, personalToken } from '../access/access-fixtures.js';
+import { clientToken, FEATURES } from './client-fixtures.js';
+
+interface Served {
+  base: string;
+  /** How many requests reached Hono (`app.fetch`) so far. */
+  honoCalls(): number;
+}
+
+/** The harness's app served on a free port by `serveApp`, with `app.fetch` counted. */
+function servedTest(env: Record<string, string> = {}) {
+  return harnessTest({
+    env: { LOG_LEVEL: 'info', ...env },
+    arrange: async (h) => {
+      await createFlag(h, 'one');
+      await addStrategy(h, 'one', 'development');
+      await switchOn(h, 'one');
+    },
+  }).extend<{ served: Served }>({
+    served: async ({ h }: { h: Harness }, use: (served: Served) => Promise<void>) => {
+      const fetch = vi.spyOn(h.app, 'fetch');
+      const server: ServerType = await new Promise((listening) => {
+        const s = serveApp(() => h.app, { port: 0, hostname: '127.0.0.1' }, () => listening(s));
+      });
+      const port = (server.address() as AddressInfo).port;
+      try {
+        await use({ base: `http://127.0.0.1:${port}`, honoCalls: () => fetch.mock.calls.length });
+      } finally {
+        if ('closeAllConnections' in server) server.closeAllConnections();
+        await new Promise((closed) => server.close(closed));
+      }
+    },
+  });
+}
+
+const poll = (served: Served, token: string | null, headers: Record<string, string> = {}, query = '') =>
+  fetch(`${served.base}${FEATURES}${query}`, { headers: { ...(token === null ? {} : { authorization: token }), ...headers } });
+
+/** The current ETag of a token's answer, read through the route (a poll without `If-None-Match`). */
+async function etagOf(served: Served, token: string, headers: Record<string, string> = {}): Promise<string> {
+  const response = await poll(served, token, headers);
+  expect(response.status).toBe(200);
+  await response.arrayBuffer();
+  return response.headers.get('etag')!;
+}
+
+/** The `_count` of the request histogram for one route and status, from the Prometheus endpoint. */
+async function requestCount(served: Served, route: string, status: number): Promise<number> {
+  const text = await (await fetch(`${served.base}/internal-backstage/prometheus`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('flagpole_http_request_duration_seconds_count{') && l.includes(`route="${route}"`) && l.includes(`status="${status}"`));
+  return line ? Number(line.split(' ').at(-1)) : 0;
+}
+
+describe('a poll with the current ETag', () => {
+  const test = servedTest();
+
+  test('is a 304 without a body, with the ETag, a request id, a log line and a metric: the route\'s answer, without Hono', async ({ h, served }) => {
+    const token = await clientToken(h, ['default'], 'development');
+    const etag = await etagOf(served, token);
+    const counted = await requestCount(served, FEATURES, 304);
+    const before = served.honoCalls();
+
+    const answer = await poll(served, token, { 'if-none-match': etag, 'x-request-id': 'sdk-poll-1' });
+    expect(answer.status).toBe(304);
+    expect(await answer.text()).toBe('');
+    expect(answer.headers.get('etag')).toBe(etag);
+    expect(answer.headers.get('x-request-id')).toBe('sdk-poll-1');
+    expect(answer.headers.get('fetch-mode')).toBeNull();
+    // A weak form and a list naming it are the same match; a malformed request id gets a new one.
+    const weak = await poll(served, token, { 'if-none-match': `"other", W/${etag}`, 'x-request-id': 'bad id!' });
+    expect(weak.status).toBe(304);
+    expect(weak.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(served.honoCalls() - before).toBe(0);
+
+    // The same poll through Hono (the route itself) answers the same.
+    const routed = await h.req('GET', FEATURES, undefined, { token, headers: { 'if-none-match': etag } });
+    expect(routed.status).toBe(304);
+    expect(routed.headers.get('etag')).toBe(etag);
+
+    expect(await requestCount(served, FEATURES, 304)).toBe(counted + 3); // two answered by Node, one by the route
+    const lines = h.logs().filter((l) => l.msg === 'request' && l.route === FEATURES && l.status === 304);
+    expect(lines.map((l) => l.reqId)).toContain('sdk-poll-1');
+    expect(lines.find((l) => l.reqId === 'sdk-poll-1')).toMatchObject({ method: 'GET', route: FEATURES, status: 304, ms: expect.any(Number) });
+    expect(JSON.stringify(h.logs())).not.toContain(token);
+  });
+
+  test('with an admin token, and with and without a client spec (each its own ETag)', async ({ h, served }) => {
+    const admin = h.config.initAdminApiTokens[0] ?? '*:*.test-admin-token-0123456789';
+    const specs: Record<string, string>[] = [{}, { 'unleash-client-spec': '4.1.0' }, { 'unleash-client-spec': '5.2.0' }];
+    for (const headers of specs) {
+      const etag = await etagOf(served, admin, headers);
+      const answer = await poll(served, admin, { ...headers, 'if-none-match': etag });
+      expect(answer.status).toBe(304);
+      expect(answer.headers.get('etag')).toBe(etag);
+    }
+  });
+
+  test('after a change is a 200 with the new flags and a new ETag', async ({ h, served }) => {
+    const token = await clientToken(h, ['default'], 'development');
+    const etag = await etagOf(served, token);
+    expect((await h.req('POST', `${envPath('one', 'development')}/off`)).status).toBe(200);
+    const answer = await poll(served, token, { 'if-none-match': etag });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('etag')).not.toBe(etag);
+    const body = await answer.json() as { features: { name: string; enabled: boolean }[] };
+    expect(body.features).toEqual([expect.objectContaining({ name: 'one', enabled: false })]);
+  });
+});
+
+describe('what the shortcut leaves to the route', () => {
+  const test = servedTest();
+
+  test('a stale ETag, a query string, no If-None-Match: answered by the route, in full', async ({ h, served }) => {
+    const token = await clientToken(h, ['default'], 'development');
+    const etag = await etagOf(served, token);
+    const before = served.honoCalls();
+    expect((await poll(served, token, { 'if-none-match': '"stale:1"' })).status).toBe(200);
+    const withQuery = await poll(served, token, { 'if-none-match': etag }, '?namePrefix=o');
+    expect(withQuery.status).toBe(200); // another query, another ETag
+    expect(withQuery.headers.get('etag')).not.toBe(etag);
+    expect(await poll(served, token, { 'if-none-match': withQuery.headers.get('etag')! }, '?namePrefix=o').then((r) => r.status)).toBe(304);
+    expect(served.honoCalls() - before).toBe(3);
+  });
+
+  test('no token, an unknown one, a frontend or personal token, a bad client spec: the route\'s errors, nothing answered 304', async ({ h, served }) => {
+    const token = await clientToken(h, ['default'], 'development');
+    const etag = await etagOf(served, token);
+    const frontend = await clientToken(h, ['default'], 'development', 'frontend');
+    const personal = await personalToken(h, await createUser(h, { username: 'root', rootRole: 1 }));
+    const cases: [string | null, Record<string, string>, number, string][] = [
+      [null, {}, 401, 'AuthenticationRequired'],
+      ['*:development.not-a-token', {}, 401, 'AuthenticationRequired'],
+      [frontend, {}, 403, 'NoAccessError'],
+      [personal, {}, 403, 'NoAccessError'],
+      [token, { 'unleash-client-spec': 'v5' }, 400, 'ValidationError'],
+    ];
+    for (const [who, headers, status, name] of cases) {
+      const answer = await poll(served, who, { ...headers, 'if-none-match': etag });
+      expect(answer.status, `${name} ${JSON.stringify(headers)}`).toBe(status);
+      expect((await answer.json() as { name: string }).name).toBe(name);
+    }
+    expect(JSON.stringify(h.logs())).not.toContain(token);
+  });
+
+  test('a token stored before keyed hashes: re-stored once under the key, then 304s', async ({ h, served }) => {
+    const secret = 'default:development.legacy-client-token-from-long-ago';
+    const legacy = { id: 'legacy-client', hash: legacyHash(secret), tokenName: 'legacy', type: 'client' as const, projects: ['default'], environment: 'development', createdAt: '2025-01-01T00:00:00.000Z', expiresAt: null, userId: null };
+    expect((await h.registry.service.send({ type: 'token.create', token: legacy }, 'system')).ok).toBe(true);
+    const etag = await etagOf(served, await clientToken(h, ['default'], 'development'));
+    const first = await poll(served, secret, { 'if-none-match': etag });
+    expect(first.status).toBe(304);
+    expect(h.registry.service.state.tokens[legacy.hash]).toBeUndefined(); // re-stored under the keyed hash
+    expect(Object.values(h.registry.service.state.tokens).filter((t) => t.id === 'legacy-client')).toHaveLength(1);
+    const before = served.honoCalls();
+    expect((await poll(served, secret, { 'if-none-match': etag })).status).toBe(304);
+    expect(served.honoCalls() - before).toBe(0);
+  });
+});
+
+describe('CLIENT_FETCH_MODE=streaming', () => {
+  const test = servedTest({ CLIENT_FETCH_MODE: 'streaming' });
+
+  test('the 304 carries fetch-mode: streaming, as the route\'s 200 does', async ({ h, served }) => {
+    const token = await clientToken(h, ['default'], 'development');
+    const full = await poll(served, token);
+    expect(full.headers.get('fetch-mode')).toBe('streaming');
+    const answer = await poll(served, token, { 'if-none-match': full.headers.get('etag')! });
+    expect(answer.status).toBe(304);
+    expect(answer.headers.get('fetch-mode')).toBe('streaming');
+  });
+});
