@@ -4,7 +4,7 @@
  * version or the service's sequence number (segments live in the service) moves; nothing on the request
  * path reads a stored flag again.
  */
-import { createHash, randomInt } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 import type { Registry } from '../actors/registry.js';
 import {
   compileFlags,
@@ -38,6 +38,10 @@ interface Compiled {
   serviceSeq: number;
   flags: Map<string, CompiledFlag>;
 }
+
+const TOGGLES_OPEN = Buffer.from('{"toggles":[');
+const TOGGLES_CLOSE = Buffer.from(']}');
+const COMMA = Buffer.from(',');
 
 /** At most this many (project, environment) pairs compiled at once; the oldest is dropped first. */
 const MAX_COMPILED = 5000;
@@ -94,50 +98,50 @@ export class EvaluationQuery {
   }
 
   /**
-   * `/api/frontend`'s body, `{"toggles":[...]}`, the same text `JSON.stringify({toggles: frontend(...)})` gives,
-   * without building the toggles: each flag's name and each variant (the engine's answers are frozen and
-   * shared) is turned into JSON once and reused, a third of a request's cost otherwise.
+   * `/api/frontend`'s body, `{"toggles":[...]}`, as UTF-8 bytes: the same text `JSON.stringify({toggles: frontend(...)})`
+   * gives, without building the toggles. Each (compiled flag, variant answer) toggle is encoded once and reused
+   * (the engine's variant answers are frozen and shared), and the body is one copy of those bytes: building
+   * the JSON per request was a third of its cost, and encoding the string another tenth.
    */
-  frontendJson(scope: EvaluationScope, context: EvaluationContext): string {
+  frontendBody(scope: EvaluationScope, context: EvaluationContext): Buffer {
     const projects = this.projectsOf(scope);
-    const parts: [string, string][] = [];
+    const parts: { name: string; bytes: Buffer }[] = [];
     for (const projectId of projects) {
       const flags = this.flagsOf(projectId, scope.environment);
       if (!flags) continue;
       for (const flag of flags.values()) {
         const result = evaluate(flag, context, flags);
-        if (!result.enabled) continue;
-        parts.push([flag.name, `${this.nameJson(flag)},"enabled":true,"variant":${this.variantJson(result.variant)},"impressionData":${flag.impressionData}}`]);
+        if (result.enabled) parts.push({ name: flag.name, bytes: this.toggleBytes(flag, result.variant) });
       }
     }
     // Each project's flags are in name order already; several projects are merged.
-    if (projects.length > 1) parts.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    let body = '{"toggles":[';
-    for (let i = 0; i < parts.length; i += 1) body += i === 0 ? parts[i]![1] : `,${parts[i]![1]}`;
-    return `${body}]}`;
+    if (projects.length > 1) parts.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const chunks: Buffer[] = [TOGGLES_OPEN];
+    let length = TOGGLES_OPEN.length + TOGGLES_CLOSE.length;
+    for (let i = 0; i < parts.length; i += 1) {
+      if (i > 0) chunks.push(COMMA);
+      chunks.push(parts[i]!.bytes);
+      length += parts[i]!.bytes.length + (i > 0 ? 1 : 0);
+    }
+    chunks.push(TOGGLES_CLOSE);
+    return Buffer.concat(chunks, length);
   }
 
-  private readonly names = new WeakMap<CompiledFlag, string>();
-  private readonly variants = new WeakMap<EvaluatedVariant, string>();
+  private readonly toggles = new WeakMap<CompiledFlag, WeakMap<EvaluatedVariant, Buffer>>();
 
-  /** `{"name":<name>` of a compiled flag, made once per compiled flag. */
-  private nameJson(flag: CompiledFlag): string {
-    let json = this.names.get(flag);
-    if (json === undefined) {
-      json = `{"name":${JSON.stringify(flag.name)}`;
-      this.names.set(flag, json);
+  /** One toggle's JSON bytes, made once per compiled flag and (frozen, shared) variant answer. */
+  private toggleBytes(flag: CompiledFlag, variant: EvaluatedVariant): Buffer {
+    let byVariant = this.toggles.get(flag);
+    if (byVariant === undefined) {
+      byVariant = new WeakMap();
+      this.toggles.set(flag, byVariant);
     }
-    return json;
-  }
-
-  /** A variant answer's JSON, made once per (frozen, shared) variant. */
-  private variantJson(variant: EvaluatedVariant): string {
-    let json = this.variants.get(variant);
-    if (json === undefined) {
-      json = JSON.stringify(variant);
-      if (Object.isFrozen(variant)) this.variants.set(variant, json);
+    let bytes = byVariant.get(variant);
+    if (bytes === undefined) {
+      bytes = Buffer.from(`{"name":${JSON.stringify(flag.name)},"enabled":true,"variant":${JSON.stringify(variant)},"impressionData":${flag.impressionData}}`);
+      if (Object.isFrozen(variant)) byVariant.set(variant, bytes);
     }
-    return json;
+    return bytes;
   }
 
   /** The playground: every active flag of the projects in the environment, explained for `context`. */
@@ -155,5 +159,5 @@ export class EvaluationQuery {
 /** A session id for a context without one, as Unleash gives it: a random integer below 10^9, per request. */
 export const randomSessionId = (): string => String(randomInt(1_000_000_000));
 
-/** The weak `ETag` of an answer's bytes. */
-export const weakEtagOf = (body: string): string => `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+/** The weak `ETag` of an answer's bytes (one-shot `crypto.hash`: no hasher object per answer). */
+export const weakEtagOf = (body: string | Uint8Array): string => `W/"${hash('sha1', body, 'base64url')}"`;

@@ -43,14 +43,14 @@ function withDefaults(c: Context<AppEnv>, context: RequestContext): RequestConte
 }
 
 /** Answers the toggles with a weak `ETag`; `If-None-Match` naming it: 304. */
-function answerToggles(c: Context<AppEnv>, principal: Principal, context: RequestContext, togglesJson: (scope: EvaluationScope, context: RequestContext) => string): Response {
-  const body = togglesJson(frontendScope(principal, context), withDefaults(c, context));
+function answerToggles(c: Context<AppEnv>, principal: Principal, context: RequestContext, togglesBody: (scope: EvaluationScope, context: RequestContext) => Buffer): Response {
+  const body = togglesBody(frontendScope(principal, context), withDefaults(c, context));
   const etag = weakEtagOf(body);
   setResponseHeader(c, 'ETag', etag);
   setResponseHeader(c, 'Cache-Control', 'no-cache');
   const asked = c.req.header('if-none-match');
   if (asked !== undefined && asked.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag.slice(2))) return answerWith(c, null, 304);
-  return answerWith(c, body, 200, { 'content-type': 'application/json' });
+  return answerWith(c, new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), 200, { 'content-type': 'application/json' });
 }
 
 /** The query of `GET /api/frontend` as a context; a bad one is a 400. */
@@ -66,7 +66,7 @@ export const frontendRoutes: RouteSpec[] = [
     method: 'get', path: '/api/frontend', tag: 'Frontend API', permission: 'FRONTEND_API',
     summary: 'The flags enabled for the context in the query (`userId`, `sessionId`, `remoteAddress`, `properties[name]`, ...), each with its variant',
     success: { status: 200, description: '`{toggles: [{name, enabled, variant, impressionData}]}`; weak `ETag`, 304 on `If-None-Match`' },
-    handle: ({ c, principal, deps }) => answerToggles(c, principal, contextFromQuery(c), (scope, context) => deps.evaluation.frontendJson(scope, context)),
+    handle: ({ c, principal, deps }) => answerToggles(c, principal, contextFromQuery(c), (scope, context) => deps.evaluation.frontendBody(scope, context)),
   }),
   defineRoute({
     method: 'post', path: '/api/frontend', tag: 'Frontend API', permission: 'FRONTEND_API',
@@ -74,7 +74,7 @@ export const frontendRoutes: RouteSpec[] = [
     body: FrontendBodySchema,
     success: { status: 200, description: '`{toggles: [{name, enabled, variant, impressionData}]}`; weak `ETag`, 304 on `If-None-Match`' },
     handle: ({ c, principal, body, deps }) =>
-      answerToggles(c, principal, body.context ?? { properties: {} }, (scope, context) => deps.evaluation.frontendJson(scope, context)),
+      answerToggles(c, principal, body.context ?? { properties: {} }, (scope, context) => deps.evaluation.frontendBody(scope, context)),
   }),
   defineRoute({
     method: 'post', path: '/api/admin/playground', tag: 'Playground', permission: 'READ',
