@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { CommittedFeed } from '../actors/committed-feed.js';
 import type { Logger } from '../log.js';
 import type { ClientDeltaQuery, DeltaAnswer, DeltaQuery } from '../queries/client-delta.query.js';
@@ -22,14 +23,27 @@ export interface Closable {
  */
 export type StreamFormat = 'unleash' | 'ofrep';
 
+/**
+ * Where a stream's bytes go: the controller of a WHATWG stream (the route's `Response`, served by Hono) or
+ * Node's response itself (`openOnNode`, the Node shortcut: a socket write per message, no promise per chunk).
+ */
+interface StreamSink {
+  /** Bytes it may still hold unread before its client counts as stalled (negative: past it; null: unknown). */
+  room(): number | null;
+  write(bytes: Uint8Array): void;
+  /** Ends the stream cleanly. */
+  end(): void;
+  /** Closes it at once (its socket, when there is one). */
+  destroy(): void;
+}
+
 interface Connection {
   format: StreamFormat;
   resolved: ResolvedQuery;
   key: string;
   /** The revision this client has been sent. */
   revision: number;
-  controller: ReadableStreamDefaultController<Uint8Array>;
-  socket: Closable | undefined;
+  sink: StreamSink;
   open: boolean;
 }
 
@@ -117,27 +131,65 @@ export class ClientStreams {
   open(scope: ClientScope, query: DeltaQuery, lastEventId: number | undefined, socket?: Closable, format: StreamFormat = 'unleash'): ReadableStream<Uint8Array> | 'full' | 'closed' {
     if (this.closed) return 'closed';
     if (this.connections.size >= this.settings.maxConnections) return 'full';
-    const { resolved, key } = this.delta.resolve(scope, query);
     let connection: Connection | undefined;
     return new ReadableStream<Uint8Array>({
       start: (controller) => {
-        // An OFREP client fetched its evaluation just before; it is told to fetch again only when something it
-        // can see changed after the revision it presents (a reconnect's `Last-Event-ID`).
-        const first = format === 'ofrep' && lastEventId === undefined
-          ? { kind: 'none' as const, revision: this.feed.revision, body: '' }
-          : this.delta.since(resolved, key, lastEventId);
-        connection = { format, resolved, key, revision: first.revision, controller, socket, open: true };
-        this.connections.add(connection);
-        if (format === 'ofrep') controller.enqueue(first.kind === 'none' ? CONNECTED : refetch(first.revision));
-        else controller.enqueue(first.kind === 'hydration' ? this.hydrationBytes(key, first) : message('unleash-connected', first));
-        this.pushed += 1;
-        this.keepAlive ??= setInterval(() => this.ping(), this.settings.keepAliveMs).unref();
+        connection = this.connect(scope, query, lastEventId, format, {
+          room: () => controller.desiredSize,
+          write: (bytes) => controller.enqueue(bytes),
+          end: () => {
+            try {
+              controller.close();
+            } catch {
+              // Already errored by a cancel in flight: nothing left to end.
+            }
+          },
+          destroy: () => (socket ? socket.destroy() : controller.error(new Error('stalled client'))),
+        });
       },
       // The client went away (or its socket was destroyed).
       cancel: () => {
         if (connection) this.forget(connection);
       },
     }, new ByteLengthQueuingStrategy({ highWaterMark: this.settings.bufferBytes }));
+  }
+
+  /**
+   * Opens a stream on Node's response itself (the Node shortcut of `GET /api/client/streaming`): writes the head
+   * (`headers`, status 200) and the first message; each message after is one `write` to the socket. `full` and
+   * `closed` as `open`, with nothing written.
+   */
+  openOnNode(scope: ClientScope, query: DeltaQuery, lastEventId: number | undefined, res: ServerResponse, headers: Record<string, string>): true | 'full' | 'closed' {
+    if (this.closed) return 'closed';
+    if (this.connections.size >= this.settings.maxConnections) return 'full';
+    res.writeHead(200, headers);
+    const bufferBytes = this.settings.bufferBytes;
+    const connection = this.connect(scope, query, lastEventId, 'unleash', {
+      room: () => bufferBytes - res.writableLength,
+      write: (bytes) => { res.write(bytes); },
+      end: () => { res.end(); },
+      destroy: () => { res.destroy(); },
+    });
+    // The client went away (or its socket was destroyed).
+    res.once('close', () => this.forget(connection));
+    return true;
+  }
+
+  /** Registers a connection and sends its first message: a hydration, the deltas since `lastEventId`, or (OFREP) a hint. */
+  private connect(scope: ClientScope, query: DeltaQuery, lastEventId: number | undefined, format: StreamFormat, sink: StreamSink): Connection {
+    const { resolved, key } = this.delta.resolve(scope, query);
+    // An OFREP client fetched its evaluation just before; it is told to fetch again only when something it
+    // can see changed after the revision it presents (a reconnect's `Last-Event-ID`).
+    const first = format === 'ofrep' && lastEventId === undefined
+      ? { kind: 'none' as const, revision: this.feed.revision, body: '' }
+      : this.delta.since(resolved, key, lastEventId);
+    const connection: Connection = { format, resolved, key, revision: first.revision, sink, open: true };
+    this.connections.add(connection);
+    if (format === 'ofrep') sink.write(first.kind === 'none' ? CONNECTED : refetch(first.revision));
+    else sink.write(first.kind === 'hydration' ? this.hydrationBytes(key, first) : message('unleash-connected', first));
+    this.pushed += 1;
+    this.keepAlive ??= setInterval(() => this.ping(), this.settings.keepAliveMs).unref();
+    return connection;
   }
 
   /** Ends every stream cleanly and accepts no more (the registry is closing). */
@@ -148,11 +200,7 @@ export class ClientStreams {
     this.stopClose();
     for (const connection of [...this.connections]) {
       this.forget(connection);
-      try {
-        connection.controller.close();
-      } catch {
-        // Already errored by a cancel in flight: nothing left to end.
-      }
+      connection.sink.end();
     }
   }
 
@@ -207,12 +255,12 @@ export class ClientStreams {
 
   /** Queues `bytes` to `connection`, or closes it when it holds more than its buffer unread: whether it was queued. */
   private send(connection: Connection, bytes: Uint8Array): boolean {
-    const room = connection.controller.desiredSize;
+    const room = connection.sink.room();
     if (room !== null && room < 0) {
       this.stall(connection);
       return false;
     }
-    connection.controller.enqueue(bytes);
+    connection.sink.write(bytes);
     return true;
   }
 
@@ -220,8 +268,7 @@ export class ClientStreams {
   private stall(connection: Connection): void {
     this.forget(connection);
     this.log.warn({ buffered: this.settings.bufferBytes }, 'client stream closed: the client did not read (CLIENT_STREAMING_BUFFER_BYTES)');
-    if (connection.socket) connection.socket.destroy();
-    else connection.controller.error(new Error('stalled client'));
+    connection.sink.destroy();
   }
 
   private forget(connection: Connection): void {

@@ -14,7 +14,7 @@ import { authenticate } from './middleware/authenticate.js';
 import { authorize } from './middleware/authorize.js';
 import { jsonBody } from './middleware/json-body.js';
 import { ofrepErrorAnswer } from './middleware/ofrep-errors.js';
-import { validate, validateSync } from './middleware/validate.js';
+import { validateBody, validateSync } from './middleware/validate.js';
 import type { AppDeps, AppEnv, Call, RouteSpec, Step } from './route.js';
 
 /** The `next` handed to a Hono middleware run as a step: the steps after it run after it returns. */
@@ -55,7 +55,7 @@ export function pipelineOf(route: RouteSpec, deps: AppDeps): Step[] {
         if (declared === undefined || c.req.header('transfer-encoding') !== undefined) return limited(c);
         if (Number(declared) > limit) throw tooLarge();
       },
-      honoStep(jsonBody(route.bodyOptional ?? false, route.body, isObjectSchema(route.body), validate('json', route.body))),
+      honoStep(jsonBody(route.bodyOptional ?? false, route.body, isObjectSchema(route.body), validateBody(route.body))),
     );
   }
   return steps;

@@ -42,6 +42,8 @@ export interface ServeOptions {
   port: number;
   hostname?: string;
   serverOptions?: ServerOptions;
+  /** What Hono's side calls for the requests no shortcut answered (default: the app's `fetch`); tests wrap it. */
+  fetch?: (request: Request, env: unknown) => Response | Promise<Response>;
 }
 
 /**
@@ -53,7 +55,7 @@ export interface ServeOptions {
 export function serveApp(app: Hono<AppEnv> | (() => Hono<AppEnv>), options: ServeOptions, onListen?: (info: AddressInfo) => void): ServerType {
   const current = typeof app === 'function' ? app : () => app;
   return serve({
-    fetch: (request, env) => current().fetch(request, env),
+    fetch: options.fetch ?? ((request, env) => current().fetch(request, env)),
     port: options.port,
     ...(options.hostname === undefined ? {} : { hostname: options.hostname }),
     serverOptions: options.serverOptions ?? {},

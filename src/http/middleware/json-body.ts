@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type * as v from 'valibot';
 import { SHAPE_LIMITS } from '../../limits.js';
 import { safeParseCapped } from '../../schemas/capped-parse.js';
@@ -21,10 +21,10 @@ const PRECHECK_CHARS = 16 * 1024;
 /**
  * Reads a JSON body after `hono/body-limit` has bounded it: a content encoding this server does not decode
  * (415), a content type that is not JSON (415), bytes that are not UTF-8 (400), no body when one is required
- * (400), text that does not parse (400) or nests too deep (400), an array where an object is expected (400). The text is left in Hono's body cache and
- * `validator` (the route's valibot validator) runs on it; an optional body left out skips it.
+ * (400), text that does not parse (400) or nests too deep (400), an array where an object is expected (400). The
+ * parsed value goes to `validate` (the route's schema, `validateBody`); an optional body left out skips it.
  */
-export function jsonBody(optional: boolean, schema: v.GenericSchema, expectsObject: boolean, validator: MiddlewareHandler): MiddlewareHandler {
+export function jsonBody(optional: boolean, schema: v.GenericSchema, expectsObject: boolean, validate: (c: Context, value: unknown) => void): MiddlewareHandler {
   return async (c, next) => {
     const encoding = c.req.header('content-encoding')?.trim().toLowerCase();
     if (encoding && encoding !== 'identity') {
@@ -63,9 +63,8 @@ export function jsonBody(optional: boolean, schema: v.GenericSchema, expectsObje
         throw apiError('ValidationError', message, details);
       }
     }
-    // Hono's body cache holds promises of each form of the body; the validator's `c.req.json()` reads `text`.
-    (c.req.bodyCache as Record<string, unknown>)['text'] = Promise.resolve(text);
-    return validator(c, next);
+    validate(c, value);
+    return next();
   };
 }
 

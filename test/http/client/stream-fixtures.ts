@@ -3,8 +3,8 @@
  * harness's current app, so a server restart with `h.restart()` keeps the socket), the requests it saw, and
  * a reader of server-sent events over fetch.
  */
-import type { Server } from 'node:http';
-import { serve } from '@hono/node-server';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { serveApp } from '../../../src/http/server.js';
 import { harnessTest } from '../../helpers/fixtures.js';
 import { freePort } from '../../helpers/net.js';
 
@@ -33,16 +33,29 @@ export function servedTest(env: Record<string, string> = {}) {
     seen: async ({}, use) => use([]),
     base: async ({ h, seen }, use) => {
       const port = await freePort();
-      const server = serve({
+      // Served as `npm start` serves it (`serveApp`: the Node shortcuts first, then Hono). Every answer is noted
+      // when its head is written, whoever wrote it; the delta bodies are read from Hono's answers on the way.
+      const deltas = new WeakMap<IncomingMessage, SeenRequest['delta']>();
+      const server = serveApp(() => h.app, {
         port, hostname: '127.0.0.1',
         fetch: async (request, env) => {
           const response = await h.app.fetch(request, env);
-          const path = new URL(request.url).pathname;
-          const delta = path === '/api/client/delta' && response.status === 200 ? JSON.parse(await response.clone().text()) as SeenRequest['delta'] : undefined;
-          seen.push({ path, status: response.status, lastEventId: request.headers.get('last-event-id'), ifNoneMatch: request.headers.get('if-none-match'), ...(delta ? { delta } : {}) });
+          const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming;
+          if (incoming && new URL(request.url).pathname === '/api/client/delta' && response.status === 200) {
+            deltas.set(incoming, JSON.parse(await response.clone().text()) as SeenRequest['delta']);
+          }
           return response;
         },
       }) as Server;
+      server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+        const writeHead = res.writeHead;
+        res.writeHead = ((status: number, ...rest: unknown[]) => {
+          const header = (name: string) => (typeof req.headers[name] === 'string' ? req.headers[name] as string : null);
+          const delta = deltas.get(req);
+          seen.push({ path: new URL(req.url ?? '/', 'http://x').pathname, status, lastEventId: header('last-event-id'), ifNoneMatch: header('if-none-match'), ...(delta ? { delta } : {}) });
+          return (writeHead as (...args: unknown[]) => ServerResponse).call(res, status, ...rest);
+        }) as typeof res.writeHead;
+      });
       try {
         await use(`http://127.0.0.1:${port}`);
       } finally {
