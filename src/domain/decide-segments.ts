@@ -8,6 +8,7 @@
  */
 import { LIMIT_VARIABLES, SHAPE_LIMITS, overLimit, type Limits } from '../limits.js';
 import type { CommandContext } from './context.js';
+import { illegalConstraint } from './definitions.js';
 import { accept, fail, refuse, type Decision, type DomainError } from './errors.js';
 import { describeUse, segmentValueCount, type Segment, type SegmentInput, type SegmentUse } from './segment.js';
 import type { ServiceCommand, ServiceEvent, ServiceLookups, ServiceState } from './service-state.js';
@@ -35,7 +36,8 @@ function checkInput(draft: ServiceState, input: SegmentInput, self: number | nul
   if (values > context.limits.segmentValues) {
     return exceeds(`The number of constraint values of one segment (${values} in "${input.name}")`, context.limits.segmentValues, 'segmentValues');
   }
-  return null;
+  // A context field with legal values takes no other value, in a segment as in a strategy.
+  return illegalConstraint(input.constraints, (name) => draft.contextFields.find((f) => f.name === name));
 }
 
 /** `a, b and 3 more`, for messages that name uses. */

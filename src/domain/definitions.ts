@@ -4,6 +4,9 @@
  * constraint on a context field with legal values may only use those values; the project mailbox checks both
  * against the committed service state (`ProjectLookups`).
  */
+import { fail, type DomainError } from './errors.js';
+import type { Constraint } from './types.js';
+
 export interface LegalValue {
   value: string;
   description?: string | undefined;
@@ -79,4 +82,23 @@ export function illegalValue(field: ContextField, values: readonly string[]): st
   if (field.legalValues.length === 0) return undefined;
   const legal = new Set(field.legalValues.map((l) => l.value));
   return values.find((value) => !legal.has(value));
+}
+
+/**
+ * The first constraint whose values a context field with legal values does not allow, as a 400 naming it
+ * (Unleash's `validateLegalValues`), or null. `fieldOf` finds a field by name (undefined: no such field, no rule).
+ *
+ * @example illegalConstraint([{ contextName: 'region', operator: 'IN', values: ['mars'] }], fieldOf) // ValidationError naming constraints[0]
+ */
+export function illegalConstraint(constraints: readonly Constraint[], fieldOf: (name: string) => ContextField | undefined): DomainError | null {
+  for (const [i, constraint] of constraints.entries()) {
+    const field = fieldOf(constraint.contextName);
+    if (!field) continue;
+    const values = constraint.value !== undefined && !constraint.values?.length ? [constraint.value] : (constraint.values ?? []);
+    const bad = illegalValue(field, values);
+    if (bad !== undefined) {
+      return fail('ValidationError', `"constraints[${i}]": "${bad}" is not a legal value of context field "${field.name}" (legal: ${field.legalValues.slice(0, 10).map((l) => `"${l.value}"`).join(', ')}${field.legalValues.length > 10 ? ', ...' : ''})`);
+    }
+  }
+  return null;
 }

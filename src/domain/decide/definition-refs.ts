@@ -1,5 +1,5 @@
 import type { ProjectContext } from '../context.js';
-import { BUILT_IN_STRATEGIES, illegalValue } from '../definitions.js';
+import { BUILT_IN_STRATEGIES, illegalConstraint } from '../definitions.js';
 import { fail, type DomainError } from '../errors.js';
 import type { Constraint } from '../types.js';
 
@@ -15,14 +15,5 @@ export function checkDefinitions(strategy: { name: string; constraints?: readonl
   const lookups = context.lookups;
   const known = lookups ? lookups.strategyDefinition(strategy.name) : BUILT_IN_STRATEGIES.find((d) => d.name === strategy.name);
   if (!known) return fail('ValidationError', `"name": could not find strategy type with name "${strategy.name}"; define it with POST /api/admin/strategies first`);
-  for (const [i, constraint] of (strategy.constraints ?? []).entries()) {
-    const field = lookups?.contextField(constraint.contextName);
-    if (!field) continue;
-    const values = constraint.value !== undefined && !constraint.values?.length ? [constraint.value] : (constraint.values ?? []);
-    const bad = illegalValue(field, values);
-    if (bad !== undefined) {
-      return fail('ValidationError', `"constraints[${i}]": "${bad}" is not a legal value of context field "${field.name}" (legal: ${field.legalValues.slice(0, 10).map((l) => `"${l.value}"`).join(', ')}${field.legalValues.length > 10 ? ', ...' : ''})`);
-    }
-  }
-  return null;
+  return lookups ? illegalConstraint(strategy.constraints ?? [], (name) => lookups.contextField(name)) : null;
 }

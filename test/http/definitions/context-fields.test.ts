@@ -169,6 +169,24 @@ describe('legal values validate strategy constraints', () => {
   });
 });
 
+describe('legal values validate segment constraints', () => {
+  test('a segment constraint on a field with legal values must use them (400 naming the value, nothing written), on create and update', async ({ h }) => {
+    await createField(h, { name: 'region', legalValues: [{ value: 'eu' }, { value: 'us' }] });
+    const segment = (constraints: unknown[]) => ({ name: 'europe', constraints });
+    const created = await h.json('POST', '/api/admin/segments', segment([{ contextName: 'region', operator: 'IN', values: ['eu'] }]));
+    expect(created.status).toBe(201);
+    const list = async () => (await h.json('GET', '/api/admin/segments')).body;
+    const before = await list();
+    const bad = segment([{ contextName: 'userId', operator: 'IN', values: ['7'] }, { contextName: 'region', operator: 'IN', values: ['eu', 'mars'] }]);
+    expectError(await h.json('PUT', `/api/admin/segments/${created.body.id}`, bad), 400, 'ValidationError', /"constraints\[1\]": "mars" is not a legal value of context field "region"/);
+    expectError(await h.json('POST', '/api/admin/segments', { ...bad, name: 'other' }), 400, 'ValidationError', /"mars"/);
+    expectError(await h.json('POST', '/api/admin/segments', { ...segment([{ contextName: 'region', operator: 'STR_CONTAINS', values: ['x'] }]), name: 'third' }), 400, 'ValidationError', /"x"/);
+    expect(await list()).toEqual(before);
+    // A field without legal values, or an undefined one, takes anything.
+    expect((await h.json('POST', '/api/admin/segments', { name: 'free', constraints: [{ contextName: 'anything', operator: 'IN', values: ['x'] }] })).status).toBe(201);
+  });
+});
+
 describe('context fields are state', () => {
   test('they survive a restart, are in the dump, and a restored dump brings them back', async ({ h, tempDir, openHarnessOverTempDir }) => {
     await createField(h, { name: 'region', legalValues: [{ value: 'eu' }] });
