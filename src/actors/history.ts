@@ -69,7 +69,7 @@ function sides(event: ProjectEvent): { feature: string | null; environment: stri
     case 'strategies.sorted':
       return on(event.name, event.before, event.order, event.environment);
     case 'flag.enabled':
-      return on(event.name, { enabled: false }, event.added ? { enabled: true, addedStrategy: event.added } : { enabled: true }, event.environment, true);
+      return on(event.name, { enabled: false }, { enabled: true, ...(event.added ? { addedStrategy: event.added } : {}), ...(event.activated?.length ? { activatedStrategies: event.activated } : {}) }, event.environment, true);
     case 'flag.disabled':
       return on(event.name, { enabled: true }, { enabled: false }, event.environment, false);
     case 'variants.updated':

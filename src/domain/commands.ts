@@ -29,7 +29,8 @@ export type ProjectCommand =
   /** Bulk writes (Unleash's bulk routes): each flag listed once; see `decide/bulk.ts` for which names are ignored. */
   | { type: 'flags.stale'; features: string[]; stale: boolean }
   | { type: 'flags.archive'; features: string[] }
-  | { type: 'flags.enable'; features: string[]; environment: string }
+  /** `activateDisabled`: Unleash's `shouldActivateDisabledStrategies`, as on `flag.enable`. */
+  | { type: 'flags.enable'; features: string[]; environment: string; activateDisabled?: boolean }
   | { type: 'flags.disable'; features: string[]; environment: string }
   | ({ type: 'flag.clone'; name: string; replaceGroupId: boolean } & FlagTarget)
   | ({ type: 'strategy.add'; strategy: StrategyInput } & EnvironmentTarget)
@@ -40,7 +41,8 @@ export type ProjectCommand =
   | ({ type: 'strategy.set-sort-order'; order: StrategyOrder[] } & EnvironmentTarget)
   /** Copies the flag's strategies (all, or the listed ids) from `fromEnvironment` to `environment`. */
   | ({ type: 'strategy.copy'; fromEnvironment: string; strategyIds?: string[] } & EnvironmentTarget)
-  | ({ type: 'flag.enable' } & EnvironmentTarget)
+  /** `activateDisabled` (Unleash's `shouldActivateDisabledStrategies`): every disabled strategy of the environment is enabled with it. */
+  | ({ type: 'flag.enable'; activateDisabled?: boolean } & EnvironmentTarget)
   | ({ type: 'flag.disable' } & EnvironmentTarget)
   | ({ type: 'variants.set'; variants: Variant[] } & FlagTarget)
   | ({ type: 'variants.patch'; operations: Operation[] } & FlagTarget)

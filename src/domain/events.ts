@@ -32,7 +32,8 @@ export type FlagEvent =
   /** `order`: the new sortOrder of each strategy that changed, `before`: their previous ones. */
   | ({ type: 'strategies.sorted'; environment: string; order: StrategyOrder[]; before: StrategyOrder[] } & OnFlag)
   /** `added`: the default strategy `/on` added first, when it had to. */
-  | ({ type: 'flag.enabled'; environment: string; added: Strategy | null } & OnFlag)
+  /** `activated`: ids of the disabled strategies enabled with it (`shouldActivateDisabledStrategies`; absent in older logs: none). */
+  | ({ type: 'flag.enabled'; environment: string; added: Strategy | null; activated?: string[] } & OnFlag)
   | ({ type: 'flag.disabled'; environment: string } & OnFlag)
   | ({ type: 'variants.updated'; variants: Variant[]; before: Variant[] } & OnFlag)
   /** Only tags the flag did not have are `added`, only tags it had are `removed`. */

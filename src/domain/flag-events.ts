@@ -79,7 +79,9 @@ export function applyFlagEvent(flag: Flag | undefined, event: FlagEvent): Flag |
     }
     case 'flag.enabled':
       return withEnvironment(flag, event.environment, version, (e) => {
-        const strategies = event.added ? ordered([...e.strategies, strategyWithDict(event.added)]) : e.strategies;
+        const activated = new Set(event.activated ?? []);
+        const current = activated.size === 0 ? e.strategies : e.strategies.map((s) => (activated.has(s.id) ? { ...s, disabled: false } : s));
+        const strategies = event.added ? ordered([...current, strategyWithDict(event.added)]) : current;
         return { enabled: (flagRules.enable(e.enabled, enabledCount({ strategies })) ?? e).enabled, strategies };
       });
     case 'flag.disabled':

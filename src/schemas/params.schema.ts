@@ -66,3 +66,13 @@ export const UserParamsSchema = looseObject({ userId: IntIdParamSchema });
 
 /** `/api/admin/segments/:id`: a segment id, a positive integer. */
 export const SegmentParamsSchema = looseObject({ id: IntIdParamSchema });
+
+/**
+ * The query of `/on` and of the bulk `/on`: `shouldActivateDisabledStrategies=true` enables the environment's
+ * disabled strategies with the flag (Unleash 6.10); absent or `false`, they stay disabled.
+ *
+ * @example v.parse(EnableQuerySchema, { shouldActivateDisabledStrategies: 'true' })
+ */
+export const EnableQuerySchema = looseObject({
+  shouldActivateDisabledStrategies: v.optional(v.picklist(['true', 'false'], 'must be true or false, given once')),
+});

@@ -20,7 +20,7 @@ export function archiveFlags(registry: Registry, input: FlagsRef, principal: Pri
 }
 
 /** `/on` (`enabled`) or `/off` for every listed flag in one environment. */
-export function toggleFlags(registry: Registry, input: FlagsRef & { environment: string; enabled: boolean }, principal: Principal): Promise<Result<null>> {
-  const type = input.enabled ? 'flags.enable' as const : 'flags.disable' as const;
-  return sendToProject(registry, input.projectId, { type, features: input.features, environment: input.environment }, principal);
+export function toggleFlags(registry: Registry, input: FlagsRef & { environment: string; enabled: boolean; activateDisabled?: boolean }, principal: Principal): Promise<Result<null>> {
+  if (!input.enabled) return sendToProject(registry, input.projectId, { type: 'flags.disable', features: input.features, environment: input.environment }, principal);
+  return sendToProject(registry, input.projectId, { type: 'flags.enable', features: input.features, environment: input.environment, activateDisabled: input.activateDisabled ?? false }, principal);
 }

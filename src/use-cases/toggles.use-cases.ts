@@ -17,8 +17,8 @@ import type { FlagEnvironmentRef } from './strategies.use-cases.js';
  *
  * @example const result = await enableFlag(registry, { projectId: 'default', featureName: 'a', environment: 'development' }, principal);
  */
-export function enableFlag(registry: Registry, input: FlagEnvironmentRef, principal: Principal): Promise<Result<null>> {
-  return sendToFlag(registry, input.projectId, { type: 'flag.enable', feature: input.featureName, environment: input.environment, ifMatch: input.ifMatch }, principal);
+export function enableFlag(registry: Registry, input: FlagEnvironmentRef & { activateDisabled?: boolean }, principal: Principal): Promise<Result<null>> {
+  return sendToFlag(registry, input.projectId, { type: 'flag.enable', feature: input.featureName, environment: input.environment, activateDisabled: input.activateDisabled ?? false, ifMatch: input.ifMatch }, principal);
 }
 
 /** `/off`: disables the flag in the environment; the result carries the flag's version after it. */

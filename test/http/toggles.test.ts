@@ -168,3 +168,70 @@ describe('POST .../environments/:environment/default-strategy (4.16)', () => {
     expect((await h.json('GET', P)).body.environments.map((e: { defaultStrategy: unknown }) => e.defaultStrategy)).toEqual([null, null]);
   });
 });
+
+describe('shouldActivateDisabledStrategies (Unleash 6.10)', () => {
+  const on = (flag: string, query = '') => `${envPath(flag, 'development')}/on${query}`;
+  const ACTIVATE = '?shouldActivateDisabledStrategies=true';
+
+  test('=true enables the environment\'s disabled strategies with the flag; without it they stay disabled (409 with no default strategy)', async ({ h }) => {
+    const off1 = await addStrategy(h, 'f', 'development', { name: 'default', disabled: true });
+    const off2 = await addStrategy(h, 'f', 'development', { name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'default', groupId: 'f' }, disabled: true });
+    await expectNoChange(h, async () => expectError(await h.json('POST', on('f')), 409, 'InvalidOperationError', /no enabled strategy/));
+    await expectNoChange(h, async () => expectError(await h.json('POST', on('f', '?shouldActivateDisabledStrategies=false')), 409, 'InvalidOperationError'));
+    expect((await h.req('POST', on('f', ACTIVATE))).status).toBe(200);
+    const env = await environmentOf(h, 'f', 'development');
+    expect(env.enabled).toBe(true);
+    expect(env.strategies.map((s) => [s.id, s.disabled])).toEqual([[off1.id, false], [off2.id, false]]);
+    expect((await environmentOf(h, 'f', 'production')).enabled).toBe(false);
+    // Replayed from the log as decided.
+    await h.restart();
+    expect(await environmentOf(h, 'f', 'development')).toEqual(env);
+  });
+
+  test('with a default strategy set: without the flag it is added beside the disabled one; with it, the disabled one is enabled instead', async ({ h }) => {
+    expect((await h.req('POST', defaultStrategy('development'), { name: 'default' })).status).toBe(200);
+    await createFlag(h, 'g');
+    const disabledF = await addStrategy(h, 'f', 'development', { name: 'userWithId', parameters: { userIds: '1' }, disabled: true });
+    const disabledG = await addStrategy(h, 'g', 'development', { name: 'userWithId', parameters: { userIds: '1' }, disabled: true });
+    expect((await h.req('POST', on('f'))).status).toBe(200);
+    const f = await environmentOf(h, 'f', 'development');
+    expect(f.strategies.map((s) => [s.name, s.disabled ?? false])).toEqual([['userWithId', true], ['default', false]]);
+    expect((await h.req('POST', on('g', ACTIVATE))).status).toBe(200);
+    const g = await environmentOf(h, 'g', 'development');
+    expect(g.enabled).toBe(true);
+    expect(g.strategies.map((s) => [s.id, s.disabled])).toEqual([[disabledG.id, false]]);
+    expect(disabledF.disabled).toBe(true);
+  });
+
+  test('on an enabled environment it still enables the disabled strategies (one change); again, nothing changes', async ({ h }) => {
+    await addStrategy(h, 'f', 'development');
+    const disabled = await addStrategy(h, 'f', 'development', { name: 'default', disabled: true });
+    expect((await h.req('POST', on('f'))).status).toBe(200);
+    const before = seq(h);
+    expect((await h.req('POST', on('f', ACTIVATE))).status).toBe(200);
+    expect(seq(h)).toBe(before + 1);
+    expect((await environmentOf(h, 'f', 'development')).strategies.find((s) => s.id === disabled.id)?.disabled).toBe(false);
+    await expectNoChange(h, async () => expect((await h.req('POST', on('f', ACTIVATE))).status).toBe(200));
+  });
+
+  test('the bulk /on takes it too, all or none', async ({ h }) => {
+    await createFlag(h, 'g');
+    await addStrategy(h, 'f', 'development', { name: 'default', disabled: true });
+    await addStrategy(h, 'g', 'development', { name: 'default', disabled: true });
+    const bulk = `${P}/bulk_features/environments/development/on`;
+    await expectNoChange(h, async () => expectError(await h.json('POST', bulk, { features: ['f', 'g'] }), 409, 'InvalidOperationError'));
+    expect((await h.req('POST', `${bulk}${ACTIVATE}`, { features: ['f', 'g'] })).status).toBe(200);
+    for (const flag of ['f', 'g']) {
+      const env = await environmentOf(h, flag, 'development');
+      expect([env.enabled, env.strategies.map((s) => s.disabled)]).toEqual([true, [false]]);
+    }
+  });
+
+  test('a value other than true or false, or given twice, is a 400 that changes nothing', async ({ h }) => {
+    await addStrategy(h, 'f', 'development', { name: 'default', disabled: true });
+    for (const query of ['?shouldActivateDisabledStrategies=yes', '?shouldActivateDisabledStrategies=', '?shouldActivateDisabledStrategies=true&shouldActivateDisabledStrategies=true']) {
+      await expectNoChange(h, async () => expectError(await h.json('POST', on('f', query)), 400, 'ValidationError', /"shouldActivateDisabledStrategies"/));
+      await expectNoChange(h, async () => expectError(await h.json('POST', `${P}/bulk_features/environments/development/on${query}`, { features: ['f'] }), 400, 'ValidationError', /"shouldActivateDisabledStrategies"/));
+    }
+  });
+});

@@ -61,7 +61,7 @@ export function decideToggleMany(draft: ProjectDraft, cmd: Cmd<'flags.enable' | 
   for (const feature of new Set(cmd.features)) {
     // Each name is a different flag: deciding each against the same draft is deciding them in turn.
     const one = cmd.type === 'flags.enable'
-      ? decideEnable(draft, { type: 'flag.enable', feature, environment: cmd.environment }, context)
+      ? decideEnable(draft, { type: 'flag.enable', feature, environment: cmd.environment, activateDisabled: cmd.activateDisabled ?? false }, context)
       : decideDisable(draft, { type: 'flag.disable', feature, environment: cmd.environment }, context);
     if (!one.ok) return refuse(one.error);
     events.push(...one.events);

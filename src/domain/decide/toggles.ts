@@ -13,15 +13,17 @@ import { checkDefinitions } from './definition-refs.js';
 import { buildStrategy } from './strategies.js';
 
 /**
- * `/on`: the environment machine enables only with an enabled strategy. Without one, the environment's
- * default strategy (seed 4.16) is added first; without that, 409.
+ * `/on`: the environment machine enables only with an enabled strategy. With `activateDisabled` (Unleash's
+ * `shouldActivateDisabledStrategies`), every disabled strategy of the environment is enabled with it. Without
+ * an enabled strategy then, the environment's default strategy (seed 4.16) is added first; without that, 409.
  */
 export function decideEnable(draft: ProjectDraft, cmd: Cmd<'flag.enable'>, context: CommandContext): Decision<ProjectEvent, Versioned<null>> {
   const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
   const { flag, entry } = t;
   let added: Strategy | null = null;
-  let count = enabledCount(entry);
+  const activated = cmd.activateDisabled ? entry.strategies.filter((s) => s.disabled === true).map((s) => s.id) : [];
+  let count = enabledCount(entry) + activated.length;
   if (flagRules.enable(entry.enabled, count) === null) {
     const fallback = own(draft.meta.defaultStrategies, cmd.environment);
     if (fallback) {
@@ -29,15 +31,18 @@ export function decideEnable(draft: ProjectDraft, cmd: Cmd<'flag.enable'>, conte
       if (tooMany) return refuse(tooMany);
       const highest = entry.strategies.reduce((max, s) => Math.max(max, s.sortOrder), -1);
       added = buildStrategy(withGroupId(fallback, flag.name), flag.name, randomUUID(), highest + 1);
-      count = enabledCount({ strategies: [...entry.strategies, added] });
+      count = enabledCount({ strategies: [...entry.strategies, added] }) + activated.length;
     }
   }
   const step = flagRules.enable(entry.enabled, count);
   if (step === null) {
     return refuse(fail('InvalidOperationError', `Flag "${flag.name}" has no enabled strategy in environment "${cmd.environment}" and the environment has no default strategy; add a strategy first`));
   }
-  if (added === null && step.enabled === entry.enabled) return acceptOnFlag([], null, flag, context);
-  return acceptFlagChange(flag, { type: 'flag.enabled', name: flag.name, version: context.seq, environment: cmd.environment, added }, null, context);
+  if (added === null && activated.length === 0 && step.enabled === entry.enabled) return acceptOnFlag([], null, flag, context);
+  const event: ProjectEvent = activated.length > 0
+    ? { type: 'flag.enabled', name: flag.name, version: context.seq, environment: cmd.environment, added, activated }
+    : { type: 'flag.enabled', name: flag.name, version: context.seq, environment: cmd.environment, added };
+  return acceptFlagChange(flag, event, null, context);
 }
 
 /** A default strategy applied to a flag rolls out by that flag's name. */

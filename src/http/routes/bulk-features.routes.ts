@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { BatchFeaturesSchema, BatchStaleSchema } from '../../schemas/feature.schema.js';
-import { ProjectEnvironmentParamsSchema, ProjectParamsSchema } from '../../schemas/params.schema.js';
+import { EnableQuerySchema, ProjectEnvironmentParamsSchema, ProjectParamsSchema } from '../../schemas/params.schema.js';
 import { ArchivedFlagView } from '../../schemas/responses.schema.js';
 import { archivedFlags } from '../../queries/flags.queries.js';
 import { flagSeen } from '../../queries/usage.queries.js';
@@ -31,9 +31,10 @@ export const bulkFeatureRoutes: RouteSpec[] = [
   }),
   defineRoute({
     method: 'post', path: `${BULK_ENVIRONMENT}/on`, tag: 'Toggles', permission: 'UPDATE_FEATURE_ENVIRONMENT',
-    summary: 'Enable the listed flags in an environment, all or none', params: ProjectEnvironmentParamsSchema, body: BatchFeaturesSchema,
+    summary: 'Enable the listed flags in an environment, all or none (`shouldActivateDisabledStrategies=true`: their disabled strategies too)', params: ProjectEnvironmentParamsSchema, query: EnableQuerySchema, body: BatchFeaturesSchema,
     success: { status: 200, description: 'No body' }, errors: ['NotFoundError', 'ArchivedFeatureError', 'InvalidOperationError'],
-    handle: ({ params, body, principal, registry }) => toggleFlags(registry, { ...params, features: body.features, enabled: true }, principal),
+    handle: ({ params, query, body, principal, registry }) =>
+      toggleFlags(registry, { ...params, features: body.features, enabled: true, activateDisabled: query.shouldActivateDisabledStrategies === 'true' }, principal),
   }),
   defineRoute({
     method: 'post', path: `${BULK_ENVIRONMENT}/off`, tag: 'Toggles', permission: 'UPDATE_FEATURE_ENVIRONMENT',

@@ -1,5 +1,5 @@
 /** Seed 4.13 and 4.16: switching a flag in an environment, and the environment's default strategy. */
-import { DefaultStrategyParamsSchema, FeatureEnvironmentParamsSchema } from '../../schemas/params.schema.js';
+import { DefaultStrategyParamsSchema, EnableQuerySchema, FeatureEnvironmentParamsSchema } from '../../schemas/params.schema.js';
 import { StrategySchema } from '../../schemas/strategy.schema.js';
 import { disableFlag, enableFlag, setDefaultStrategy } from '../../use-cases/toggles.use-cases.js';
 import { defineRoute, type RouteSpec } from '../route.js';
@@ -10,10 +10,11 @@ export const toggleRoutes: RouteSpec[] = [
   defineRoute({
     method: 'post', path: `${ENVIRONMENT}/on`, tag: 'Toggles', permission: 'UPDATE_FEATURE_ENVIRONMENT', conditional: true,
     summary: 'Enable a flag in an environment (adds the default strategy when it has no enabled one)',
-    params: FeatureEnvironmentParamsSchema,
+    params: FeatureEnvironmentParamsSchema, query: EnableQuerySchema,
     success: { status: 200, description: 'No body; `ETag` is the flag version' },
     errors: ['NotFoundError', 'ArchivedFeatureError', 'InvalidOperationError', 'PreconditionFailed'],
-    handle: ({ params, ifMatch, principal, registry }) => enableFlag(registry, { ...params, ifMatch }, principal),
+    handle: ({ params, query, ifMatch, principal, registry }) =>
+      enableFlag(registry, { ...params, ifMatch, activateDisabled: query.shouldActivateDisabledStrategies === 'true' }, principal),
   }),
   defineRoute({
     method: 'post', path: `${ENVIRONMENT}/off`, tag: 'Toggles', permission: 'UPDATE_FEATURE_ENVIRONMENT', conditional: true,
