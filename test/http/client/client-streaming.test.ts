@@ -184,3 +184,36 @@ describe('who may call', () => {
     expect(h.app).toBeDefined();
   });
 });
+
+describe('opened on Node\'s response (the shortcut before Hono)', () => {
+  const logged = servedTest({ LOG_LEVEL: 'info' });
+
+  logged('the stream carries the request id, and is logged and counted as the route\'s answer would be; the same stream under app.request', async ({ h, base }) => {
+    await createFlag(h, 'one');
+    const token = await clientToken(h, ['default'], 'development');
+    const stream = await openSse(base, token, { 'x-request-id': 'sdk-stream-1' });
+    try {
+      expect(stream.status).toBe(200);
+      expect(stream.headers.get('x-request-id')).toBe('sdk-stream-1');
+      expect(stream.headers.get('cache-control')).toBe('no-cache');
+      expect(stream.headers.get('x-accel-buffering')).toBe('no');
+      const first = await stream.next(() => true);
+      expect(first.event).toBe('unleash-connected');
+      expect(h.logs().find((l) => l.reqId === 'sdk-stream-1')).toMatchObject({ msg: 'request', method: 'GET', route: '/api/client/streaming', status: 200 });
+      const scrape = await (await fetch(`${base}/internal-backstage/prometheus`)).text();
+      expect(scrape).toMatch(/flagpole_http_request_duration_seconds_count\{[^}]*route="\/api\/client\/streaming"[^}]*status="200"[^}]*\} 1/);
+      expect(scrape).toMatch(/flagpole_streaming_clients 1/);
+    } finally {
+      stream.close();
+    }
+    // The route itself (Hono, as under app.request) answers the same head and first message.
+    const routed = await h.req('GET', '/api/client/streaming', undefined, { token });
+    expect(routed.status).toBe(200);
+    expect(routed.headers.get('content-type')).toBe('text/event-stream');
+    const reader = routed.body!.getReader();
+    const chunk = new TextDecoder().decode((await reader.read()).value);
+    expect(chunk).toMatch(/^event: unleash-connected\nid: \d+\ndata: /);
+    await reader.cancel();
+    expect(JSON.stringify(h.logs())).not.toContain(token);
+  });
+});
