@@ -23,7 +23,7 @@ interface Held {
 export interface ExportResult {
   features: { name: string; description: string | null; type: string; project: string; stale: boolean; impressionData: boolean; archived: boolean }[];
   featureStrategies: (Omit<Strategy, 'sortOrder'> & { featureName: string })[];
-  featureEnvironments: { enabled: boolean; featureName: string; environment: string; variants: Flag['variants']; name: string }[];
+  featureEnvironments: { enabled: boolean; featureName: string; environment: string; variants: Partial<Flag['variants'][number]>[]; name: string }[];
   contextFields: Omit<ContextField, 'createdAt'>[];
   featureTags: { featureName: string; tagType: string; tagValue: string }[];
   segments: { id: number; name: string }[];
@@ -62,7 +62,9 @@ export function exportFeatures(registry: Registry, query: ExportQuery): Result<E
         for (const c of strategy.constraints) usedFields.add(c.contextName);
         for (const id of strategy.segments) usedSegments.add(id);
       }
-      result.featureEnvironments.push({ enabled: entry.enabled, featureName: flag.name, environment, variants: flag.variants, name: flag.name });
+      // Unleash leaves out an empty `overrides`.
+      const variants = flag.variants.map(({ overrides, ...variant }) => (overrides && overrides.length > 0 ? { ...variant, overrides } : variant));
+      result.featureEnvironments.push({ enabled: entry.enabled, featureName: flag.name, environment, variants, name: flag.name });
       for (const variant of flag.variants) {
         if (variant.stickiness !== undefined) usedFields.add(variant.stickiness);
         for (const o of variant.overrides ?? []) usedFields.add(o.contextName);
