@@ -47,7 +47,11 @@ export function validateImport(registry: Registry, body: ImportBody, principal: 
     if (!decided.ok) return failed(decided.error);
     const permissions = isAllowed(principal, IMPORT_PERMISSION, undefined)
       ? [] : [{ message: 'We detected you are missing the following permissions:', affectedItems: [IMPORT_PERMISSION] }];
-    return ok({ errors: [...errors, ...decided.reply.errors], warnings: decided.reply.warnings, permissions });
+    // One entry per message: the service's findings and the project's may share one (the limits).
+    const all = [...errors];
+    const add = adder(all);
+    for (const item of decided.reply.errors) for (const affected of item.affectedItems) add(item.message, affected);
+    return ok({ errors: all, warnings: decided.reply.warnings, permissions });
   });
 }
 
