@@ -63,9 +63,12 @@ export function importFeatures(registry: Registry, body: ImportBody, principal: 
   return inImportMailboxes(registry, async () => {
     const found = registry.find(body.project);
     if (!found.ok) return failed(found.error);
+    const by = principalLabel(principal);
+    // What an earlier import of the project left to create (its service write failed) is created first.
+    const earlier = await settlePendingImport(registry, body.project, by);
+    if (earlier) return failed(earlier);
     const { plan, errors } = planImport(registry, body);
     if (errors.length > 0) return failed(importRefused(errors));
-    const by = principalLabel(principal);
     const decided = await found.actor.send({ type: 'flags.import', plan, dryRun: false }, by);
     if (!decided.ok) return failed(decided.error);
     const unsettled = await settlePendingImport(registry, body.project, by);

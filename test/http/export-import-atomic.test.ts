@@ -67,6 +67,23 @@ describe('a crash between the project\'s record and the service\'s', () => {
     }
   });
 
+  test('without a restart, the next import of the project finishes what the failed one left', async ({ tempDir }) => {
+    const gate = new CrashAfter();
+    const h = await harness({}, `${tempDir('crash')}/data`, { writeGate: gate });
+    try {
+      gate.arm(1);
+      expect((await h.json('POST', `${BATCH}/import`, bringing('f'))).status).toBeGreaterThanOrEqual(500);
+      gate.heal();
+      const next = { project: 'default', environment: 'development', data: { features: [{ name: 'g' }], featureStrategies: [], featureTags: [{ featureName: 'g', tagType: 'other', tagValue: 'x1' }], tagTypes: [{ name: 'other' }] } };
+      expect((await h.json('POST', `${BATCH}/import`, next)).status).toBe(200);
+      expect(h.registry.project('default')!.state.meta.pendingImport).toBeUndefined();
+      expect(h.registry.service.state.tagTypes.map((t) => t.name)).toEqual(['simple', 'team', 'other']);
+      expect(h.registry.service.state.contextFields.some((f) => f.name === 'tier')).toBe(true);
+    } finally {
+      await h.close();
+    }
+  });
+
   test('a failed project record leaves nothing at all', async ({ tempDir }) => {
     const gate = new CrashAfter();
     const h = await harness({}, `${tempDir('crash')}/data`, { writeGate: gate });

@@ -5,7 +5,7 @@
  * clear 4xx that changes nothing.
  */
 import { describe, expect } from 'vitest';
-import { expectError, expectNoChange, positions } from '../helpers/expect.js';
+import { expectError, expectNoChange } from '../helpers/expect.js';
 import { harnessTest, test } from '../helpers/fixtures.js';
 import { addStrategy, createFlag, flagPath, switchOn } from '../helpers/flags.js';
 import type { Harness } from '../helpers/harness.js';

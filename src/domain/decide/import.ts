@@ -118,8 +118,14 @@ export function decideImport(draft: ProjectDraft, cmd: Cmd<'flags.import'>, cont
   if (cmd.dryRun) return accept([], report);
   if (errors.size > 0) return refuse(importRefused(report.errors));
   if (plan.newTagTypes.length > 0 || plan.newContextFields.length > 0) {
+    // Added to what an earlier import may still have pending, so settling one settles both.
     const before = draft.meta;
-    events.unshift({ type: 'project.updated', before, meta: { ...before, pendingImport: { tagTypes: plan.newTagTypes, contextFields: plan.newContextFields } } });
+    const pending = before.pendingImport ?? { tagTypes: [], contextFields: [] };
+    const pendingImport = {
+      tagTypes: [...pending.tagTypes, ...plan.newTagTypes.filter((t) => !pending.tagTypes.some((p) => p.name === t.name))],
+      contextFields: [...pending.contextFields, ...plan.newContextFields.filter((f) => !pending.contextFields.some((p) => p.name === f.name))],
+    };
+    events.unshift({ type: 'project.updated', before, meta: { ...before, pendingImport } });
   }
   return accept(events, report);
 }
