@@ -4,7 +4,8 @@
  * a segment, strategy variants, flag variants, tags, one flag in ten with a parent), starts the compiled
  * service on a fresh data directory, and times over HTTP `POST /api/admin/features-batch/validate`, then
  * `/import` (answered once on disk), then `/export` of the project; it then restarts the service and checks
- * the flags are all there. Prints a table.
+ * the flags are all there. While the import runs, \`/health\` is asked every 20 ms: the longest answer is how
+ * long the event loop was held (reads wait that long). Prints a table.
  *
  *   npm run build && npx tsx scripts/measure-import.ts [flags...]
  *
@@ -75,7 +76,7 @@ async function post(port: number, path: string, body: string): Promise<{ status:
   return { status: r.status, ms: performance.now() - started, text };
 }
 
-const rows: string[][] = [['flags', 'bytes', 'validate ms', 'import ms', 'export ms', 'flags after restart']];
+const rows: string[][] = [['flags', 'bytes', 'validate ms', 'import ms', 'longest /health during import ms', 'export ms', 'flags after restart']];
 const work = mkdtempSync(join(tmpdir(), 'flagpole-measure-import-'));
 try {
   for (const [k, n] of sizes.entries()) {
@@ -88,7 +89,18 @@ try {
     const validate = await post(port, '/api/admin/features-batch/validate', body);
     const errors = JSON.parse(validate.text).errors;
     if (validate.status !== 200 || errors.length > 0) throw new Error(`validate: ${validate.status} ${validate.text.slice(0, 500)}`);
+    const probe = { running: true, longest: 0 };
+    const probing = (async () => {
+      while (probe.running) {
+        const started = performance.now();
+        await fetch(`http://127.0.0.1:${port}/health`);
+        probe.longest = Math.max(probe.longest, performance.now() - started);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
     const imported = await post(port, '/api/admin/features-batch/import', body);
+    probe.running = false;
+    await probing;
     if (imported.status !== 200) throw new Error(`import: ${imported.status} ${imported.text.slice(0, 500)}`);
     const exported = await post(port, '/api/admin/features-batch/export', JSON.stringify({ project: 'default', environment: 'development' }));
     if (exported.status !== 200 || JSON.parse(exported.text).features.length !== n) throw new Error(`export: ${exported.status}`);
@@ -97,7 +109,7 @@ try {
     const after = await fetch(`http://127.0.0.1:${port}/api/admin/projects/default/features`, { headers: { authorization: TOKEN } });
     const count = ((await after.json()) as { features: unknown[] }).features.length;
     await stop(child);
-    rows.push([String(n), String(Buffer.byteLength(body)), validate.ms.toFixed(0), imported.ms.toFixed(0), exported.ms.toFixed(0), String(count)]);
+    rows.push([String(n), String(Buffer.byteLength(body)), validate.ms.toFixed(0), imported.ms.toFixed(0), probe.longest.toFixed(0), exported.ms.toFixed(0), String(count)]);
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
