@@ -123,9 +123,11 @@ function planImport(registry: Registry, body: ImportBody): { plan: ImportPlan; e
     error('We detected the following limits that the import would pass:', overLimit(`The number of context fields (${newContextFields.length} new)`, registry.limits.contextFields, LIMIT_VARIABLES.contextFields));
   }
 
-  // Tag types: the ones the tags use; those missing here come from the import's `tagTypes`.
+  // Tag types: the ones the tags of flags to import use (an archived flag here is left alone, so are its tags,
+  // as Unleash's `removeArchivedFeatures`); those missing here come from the import's `tagTypes`.
+  const here = registry.project(project)?.state.flags;
   const newTagTypes: TagType[] = [];
-  for (const type of new Set(data.featureTags.map((t) => t.tagType))) {
+  for (const type of new Set(data.featureTags.filter((t) => here?.get(t.featureName)?.archived !== true).map((t) => t.tagType))) {
     if (service.tagTypes.some((t) => t.name === type)) continue;
     const brought = data.tagTypes.find((t) => t.name === type);
     if (brought) newTagTypes.push({ name: brought.name, description: brought.description, icon: brought.icon, color: brought.color || null });

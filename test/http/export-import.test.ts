@@ -171,11 +171,18 @@ describe('import', () => {
   test('archived flags are left alone, with a warning (as Unleash)', async ({ h }) => {
     await createFlag(h, 'gone', { description: 'kept' });
     expect((await h.req('DELETE', flagPath('gone'))).status).toBe(202);
-    const b = body(data(['gone', 'fresh'], { features: [{ name: 'gone', description: 'changed' }, { name: 'fresh' }] }));
+    const b = body(data(['gone', 'fresh'], {
+      features: [{ name: 'gone', description: 'changed' }, { name: 'fresh' }],
+      featureStrategies: [{ featureName: 'gone', name: 'nowhere' }],
+      featureTags: [{ featureName: 'gone', tagType: 'team', tagValue: 'core' }],
+      tagTypes: [{ name: 'team' }],
+    }));
     expect(byMessage((await validate(h, b)).body.warnings)).toEqual([[expect.stringMatching(/will not be imported as they are currently archived/), ['gone']]]);
     await expectImported(h, b);
     expect((await h.json('GET', flagPath('gone'))).body).toMatchObject({ archived: true, description: 'kept' });
     expect((await h.json('GET', flagPath('fresh'))).status).toBe(200);
+    // Nothing of the archived flag counts: its strategy's definition is not needed, its tag's type not created.
+    expect((await h.json('GET', '/api/admin/tag-types/team')).status).toBe(404);
   });
 
   test('enabled without an enabled strategy: the environment\'s default strategy is added; without one, imported disabled with a warning', async ({ h }) => {
