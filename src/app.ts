@@ -26,6 +26,7 @@ import { ofrepRoutes } from './http/routes/ofrep.routes.js';
 import { projectRoutes } from './http/routes/projects.routes.js';
 import { segmentRoutes } from './http/routes/segments.routes.js';
 import { dependencyRoutes } from './http/routes/dependencies.routes.js';
+import { featuresBatchRoutes } from './http/routes/features-batch.routes.js';
 import { tagRoutes } from './http/routes/tags.routes.js';
 import { contextRoutes } from './http/routes/context.routes.js';
 import { strategyDefinitionRoutes } from './http/routes/strategy-definitions.routes.js';
@@ -63,6 +64,7 @@ export const ROUTES: RouteSpec[] = [
   ...contextRoutes,
   ...strategyDefinitionRoutes,
   ...dependencyRoutes,
+  ...featuresBatchRoutes,
   ...stateRoutes,
   ...backupRoutes,
   ...accessRoutes,

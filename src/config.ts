@@ -22,6 +22,8 @@ export interface Config {
   initEnvironments: string[];
   /** Largest accepted request body, bytes. */
   bodyLimit: number;
+  /** Largest body of an import (`POST /api/admin/features-batch/validate`, `/import`), bytes (`IMPORT_BODY_LIMIT`). */
+  importBodyLimit: number;
   /** Commands between project snapshots (at least; large projects snapshot less often). */
   snapshotEvery: number;
   /** Log records kept before the oldest retained snapshot, or `all`. */
@@ -194,6 +196,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     initClientApiTokens: list(env['INIT_CLIENT_API_TOKENS']).map((secret) => clientTokenSecret('INIT_CLIENT_API_TOKENS', secret)),
     initEnvironments: environments.length > 0 ? environments : ['development', 'production'],
     bodyLimit: integer('BODY_LIMIT', env['BODY_LIMIT'], SHAPE_LIMITS.bodyBytes, 1024, 64 * 1024 * 1024),
+    importBodyLimit: integer('IMPORT_BODY_LIMIT', env['IMPORT_BODY_LIMIT'], SHAPE_LIMITS.importBodyBytes, 1024, 1024 * 1024 * 1024),
     snapshotEvery: integer('SNAPSHOT_EVERY', env['SNAPSHOT_EVERY'], 1000, 1, 10_000_000),
     logRetention: retention === 'all' ? 'all' : integer('LOG_RETENTION', retention, 0, 0, Number.MAX_SAFE_INTEGER),
     logLevel: logLevel as LogLevel,

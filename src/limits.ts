@@ -53,6 +53,15 @@ export const SHAPE_LIMITS = {
   strategySegments: 10,
   /** Strategies in one `set-sort-order` request; strategy ids in one `strategies/copy` request. */
   strategyOrders: 1000,
+  /**
+   * Export and import in Unleash 6.10's format (`/api/admin/features-batch/*`): flags one export may hold and one
+   * import may bring, and the entries of each other list of an import (strategies, environments, tags, ...). The
+   * import's body has its own byte limit, `IMPORT_BODY_LIMIT` (src/config.ts).
+   */
+  importFlags: 20_000,
+  importItems: 400_000,
+  /** Largest import body, bytes, unless `IMPORT_BODY_LIMIT` says otherwise (10,000 rich flags are about 15 MB). */
+  importBodyBytes: 64 * 1024 * 1024,
   /** Flag names in one batch (delete, revive, bulk stale, archive, on/off). */
   batch: 1000,
   /** Flag search (`GET /api/admin/search/features`): characters of the free text and of each filter, values one filter lists, largest page and offset. */

@@ -74,6 +74,8 @@ function sides(event: ProjectEvent): { feature: string | null; environment: stri
       return on(event.name, { enabled: true }, { enabled: false }, event.environment, false);
     case 'variants.updated':
       return on(event.name, event.before, event.variants);
+    case 'flag.imported':
+      return on(event.name, event.before, event.flag);
     case 'flag.tagged':
       return on(event.name, { removedTags: event.removed }, { addedTags: event.added });
     case 'dependency.added':

@@ -22,6 +22,7 @@ import { CommittedFeed } from './committed-feed.js';
 import { DEFAULT_HISTORY_BOUNDS, type HistoryBounds } from './feed-history.js';
 import { readHistory, type HistoryPage, type HistoryQuery } from './history.js';
 import { emptyProject, projectModel, stateFromSnapshot } from './project-model.js';
+import { settlePendingImports } from './import-settle.js';
 import { IncompatibleSnapshotError, recoverState } from './recover.js';
 import { SerialQueue } from './serial-queue.js';
 import { emptyServiceState, serviceModel } from './service-model.js';
@@ -155,6 +156,7 @@ export class Registry {
         await registry.recoverProject(key.slice(keys.projectsPrefix.length));
       }
       if (recoveredService.seq === 0 && !registry.serviceUnavailable) await registry.bootstrap(options.initEnvironments);
+      if (!registry.serviceUnavailable) await settlePendingImports(registry, base.log);
       registry.usage = await UsageActor.open(store, registry.feed, {
         flushMs: options.usageFlushMs ?? 10_000,
         log: base.log,

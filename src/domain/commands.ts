@@ -1,5 +1,6 @@
 import type { Operation } from 'fast-json-patch';
 import type { Dependency, Flag, FlagType, ProjectMeta, Strategy, StrategyInput, StrategyOrder, Tag, Variant } from './types.js';
+import type { ImportPlan, ImportReport } from './import-plan.js';
 
 /**
  * The flag version a caller last saw (`If-Match`): a version, or `mismatch` for a header that names none.
@@ -58,7 +59,14 @@ export type ProjectCommand =
   /** `elsewhere`: whether another project has a flag named like the parent (only for the refusal's message). */
   | ({ type: 'dependency.add'; dependency: Dependency; elsewhere: boolean } & FlagTarget)
   /** `parent` absent: every dependency of the flag. */
-  | ({ type: 'dependency.remove'; parent?: string } & FlagTarget);
+  | ({ type: 'dependency.remove'; parent?: string } & FlagTarget)
+  /**
+   * Imports flags into one environment, all or nothing (`decide/import.ts`); `dryRun`: decide and report,
+   * record nothing.
+   */
+  | { type: 'flags.import'; plan: ImportPlan; dryRun: boolean }
+  /** The service now holds the import's tag types and context fields: clears `meta.pendingImport`. */
+  | { type: 'import.settle' };
 
 export type ProjectCommandType = ProjectCommand['type'];
 
@@ -112,4 +120,6 @@ export interface ProjectReplies {
   'tags.change': Tag[][];
   'dependency.add': Versioned<null>;
   'dependency.remove': Versioned<null>;
+  'flags.import': ImportReport;
+  'import.settle': null;
 }

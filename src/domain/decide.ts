@@ -13,6 +13,7 @@ import { decideDefaultStrategy, decideDisable, decideEnable } from './decide/tog
 import { decidePatchVariants, decideSetVariants } from './decide/variants.js';
 import { decideAddDependency, decideRemoveDependency } from './decide/dependencies.js';
 import { decideChangeTags } from './decide/tags.js';
+import { decideImport, decideSettleImport } from './decide/import.js';
 
 /** One decider per command type, each typed by its command and its reply. */
 type Deciders = { [K in ProjectCommandType]: (draft: ProjectDraft, command: Cmd<K>, context: ProjectContext) => Decision<ProjectEvent, ProjectReplies[K]> };
@@ -50,6 +51,8 @@ const DECIDERS: Deciders = {
   'tags.change': decideChangeTags,
   'dependency.add': decideAddDependency,
   'dependency.remove': decideRemoveDependency,
+  'flags.import': decideImport,
+  'import.settle': decideSettleImport,
 };
 
 /**

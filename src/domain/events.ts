@@ -40,7 +40,9 @@ export type FlagEvent =
   | ({ type: 'flag.tagged'; added: Tag[]; removed: Tag[] } & OnFlag)
   /** `before`: the dependency on the same parent it replaced, if any. */
   | ({ type: 'dependency.added'; dependency: Dependency; before: Dependency | null } & OnFlag)
-  | ({ type: 'dependencies.removed'; removed: Dependency[] } & OnFlag);
+  | ({ type: 'dependencies.removed'; removed: Dependency[] } & OnFlag)
+  /** An import replaced the flag whole (docs/api-decisions.md "Export and import"); `before`: the flag it replaced. */
+  | ({ type: 'flag.imported'; flag: Flag; before: Flag } & OnFlag);
 
 export type FlagEventType = FlagEvent['type'];
 

@@ -92,6 +92,8 @@ export function applyFlagEvent(flag: Flag | undefined, event: FlagEvent): Flag |
       return { ...flag, tags: retagged(flag.tags ?? [], event.added, event.removed), version };
     case 'dependency.added':
       return { ...flag, dependencies: [...(flag.dependencies ?? []).filter((d) => d.feature !== event.dependency.feature), event.dependency], version };
+    case 'flag.imported':
+      return withDicts({ ...event.flag, version });
     case 'dependencies.removed': {
       const gone = new Set(event.removed.map((d) => d.feature));
       return { ...flag, dependencies: (flag.dependencies ?? []).filter((d) => !gone.has(d.feature)), version };

@@ -20,6 +20,8 @@ import type {
 } from '../schemas/index.js';
 
 export type { ConstraintOperator, FlagType } from '../schemas/index.js';
+import type { ContextField } from './definitions.js';
+import type { TagType } from './service-state.js';
 
 export type Constraint = ConstraintBody;
 export type Payload = PayloadBody;
@@ -90,4 +92,16 @@ export interface ProjectMeta {
   defaultStrategies: Record<string, StrategyInput>;
   /** userId (as string key) -> project role id. */
   members: Record<string, number>;
+  /**
+   * Tag types and context fields an import committed here still has to create in the service (absent: none).
+   * Set in the import's record, cleared once they exist; a start finishes what a crash interrupted
+   * (docs/architecture.md "Export and import").
+   */
+  pendingImport?: PendingDefinitions;
+}
+
+/** Service-wide definitions an import brings: created when missing, never changed when present. */
+export interface PendingDefinitions {
+  tagTypes: TagType[];
+  contextFields: ContextField[];
 }

@@ -43,7 +43,7 @@ export function pipelineOf(route: RouteSpec, deps: AppDeps): Step[] {
   if (route.query) steps.push(validateSync('query', route.query));
   steps.push(authorize(route, deps));
   if (route.body) {
-    const limit = deps.config.bodyLimit;
+    const limit = route.bodyLimit === 'import' ? deps.config.importBodyLimit : deps.config.bodyLimit;
     const tooLarge = () => apiError('PayloadTooLarge', `The request body is larger than ${limit} bytes`);
     const limited = honoStep(bodyLimit({ maxSize: limit, onError: () => { throw tooLarge(); } }));
     steps.push(

@@ -110,6 +110,8 @@ export interface RouteSpec<
   /** The query string: an object schema of string values (its keys are documented as query parameters). */
   query?: Q;
   body?: B;
+  /** `import`: the body is bounded by `IMPORT_BODY_LIMIT` instead of `BODY_LIMIT` (an export of thousands of flags). */
+  bodyLimit?: 'import';
   /** The body may be absent (the membership routes accept an optional echo of their path). */
   bodyOptional?: boolean;
   /**

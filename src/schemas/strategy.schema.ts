@@ -71,7 +71,8 @@ export const StrategyVariantSchema = strictObject({
 });
 export type StrategyVariantBody = v.InferOutput<typeof StrategyVariantSchema>;
 
-const strategyEntries = {
+/** The fields of a strategy body (also the strategies of an import, `import.schema.ts`). */
+export const strategyEntries = {
   // Any name here; that a strategy definition has it is decided in the project mailbox (decide/definition-refs.ts).
   name: identifier(SHAPE_LIMITS.name),
   title: v.optional(v.nullable(boundedString(100))),
@@ -111,8 +112,8 @@ function rolloutIsPercentage({ name, parameters }: RolloutInput): boolean {
   return /^\d{1,3}$/.test(rollout) && Number(rollout) <= 100;
 }
 
-/** Issue at `parameters.rollout`; a raw check because the path runs through an optional record. */
-function rolloutCheck<T extends RolloutInput>() {
+/** Issue at `parameters.rollout` (exported for the strategies of an import); a raw check because the path runs through an optional record. */
+export function rolloutCheck<T extends RolloutInput>() {
   return v.rawCheck<T>(({ dataset, addIssue }) => {
     if (!dataset.typed || rolloutIsPercentage(dataset.value)) return;
     const parameters = dataset.value.parameters ?? {};

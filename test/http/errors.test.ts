@@ -19,7 +19,7 @@ const P = '/api/admin/projects/default';
 
 /** Every test starts with flag `f` and one strategy on it in development (`strategyId`). */
 // METRICS_REQUIRE_TOKEN: the metrics route then authenticates like every other (by default it answers anyone).
-const test = harnessTest({ env: { METRICS_REQUIRE_TOKEN: 'true' }, arrange: (h) => createFlag(h, 'f') }).extend<{ strategyId: string }>({
+const test = harnessTest({ env: { METRICS_REQUIRE_TOKEN: 'true', IMPORT_BODY_LIMIT: String(2 * 1024 * 1024) }, arrange: (h) => createFlag(h, 'f') }).extend<{ strategyId: string }>({
   strategyId: [async ({ h }, use) => { await use((await addStrategy(h, 'f', 'development')).id); }, { auto: true }],
 });
 
@@ -93,7 +93,7 @@ function expectBadRequest(route: RouteSpec, r: { status: number; body: any }, me
 }
 
 describe('bodies', () => {
-  test.for(bodyRoutes.map((r) => [label(r), r] as const))('%s: malformed JSON 400, wrong content type 415, over 1 MiB 413', async ([_l, route], { h, strategyId }) => {
+  test.for(bodyRoutes.map((r) => [label(r), r] as const))('%s: malformed JSON 400, wrong content type 415, over the body limit 413', async ([_l, route], { h, strategyId }) => {
     const method = route.method.toUpperCase();
     const path = concrete(route, strategyId);
     await expectNoChange(h, async () => {
@@ -103,7 +103,8 @@ describe('bodies', () => {
       for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', 'json']) {
         expectError(await h.json(method, path, JSON.stringify(bodyOf(route) ?? {}), { headers: { 'content-type': type } }), 415, 'ContentTypeError');
       }
-      const big = JSON.stringify({ name: 'f', description: 'x'.repeat(1024 * 1024) });
+      // An import's body has its own limit (IMPORT_BODY_LIMIT, 2 MiB here).
+      const big = JSON.stringify({ name: 'f', description: 'x'.repeat(route.bodyLimit === 'import' ? 2 * 1024 * 1024 : 1024 * 1024) });
       expectError(await h.json(method, path, big), 413, 'PayloadTooLarge');
       if (!route.bodyOptional) expectBadRequest(route, await h.json(method, path, ''), /body is required/);
     });
