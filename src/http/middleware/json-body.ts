@@ -24,7 +24,7 @@ const PRECHECK_CHARS = 16 * 1024;
  * (400), text that does not parse (400) or nests too deep (400), an array where an object is expected (400). The
  * parsed value goes to `validate` (the route's schema, `validateBody`); an optional body left out skips it.
  */
-export function jsonBody(optional: boolean, schema: v.GenericSchema, expectsObject: boolean, validate: (c: Context, value: unknown) => void): MiddlewareHandler {
+export function jsonBody(optional: boolean, schema: v.GenericSchema, expectsObject: boolean, validate: (c: Context, value: unknown, parsed?: v.SafeParseResult<v.GenericSchema>) => void): MiddlewareHandler {
   return async (c, next) => {
     const encoding = c.req.header('content-encoding')?.trim().toLowerCase();
     if (encoding && encoding !== 'identity') {
@@ -62,6 +62,9 @@ export function jsonBody(optional: boolean, schema: v.GenericSchema, expectsObje
         const { message, details } = formatIssues(checked.issues, { complete: !checked.capped });
         throw apiError('ValidationError', message, details);
       }
+      // Valid, it parsed exactly as a full parse would: validated once.
+      validate(c, value, checked);
+      return next();
     }
     validate(c, value);
     return next();

@@ -27,9 +27,10 @@ function hook(result: { success: true } | { success: false; issues: [v.BaseIssue
  *
  * @example validateBody(CreateFeatureSchema)(c, JSON.parse(text))
  */
-export function validateBody(schema: v.GenericSchema): (c: Context, value: unknown) => void {
-  return (c, value) => {
-    const result = v.safeParse(schema, value);
+export function validateBody(schema: v.GenericSchema): (c: Context, value: unknown, parsed?: v.SafeParseResult<v.GenericSchema>) => void {
+  return (c, value, parsed) => {
+    // A large body was parsed already, with an issue cap (`json-body.ts`); a valid one parses the same either way.
+    const result = parsed ?? v.safeParse(schema, value);
     hook(result, 'json', c);
     c.req.addValidatedData('json', result.output as object);
   };
