@@ -1,3 +1,4 @@
+import { withoutKey } from './dict.js';
 import type { ProjectEvent } from './events.js';
 import { applyFlagEvent, metaWithDicts } from './flag-events.js';
 import type { Flag, ProjectMeta } from './types.js';
@@ -104,6 +105,14 @@ export function evolve(draft: ProjectDraft, event: ProjectEvent): void {
     case 'project.updated':
       draft.meta = metaWithDicts(event.meta);
       return;
+    case 'environment.disconnected': {
+      draft.meta = metaWithDicts(event.meta);
+      for (const name of draft.flagsWhere((flag) => Object.hasOwn(flag.environments, event.environment))) {
+        const flag = draft.getFlag(name)!;
+        draft.setFlag({ ...flag, environments: withoutKey(flag.environments, event.environment), version: event.version });
+      }
+      return;
+    }
     default: {
       const name = event.type === 'flag.created' ? event.flag.name : event.name;
       const next = applyFlagEvent(draft.getFlag(name), event);
