@@ -53,6 +53,8 @@ export const SHAPE_LIMITS = {
   strategySegments: 10,
   /** Strategies in one `set-sort-order` request; strategy ids in one `strategies/copy` request. */
   strategyOrders: 1000,
+  /** Environment names one request lists: a new project's environments, the entries of an environment sort order. */
+  environmentNames: 1000,
   /** Flag names in one batch (delete, revive, bulk stale, archive, on/off). */
   batch: 1000,
   /** Flag search (`GET /api/admin/search/features`): characters of the free text and of each filter, values one filter lists, largest page and offset. */

@@ -17,12 +17,12 @@ interface EnvironmentTarget extends FlagTarget {
   environment: string;
 }
 
-/** What `PUT /api/admin/projects/:projectId` sets. */
+/** What `PUT /api/admin/projects/:projectId` sets; an absent field keeps its value (as in Unleash). */
 export interface ProjectSettings {
   name: string;
-  description: string;
-  mode: ProjectMode;
-  defaultStickiness: string;
+  description?: string | undefined;
+  mode?: ProjectMode | undefined;
+  defaultStickiness?: string | undefined;
 }
 
 /** Every command a project actor accepts; names are imperative. */

@@ -104,6 +104,10 @@ export const FeatureListView = v.object({ version: v.literal(2), features: v.arr
 export const OverviewView = v.object({
   name: v.string(),
   description: v.string(),
+  mode: v.picklist(['open', 'protected', 'private']),
+  defaultStickiness: v.string(),
+  createdAt: isoDate,
+  updatedAt: v.nullable(isoDate),
   health: v.number(),
   members: v.number(),
   version: v.literal(1),
@@ -111,14 +115,18 @@ export const OverviewView = v.object({
   features: v.array(FeatureSummaryView),
 });
 
-/** A project as created. */
-export const ProjectView = v.object({ id: v.string(), name: v.string(), description: v.string(), createdAt: isoDate, environments: v.array(v.string()) });
+/** A project as created or updated. */
+export const ProjectView = v.object({
+  id: v.string(), name: v.string(), description: v.string(), createdAt: isoDate, updatedAt: v.nullable(isoDate), environments: v.array(v.string()),
+  mode: v.picklist(['open', 'protected', 'private']), defaultStickiness: v.string(),
+});
 
 /** The project list. */
 export const ProjectListView = v.object({
   version: v.literal(1),
   projects: v.array(v.object({
     id: v.string(), name: v.string(), description: v.string(), createdAt: isoDate, health: v.number(), featureCount: v.number(), memberCount: v.number(),
+    mode: v.picklist(['open', 'protected', 'private']), defaultStickiness: v.string(),
   })),
 });
 

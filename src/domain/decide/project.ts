@@ -69,10 +69,13 @@ export function decideRelease(draft: ProjectDraft, cmd: Cmd<'environment.release
 export function decideUpdateProject(draft: ProjectDraft, cmd: Cmd<'project.update'>, context: CommandContext): Decision<ProjectEvent, ProjectMeta> {
   const { meta } = draft;
   const { settings } = cmd;
-  const same = meta.name === settings.name && meta.description === settings.description
-    && (meta.mode ?? 'open') === settings.mode && (meta.defaultStickiness ?? 'default') === settings.defaultStickiness;
+  const name = settings.name;
+  const description = settings.description ?? meta.description;
+  const mode = settings.mode ?? meta.mode ?? 'open';
+  const defaultStickiness = settings.defaultStickiness ?? meta.defaultStickiness ?? 'default';
+  const same = meta.name === name && meta.description === description && (meta.mode ?? 'open') === mode && (meta.defaultStickiness ?? 'default') === defaultStickiness;
   if (same) return accept([], meta);
-  const next: ProjectMeta = { ...meta, ...settings, updatedAt: context.at };
+  const next: ProjectMeta = { ...meta, name, description, mode, defaultStickiness, updatedAt: context.at };
   return accept([{ type: 'project.updated', meta: next, before: meta }], next);
 }
 
