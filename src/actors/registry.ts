@@ -164,7 +164,15 @@ export class Registry {
       }
       if (recoveredService.seq === 0 && !registry.serviceUnavailable) await registry.bootstrap(options.initEnvironments);
       // A project deleted just before the process stopped: finish removing it.
-      for (const id of registry.deletedAtRecovery) await registry.purgeProject(id, 'system');
+      for (const id of registry.deletedAtRecovery) {
+        registry.deleting.add(id);
+        try {
+          await registry.purgeProject(id, 'system');
+          registry.deleting.delete(id);
+        } catch (error) {
+          base.log.error({ project: id, err: error }, `removing the data of deleted project "${id}" failed; the next start tries again`);
+        }
+      }
       registry.deletedAtRecovery.length = 0;
       registry.usage = await UsageActor.open(store, registry.feed, {
         flushMs: options.usageFlushMs ?? 10_000,
@@ -299,26 +307,33 @@ export class Registry {
     if (!found.ok) return found;
     const decision = await found.actor.send({ type: 'project.delete' }, by);
     if (!decision.ok) return decision;
+    // The deletion is on disk: from here the project is not served, whatever happens to the clean-up.
     this.projects.delete(id);
     this.deleting.add(id);
     try {
       // Commands queued behind the delete are refused (the project is deleted); a running snapshot must end before its keys go.
       await found.actor.retire();
       await this.purgeProject(id, by);
-    } finally {
       this.deleting.delete(id);
+    } catch (error) {
+      // The id stays reserved (its old keys are still there) until the next start finishes the clean-up.
+      this.options.log.error({ project: id, err: error }, `project "${id}" is deleted, but removing its data failed; the next start finishes it`);
     }
     return decision;
   }
 
-  /** Removes every key of a deleted project (registration first: without it the rest is never read), then its traces in the service. */
+  /**
+   * The clean-up of a deleted project: the service forgets it (tokens scoped to it alone, its segments), then
+   * every key of the project goes, registration first (without it the rest is never read). Both steps may be
+   * repeated: a start after a stop in between runs them again.
+   */
   async purgeProject(id: string, by: string): Promise<void> {
+    if (!this.serviceUnavailable) await this.service.send({ type: 'project.forget', project: id }, by);
     const ops: { type: 'del'; key: string }[] = [{ type: 'del', key: keys.project(id) }];
     for (const prefix of [keys.logPrefix({ project: id }), keys.snapshotPrefix({ project: id })]) {
       for await (const key of this.store.keys(prefix)) ops.push({ type: 'del', key });
     }
     await this.store.writeInSlices(ops, { sync: true });
-    if (!this.serviceUnavailable) await this.service.send({ type: 'project.forget', project: id }, by);
   }
 
   /**

@@ -4,10 +4,30 @@
  * with their flag entries; every refusal changes nothing; restarts and dumps keep what was answered.
  */
 import { describe, expect } from 'vitest';
+import { diskError, type WriteGate } from '../../snapshots/disk-faults.js';
 import { expectError, expectNoChange, positions } from '../helpers/expect.js';
 import { test } from '../helpers/fixtures.js';
 import { createFlag, flagPath } from '../helpers/flags.js';
-import type { Harness } from '../helpers/harness.js';
+import { harness, type Harness } from '../helpers/harness.js';
+
+/** A write gate that, once armed, lets `pass` more writes through and fails every one after them. */
+class FailAfter implements WriteGate {
+  private left = Infinity;
+  arm(pass: number): void {
+    this.left = pass;
+  }
+  heal(): void {
+    this.left = Infinity;
+  }
+  beforeWrite(): Promise<void> | undefined {
+    if (this.left === Infinity) return undefined;
+    if (this.left > 0) {
+      this.left -= 1;
+      return undefined;
+    }
+    return Promise.reject(diskError('EIO'));
+  }
+}
 
 const PROJECTS = '/api/admin/projects';
 const project = (id: string) => `${PROJECTS}/${id}`;
@@ -179,6 +199,32 @@ describe('DELETE /api/admin/projects/:projectId', () => {
     const after = (await h.json('GET', '/api/admin/api-tokens')).body.tokens as { tokenName: string; projects: string[] }[];
     expect(after.find((t) => t.tokenName === 'web-and-app')?.projects).toEqual(['app']);
     expect(after.some((t) => t.tokenName === 'only-web')).toBe(false);
+  });
+
+  test('a stop after the deletion is on disk but before its clean-up: answered 200, the id stays reserved, the next start finishes it', async () => {
+    const gate = new FailAfter();
+    const h = await harness({}, undefined, { writeGate: gate });
+    try {
+      await h.json('POST', PROJECTS, { id: 'web', name: 'Web' });
+      const token = await h.json('POST', '/api/admin/api-tokens', { tokenName: 'only-web', type: 'client', projects: ['web'], environment: 'production' });
+      expect(token.status).toBe(201);
+      gate.arm(1);
+      // The deletion record is written; forgetting the tokens and removing the keys fail.
+      expect((await h.req('DELETE', project('web'))).status).toBe(200);
+      expect(await projectIds(h)).toEqual(['default']);
+      gate.heal();
+      expectError(await h.json('POST', PROJECTS, { id: 'web', name: 'Too soon' }), 409, 'NameExistsError');
+      await h.restart();
+      expect(await projectIds(h)).toEqual(['default']);
+      const tokens = (await h.json('GET', '/api/admin/api-tokens')).body.tokens as { tokenName: string }[];
+      expect(tokens.some((t) => t.tokenName === 'only-web')).toBe(false);
+      expect((await h.json('POST', PROJECTS, { id: 'web', name: 'Web again' })).status).toBe(201);
+      expect((await h.json('GET', project('web'))).body).toMatchObject({ name: 'Web again', features: [] });
+      await h.restart();
+      expect((await h.json('GET', project('web'))).body).toMatchObject({ name: 'Web again', features: [] });
+    } finally {
+      await h.close();
+    }
   });
 
   test('a flag created while the delete is decided: either the flag is refused or the delete is, never both accepted', async ({ h }) => {
