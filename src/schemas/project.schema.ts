@@ -9,6 +9,7 @@ import {
   EnvironmentNameSchema,
   NAME_MAX,
   ProjectIdSchema,
+  RESERVED_NAMES,
   boundedString,
   integerIn,
   nonEmptyString,
@@ -88,8 +89,10 @@ export const ValidateEnvironmentSchema = strictObject({ name: EnvironmentNameSch
  * // [{ name: 'production', sortOrder: 1 }, { name: 'development', sortOrder: 2 }]
  */
 export const EnvironmentSortOrderSchema = v.pipe(
+  // Checked on the raw object: a record schema skips keys such as `__proto__` instead of refusing them, and reads an array as one.
+  v.custom<Record<string, unknown>>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), 'must be an object of environment names to integer sort orders'),
+  v.check((order) => Object.keys(order).every((name) => !RESERVED_NAMES.has(name)), (issue) => `must not name ${Object.keys(issue.input).filter((n) => RESERVED_NAMES.has(n)).map((n) => `"${n}"`).join(', ')}: reserved names are not environment names`),
   v.record(EnvironmentNameSchema, integerIn(), 'must be an object of environment names to integer sort orders'),
-  v.check((order) => !Array.isArray(order), 'must be an object, got Array'),
   v.check((order) => Object.keys(order).length <= SHAPE_LIMITS.environmentNames, `must list at most ${SHAPE_LIMITS.environmentNames} environments`),
   v.transform((order) => Object.entries(order).map(([name, sortOrder]) => ({ name, sortOrder }))),
 );
