@@ -132,7 +132,20 @@ export const ProjectListView = v.object({
 
 /** An environment of the service. */
 export const EnvironmentView = v.object({ name: v.string(), type: v.string(), sortOrder: v.number(), enabled: v.boolean(), protected: v.boolean() });
-export const EnvironmentListView = v.object({ version: v.literal(1), environments: v.array(EnvironmentView) });
+/** An environment as the list and `GET .../:name` answer it: Unleash 6.10's counts beside it (`requiredApprovals` is Enterprise's: null). */
+export const ListedEnvironmentView = v.object({
+  ...EnvironmentView.entries, requiredApprovals: v.null(),
+  projectCount: v.optional(v.number()), apiTokenCount: v.optional(v.number()), enabledToggleCount: v.optional(v.number()),
+});
+export const EnvironmentListView = v.object({ version: v.literal(1), environments: v.array(ListedEnvironmentView) });
+/** `GET /api/admin/environments/project/:projectId` (Unleash's `environmentsProjectSchema`). */
+export const ProjectEnvironmentListView = v.object({
+  version: v.literal(1),
+  environments: v.array(v.object({
+    ...EnvironmentView.entries, requiredApprovals: v.null(), projectApiTokenCount: v.number(), projectEnabledToggleCount: v.number(),
+    defaultStrategy: v.optional(v.record(v.string(), v.unknown())), visible: v.boolean(),
+  })),
+});
 
 /** A built-in role. */
 export const RoleView = v.object({ id: v.number(), name: v.string(), type: v.picklist(['root', 'project']), description: v.string() });

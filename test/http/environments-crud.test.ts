@@ -23,10 +23,61 @@ async function editorToken(h: Harness): Promise<string> {
   return token.body.secret as string;
 }
 
+/**
+ * Answers of a real Unleash 6.10.1 (OSS), recorded: its fields are what scripts read. Its `default` environment
+ * (disabled, protected) is Unleash's own; flagpole's new data directory has only development and production.
+ */
+const UNLEASH_ENVIRONMENT = { name: 'development', type: 'development', sortOrder: 2, enabled: true, protected: false, requiredApprovals: null };
+const UNLEASH_LISTED = { ...UNLEASH_ENVIRONMENT, projectCount: 1, apiTokenCount: 0, enabledToggleCount: 0 };
+const UNLEASH_PROJECT_ENVIRONMENT = { ...UNLEASH_ENVIRONMENT, projectApiTokenCount: 0, projectEnabledToggleCount: 0, visible: true };
+
+const keysOf = (o: object) => Object.keys(o).sort();
+
+describe('GET /api/admin/environments with Unleash 6.10\'s counts', () => {
+  test('each environment has Unleash\'s fields; the counts follow projects, tokens and enabled flags (archived ones too)', async ({ h }) => {
+    const fresh = (await h.json('GET', ENVIRONMENTS)).body.environments;
+    expect(keysOf(fresh[0])).toEqual(keysOf(UNLEASH_LISTED));
+    expect(fresh[0]).toEqual({ ...UNLEASH_LISTED, sortOrder: 1 });
+
+    await h.json('POST', '/api/admin/projects', { id: 'web', name: 'Web', environments: ['production'] });
+    await h.json('POST', '/api/admin/api-tokens', { tokenName: 'sdk', type: 'client', projects: ['web'], environment: 'production' });
+    for (const name of ['on', 'archived-on', 'off']) {
+      await createFlag(h, name);
+      if (name === 'off') continue;
+      await h.json('POST', `${flagPath(name)}/environments/production/strategies`, { name: 'default' });
+      await h.req('POST', `${flagPath(name)}/environments/production/on`);
+    }
+    await h.req('DELETE', flagPath('archived-on'));
+    const listed = (await h.json('GET', ENVIRONMENTS)).body.environments;
+    expect(listed.map((e: { name: string; projectCount: number; apiTokenCount: number; enabledToggleCount: number }) => [e.name, e.projectCount, e.apiTokenCount, e.enabledToggleCount]))
+      .toEqual([['development', 1, 0, 0], ['production', 2, 1, 2]]);
+  });
+
+  test('GET /api/admin/environments/project/:projectId: every environment, visible when the project has it, with its counts and default strategy', async ({ h }) => {
+    await h.json('POST', ENVIRONMENTS, { name: 'staging' });
+    await h.json('POST', '/api/admin/projects', { id: 'web', name: 'Web', environments: ['production', 'staging'] });
+    await h.json('POST', '/api/admin/api-tokens', { tokenName: 'sdk', type: 'client', projects: ['web'], environment: 'production' });
+    await h.json('POST', '/api/admin/api-tokens', { tokenName: 'all', type: 'client', projects: ['*'], environment: 'production' });
+    await h.json('POST', '/api/admin/projects/web/environments/staging/default-strategy', { name: 'default' });
+    await createFlag(h, 'f', {}, 'web');
+    await h.json('POST', `${flagPath('f', 'web')}/environments/production/strategies`, { name: 'default' });
+    await h.req('POST', `${flagPath('f', 'web')}/environments/production/on`);
+    const r = await h.json('GET', `${ENVIRONMENTS}/project/web`);
+    expect(r.status).toBe(200);
+    expect(keysOf(r.body.environments[1])).toEqual(keysOf(UNLEASH_PROJECT_ENVIRONMENT));
+    expect(r.body.environments.map((e: { name: string; visible: boolean; projectApiTokenCount: number; projectEnabledToggleCount: number }) =>
+      [e.name, e.visible, e.projectApiTokenCount, e.projectEnabledToggleCount])).toEqual([['development', false, 0, 0], ['production', true, 1, 1], ['staging', true, 0, 0]]);
+    expect(r.body.environments[2].defaultStrategy).toMatchObject({ name: 'default' });
+    expectError(await h.json('GET', `${ENVIRONMENTS}/project/nope`), 404, 'NotFoundError');
+    expectError(await h.json('GET', `${ENVIRONMENTS}/project/a%20b`), 400, 'ValidationError');
+  });
+});
+
 describe('GET /api/admin/environments/:name', () => {
   test('answers the environment; unknown: 404 naming it; bad name: 400; no token: 401', async ({ h }) => {
-    const r = await h.json('GET', env('production'));
-    expect(r).toMatchObject({ status: 200, body: { name: 'production', type: 'production', sortOrder: 2, enabled: true, protected: false } });
+    const r = await h.json('GET', env('development'));
+    expect(r).toMatchObject({ status: 200, body: { ...UNLEASH_ENVIRONMENT, sortOrder: 1 } });
+    expect(keysOf(r.body)).toEqual(keysOf(UNLEASH_ENVIRONMENT));
     expectError(await h.json('GET', env('nowhere')), 404, 'NotFoundError', /nowhere/);
     expectError(await h.json('GET', env('a%20b')), 400, 'ValidationError');
     expectError(await h.json('GET', env('production'), undefined, { token: null }), 401, 'AuthenticationRequired');

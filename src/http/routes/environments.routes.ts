@@ -1,6 +1,6 @@
 /** The service's environments: list, read, create, update, enable/disable, sort order, delete, validate. */
-import { environmentByName, validateEnvironmentName } from '../../queries/environments.query.js';
-import { EnvironmentParamsSchema } from '../../schemas/params.schema.js';
+import { environmentByName, listEnvironments, projectEnvironments, validateEnvironmentName } from '../../queries/environments.query.js';
+import { EnvironmentParamsSchema, ProjectParamsSchema } from '../../schemas/params.schema.js';
 import {
   CreateEnvironmentSchema, EnvironmentSortOrderSchema, UpdateEnvironmentSchema, ValidateEnvironmentSchema,
 } from '../../schemas/project.schema.js';
@@ -8,15 +8,22 @@ import {
   createEnvironment, deleteEnvironment, sortEnvironments, toggleEnvironment, updateEnvironment,
 } from '../../use-cases/environments.use-cases.js';
 import { defineRoute, type RouteSpec } from '../route.js';
-import { EnvironmentListView, EnvironmentView } from '../views.js';
+import { EnvironmentListView, EnvironmentView, ListedEnvironmentView, ProjectEnvironmentListView } from '../views.js';
 
 const ONE = '/api/admin/environments/:name';
 
 export const environmentRoutes: RouteSpec[] = [
   defineRoute({
     method: 'get', path: '/api/admin/environments', tag: 'Environments', permission: 'READ',
-    summary: 'List environments in sort order', success: { status: 200, description: '`{version: 1, environments}`', schema: EnvironmentListView },
-    handle: ({ c, registry }) => c.json({ version: 1, environments: registry.service.state.environments }),
+    summary: 'List environments in sort order, with the projects that have each, its API tokens and the flags enabled there',
+    success: { status: 200, description: '`{version: 1, environments}`', schema: EnvironmentListView },
+    handle: ({ c, registry }) => c.json({ version: 1, environments: listEnvironments(registry) }),
+  }),
+  defineRoute({
+    method: 'get', path: '/api/admin/environments/project/:projectId', tag: 'Environments', permission: 'READ',
+    summary: 'Every environment as one project sees it (`visible` when the project has it)', params: ProjectParamsSchema,
+    success: { status: 200, description: '`{version: 1, environments}`', schema: ProjectEnvironmentListView }, errors: ['NotFoundError'],
+    handle: ({ c, project, registry }) => c.json({ version: 1, environments: projectEnvironments(registry, project().state) }),
   }),
   defineRoute({
     method: 'post', path: '/api/admin/environments', tag: 'Environments', permission: 'ADMIN',
@@ -47,7 +54,7 @@ export const environmentRoutes: RouteSpec[] = [
   defineRoute({
     method: 'get', path: ONE, tag: 'Environments', permission: 'READ',
     summary: 'Get one environment', params: EnvironmentParamsSchema,
-    success: { status: 200, description: 'The environment', schema: EnvironmentView }, errors: ['NotFoundError'],
+    success: { status: 200, description: 'The environment', schema: ListedEnvironmentView }, errors: ['NotFoundError'],
     handle: ({ params, registry }) => environmentByName(registry, params.name),
     view: (environment) => environment,
   }),

@@ -78,6 +78,7 @@ const EXPECTED: Record<string, Row> = {
   'PUT /api/admin/environments/sort-order': { kind: 'admin', body: { staging: 3 } },
   'PUT /api/admin/environments/update/:name': { kind: 'admin', params: { name: 'staging' }, body: { type: 'test' } },
   'GET /api/admin/environments/:name': { kind: 'read', params: { name: 'development' } },
+  'GET /api/admin/environments/project/:projectId': { kind: 'read' },
   'POST /api/admin/environments/:name/on': { kind: 'admin', params: { name: 'staging' } },
   'POST /api/admin/environments/:name/off': { kind: 'admin', params: { name: 'staging' } },
   // Created after the projects, so none of them has it.
