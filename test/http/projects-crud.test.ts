@@ -97,6 +97,8 @@ describe('PUT /api/admin/projects/:projectId', () => {
     expect(again.body).toMatchObject({ name: 'Website', description: '', mode: 'private', defaultStickiness: 'userId' });
     await h.restart();
     expect((await h.json('GET', project('web'))).body).toMatchObject({ name: 'Website', description: '', mode: 'private', defaultStickiness: 'userId' });
+    const dumped = (await h.json('GET', '/api/admin/state')).body.projects.find((p: { id: string }) => p.id === 'web');
+    expect(dumped.meta).toMatchObject({ name: 'Website', mode: 'private', defaultStickiness: 'userId', updatedAt: expect.any(String) });
   });
 
   test('the same settings again change nothing (nothing is written)', async ({ h }) => {
@@ -237,6 +239,36 @@ describe('DELETE /api/admin/projects/:projectId', () => {
     expect([created.status, deleted.status]).toEqual(created.status === 201 ? [201, 409] : [404, 200]);
     if (deleted.status === 200) expect(await projectIds(h)).toEqual(['default']);
     else expect((await h.json('GET', flagPath('racer', 'web'))).status).toBe(200);
+  });
+});
+
+describe('projects and environments changed at once', () => {
+  test('deletes, connections and creations in parallel: no project ever names an environment that is gone', async ({ h }) => {
+    for (const name of ['e1', 'e2', 'e3']) await h.json('POST', '/api/admin/environments', { name });
+    await h.json('POST', PROJECTS, { id: 'a', name: 'A', environments: ['production', 'e1'] });
+    const answers = await Promise.all([
+      h.json('DELETE', '/api/admin/environments/e1'),
+      h.json('POST', PROJECTS, { id: 'b', name: 'B', environments: ['e1', 'e2'] }),
+      h.json('POST', `${project('a')}/environments`, { environment: 'e2' }),
+      h.json('DELETE', '/api/admin/environments/e2'),
+      h.json('POST', `${project('default')}/environments`, { environment: 'e3' }),
+      h.json('DELETE', '/api/admin/environments/e3'),
+      h.json('POST', `${project('a')}/features`, { name: 'fa' }),
+    ]);
+    for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(500);
+    const check = async () => {
+      const existing = new Set(((await h.json('GET', '/api/admin/environments')).body.environments as { name: string }[]).map((e) => e.name));
+      for (const id of await projectIds(h)) {
+        const overview = (await h.json('GET', project(id))).body;
+        for (const e of overview.environments as { environment: string }[]) expect(existing.has(e.environment), `${id} names ${e.environment}`).toBe(true);
+        for (const flag of overview.features as { name: string; environments: { name: string }[] }[]) {
+          for (const e of flag.environments) expect(existing.has(e.name), `${id}/${flag.name} names ${e.name}`).toBe(true);
+        }
+      }
+    };
+    await check();
+    await h.restart();
+    await check();
   });
 });
 
