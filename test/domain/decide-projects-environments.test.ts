@@ -28,13 +28,10 @@ describe('project.delete', () => {
       .then({ error: 'InvalidOperationError', message: /has 1;/ });
   });
 
-  test('accepted with only archived flags: they are deleted, the meta marked deleted; nothing is decided after it', () => {
-    const decided = given([flagCreated('old'), flagArchived('old')]).when({ type: 'project.delete' });
-    decided.then([
-      { type: 'flag.deleted', name: 'old', before: expect.objectContaining({ name: 'old', archived: true }) },
-      { type: 'project.updated', before: META, meta: { ...META, deleted: true } },
-    ]).thenReply(['old']);
-    expect(decided.draft.flagCount()).toBe(0);
+  test('accepted with only archived flags: one record marks the meta deleted, naming them; nothing is decided after it', () => {
+    given([flagCreated('old'), flagArchived('old')]).when({ type: 'project.delete' })
+      .then([{ type: 'project.updated', before: META, meta: { ...META, deleted: true } }])
+      .thenReply(['old']);
     given([flagCreated('old'), flagArchived('old')]).when({ type: 'project.delete' }, { type: 'flag.create', name: 'late', description: '', flagType: 'release', impressionData: false })
       .then({ error: 'NotFoundError' });
   });

@@ -80,8 +80,9 @@ export function decideUpdateProject(draft: ProjectDraft, cmd: Cmd<'project.updat
 }
 
 /**
- * Deletes the project, as Unleash does: refused while it has active flags; its archived flags are deleted
- * with it. The last record marks the meta `deleted`; the registry then removes the project's keys.
+ * Deletes the project, as Unleash does: refused while it has active flags; its archived flags go with it. One
+ * small record marks the meta `deleted` (no copy of each archived flag: the project's whole log is removed right
+ * after, see `Registry.deleteProject`); the reply names the archived flags deleted with it.
  */
 export function decideDeleteProject(draft: ProjectDraft): Decision<ProjectEvent, string[]> {
   const active = draft.flagsWhere((flag) => !flag.archived).length;
@@ -89,9 +90,7 @@ export function decideDeleteProject(draft: ProjectDraft): Decision<ProjectEvent,
     return refuse(fail('InvalidOperationError', `You can not delete a project with active feature flags: project "${draft.meta.id}" has ${active}; archive them first`));
   }
   const archived = draft.flagsWhere((flag) => flag.archived);
-  const events: ProjectEvent[] = archived.map((name) => ({ type: 'flag.deleted', name, before: draft.getFlag(name)! }));
-  events.push({ type: 'project.updated', meta: { ...draft.meta, deleted: true }, before: draft.meta });
-  return accept(events, archived);
+  return accept([{ type: 'project.updated', meta: { ...draft.meta, deleted: true }, before: draft.meta }], archived);
 }
 
 const owners = (meta: ProjectMeta) => Object.values(meta.members).filter((role) => role === PROJECT_OWNER).length;
