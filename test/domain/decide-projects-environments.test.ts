@@ -104,6 +104,14 @@ describe('service environment changes', () => {
       .then([{ type: 'environment.deleted', environment: environment('development', 1) }]);
   });
 
+  test('a protected environment (none is, unless a restored Unleash had one) is neither changed nor deleted', () => {
+    const guarded = [{ type: 'environment.created' as const, environment: { ...environment('default', 1), protected: true } }];
+    givenService(guarded).when({ type: 'environment.update', name: 'default', sortOrder: 9 }).then({ error: 'InvalidOperationError', message: /protected/ });
+    givenService(guarded).when({ type: 'environment.delete', name: 'default' }).then({ error: 'InvalidOperationError', message: /protected/ });
+    // Enabling or disabling it is allowed (Unleash's own `default` environment is a disabled protected one).
+    givenService(guarded).when({ type: 'environment.toggle', name: 'default', enabled: false }).then([expect.objectContaining({ type: 'environment.updated' })]);
+  });
+
   test('project.forget: tokens of that project alone go, others lose it; nothing to forget records nothing', () => {
     const decided = givenService([
       tokenCreated(token('only', { projects: ['web'] })), tokenCreated(token('both', { projects: ['web', 'app'] })), tokenCreated(token('all', { projects: ['*'] })),
