@@ -62,6 +62,8 @@ export const SHAPE_LIMITS = {
   importItems: 400_000,
   /** Largest import body, bytes, unless `IMPORT_BODY_LIMIT` says otherwise (10,000 rich flags are about 15 MB). */
   importBodyBytes: 64 * 1024 * 1024,
+  /** Environment names one request lists: a new project's environments, the entries of an environment sort order. */
+  environmentNames: 1000,
   /** Flag names in one batch (delete, revive, bulk stale, archive, on/off). */
   batch: 1000,
   /** Flag search (`GET /api/admin/search/features`): characters of the free text and of each filter, values one filter lists, largest page and offset. */

@@ -355,6 +355,16 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     return this.snapshotting;
   }
 
+  /**
+   * Stops the actor for good without a last snapshot (its project was deleted): waits for queued commands and
+   * a running snapshot, then refuses new commands.
+   */
+  async retire(): Promise<void> {
+    while (this.running || this.queue.length > 0) await new Promise<void>((r) => setTimeout(r, 1));
+    this.closed = true;
+    await this.snapshotting?.catch(() => undefined);
+  }
+
   /** Waits for queued commands and a running snapshot, writes a last snapshot, then refuses new commands. */
   async close(): Promise<void> {
     while (this.running || this.queue.length > 0) await new Promise<void>((r) => setTimeout(r, 1));

@@ -50,6 +50,8 @@ function sides(event: ProjectEvent): { feature: string | null; environment: stri
       return on(null, null, event.meta);
     case 'project.updated':
       return on(null, event.before, event.meta);
+    case 'environment.disconnected':
+      return on(null, event.before, event.meta, event.environment);
     case 'flag.created':
       return on(event.flag.name, null, event.flag);
     case 'flag.updated':

@@ -96,6 +96,10 @@ export class Registry {
    * project was written (then it is served) or not (then the id is free again).
    */
   private readonly creating = new Set<string>();
+  /** Projects whose log ends with their deletion: their keys are removed once the service is recovered. */
+  private readonly deletedAtRecovery: string[] = [];
+  /** Project ids being deleted: reserved until their keys are gone, so a new project of that id starts clean. */
+  private readonly deleting = new Set<string>();
   /** The mailbox of rules that span the service and projects: user deletion, membership, project creation. */
   readonly access = new SerialQueue();
   /** Every committed batch, after it is on disk, and the service's revision (see `CommittedFeed`). */
@@ -142,7 +146,11 @@ export class Registry {
       };
       registry = new Registry(store, actorOptions, options.limits ?? DEFAULT_LIMITS, options.feedHistory ?? DEFAULT_HISTORY_BOUNDS);
       const opened = registry;
-      const model = serviceModel({ projectExists: (id) => opened.projects.has(id), segmentUses: (id) => opened.segmentUsage(id) }, registry.limits);
+      const model = serviceModel({
+        projectExists: (id) => opened.projects.has(id),
+        segmentUses: (id) => opened.segmentUsage(id),
+        environmentProjects: (name) => [...opened.projects].filter(([, actor]) => actor.state.meta.environments.includes(name)).map(([id]) => id),
+      }, registry.limits);
       const recoveredService = await registry.recoverService(model);
       registry.service = new CommandActor(store, model, recoveredService.state, recoveredService.seq, actorOptions, [], recoveredService.snapshotBytes);
       if (registry.serviceUnavailable) {
@@ -156,6 +164,17 @@ export class Registry {
         await registry.recoverProject(key.slice(keys.projectsPrefix.length));
       }
       if (recoveredService.seq === 0 && !registry.serviceUnavailable) await registry.bootstrap(options.initEnvironments);
+      // A project deleted just before the process stopped: finish removing it.
+      for (const id of registry.deletedAtRecovery) {
+        registry.deleting.add(id);
+        try {
+          await registry.purgeProject(id, 'system');
+          registry.deleting.delete(id);
+        } catch (error) {
+          base.log.error({ project: id, err: error }, `removing the data of deleted project "${id}" failed; the next start tries again`);
+        }
+      }
+      registry.deletedAtRecovery.length = 0;
       if (!registry.serviceUnavailable) await settlePendingImports(registry, base.log);
       registry.usage = await UsageActor.open(store, registry.feed, {
         flushMs: options.usageFlushMs ?? 10_000,
@@ -198,6 +217,10 @@ export class Registry {
       const model = projectModel(id, this.limits, this.projectLookups(id));
       const recovered = await recoverState(this.store, model, (meta: ProjectMeta, flags: Flag[]) => stateFromSnapshot(meta, flags), () => emptyProject(id));
       this.notices.push(...recovered.notices);
+      if (recovered.state.meta.deleted) {
+        this.deletedAtRecovery.push(id);
+        return;
+      }
       this.projects.set(id, new CommandActor(this.store, model, recovered.state, recovered.seq, this.options, [], recovered.snapshotBytes));
       this.feed.recovered(recovered.seq);
     } catch (error) {
@@ -251,7 +274,7 @@ export class Registry {
    * registration key is written in the same batch as the project's first log record.
    */
   async createProject(meta: ProjectMeta, by: string): Promise<Decision<ProjectEvent, ProjectMeta>> {
-    if (this.projects.has(meta.id) || this.unavailable.has(meta.id) || this.creating.has(meta.id)) return { ok: false, error: fail('NameExistsError', `A project with id "${meta.id}" already exists`) };
+    if (this.projects.has(meta.id) || this.unavailable.has(meta.id) || this.creating.has(meta.id) || this.deleting.has(meta.id)) return { ok: false, error: fail('NameExistsError', `A project with id "${meta.id}" already exists`) };
     if (this.projects.size + this.unavailable.size >= this.limits.projects) {
       return { ok: false, error: fail('ExceedsLimitError', overLimit('The number of projects', this.limits.projects, LIMIT_VARIABLES.projects)) };
     }
@@ -273,6 +296,46 @@ export class Registry {
       }
       throw error;
     }
+  }
+
+  /**
+   * Deletes a project (docs/api-decisions.md "Projects and environments"): its mailbox decides it (refused
+   * while it has active flags) and records the deletion; then the project stops being served, its keys are
+   * removed and the service forgets it (tokens scoped to it alone, its segments). Run it in {@link access}.
+   * A stop between the record and the removal is finished at the next start.
+   */
+  async deleteProject(id: string, by: string): Promise<Decision<ProjectEvent, string[]>> {
+    const found = this.find(id);
+    if (!found.ok) return found;
+    const decision = await found.actor.send({ type: 'project.delete' }, by);
+    if (!decision.ok) return decision;
+    // The deletion is on disk: from here the project is not served, whatever happens to the clean-up.
+    this.projects.delete(id);
+    this.deleting.add(id);
+    try {
+      // Commands queued behind the delete are refused (the project is deleted); a running snapshot must end before its keys go.
+      await found.actor.retire();
+      await this.purgeProject(id, by);
+      this.deleting.delete(id);
+    } catch (error) {
+      // The id stays reserved (its old keys are still there) until the next start finishes the clean-up.
+      this.options.log.error({ project: id, err: error }, `project "${id}" is deleted, but removing its data failed; the next start finishes it`);
+    }
+    return decision;
+  }
+
+  /**
+   * The clean-up of a deleted project: the service forgets it (tokens scoped to it alone, its segments), then
+   * every key of the project goes, registration first (without it the rest is never read). Both steps may be
+   * repeated: a start after a stop in between runs them again.
+   */
+  async purgeProject(id: string, by: string): Promise<void> {
+    if (!this.serviceUnavailable) await this.service.send({ type: 'project.forget', project: id }, by);
+    const ops: { type: 'del'; key: string }[] = [{ type: 'del', key: keys.project(id) }];
+    for (const prefix of [keys.logPrefix({ project: id }), keys.snapshotPrefix({ project: id })]) {
+      for await (const key of this.store.keys(prefix)) ops.push({ type: 'del', key });
+    }
+    await this.store.writeInSlices(ops, { sync: true });
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Operation } from 'fast-json-patch';
-import type { Dependency, Flag, FlagType, ProjectMeta, Strategy, StrategyInput, StrategyOrder, Tag, Variant } from './types.js';
+import type { Dependency, Flag, FlagType, ProjectMeta, ProjectMode, Strategy, StrategyInput, StrategyOrder, Tag, Variant } from './types.js';
 import type { ImportPlan, ImportReport } from './import-plan.js';
 
 /**
@@ -18,9 +18,21 @@ interface EnvironmentTarget extends FlagTarget {
   environment: string;
 }
 
+/** What `PUT /api/admin/projects/:projectId` sets; an absent field keeps its value (as in Unleash). */
+export interface ProjectSettings {
+  name: string;
+  description?: string | undefined;
+  mode?: ProjectMode | undefined;
+  defaultStickiness?: string | undefined;
+}
+
 /** Every command a project actor accepts; names are imperative. */
 export type ProjectCommand =
   | { type: 'project.create'; meta: ProjectMeta }
+  /** Replaces the settings a `PUT` carries; the id, environments and members stay. */
+  | { type: 'project.update'; settings: ProjectSettings }
+  /** Deletes the project (refused while it has active flags); its archived flags go with it. */
+  | { type: 'project.delete' }
   | { type: 'flag.create'; name: string; description: string; flagType: FlagType; impressionData: boolean }
   | ({ type: 'flag.update'; description: string; flagType: FlagType; stale: boolean; impressionData: boolean } & FlagTarget)
   | ({ type: 'flag.patch'; operations: Operation[] } & FlagTarget)
@@ -48,8 +60,11 @@ export type ProjectCommand =
   | ({ type: 'variants.set'; variants: Variant[] } & FlagTarget)
   | ({ type: 'variants.patch'; operations: Operation[] } & FlagTarget)
   | { type: 'default-strategy.set'; environment: string; strategy: StrategyInput }
-  | { type: 'environment.connect'; environment: string }
+  /** `restore`: the default strategy to put back (undoing a release that a later step refused). */
+  | { type: 'environment.connect'; environment: string; restore?: StrategyInput | undefined }
   | { type: 'environment.disconnect'; environment: string }
+  /** Disconnects an environment being deleted from the service: refused while a flag (archived too) has an entry there. */
+  | { type: 'environment.release'; environment: string }
   | { type: 'member.add'; userId: number; roleId: number }
   | { type: 'member.change'; userId: number; roleId: number }
   | { type: 'member.remove'; userId: number; roleId: number }
@@ -88,6 +103,9 @@ export interface Versioned<T> {
  */
 export interface ProjectReplies {
   'project.create': ProjectMeta;
+  'project.update': ProjectMeta;
+  /** The archived flags deleted with it. */
+  'project.delete': string[];
   'flag.create': Versioned<Flag>;
   'flag.update': Versioned<Flag>;
   'flag.patch': Versioned<Flag>;
@@ -112,6 +130,8 @@ export interface ProjectReplies {
   'default-strategy.set': StrategyInput;
   'environment.connect': null;
   'environment.disconnect': null;
+  /** The default strategy the project had for it, to put back if the deletion is refused later. */
+  'environment.release': StrategyInput | null;
   'member.add': null;
   'member.change': null;
   'member.remove': null;

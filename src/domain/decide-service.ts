@@ -7,7 +7,8 @@ import { decideCreateSegment, decideDeleteSegment, decideUpdateSegment } from '.
 import { accept, fail, refuse, type Decision } from './errors.js';
 import { ROOT_ADMIN } from './roles.js';
 import { LIMIT_VARIABLES, overLimit, type Limits } from '../limits.js';
-import { hashOfTokenId, rehashedToken, type ServiceCommand, type ServiceEvent, type ServiceLookups, type ServiceReplies, type ServiceState } from './service-state.js';
+import { decideEnvironmentChange } from './decide-environments.js';
+import { hashOfTokenId, projectTraces, rehashedToken, type ServiceCommand, type ServiceEvent, type ServiceLookups, type ServiceReplies, type ServiceState } from './service-state.js';
 
 const exceeds = (what: string, limit: number, key: keyof Limits) => fail('ExceedsLimitError', overLimit(what, limit, LIMIT_VARIABLES[key]));
 
@@ -38,6 +39,16 @@ function decideAny(draft: ServiceState, command: ServiceCommand, context: Comman
       const highest = draft.environments.reduce((max, e) => Math.max(max, e.sortOrder), 0);
       const environment = { ...command.environment, sortOrder: command.environment.sortOrder ?? highest + 1 };
       return accept([{ type: 'environment.created', environment }], environment);
+    }
+    case 'environment.update':
+    case 'environment.toggle':
+    case 'environment.sort':
+    case 'environment.delete':
+      return decideEnvironmentChange(draft, command, lookups);
+    case 'project.forget': {
+      const traces = projectTraces(draft, command.project);
+      if (traces.tokens === 0 && traces.segments === 0) return accept([], null);
+      return accept([{ type: 'project.forgotten', project: command.project }], null);
     }
     case 'user.create': {
       const email = command.user.email?.toLowerCase();

@@ -1,10 +1,12 @@
 import type { Cmd, ProjectCommand, ProjectCommandType, ProjectReplies } from './commands.js';
 import type { ProjectContext } from './context.js';
-import { accept, type Decision } from './errors.js';
+import { accept, fail, refuse, type Decision } from './errors.js';
 import type { ProjectEvent } from './events.js';
 import type { ProjectDraft } from './project-state.js';
 import { decideArchive, decideClone, decideCreate, decideDeleteArchived, decidePatch, decideRevive, decideUpdate } from './decide/flags.js';
-import { decideAddMember, decideChangeMember, decideConnect, decideDisconnect, decidePurgeMember, decideRemoveMember } from './decide/project.js';
+import {
+  decideAddMember, decideChangeMember, decideConnect, decideDeleteProject, decideDisconnect, decidePurgeMember, decideRelease, decideRemoveMember, decideUpdateProject,
+} from './decide/project.js';
 import { decideAddStrategy, decideDeleteStrategy, decidePatchStrategy, decideUpdateStrategy } from './decide/strategies.js';
 import { decideSetSortOrder } from './decide/strategy-order.js';
 import { decideCopyStrategies } from './decide/strategy-copy.js';
@@ -20,6 +22,8 @@ type Deciders = { [K in ProjectCommandType]: (draft: ProjectDraft, command: Cmd<
 
 const DECIDERS: Deciders = {
   'project.create': (_draft, command) => accept([{ type: 'project.created', meta: command.meta }], command.meta),
+  'project.update': decideUpdateProject,
+  'project.delete': decideDeleteProject,
   'flag.create': decideCreate,
   'flag.update': decideUpdate,
   'flag.patch': decidePatch,
@@ -44,6 +48,7 @@ const DECIDERS: Deciders = {
   'default-strategy.set': decideDefaultStrategy,
   'environment.connect': decideConnect,
   'environment.disconnect': decideDisconnect,
+  'environment.release': decideRelease,
   'member.add': decideAddMember,
   'member.change': decideChangeMember,
   'member.remove': decideRemoveMember,
@@ -62,6 +67,8 @@ const DECIDERS: Deciders = {
  */
 export function decide<C extends ProjectCommand>(draft: ProjectDraft, command: C, context: ProjectContext): Decision<ProjectEvent, ProjectReplies[C['type']]> {
   // The table is keyed by the same union the command belongs to; TypeScript cannot correlate the two on its own.
+  // A deleted project (its last record said so) decides nothing more: a command queued behind the delete finds no project.
+  if (draft.meta.deleted) return refuse(fail('NotFoundError', `Could not find project "${draft.meta.id}"`));
   const decider = DECIDERS[command.type] as (draft: ProjectDraft, command: C, context: ProjectContext) => Decision<ProjectEvent, ProjectReplies[C['type']]>;
   return decider(draft, command, context);
 }

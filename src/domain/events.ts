@@ -50,4 +50,9 @@ export type FlagEventType = FlagEvent['type'];
 export type ProjectEvent =
   | { type: 'project.created'; meta: ProjectMeta }
   | { type: 'project.updated'; meta: ProjectMeta; before: ProjectMeta }
+  /**
+   * An environment left the project: `meta` without it, and every flag's entry there (its strategies too)
+   * removed, as Unleash removes them; flags that had an entry take `version`.
+   */
+  | { type: 'environment.disconnected'; environment: string; meta: ProjectMeta; before: ProjectMeta; version: number }
   | FlagEvent;

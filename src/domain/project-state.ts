@@ -1,3 +1,4 @@
+import { withoutKey } from './dict.js';
 import type { ProjectEvent } from './events.js';
 import { applyFlagEvent, metaWithDicts } from './flag-events.js';
 import type { Flag, ProjectMeta } from './types.js';
@@ -6,9 +7,18 @@ import type { Flag, ProjectMeta } from './types.js';
 export interface ProjectState {
   meta: ProjectMeta;
   flags: Map<string, Flag>;
-  /** Bumped on every publish; caches of derived views key on it. */
+  /**
+   * Changed on every publish; caches of derived views key on it (with the project id). Taken from one counter
+   * of the process, so a project deleted and created again under its id never meets a version its
+   * predecessor had (a cache would answer the old project's view).
+   */
   version: number;
 }
+
+let lastStateVersion = 0;
+
+/** The next state version of any project (see {@link ProjectState.version}); never stored. */
+const nextStateVersion = (): number => (lastStateVersion += 1);
 
 /**
  * A working copy of a project for one batch of commands: changes go to an overlay, the committed state is
@@ -91,7 +101,7 @@ export class ProjectDraft {
       if (!flag || this.deleted.has(name)) state.flags.delete(name);
       if (flag) state.flags.set(name, flag);
     }
-    if (this.changed.size > 0 || state.meta !== this.meta) state.version += 1;
+    if (this.changed.size > 0 || state.meta !== this.meta) state.version = nextStateVersion();
     state.meta = this.meta;
     return state;
   }
@@ -104,6 +114,14 @@ export function evolve(draft: ProjectDraft, event: ProjectEvent): void {
     case 'project.updated':
       draft.meta = metaWithDicts(event.meta);
       return;
+    case 'environment.disconnected': {
+      draft.meta = metaWithDicts(event.meta);
+      for (const name of draft.flagsWhere((flag) => Object.hasOwn(flag.environments, event.environment))) {
+        const flag = draft.getFlag(name)!;
+        draft.setFlag({ ...flag, environments: withoutKey(flag.environments, event.environment), version: event.version });
+      }
+      return;
+    }
     default: {
       const name = event.type === 'flag.created' ? event.flag.name : event.name;
       const next = applyFlagEvent(draft.getFlag(name), event);

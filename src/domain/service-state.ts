@@ -83,6 +83,16 @@ export type NewEnvironment = Omit<Environment, 'sortOrder'> & { sortOrder?: numb
 export type ServiceCommand =
   | { type: 'service.init'; state: ServiceState }
   | { type: 'environment.create'; environment: NewEnvironment }
+  /** Changes an environment's `type` and/or `sortOrder` (Unleash's `PUT .../environments/update/:name`). */
+  | { type: 'environment.update'; name: string; environmentType?: string | undefined; sortOrder?: number | undefined }
+  /** Enables or disables an environment (`.../environments/:name/on|off`). */
+  | { type: 'environment.toggle'; name: string; enabled: boolean }
+  /** New sort orders of the listed environments (`PUT .../environments/sort-order`); every name must exist. */
+  | { type: 'environment.sort'; order: { name: string; sortOrder: number }[] }
+  /** Deletes an environment no project uses any more (the caller released it from every project first). */
+  | { type: 'environment.delete'; name: string }
+  /** A deleted project's traces: tokens scoped to it alone are revoked, others lose it; its segments go. */
+  | { type: 'project.forget'; project: string }
   | { type: 'user.create'; user: Omit<User, 'id' | 'createdAt'> }
   | { type: 'user.delete'; userId: number }
   | { type: 'token.create'; token: StoredToken }
@@ -113,6 +123,11 @@ export type ServiceCommand =
 export interface ServiceReplies {
   'service.init': null;
   'environment.create': Environment;
+  'environment.update': Environment;
+  'environment.toggle': Environment;
+  'environment.sort': null;
+  'environment.delete': Environment;
+  'project.forget': null;
   'user.create': User;
   'user.delete': User;
   'token.create': StoredToken;
@@ -138,6 +153,10 @@ export interface ServiceReplies {
 export type ServiceEvent =
   | { type: 'service.initialized'; state: ServiceState }
   | { type: 'environment.created'; environment: Environment }
+  | { type: 'environment.updated'; environment: Environment; before: Environment }
+  | { type: 'environment.deleted'; environment: Environment }
+  /** See the `project.forget` command: what it removes follows from the state, so replay removes the same. */
+  | { type: 'project.forgotten'; project: string }
   | { type: 'user.created'; user: User }
   | { type: 'user.deleted'; user: User }
   | { type: 'token.created'; token: StoredToken }
@@ -185,6 +204,29 @@ export const forkService = (state: ServiceState): ServiceState => ({
   strategyDefinitions: [...(state.strategyDefinitions ?? BUILT_IN_STRATEGIES)],
 });
 
+/** Environments are listed by `sortOrder`, then name. */
+const byEnvironmentOrder = (a: Environment, b: Environment) => a.sortOrder - b.sortOrder || a.name.localeCompare(b.name);
+
+/**
+ * Removes a deleted project from the service, as Unleash does: a token scoped to it alone is revoked, a token
+ * scoped to it among others loses it; segments scoped to it are deleted (no flag can use them any more).
+ */
+function forgetProject(draft: ServiceState, project: string): void {
+  for (const [hash, token] of Object.entries(draft.tokens)) {
+    if (!token.projects.includes(project)) continue;
+    if (token.projects.length === 1) delete draft.tokens[hash];
+    else draft.tokens[hash] = { ...token, projects: token.projects.filter((p) => p !== project) };
+  }
+  for (const [id, segment] of Object.entries(draft.segments)) if (segment.project === project) delete draft.segments[id];
+}
+
+/** The tokens `project.forget` would change, and the segments it would delete (for its answer and its test). */
+export function projectTraces(state: ServiceState, project: string): { tokens: number; segments: number } {
+  const tokens = Object.values(state.tokens).filter((t) => t.projects.includes(project)).length;
+  const segments = Object.values(state.segments).filter((s) => s.project === project).length;
+  return { tokens, segments };
+}
+
 /** Applies one service event to a (forked) state. */
 export function evolveService(draft: ServiceState, event: ServiceEvent): void {
   switch (event.type) {
@@ -193,7 +235,17 @@ export function evolveService(draft: ServiceState, event: ServiceEvent): void {
       return;
     case 'environment.created':
       draft.environments.push(event.environment);
-      draft.environments.sort((a, b) => a.sortOrder - b.sortOrder || a.name.localeCompare(b.name));
+      draft.environments.sort(byEnvironmentOrder);
+      return;
+    case 'environment.updated':
+      draft.environments = draft.environments.map((e) => (e.name === event.environment.name ? event.environment : e));
+      draft.environments.sort(byEnvironmentOrder);
+      return;
+    case 'environment.deleted':
+      draft.environments = draft.environments.filter((e) => e.name !== event.environment.name);
+      return;
+    case 'project.forgotten':
+      forgetProject(draft, event.project);
       return;
     case 'user.created':
       draft.users[String(event.user.id)] = event.user;
@@ -270,4 +322,6 @@ export interface ServiceLookups {
   projectExists(id: string): boolean;
   /** Where segment `id` is referenced in the committed project states. */
   segmentUses(id: number): SegmentUsage;
+  /** The projects connected to an environment, in the committed project states. */
+  environmentProjects(name: string): string[];
 }

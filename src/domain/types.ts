@@ -92,6 +92,17 @@ export interface ProjectMeta {
   defaultStrategies: Record<string, StrategyInput>;
   /** userId (as string key) -> project role id. */
   members: Record<string, number>;
+  /** Who may see and propose (Unleash's project mode); absent in records written before it: `open`. */
+  mode?: ProjectMode;
+  /** The stickiness new strategies and variants of the project default to; absent in older records: `default`. */
+  defaultStickiness?: string;
+  /** When the project's settings last changed (`PUT`); absent until then. */
+  updatedAt?: string;
+  /**
+   * Set by `project.delete` in the project's last record: the project is gone, its keys are being removed
+   * (and are removed at the next start if the process stopped first). A deleted project decides nothing.
+   */
+  deleted?: boolean;
   /**
    * Tag types and context fields an import committed here still has to create in the service (absent: none).
    * Set in the import's record, cleared once they exist; a start finishes what a crash interrupted
@@ -105,3 +116,6 @@ export interface PendingDefinitions {
   tagTypes: TagType[];
   contextFields: ContextField[];
 }
+
+/** Unleash's project modes (`open`, `protected`, `private`). */
+export type ProjectMode = 'open' | 'protected' | 'private';

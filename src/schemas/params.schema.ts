@@ -53,6 +53,9 @@ export const DefaultStrategyParamsSchema = looseObject({
   environment: EnvironmentOrAllSchema,
 });
 
+/** `/api/admin/environments/:name` and `/api/admin/environments/update/:name`. */
+export const EnvironmentParamsSchema = looseObject({ name: EnvironmentNameSchema });
+
 /** `/api/admin/projects/:projectId/users/:userId/roles/:roleId`; ids become numbers. */
 export const ProjectUserRoleParamsSchema = looseObject({
   projectId: ProjectIdSchema,

@@ -104,6 +104,10 @@ export const FeatureListView = v.object({ version: v.literal(2), features: v.arr
 export const OverviewView = v.object({
   name: v.string(),
   description: v.string(),
+  mode: v.picklist(['open', 'protected', 'private']),
+  defaultStickiness: v.string(),
+  createdAt: isoDate,
+  updatedAt: v.nullable(isoDate),
   health: v.number(),
   members: v.number(),
   version: v.literal(1),
@@ -111,20 +115,37 @@ export const OverviewView = v.object({
   features: v.array(FeatureSummaryView),
 });
 
-/** A project as created. */
-export const ProjectView = v.object({ id: v.string(), name: v.string(), description: v.string(), createdAt: isoDate, environments: v.array(v.string()) });
+/** A project as created or updated. */
+export const ProjectView = v.object({
+  id: v.string(), name: v.string(), description: v.string(), createdAt: isoDate, updatedAt: v.nullable(isoDate), environments: v.array(v.string()),
+  mode: v.picklist(['open', 'protected', 'private']), defaultStickiness: v.string(),
+});
 
 /** The project list. */
 export const ProjectListView = v.object({
   version: v.literal(1),
   projects: v.array(v.object({
     id: v.string(), name: v.string(), description: v.string(), createdAt: isoDate, health: v.number(), featureCount: v.number(), memberCount: v.number(),
+    mode: v.picklist(['open', 'protected', 'private']), defaultStickiness: v.string(),
   })),
 });
 
 /** An environment of the service. */
 export const EnvironmentView = v.object({ name: v.string(), type: v.string(), sortOrder: v.number(), enabled: v.boolean(), protected: v.boolean() });
-export const EnvironmentListView = v.object({ version: v.literal(1), environments: v.array(EnvironmentView) });
+/** An environment as the list and `GET .../:name` answer it: Unleash 6.10's counts beside it (`requiredApprovals` is Enterprise's: null). */
+export const ListedEnvironmentView = v.object({
+  ...EnvironmentView.entries, requiredApprovals: v.null(),
+  projectCount: v.optional(v.number()), apiTokenCount: v.optional(v.number()), enabledToggleCount: v.optional(v.number()),
+});
+export const EnvironmentListView = v.object({ version: v.literal(1), environments: v.array(ListedEnvironmentView) });
+/** `GET /api/admin/environments/project/:projectId` (Unleash's `environmentsProjectSchema`). */
+export const ProjectEnvironmentListView = v.object({
+  version: v.literal(1),
+  environments: v.array(v.object({
+    ...EnvironmentView.entries, requiredApprovals: v.null(), projectApiTokenCount: v.number(), projectEnabledToggleCount: v.number(),
+    defaultStrategy: v.optional(v.record(v.string(), v.unknown())), visible: v.boolean(),
+  })),
+});
 
 /** A built-in role. */
 export const RoleView = v.object({ id: v.number(), name: v.string(), type: v.picklist(['root', 'project']), description: v.string() });

@@ -44,9 +44,11 @@ export async function dumpDataDir(dataDir: string, options: DumpOptions = {}): P
       return buildDump([noted(await recoverProject(store, options.project, options.at))]);
     }
     const projects: AtSeq<ProjectState>[] = [];
-    for (const id of ids) {
-      projects.push(noted(await recoverProject(store, id)));
-      options.onProject?.(projects.length, ids.length);
+    for (const [i, id] of ids.entries()) {
+      const recovered = noted(await recoverProject(store, id));
+      // Deleted, its data not yet removed (the next start removes it): not part of the installation any more.
+      if (!recovered.state.meta.deleted) projects.push(recovered);
+      options.onProject?.(i + 1, ids.length);
     }
     const service = noted(await recoverState(store, serviceModel(REPLAY_ONLY), (meta: ServiceState) => meta, emptyServiceState));
     return buildDump(projects, service);

@@ -35,6 +35,7 @@ function given(events: ServiceEvent[]) {
       const lookups: ServiceLookups = {
         projectExists: (id) => (world.projects ?? ['default', 'web']).includes(id),
         segmentUses: (): SegmentUsage => ({ uses: world.uses ?? [], unreadable: world.unreadable ?? [] }),
+        environmentProjects: () => [],
       };
       const draft = forkService(state);
       const decision = decideService(draft, command, { at: AT, by: 'test', seq: 42, limits: { ...DEFAULT_LIMITS, ...world.limits } }, lookups) as Decision<ServiceEvent, unknown>;

@@ -161,7 +161,7 @@ export function flagAfter(then: Decided<ProjectDraft, ProjectEvent, unknown>, na
 }
 
 /** Lookups of a service spec: the projects that exist outside the service state. */
-export const projects = (...ids: string[]): ServiceLookups => ({ projectExists: (id) => ids.includes(id), segmentUses: () => ({ uses: [], unreadable: [] }) });
+export const projects = (...ids: string[]): ServiceLookups => ({ projectExists: (id) => ids.includes(id), segmentUses: () => ({ uses: [], unreadable: [] }), environmentProjects: () => [] });
 
 /**
  * The service state after `events` (from an empty one: no environments, users or tokens), deciding with

@@ -77,8 +77,12 @@ function fuzzer(random: () => number) {
 
 /** Bodies the routes of this service accept; routes not listed start from `{}`. */
 const SEEDS: Record<string, Json> = {
-  'post /api/admin/projects': { id: 'fuzz-project', name: 'Fuzz', description: 'd' },
-  'post /api/admin/environments': { name: 'fuzz-env', type: 'development' },
+  'post /api/admin/projects': { id: 'fuzz-project', name: 'Fuzz', description: 'd', environments: ['development'], mode: 'open', defaultStickiness: 'userId' },
+  'put /api/admin/projects/:projectId': { name: 'Fuzz', description: 'd', mode: 'protected', defaultStickiness: 'sessionId' },
+  'post /api/admin/environments': { name: 'fuzz-env', type: 'development', enabled: true },
+  'post /api/admin/environments/validate': { name: 'fuzz-free' },
+  'put /api/admin/environments/sort-order': { development: 3, production: 4 },
+  'put /api/admin/environments/update/:name': { type: 'test', sortOrder: 7 },
   'post /api/admin/projects/:projectId/environments': { environment: 'development' },
   'post /api/admin/projects/:projectId/features': { name: 'fuzz-new', description: 'd', type: 'release', impressionData: false },
   'put /api/admin/projects/:projectId/features/:featureName': { name: 'FLAG', description: 'd', type: 'experiment', stale: false, impressionData: true },

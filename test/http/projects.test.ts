@@ -88,14 +88,20 @@ describe('GET/POST /api/admin/projects', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       version: 1,
-      projects: [{ id: 'default', name: 'Default', description: 'Default project', createdAt: expect.any(String), health: 100, featureCount: 0, memberCount: 1 }],
+      projects: [{
+        id: 'default', name: 'Default', description: 'Default project', createdAt: expect.any(String), health: 100, featureCount: 0, memberCount: 1,
+        mode: 'open', defaultStickiness: 'default',
+      }],
     });
   });
 
   test('creating a project answers 201; it is connected to every environment and keeps its own flags', async ({ h }) => {
     const r = await h.json('POST', '/api/admin/projects', { id: 'web', name: 'Web', description: 'the site' });
     expect(r.status).toBe(201);
-    expect(r.body).toEqual({ id: 'web', name: 'Web', description: 'the site', createdAt: expect.any(String), environments: ['development', 'production'] });
+    expect(r.body).toEqual({
+      id: 'web', name: 'Web', description: 'the site', createdAt: expect.any(String), updatedAt: null, environments: ['development', 'production'],
+      mode: 'open', defaultStickiness: 'default',
+    });
     await createFlag(h, 'same-name', { description: 'in web' }, 'web');
     await createFlag(h, 'same-name', { description: 'in default' });
     expect((await h.json('GET', flagPath('same-name', 'web'))).body).toMatchObject({ project: 'web', description: 'in web' });
@@ -113,7 +119,7 @@ describe('GET/POST /api/admin/projects', () => {
     ['the id *', { id: '*', name: 'All' }, 400, 'ValidationError'],
     ['the id ..', { id: '..', name: 'Up' }, 400, 'ValidationError'],
     ['an id of 101 characters', { id: 'p'.repeat(101), name: 'Long' }, 400, 'ValidationError'],
-    ['an unknown field', { id: 'x', name: 'X', mode: 'open' }, 400, 'ValidationError'],
+    ['an unknown field', { id: 'x', name: 'X', featureLimit: 5 }, 400, 'ValidationError'],
   ])('%s: refused, nothing changes', async ([_label, body, status, name], { h }) => {
     expectError(await h.json('POST', '/api/admin/projects', body), status, name);
     expect((await h.json('GET', '/api/admin/projects')).body.projects.map((p: { id: string }) => p.id)).toEqual(['default']);

@@ -8,7 +8,7 @@ import { expectIssue, parseOk } from './expect-issue.js';
 
 describe('CreateProjectSchema', () => {
   it('defaults the description', () => {
-    expect(parseOk(CreateProjectSchema, { id: 'web', name: 'Web shop' })).toEqual({ id: 'web', name: 'Web shop', description: '' });
+    expect(parseOk(CreateProjectSchema, { id: 'web', name: 'Web shop' })).toEqual({ id: 'web', name: 'Web shop', description: '', mode: 'open', defaultStickiness: 'default' });
     expect(parseOk(CreateProjectSchema, { id: 'web', name: 'W', description: 'd' }).description).toBe('d');
   });
   it.each([
@@ -21,7 +21,9 @@ describe('CreateProjectSchema', () => {
     [{ id: 'w', name: '' }, 'name', 'must not be empty'],
     [{ id: 'w', name: 'x'.repeat(101) }, 'name', 'at most 100'],
     [{ id: 'w', name: 'W', description: 1 }, 'description', 'must be a string'],
-    [{ id: 'w', name: 'W', mode: 'open' }, 'mode', 'not a known property'],
+    [{ id: 'w', name: 'W', featureLimit: 3 }, 'featureLimit', 'not a known property'],
+    [{ id: 'w', name: 'W', mode: 'closed' }, 'mode', 'one of'],
+    [{ id: 'w', name: 'W', environments: [] }, 'environments', 'at least one'],
   ])('refuses %j at %s', (input, property, fragment) => {
     expectIssue(CreateProjectSchema, input, property, fragment);
   });

@@ -26,4 +26,9 @@ export async function populate(h: Harness): Promise<void> {
   await ok(h, 'DELETE', `${FEATURES}/mid`);
   await ok(h, 'POST', '/api/admin/projects/default/environments/production/default-strategy', { name: 'default' });
   await ok(h, 'POST', '/api/admin/projects/beta/features', { name: 'b1', type: 'kill-switch' });
+  // Project settings, a disabled environment and one a project let go of (its flags' entries removed).
+  await ok(h, 'PUT', '/api/admin/projects/beta', { name: 'Beta', mode: 'protected', defaultStickiness: 'userId' });
+  await ok(h, 'POST', '/api/admin/environments', { name: 'staging', type: 'test' });
+  await ok(h, 'POST', '/api/admin/environments/staging/off');
+  await ok(h, 'DELETE', '/api/admin/projects/beta/environments/production');
 }

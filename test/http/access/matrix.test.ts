@@ -67,10 +67,22 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/admin/projects': { kind: 'read' },
   'POST /api/admin/projects': { kind: 'admin', body: { id: 'made', name: 'Made' } },
   [`GET ${P}`]: { kind: 'read' },
-  [`POST ${P}/environments`]: { kind: 'project', body: { environment: 'production' } },
+  [`PUT ${P}`]: { kind: 'project', body: { name: 'Matrix' } },
+  // An empty project in which the Owner, Member and Reader hold the same roles as in "matrix".
+  [`DELETE ${P}`]: { kind: 'project', params: { projectId: 'm-doomed-project' } },
+  [`POST ${P}/environments`]: { kind: 'project', body: { environment: 'm-spare' } },
   [`DELETE ${P}/environments/:environment`]: { kind: 'project', params: { environment: 'staging' } },
   'GET /api/admin/environments': { kind: 'read' },
   'POST /api/admin/environments': { kind: 'admin', body: { name: 'made' } },
+  'POST /api/admin/environments/validate': { kind: 'admin', body: { name: 'free' } },
+  'PUT /api/admin/environments/sort-order': { kind: 'admin', body: { staging: 3 } },
+  'PUT /api/admin/environments/update/:name': { kind: 'admin', params: { name: 'staging' }, body: { type: 'test' } },
+  'GET /api/admin/environments/:name': { kind: 'read', params: { name: 'development' } },
+  'GET /api/admin/environments/project/:projectId': { kind: 'read' },
+  'POST /api/admin/environments/:name/on': { kind: 'admin', params: { name: 'staging' } },
+  'POST /api/admin/environments/:name/off': { kind: 'admin', params: { name: 'staging' } },
+  // Created after the projects, so none of them has it.
+  'DELETE /api/admin/environments/:name': { kind: 'admin', params: { name: 'm-doomed-env' } },
   [`GET ${P}/features`]: { kind: 'read' },
   [`POST ${P}/features`]: { kind: 'flag', body: { name: 'made' } },
   [`GET ${FLAG}`]: { kind: 'read' },
@@ -202,9 +214,11 @@ async function buildWorld(): Promise<World> {
   };
   await ok('POST', '/api/admin/environments', { name: 'staging' });
   await createProject(h, 'matrix');
+  await createProject(h, 'm-doomed-project');
+  for (const name of ['m-spare', 'm-doomed-env']) await ok('POST', '/api/admin/environments', { name });
   const user = async (name: string, rootRole: number, projectRole?: number) => {
     const id = await createUser(h, { username: name, rootRole });
-    if (projectRole !== undefined) await grant(h, 'matrix', id, projectRole);
+    if (projectRole !== undefined) for (const project of ['matrix', 'm-doomed-project']) await grant(h, project, id, projectRole);
     return id;
   };
   const ids = {
