@@ -221,7 +221,7 @@ export function flagStep(flag: SourceFlag, have: any, segmentName: (id: number) 
   }
   if (revive) { ops.push({ method: 'POST', path: `/api/admin/projects/${e(flag.project)}/revive`, body: { features: [flag.name] } }); changes.unshift('revived'); }
   ops.push(...fill);
-  const notes = [...Object.entries(flag.environments).filter(([, env]) => !flag.archived && env.enabled && !canEnable(env)).map(([env]) => `kept off in ${env}: no enabled strategy (flagpole's rule)`), ...(flag.variantsNote ? [flag.variantsNote] : [])];
+  const notes = [...Object.entries(flag.environments).filter(([, env]) => !flag.archived && env.enabled && !canEnable(env)).map(([env]) => `kept off in ${env}: no enabled strategy (flagpole's rule)`), ...flag.notes];
   const detail = [...(have ? changes : []), ...notes].join('; ') || undefined;
   const archive = flag.archived && (!have || !have.archived || revive);
   const action = !have ? 'create' : ops.length > 0 || archive ? 'update' : 'unchanged';

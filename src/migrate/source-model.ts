@@ -42,9 +42,10 @@ export interface SourceFlag {
   stale: boolean;
   impressionData: boolean;
   archived: boolean;
-  /** flagpole holds one list for every environment; `variantsNote` says when Unleash's differed. */
+  /** flagpole holds one list for every environment (a note says when Unleash's differed). */
   variants: Variant[];
-  variantsNote?: string;
+  /** What could not be carried as it was, for the report. */
+  notes: string[];
   /** The project's environments only; strategies in Unleash's sort order. */
   environments: Record<string, { enabled: boolean; strategies: Strategy[] }>;
   tags: { type: string; value: string }[];

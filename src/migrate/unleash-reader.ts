@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import {
-  AccessSchema, ContextFieldsSchema, EnvironmentsSchema, ExportSchema, FeatureListSchema, OverviewSchema, ProjectsSchema,
+  AccessSchema, ContextFieldsSchema, DetailSchema, EnvironmentsSchema, ExportSchema, FeatureListSchema, OverviewSchema, ProjectsSchema,
   SearchSchema, SegmentsSchema, StrategyDefinitionsSchema, TagTypesSchema, TokensSchema, UiConfigSchema, UsersSchema,
 } from './unleash-schemas.js';
 import { constraint, strategy, variant, type SourceData, type SourceFlag, type Variant } from './source-model.js';
@@ -15,6 +15,8 @@ import { MigrateError } from './migrate-error.js';
 
 /** Flags named in one export request. */
 export const EXPORT_BATCH = 500;
+/** Flag details read at once (to learn the strategies' order). */
+const DETAIL_CONCURRENCY = 8;
 /** Page size of the archived-flag search. */
 const SEARCH_PAGE = 100;
 /** Built-in strategies every Unleash and flagpole has: not migrated as definitions. */
@@ -145,6 +147,14 @@ export async function readUnleash(source: UnleashSource, onProgress: (done: numb
   return data;
 }
 
+/** Runs `work` over `items`, `limit` at a time. */
+async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  }));
+}
+
 /** Archived flag names of a project, through the search (6.x to 8.x), page by page. */
 async function archivedNames(source: UnleashSource, project: string): Promise<string[]> {
   const out: string[] = [];
@@ -174,6 +184,7 @@ async function readMembers(source: UnleashSource, projects: string[]): Promise<S
 /** The flags of one batch, through one export per environment of the project. */
 async function exportFlags(source: UnleashSource, project: string, environments: string[], batch: string[], segmentNames: Map<number, string>): Promise<SourceFlag[]> {
   const flags = new Map<string, SourceFlag>();
+  const strategyIds = new Map<object, string>();
   const perEnvironmentVariants = new Map<string, [string, Variant[]][]>();
   for (const environment of environments) {
     const answer = await read(source, ExportSchema, '/api/admin/features-batch/export', { features: batch, environment });
@@ -181,7 +192,7 @@ async function exportFlags(source: UnleashSource, project: string, environments:
       if (flags.has(f.name) || (f.project !== undefined && f.project !== project)) continue;
       flags.set(f.name, {
         project, name: f.name, description: f.description ?? '', type: f.type ?? 'release', stale: f.stale ?? false, impressionData: f.impressionData ?? false,
-        archived: f.archived ?? false, variants: [], environments: {}, tags: [], dependencies: [],
+        archived: f.archived ?? false, variants: [], notes: [], environments: {}, tags: [], dependencies: [],
       });
       perEnvironmentVariants.set(f.name, []);
       for (const t of answer.featureTags) if (t.featureName === f.name) flags.get(f.name)!.tags.push({ type: t.tagType, value: t.tagValue });
@@ -197,14 +208,34 @@ async function exportFlags(source: UnleashSource, project: string, environments:
       flag.environments[environment] = { enabled: e.enabled ?? false, strategies: flag.environments[environment]?.strategies ?? [] };
       perEnvironmentVariants.get(flag.name)!.push([environment, (e.variants ?? []).map(variant)]);
     }
-    // The export lists strategies in their sort order; a `sortOrder` field, where present, decides.
-    const strategies = answer.featureStrategies.map((s, i) => ({ s, i })).sort((a, b) => (a.s.sortOrder ?? a.i) - (b.s.sortOrder ?? b.i) || a.i - b.i);
-    for (const { s } of strategies) flags.get(s.featureName)?.environments[environment]?.strategies.push(strategy(s, segmentNames));
+    for (const s of answer.featureStrategies) {
+      const one = strategy(s, segmentNames);
+      if (typeof s['id'] === 'string') strategyIds.set(one, s['id']);
+      flags.get(s.featureName)?.environments[environment]?.strategies.push(one);
+    }
   }
+  // The export does not keep the strategies' sort order: an active flag with two or more strategies in an
+  // environment is read once more whole (its detail lists them in order). Archived flags have no detail.
+  const unordered = [...flags.values()].filter((f) => !f.archived && Object.values(f.environments).some((env) => env.strategies.length > 1));
+  await pool(unordered, DETAIL_CONCURRENCY, async (flag) => {
+    const detail = await read(source, DetailSchema, `/api/admin/projects/${encodeURIComponent(project)}/features/${encodeURIComponent(flag.name)}`);
+    for (const env of detail.environments ?? []) {
+      const list = flag.environments[env.name]?.strategies;
+      if (!list || list.length < 2) continue;
+      const place = new Map((env.strategies ?? []).map((s, i) => [s.id, s.sortOrder ?? i]));
+      list.sort((a, b) => (place.get(strategyIds.get(a) ?? '') ?? Infinity) - (place.get(strategyIds.get(b) ?? '') ?? Infinity));
+    }
+  });
   for (const flag of flags.values()) {
     const { variants, note } = collapseVariants(perEnvironmentVariants.get(flag.name) ?? []);
     flag.variants = variants;
-    if (note) flag.variantsNote = note;
+    if (note) flag.notes.push(note);
+    // Unleash serves an environment that is on without any strategy as on for everyone; flagpole needs a strategy for that.
+    for (const [name, env] of Object.entries(flag.environments)) {
+      if (flag.archived || !env.enabled || env.strategies.length > 0) continue;
+      env.strategies.push({ name: 'default', title: null, disabled: false, constraints: [], parameters: {}, variants: [], segments: [] });
+      flag.notes.push(`on in ${name} without strategies: given the default strategy (on for everyone, as Unleash serves it)`);
+    }
   }
   return [...flags.values()];
 }

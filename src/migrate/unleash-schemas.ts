@@ -46,6 +46,11 @@ export const OverviewSchema = v.looseObject({
   environments: v.optional(v.array(v.looseObject({ environment: str, defaultStrategy: v.optional(v.nullable(StrategySchema)) }))),
 });
 
+/** The flag detail, read for the order of strategies only. */
+export const DetailSchema = v.looseObject({
+  environments: v.optional(v.array(v.looseObject({ name: str, strategies: v.optional(v.array(v.looseObject({ id: str, sortOrder: v.optional(v.nullable(v.number())) }))) }))),
+});
+
 export const FeatureListSchema = v.looseObject({ features: v.array(v.looseObject({ name: str })) });
 export const SearchSchema = v.looseObject({ features: v.array(v.looseObject({ name: str, project: v.optional(str) })), total: v.optional(v.number()) });
 
