@@ -64,7 +64,9 @@ const F = (name: string) => `/api/admin/projects/${project}/features/${name}`;
 let done = 0;
 await pool(names, Number(values.concurrency), async (name, i) => {
   if (have.has(name)) return;
-  await call('POST', `/api/admin/projects/${project}/features`, { name, type: TYPES[i % TYPES.length], description: `seeded flag ${i}`, impressionData: i % 4 === 0 });
+  // 409: it exists (archived flags are not in the list above).
+  const created = await call('POST', `/api/admin/projects/${project}/features`, { name, type: TYPES[i % TYPES.length], description: `seeded flag ${i}`, impressionData: i % 4 === 0 }, [409]);
+  if (created?.name === 'NameExistsError') return;
   await call('POST', `${F(name)}/environments/development/strategies`, {
     name: 'flexibleRollout', title: i % 2 === 0 ? `rollout ${i}` : undefined,
     parameters: { rollout: String(i % 101), stickiness: 'default', groupId: name },

@@ -120,6 +120,9 @@ export async function readUnleash(source: UnleashSource, onProgress: (done: numb
 
   // Projects: the overview carries mode, default stickiness, environments and their default strategies.
   const names = new Map<string, string[]>();
+  // On/off per environment from the project's flag list: Unleash 6.10's export answers `enabled: true` for
+  // environments that are off (seen on 6.10.1), so its `enabled` is not read.
+  const enabled = new Map<string, Set<string>>();
   for (const p of projectsRaw) {
     const overview = await read(source, OverviewSchema, `/api/admin/projects/${encodeURIComponent(p.id)}/overview`);
     const envs = overview.environments ?? environments.map((e) => ({ environment: e.name, defaultStrategy: null }));
@@ -128,8 +131,9 @@ export async function readUnleash(source: UnleashSource, onProgress: (done: numb
       environments: envs.map((e) => e.environment),
       defaultStrategies: Object.fromEntries(envs.filter((e) => e.defaultStrategy).map((e) => [e.environment, strategy(e.defaultStrategy!, segmentNames)])),
     });
-    const active = (await read(source, FeatureListSchema, `/api/admin/projects/${encodeURIComponent(p.id)}/features`)).features.map((f) => f.name);
-    names.set(p.id, [...active, ...await archivedNames(source, p.id)]);
+    const active = (await read(source, FeatureListSchema, `/api/admin/projects/${encodeURIComponent(p.id)}/features`)).features;
+    for (const f of active) enabled.set(`${p.id}\u0000${f.name}`, new Set((f.environments ?? []).filter((e) => e.enabled).map((e) => e.name)));
+    names.set(p.id, [...active.map((f) => f.name), ...await archivedNames(source, p.id)]);
   }
   data.members = await readMembers(source, data.projects.map((p) => p.id));
 
@@ -140,7 +144,7 @@ export async function readUnleash(source: UnleashSource, onProgress: (done: numb
     const list = names.get(project.id) ?? [];
     for (let i = 0; i < list.length; i += EXPORT_BATCH) {
       const batch = list.slice(i, i + EXPORT_BATCH);
-      data.flags.push(...await exportFlags(source, project.id, project.environments, batch, segmentNames));
+      data.flags.push(...await exportFlags(source, project.id, project.environments, batch, segmentNames, enabled));
       onProgress(done += batch.length, total);
     }
   }
@@ -182,7 +186,7 @@ async function readMembers(source: UnleashSource, projects: string[]): Promise<S
 }
 
 /** The flags of one batch, through one export per environment of the project. */
-async function exportFlags(source: UnleashSource, project: string, environments: string[], batch: string[], segmentNames: Map<number, string>): Promise<SourceFlag[]> {
+async function exportFlags(source: UnleashSource, project: string, environments: string[], batch: string[], segmentNames: Map<number, string>, enabled: Map<string, Set<string>>): Promise<SourceFlag[]> {
   const flags = new Map<string, SourceFlag>();
   const strategyIds = new Map<object, string>();
   const perEnvironmentVariants = new Map<string, [string, Variant[]][]>();
@@ -205,7 +209,7 @@ async function exportFlags(source: UnleashSource, project: string, environments:
     for (const e of answer.featureEnvironments) {
       const flag = flags.get(e.featureName ?? e.name ?? '');
       if (!flag) continue;
-      flag.environments[environment] = { enabled: e.enabled ?? false, strategies: flag.environments[environment]?.strategies ?? [] };
+      flag.environments[environment] = { enabled: enabled.get(`${project}\u0000${flag.name}`)?.has(environment) ?? false, strategies: flag.environments[environment]?.strategies ?? [] };
       perEnvironmentVariants.get(flag.name)!.push([environment, (e.variants ?? []).map(variant)]);
     }
     for (const s of answer.featureStrategies) {

@@ -51,7 +51,7 @@ export const DetailSchema = v.looseObject({
   environments: v.optional(v.array(v.looseObject({ name: str, strategies: v.optional(v.array(v.looseObject({ id: str, sortOrder: v.optional(v.nullable(v.number())) }))) }))),
 });
 
-export const FeatureListSchema = v.looseObject({ features: v.array(v.looseObject({ name: str })) });
+export const FeatureListSchema = v.looseObject({ features: v.array(v.looseObject({ name: str, environments: v.optional(v.array(v.looseObject({ name: str, enabled: optBool }))) })) });
 export const SearchSchema = v.looseObject({ features: v.array(v.looseObject({ name: str, project: v.optional(str) })), total: v.optional(v.number()) });
 
 /** `POST /api/admin/features-batch/export` for one environment: present in 6.x, 7.x and 8.x. */
