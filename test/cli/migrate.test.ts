@@ -41,6 +41,9 @@ async function dumpOf(dataDir: string): Promise<any> {
   return JSON.parse(dump.stdout);
 }
 
+/** A flag without what the target assigns (strategy ids, archive time). */
+const canonicalFlag = (flag: any) => JSON.parse(JSON.stringify(flag, (key, value) => (key === 'id' || key === 'archivedAt' ? undefined : value)));
+
 const flagOf = (dump: any, name: string) => dump.projects.find((p: any) => p.id === 'default').flags.find((f: any) => f.name === name);
 
 /** What the recorded Unleash holds, checked in a migrated dump. */
@@ -149,6 +152,51 @@ describe('flagpole migrate', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('the flagpole refused the token (401)');
     expectNoSecret(refused);
+  });
+
+  test('changes made in flagpole after a migration are brought back to the Unleash\'s state, and then nothing changes', async ({ tempDir }) => {
+    const fake = await unleash();
+    const service = await startFlagpole(tempDir('mg-drift'));
+    onTestFinished(async () => void (await service.stop()));
+    const env = { UNLEASH_TOKEN, FLAGPOLE_TOKEN: ADMIN_TOKEN };
+    expect((await migrate(['--from', fake.url, '--to', service.base], env)).code).toBe(0);
+    const migrated = (await call(service.base, 'GET', '/api/admin/state')).body;
+    const F = '/api/admin/projects/default/features';
+    const dev = flagOf(migrated, 'mg-flag-00000').environments.development.strategies;
+    // Drift: a strategy changed and one deleted, variants, tags, metadata, on/off, an archived flag revived and an active one archived.
+    const drift: [string, string, unknown?][] = [
+      ['PUT', `${F}/mg-flag-00000/environments/development/strategies/${dev[0].id}`, { name: 'flexibleRollout', parameters: { rollout: '99', stickiness: 'default', groupId: 'x' } }],
+      ['DELETE', `${F}/mg-flag-00000/environments/development/strategies/${dev[1].id}`],
+      ['PUT', `${F}/mg-flag-00000/variants`, [{ name: 'only', weightType: 'variable', weight: 1000 }]],
+      ['PUT', '/api/admin/features/mg-flag-00000/tags', { addedTags: [{ type: 'simple', value: 'drift' }], removedTags: [{ type: 'mg-team', value: 'team-0' }] }],
+      ['PUT', `${F}/mg-flag-00002`, { name: 'mg-flag-00002', description: 'changed', type: 'operational', stale: true }],
+      ['POST', `${F}/mg-flag-00002/environments/development/off`],
+      ['POST', '/api/admin/projects/default/revive', { features: ['mg-flag-00024'] }],
+      ['DELETE', `${F}/mg-flag-00003`],
+      ['DELETE', `${F}/mg-flag-00001/dependencies`],
+    ];
+    for (const [method, path, body] of drift) {
+      const answer = await call(service.base, method, path, body);
+      expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBeLessThan(300);
+    }
+    const back = await migrate(['--from', fake.url, '--to', service.base], env);
+    expect(back.code, back.stdout).toBe(0);
+    const [, created, updated, , , failed] = row(back.stdout, 'flags');
+    expect([created, updated, failed]).toEqual([0, 4, 0]);
+    expect(back.stdout).toMatch(/flags default\/mg-flag-00002: metadata; on in development/);
+    expect(back.stdout).toMatch(/flags default\/mg-flag-00000: strategies in development; variants; tags/);
+    expect(back.stdout).toMatch(/flags default\/mg-flag-00003: revived/);
+    expect(row(back.stdout, 'dependencies').slice(1, 3)).toEqual([1, 0]);
+    const restored = (await call(service.base, 'GET', '/api/admin/state')).body;
+    expectMigrated(restored);
+    for (const name of ['mg-flag-00002', 'mg-flag-00003']) {
+      const { version: _a, ...now } = flagOf(restored, name);
+      const { version: _b, ...before } = flagOf(migrated, name);
+      expect(canonicalFlag(now)).toEqual(canonicalFlag(before));
+    }
+    const third = await migrate(['--from', fake.url, '--to', service.base], env);
+    expect(row(third.stdout, 'flags').slice(1, 3)).toEqual([0, 0]);
+    expect(row(third.stdout, 'dependencies').slice(1, 3)).toEqual([0, 0]);
   });
 
   for (const version of ['7.4.1', '8.2.0']) {
