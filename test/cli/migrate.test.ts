@@ -211,6 +211,21 @@ describe('flagpole migrate', () => {
     });
   }
 
+  test('variants that differ per environment (Unleash 7+): the first environment\'s list is taken and the flag named', async ({ tempDir }) => {
+    const answers = forVersion(recordedAnswers(), '7.4.1');
+    const production = Object.keys(answers).find((k) => k.startsWith('POST /api/admin/features-batch/export') && k.includes('"mg-flag-00003"') && k.endsWith('"environment":"production"}'))!;
+    const entry = (answers[production]!.body as any).featureEnvironments.find((e: any) => e.featureName === 'mg-flag-00003');
+    entry.variants = [{ name: 'prod-only', weight: 1000, weightType: 'variable', stickiness: 'default' }];
+    const fake = await unleash(answers);
+    const dir = join(tempDir('mg-variants'), 'data');
+    const ran = await migrate(['--from', fake.url, '--data-dir', dir]);
+    expect(ran.code, ran.stdout).toBe(0);
+    expect(ran.stdout).toContain("flags default/mg-flag-00003: variants differ per environment; flagpole holds one list: took development's");
+    expect(flagOf(await dumpOf(dir), 'mg-flag-00003').variants.map((v: any) => v.name)).toEqual(['control', 'treatment']);
+    const again = await migrate(['--from', fake.url, '--data-dir', dir]);
+    expect(row(again.stdout, 'flags').slice(1, 3)).toEqual([0, 0]);
+  });
+
   test('the command line: a bad URL, no token, no target or two targets are usage errors (exit 2) and touch nothing', async ({ tempDir }) => {
     const dir = join(tempDir('mg-usage'), 'data');
     const cases: [string[], Record<string, string>, RegExp][] = [
