@@ -226,6 +226,25 @@ describe('flagpole migrate', () => {
     expect(row(again.stdout, 'flags').slice(1, 3)).toEqual([0, 0]);
   });
 
+  test('project roles where the Unleash has the access route (Enterprise): Owner, Member, Reader granted by name, a custom role skipped', async ({ tempDir }) => {
+    const answers = recordedAnswers();
+    answers['GET /api/admin/projects/default/access'] = { status: 200, body: {
+      roles: [{ id: 4, name: 'Owner' }, { id: 5, name: 'Member' }, { id: 21, name: 'Release manager' }],
+      users: [{ id: 3, roles: [5] }, { id: 4, roles: [21] }], groups: [],
+    } };
+    const fake = await unleash(answers);
+    const dir = join(tempDir('mg-roles'), 'data');
+    const ran = await migrate(['--from', fake.url, '--data-dir', dir]);
+    expect(ran.code, ran.stdout).toBe(0);
+    expect(row(ran.stdout, 'project roles')).toEqual([2, 1, 0, 0, 1, 0]);
+    expect(ran.stdout).toContain('project roles default/mg-user-3@example.com: skipped: custom project role "Release manager"');
+    const dump = await dumpOf(dir);
+    const user2 = (Object.values(dump.service.state.users) as any[]).find((u) => u.email === 'mg-user-2@example.com');
+    expect(dump.projects.find((p: any) => p.id === 'default').meta.members[String(user2.id)]).toBe(5);
+    const again = await migrate(['--from', fake.url, '--data-dir', dir]);
+    expect(row(again.stdout, 'project roles')).toEqual([2, 0, 0, 1, 1, 0]);
+  });
+
   test('the command line: a bad URL, no token, no target or two targets are usage errors (exit 2) and touch nothing', async ({ tempDir }) => {
     const dir = join(tempDir('mg-usage'), 'data');
     const cases: [string[], Record<string, string>, RegExp][] = [
