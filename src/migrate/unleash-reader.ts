@@ -11,6 +11,7 @@ import {
   SearchSchema, SegmentsSchema, StrategyDefinitionsSchema, TagTypesSchema, TokensSchema, UiConfigSchema, UsersSchema,
 } from './unleash-schemas.js';
 import { constraint, strategy, variant, type SourceData, type SourceFlag, type Variant } from './source-model.js';
+import { MIGRATE_BOUNDS } from '../limits.js';
 import { MigrateError } from './migrate-error.js';
 
 /** Flags named in one export request. */
@@ -42,7 +43,7 @@ export async function unleashRequest(source: UnleashSource, method: string, path
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
     throw new MigrateError(`cannot reach the Unleash at ${source.url.origin} (${cause}) for ${method} ${path}`);
   }
-  const text = await response.text();
+  const text = await bounded(response, `${method} ${path}`);
   if (response.status === 401 || response.status === 403) {
     throw new MigrateError(`the Unleash refused the token (${response.status}) on ${method} ${path}: give an admin API token (--token or UNLEASH_TOKEN)`);
   }
@@ -57,6 +58,28 @@ export async function unleashRequest(source: UnleashSource, method: string, path
     throw new MigrateError(`the Unleash failed on ${method} ${path} (${response.status}${typeof message === 'string' ? `: ${message.slice(0, 200)}` : ''})`);
   }
   return { status: response.status, json };
+}
+
+/** The answer's text, refused past `MIGRATE_BOUNDS.answerBytes`. */
+async function bounded(response: Response, what: string): Promise<string> {
+  const tooLarge = () => new MigrateError(`the Unleash's answer to ${what} is larger than ${MIGRATE_BOUNDS.answerBytes} bytes`);
+  if (Number(response.headers.get('content-length') ?? 0) > MIGRATE_BOUNDS.answerBytes) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response.body ?? []) {
+      size += chunk.byteLength;
+      if (size > MIGRATE_BOUNDS.answerBytes) {
+        await response.body?.cancel();
+        throw tooLarge();
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof MigrateError) throw error;
+    throw new MigrateError(`the Unleash's answer to ${what} broke off (${(error as Error).name})`);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A GET (or POST) whose 2xx answer must have `schema`'s shape. */
