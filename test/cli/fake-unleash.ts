@@ -50,6 +50,8 @@ export interface Fault {
   status: number;
   body?: unknown;
   raw?: string;
+  /** A `content-length` to announce (the body sent is `raw`). */
+  contentLength?: number;
 }
 
 export async function fakeUnleash(answers: Answers = recordedAnswers(), faults: Fault[] = []): Promise<FakeUnleash> {
@@ -62,6 +64,7 @@ export async function fakeUnleash(answers: Answers = recordedAnswers(), faults: 
     const send = (status: number, text: string) => void res.writeHead(status, { 'content-type': 'application/json' }).end(text);
     if (req.headers.authorization !== UNLEASH_TOKEN) return send(401, JSON.stringify({ name: 'AuthenticationRequired', message: 'You must log in to use Unleash.' }));
     const fault = faults.find((f) => key.startsWith(f.prefix));
+    if (fault?.contentLength !== undefined) return void res.writeHead(fault.status, { 'content-type': 'application/json', 'content-length': String(fault.contentLength) }).end(fault.raw ?? '');
     if (fault) return send(fault.status, fault.raw ?? JSON.stringify(fault.body ?? {}));
     const answer = answers[key];
     if (!answer) return send(404, JSON.stringify({ name: 'NotFoundError', message: `no recorded answer for ${key.slice(0, 200)}` }));

@@ -277,6 +277,8 @@ describe('flagpole migrate', () => {
       [(await broken([{ prefix: 'GET /api/admin/projects', status: 200, raw: '<html>login</html>' }])).url, { UNLEASH_TOKEN }, /answer to GET \/api\/admin\/projects is not JSON/],
       [(await broken([{ prefix: 'GET /api/admin/ui-config', status: 200, body: { version: '5.12.0' } }])).url, { UNLEASH_TOKEN }, /the Unleash is version 5\.12\.0: migrate reads Unleash 6\.x, 7\.x and 8\.x/],
       [(await broken([{ prefix: 'GET /api/admin/tag-types', status: 404, body: {} }])).url, { UNLEASH_TOKEN }, /the Unleash has no \/api\/admin\/tag-types \(404\)/],
+      [(await broken([{ prefix: 'GET /api/admin/segments', status: 200, raw: '{"segments":[', contentLength: 300 * 1024 * 1024 }])).url, { UNLEASH_TOKEN }, /the Unleash's answer to GET \/api\/admin\/segments is larger than 268435456 bytes/],
+      [(await broken([{ prefix: 'GET /api/admin/environments', status: 200, raw: '{"environments":[', contentLength: 1000 }])).url, { UNLEASH_TOKEN }, /the Unleash's answer to GET \/api\/admin\/environments broke off/],
     ];
     for (const [url, env, message] of cases) {
       const dir = join(tempDir('mg-fail'), 'data');
