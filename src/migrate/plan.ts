@@ -7,7 +7,7 @@
 import { canonical, dependenciesKey, same, strategyKey, tagsKey, targetStrategy, targetVariants, variantsKey } from './compare.js';
 import type { SourceData, SourceFlag, Strategy } from './source-model.js';
 
-export const KINDS = ['environments', 'tag types', 'context fields', 'strategy definitions', 'projects', 'segments', 'users', 'project roles', 'flags', 'dependencies', 'api tokens'] as const;
+export const KINDS = ['environments', 'tag types', 'context fields', 'strategy definitions', 'projects', 'segments', 'default strategies', 'users', 'project roles', 'flags', 'dependencies', 'api tokens'] as const;
 export type Kind = (typeof KINDS)[number];
 
 /** The target's ids of things named in the source. */
@@ -102,6 +102,18 @@ export function serviceSteps(source: SourceData, dump: any, caps: Capabilities):
       step('segments', s.name, 'update', [{ method: 'PUT', path: `/api/admin/segments/${have.id}`, body }]);
     } else step('segments', s.name, 'unchanged');
   }
+  // Default strategies after the segments they may name.
+  const segmentName = (id: number) => (Object.values(state.segments) as any[]).find((x) => x.id === id)?.name ?? `#${id}`;
+  for (const p of source.projects) {
+    const meta = dump.projects.find((x: any) => x.id === p.id)?.meta;
+    for (const [env, strategy] of Object.entries(p.defaultStrategies)) {
+      const current = meta?.defaultStrategies?.[env];
+      const name = `${p.id}/${env}`;
+      if (current && same(strategyKey(targetStrategy(current, segmentName)), strategyKey(strategy))) { step('default strategies', name, 'unchanged'); continue; }
+      const post = (ids: Ids) => { const { sortOrder: _s, ...body } = strategyBody(strategy, 0)(ids); return body; };
+      step('default strategies', name, current ? 'update' : 'create', [{ method: 'POST', path: `/api/admin/projects/${e(p.id)}/environments/${e(env)}/default-strategy`, body: post }]);
+    }
+  }
   const targetUsers = Object.values(state.users) as any[];
   for (const u of source.users) {
     const label = u.email ?? u.username ?? `user ${u.id}`;
@@ -136,16 +148,18 @@ function projectStep(p: SourceData['projects'][number], meta: any, caps: Capabil
       changes.push('name, description');
     } else changes.push('(name or description differ: the target has no project update)');
   }
-  // A new project is connected to every environment of the target; the source's list decides.
-  const connected = meta ? have : null;
-  for (const env of p.environments) if (!connected || !connected.has(env)) { if (connected) { ops.push({ method: 'POST', path: `/api/admin/projects/${e(p.id)}/environments`, body: { environment: env } }); changes.push(`+environment ${env}`); } }
-  if (!meta) ops.push({ method: 'DISCONNECT-OTHERS', path: `/api/admin/projects/${e(p.id)}`, body: p.environments });
-  else for (const env of have) if (!p.environments.includes(env)) { ops.push({ method: 'DELETE', path: `/api/admin/projects/${e(p.id)}/environments/${e(env)}` }); changes.push(`-environment ${env}`); }
-  for (const [env, strategy] of Object.entries(p.defaultStrategies)) {
-    const current = meta?.defaultStrategies?.[env];
-    if (current && same(strategyKey(targetStrategy(current, () => '')), strategyKey({ ...strategy, segments: [] })) && strategy.segments.length === 0) continue;
-    ops.push({ method: 'POST', path: `/api/admin/projects/${e(p.id)}/environments/${e(env)}/default-strategy`, body: (ids: Ids) => { const { sortOrder: _s, ...body } = strategyBody(strategy, 0)(ids); return body; } });
-    changes.push(`default strategy of ${env}`);
+  // A new project is connected to every enabled environment of the target: after its creation, the runner
+  // connects and disconnects to match the source's list (`CONNECT-EXACTLY`); an existing one is compared here.
+  if (!meta) ops.push({ method: 'CONNECT-EXACTLY', path: `/api/admin/projects/${e(p.id)}`, body: p.environments });
+  else {
+    for (const env of p.environments.filter((x) => !have.has(x))) {
+      ops.push({ method: 'POST', path: `/api/admin/projects/${e(p.id)}/environments`, body: { environment: env } });
+      changes.push(`+environment ${env}`);
+    }
+    for (const env of [...have].filter((x) => !p.environments.includes(x))) {
+      ops.push({ method: 'DELETE', path: `/api/admin/projects/${e(p.id)}/environments/${e(env)}` });
+      changes.push(`-environment ${env}`);
+    }
   }
   if (!meta) return { kind: 'projects', name: p.id, action: 'create', ops };
   if (ops.length === 0) return changes.length ? { kind: 'projects', name: p.id, action: 'skip', ops, detail: changes.join(', ') } : { kind: 'projects', name: p.id, action: 'unchanged', ops };

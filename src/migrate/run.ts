@@ -123,14 +123,14 @@ export async function migrateInto(source: SourceData, target: Target | null, opt
   };
   const send = async (op: Op, step: Step): Promise<boolean> => {
     const { method, path, body } = resolve(op, ids);
-    if (method === 'DISCONNECT-OTHERS') return connectOnly(target!, path, body as string[], step);
+    if (method === 'CONNECT-EXACTLY') return connectExactly(target!, path, body as string[], step);
     const answer = await target!.request(method, path, body);
     if (answer.status >= 200 && answer.status < 300) return true;
     const message = typeof answer.body === 'object' && answer.body ? answer.body.message ?? JSON.stringify(answer.body).slice(0, 200) : String(answer.body).slice(0, 200);
     report.failures.push(`${step.kind} ${step.name}: ${method} ${path} answered ${answer.status}: ${message}`);
     return false;
   };
-  const connectOnly = async (t: Target, projectPath: string, wanted: string[], step: Step): Promise<boolean> => {
+  const connectExactly = async (t: Target, projectPath: string, wanted: string[], step: Step): Promise<boolean> => {
     const id = decodeURIComponent(projectPath.slice(projectPath.lastIndexOf('/') + 1));
     const project = (await t.request('GET', `/api/admin/state?project=${encodeURIComponent(id)}`)).body?.projects?.[0];
     const connected: string[] = project?.meta?.environments ?? [];
@@ -171,8 +171,11 @@ export async function migrateInto(source: SourceData, target: Target | null, opt
     ids = idsOf(source, dump);
   };
 
-  await run(serviceSteps(source, dump, caps), 'definitions');
+  const service = serviceSteps(source, dump, caps);
+  await run(service.filter((s) => s.kind !== 'default strategies'), 'definitions');
+  // Default strategies name segments by the ids just given.
   await refresh();
+  await run(service.filter((s) => s.kind === 'default strategies'), 'default strategies');
   await run(memberSteps(source, dump), 'project roles');
   const flagsOf = (d: any) => new Map<string, any>(d.projects.flatMap((p: any) => p.flags.map((f: any) => [`${p.id}\u0000${f.name}`, f])));
   const segmentName = (id: number) => (Object.values(dump.service.state.segments) as any[]).find((s) => s.id === id)?.name ?? `#${id}`;

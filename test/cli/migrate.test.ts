@@ -226,6 +226,28 @@ describe('flagpole migrate', () => {
     expect(row(again.stdout, 'flags').slice(1, 3)).toEqual([0, 0]);
   });
 
+  test('a project\'s default strategies, with a segment, move and stay unchanged after', async ({ tempDir }) => {
+    const answers = recordedAnswers();
+    const overview = answers['GET /api/admin/projects/default/overview']!.body as any;
+    const segmentId = (answers['GET /api/admin/segments']!.body as any).segments.find((s: any) => s.name === 'mg-europe').id;
+    overview.environments = [
+      { environment: 'development', defaultStrategy: { name: 'flexibleRollout', parameters: { rollout: '25', stickiness: 'default', groupId: '' }, constraints: [{ contextName: 'appName', operator: 'IN', values: ['web'] }], segments: [segmentId] } },
+      { environment: 'production' },
+    ];
+    const fake = await unleash(answers);
+    const dir = join(tempDir('mg-default-strategy'), 'data');
+    const ran = await migrate(['--from', fake.url, '--data-dir', dir]);
+    expect(ran.code, ran.stdout).toBe(0);
+    expect(row(ran.stdout, 'default strategies')).toEqual([1, 1, 0, 0, 0, 0]);
+    const dump = await dumpOf(dir);
+    const europe = (Object.values(dump.service.state.segments) as any[]).find((s) => s.name === 'mg-europe');
+    expect(dump.projects.find((p: any) => p.id === 'default').meta.defaultStrategies.development).toMatchObject({
+      name: 'flexibleRollout', parameters: { rollout: '25' }, segments: [europe.id], constraints: [{ contextName: 'appName', operator: 'IN', values: ['web'] }],
+    });
+    const again = await migrate(['--from', fake.url, '--data-dir', dir]);
+    expect(row(again.stdout, 'default strategies')).toEqual([1, 0, 0, 1, 0, 0]);
+  });
+
   test('project roles where the Unleash has the access route (Enterprise): Owner, Member, Reader granted by name, a custom role skipped', async ({ tempDir }) => {
     const answers = recordedAnswers();
     answers['GET /api/admin/projects/default/access'] = { status: 200, body: {
