@@ -4,6 +4,18 @@
  * variants left out (each side derives them from the list: docs/api-decisions.md "Variants").
  */
 import { constraint, variant, type Strategy, type Variant } from './source-model.js';
+import type { UnleashConstraint, UnleashVariant } from './unleash-schemas.js';
+
+/** A strategy record of the target, or a part of one (a segment's constraints). */
+export interface TargetStrategyLike {
+  name: string;
+  title?: string | null | undefined;
+  disabled?: boolean | null | undefined;
+  constraints?: readonly UnleashConstraint[] | undefined;
+  parameters?: Record<string, string> | undefined;
+  variants?: readonly UnleashVariant[] | undefined;
+  segments?: readonly number[] | undefined;
+}
 
 /** A JSON text with sorted keys: equal values, equal texts. */
 export function canonical(value: unknown): string {
@@ -21,7 +33,7 @@ export const variantsKey = (list: Variant[]): object[] => list.map((x) => ({ ...
 export const strategyKey = (s: Strategy): unknown => ({ ...s, variants: variantsKey(s.variants).map((x) => ({ ...x, overrides: [] })) });
 
 /** A target strategy record (from the dump) in the source's shape; `segmentName` maps the target's ids. */
-export function targetStrategy(s: any, segmentName: (id: number) => string): Strategy {
+export function targetStrategy(s: TargetStrategyLike, segmentName: (id: number) => string): Strategy {
   return {
     name: s.name, title: s.title ?? null, disabled: s.disabled ?? false,
     constraints: (s.constraints ?? []).map(constraint),
@@ -31,7 +43,7 @@ export function targetStrategy(s: any, segmentName: (id: number) => string): Str
   };
 }
 
-export const targetVariants = (list: any[] | null | undefined): Variant[] => (list ?? []).map(variant);
+export const targetVariants = (list: readonly UnleashVariant[] | null | undefined): Variant[] => (list ?? []).map(variant);
 
 /** Tags and dependencies compared as sets. */
 export const tagsKey = (tags: { type: string; value: string }[]): string[] => tags.map((t) => `${t.type}:${t.value}`).sort();

@@ -5,7 +5,10 @@
  * resolved when they are sent. Nothing here sends anything: `--dry-run` prints the plan.
  */
 import { canonical, dependenciesKey, same, strategyKey, tagsKey, targetStrategy, targetVariants, variantsKey } from './compare.js';
+import type { Flag, ProjectMeta } from '../domain/types.js';
+import type { User } from '../domain/service-state.js';
 import type { SourceData, SourceFlag, Strategy } from './source-model.js';
+import type { TargetDump } from './target.js';
 
 export const KINDS = ['environments', 'tag types', 'context fields', 'strategy definitions', 'projects', 'segments', 'default strategies', 'users', 'project roles', 'flags', 'dependencies', 'api tokens'] as const;
 export type Kind = (typeof KINDS)[number];
@@ -58,54 +61,54 @@ export function resolve(op: Op, ids: Ids): { method: string; path: string; body?
 }
 
 /** Every step but the flags', dependencies' and archive's (those follow in `flagSteps`). */
-export function serviceSteps(source: SourceData, dump: any, caps: Capabilities): Step[] {
+export function serviceSteps(source: SourceData, dump: TargetDump, caps: Capabilities): Step[] {
   const state = dump.service.state;
   const steps: Step[] = [];
   const step = (kind: Kind, name: string, action: Step['action'], ops: Op[] = [], detail?: string) => steps.push(detail === undefined ? { kind, name, action, ops } : { kind, name, action, ops, detail });
 
   for (const env of source.environments) {
-    const have = state.environments.find((x: any) => x.name === env.name);
+    const have = state.environments.find((x) => x.name === env.name);
     if (!have) step('environments', env.name, 'create', [{ method: 'POST', path: '/api/admin/environments', body: { name: env.name, type: env.type, sortOrder: env.sortOrder } }]);
     else if (have.type !== env.type) step('environments', env.name, 'skip', [], `type ${env.type} here, ${have.type} in the target: flagpole has no environment update`);
     else step('environments', env.name, 'unchanged');
   }
   for (const t of source.tagTypes) {
-    const have = state.tagTypes.find((x: any) => x.name === t.name);
+    const have = state.tagTypes.find((x) => x.name === t.name);
     const body = { description: t.description, icon: t.icon, color: t.color };
     if (!have) step('tag types', t.name, 'create', [{ method: 'POST', path: '/api/admin/tag-types', body: { name: t.name, ...body } }]);
     else if (!same(body, { description: have.description, icon: have.icon, color: have.color })) step('tag types', t.name, 'update', [{ method: 'PUT', path: `/api/admin/tag-types/${e(t.name)}`, body: { name: t.name, ...body } }]);
     else step('tag types', t.name, 'unchanged');
   }
   for (const f of source.contextFields) {
-    const have = state.contextFields.find((x: any) => x.name === f.name);
+    const have = state.contextFields.find((x) => x.name === f.name);
     const body = { description: f.description, stickiness: f.stickiness, legalValues: f.legalValues.map((l) => (l.description === null ? { value: l.value } : l)), ...(f.sortOrder === undefined ? {} : { sortOrder: f.sortOrder }) };
-    const haveKey = have && { description: have.description ?? '', stickiness: have.stickiness, legalValues: have.legalValues.map((l: any) => (l.description == null ? { value: l.value } : { value: l.value, description: l.description })), ...(f.sortOrder === undefined ? {} : { sortOrder: have.sortOrder }) };
+    const haveKey = have && { description: have.description ?? '', stickiness: have.stickiness, legalValues: have.legalValues.map((l) => (l.description == null ? { value: l.value } : { value: l.value, description: l.description })), ...(f.sortOrder === undefined ? {} : { sortOrder: have.sortOrder }) };
     if (!have) step('context fields', f.name, 'create', [{ method: 'POST', path: '/api/admin/context', body: { name: f.name, ...body } }]);
     else if (!same(body, haveKey)) step('context fields', f.name, 'update', [{ method: 'PUT', path: `/api/admin/context/${e(f.name)}`, body: { name: f.name, ...body } }]);
     else step('context fields', f.name, 'unchanged');
   }
   for (const d of source.strategyDefinitions) {
-    const have = state.strategyDefinitions.find((x: any) => x.name === d.name);
+    const have = state.strategyDefinitions.find((x) => x.name === d.name);
     const body = { title: d.title, description: d.description, parameters: d.parameters };
     if (!have) step('strategy definitions', d.name, 'create', [{ method: 'POST', path: '/api/admin/strategies', body: { name: d.name, ...body } }]);
     else if (!have.editable) step('strategy definitions', d.name, 'skip', [], 'a built-in strategy of flagpole');
-    else if (!same(body, { title: have.title, description: have.description ?? '', parameters: have.parameters.map((p: any) => ({ ...p, description: p.description ?? '' })) })) {
+    else if (!same(body, { title: have.title, description: have.description ?? '', parameters: have.parameters.map((p) => ({ ...p, description: p.description ?? '' })) })) {
       step('strategy definitions', d.name, 'update', [{ method: 'PUT', path: `/api/admin/strategies/${e(d.name)}`, body: { name: d.name, ...body } }]);
     } else step('strategy definitions', d.name, 'unchanged');
   }
-  for (const p of source.projects) steps.push(projectStep(p, dump.projects.find((x: any) => x.id === p.id)?.meta, caps));
+  for (const p of source.projects) steps.push(projectStep(p, dump.projects.find((x) => x.id === p.id)?.meta, caps));
   for (const s of source.segments) {
-    const have: any = Object.values(state.segments).find((x: any) => x.name === s.name);
+    const have = Object.values(state.segments).find((x) => x.name === s.name);
     const body = { name: s.name, description: s.description, project: s.project, constraints: s.constraints };
     if (!have) step('segments', s.name, 'create', [{ method: 'POST', path: '/api/admin/segments', body }]);
-    else if (!same(body, { name: have.name, description: have.description, project: have.project, constraints: have.constraints.map((c: any) => targetStrategy({ name: '', constraints: [c] }, () => '').constraints[0]) })) {
+    else if (!same(body, { name: have.name, description: have.description, project: have.project, constraints: have.constraints.map((c) => targetStrategy({ name: '', constraints: [c] }, () => '').constraints[0]) })) {
       step('segments', s.name, 'update', [{ method: 'PUT', path: `/api/admin/segments/${have.id}`, body }]);
     } else step('segments', s.name, 'unchanged');
   }
   // Default strategies after the segments they may name.
-  const segmentName = (id: number) => (Object.values(state.segments) as any[]).find((x) => x.id === id)?.name ?? `#${id}`;
+  const segmentName = (id: number) => Object.values(state.segments).find((x) => x.id === id)?.name ?? `#${id}`;
   for (const p of source.projects) {
-    const meta = dump.projects.find((x: any) => x.id === p.id)?.meta;
+    const meta = dump.projects.find((x) => x.id === p.id)?.meta;
     for (const [env, strategy] of Object.entries(p.defaultStrategies)) {
       const current = meta?.defaultStrategies?.[env];
       const name = `${p.id}/${env}`;
@@ -114,7 +117,7 @@ export function serviceSteps(source: SourceData, dump: any, caps: Capabilities):
       step('default strategies', name, current ? 'update' : 'create', [{ method: 'POST', path: `/api/admin/projects/${e(p.id)}/environments/${e(env)}/default-strategy`, body: post }]);
     }
   }
-  const targetUsers = Object.values(state.users) as any[];
+  const targetUsers = Object.values(state.users);
   for (const u of source.users) {
     const label = u.email ?? u.username ?? `user ${u.id}`;
     const have = matchUser(targetUsers, u);
@@ -129,20 +132,20 @@ export function serviceSteps(source: SourceData, dump: any, caps: Capabilities):
 const roleId = (name: string) => ({ Admin: 1, Editor: 2, Viewer: 3 } as Record<string, number>)[name] ?? 3;
 
 /** The target's user for a source user: same email, else same username (case-insensitive, as flagpole keeps them unique). */
-export function matchUser(targetUsers: any[], u: { email: string | null; username: string | null }): any {
+export function matchUser(targetUsers: User[], u: { email: string | null; username: string | null }): User | undefined {
   const email = u.email?.toLowerCase();
   const username = u.username?.toLowerCase();
   return targetUsers.find((t) => (email && t.email?.toLowerCase() === email) || (username && t.username?.toLowerCase() === username));
 }
 
-function projectStep(p: SourceData['projects'][number], meta: any, caps: Capabilities): Step {
+function projectStep(p: SourceData['projects'][number], meta: ProjectMeta | undefined, caps: Capabilities): Step {
   // mode and defaultStickiness go only where the target's project body has them (docs/migration.md "Projects").
   const extra = Object.fromEntries((['mode', 'defaultStickiness'] as const).filter((k) => caps.projectFields.has(k) && p[k] !== null).map((k) => [k, p[k]]));
   const ops: Op[] = [];
   const changes: string[] = [];
   const have = new Set<string>(meta?.environments ?? []);
   if (!meta) ops.push({ method: 'POST', path: '/api/admin/projects', body: { id: p.id, name: p.name, description: p.description, ...extra } });
-  else if (p.name !== meta.name || p.description !== (meta.description ?? '') || Object.entries(extra).some(([k, x]) => meta[k] !== x)) {
+  else if (p.name !== meta.name || p.description !== (meta.description ?? '') || Object.entries(extra).some(([k, x]) => (meta as unknown as Record<string, unknown>)[k] !== x)) {
     if (caps.projectUpdate) {
       ops.push({ method: 'PUT', path: `/api/admin/projects/${e(p.id)}`, body: { name: p.name, description: p.description, ...extra } });
       changes.push('name, description');
@@ -167,16 +170,16 @@ function projectStep(p: SourceData['projects'][number], meta: any, caps: Capabil
 }
 
 /** Project roles: Owner, Member and Reader by name, once the users exist. */
-export function memberSteps(source: SourceData, dump: any): Step[] {
+export function memberSteps(source: SourceData, dump: TargetDump): Step[] {
   if (source.members === null) return [{ kind: 'project roles', name: '(all)', action: 'skip', ops: [], detail: 'this Unleash has no project access API (open source): roles not read' }];
-  const targetUsers = Object.values(dump.service.state.users) as any[];
+  const targetUsers = Object.values(dump.service.state.users);
   return source.members.map((m) => {
     const user = source.users.find((u) => u.id === m.userId);
     const name = `${m.project}/${user?.email ?? user?.username ?? m.userId}`;
     const role = ROLE_IDS[m.role];
     if (!user || role === undefined) return { kind: 'project roles', name, action: 'skip', ops: [], detail: user ? `custom project role "${m.role}"` : 'the user was not migrated' } as Step;
     const have = matchUser(targetUsers, user);
-    const current = have ? dump.projects.find((p: any) => p.id === m.project)?.meta.members[String(have.id)] : undefined;
+    const current = have ? dump.projects.find((p) => p.id === m.project)?.meta.members[String(have.id)] : undefined;
     if (current === role) return { kind: 'project roles', name, action: 'unchanged', ops: [] } as Step;
     const path = (ids: Ids) => `/api/admin/projects/${e(m.project)}/users/${ids.user(m.userId)}/roles/${role}`;
     return { kind: 'project roles', name, action: current === undefined ? 'create' : 'update', ops: [{ method: current === undefined ? 'POST' : 'PUT', path }] } as Step;
@@ -191,7 +194,7 @@ const canEnable = (env: { enabled: boolean; strategies: Strategy[] }): boolean =
  * environment's strategies in order and on/off, variants, tags). Dependencies and archiving follow in their own
  * phases (a parent must exist first; an archived flag takes no change).
  */
-export function flagStep(flag: SourceFlag, have: any, segmentName: (id: number) => string): Step {
+export function flagStep(flag: SourceFlag, have: Flag | undefined, segmentName: (id: number) => string): Step {
   const name = `${flag.project}/${flag.name}`;
   const path = FLAG(flag.project, flag.name);
   const ops: Op[] = [];
@@ -204,13 +207,14 @@ export function flagStep(flag: SourceFlag, have: any, segmentName: (id: number) 
   const rewritten = new Set<string>();
   if (differs && (flag.stale || have)) { fill.push({ method: 'PUT', path, body: meta }); changes.push('metadata'); }
   for (const [env, wanted] of Object.entries(flag.environments)) {
-    const current = (have?.environments?.[env]?.strategies ?? []).slice().sort((a: any, b: any) => a.sortOrder - b.sortOrder);
-    const mine = current.map((s: any) => targetStrategy(s, segmentName));
+    const current = (have?.environments?.[env]?.strategies ?? []).slice().sort((a, b) => a.sortOrder - b.sortOrder);
+    const mine = current.map((s) => targetStrategy(s, segmentName));
     if (!same(mine.map(strategyKey), wanted.strategies.map(strategyKey))) {
       changes.push(`strategies in ${env}`);
       rewritten.add(env);
       wanted.strategies.forEach((s, i) => {
-        if (i < current.length) { if (!same(strategyKey(mine[i]), strategyKey(s))) fill.push({ method: 'PUT', path: `${path}/environments/${e(env)}/strategies/${e(current[i].id)}`, body: strategyBody(s, current[i].sortOrder) }); }
+        const there = current[i];
+        if (there) { if (!same(strategyKey(mine[i]!), strategyKey(s))) fill.push({ method: 'PUT', path: `${path}/environments/${e(env)}/strategies/${e(there.id)}`, body: strategyBody(s, there.sortOrder) }); }
         else fill.push({ method: 'POST', path: `${path}/environments/${e(env)}/strategies`, body: strategyBody(s, i) });
       });
       for (const extra of current.slice(wanted.strategies.length)) fill.push({ method: 'DELETE', path: `${path}/environments/${e(env)}/strategies/${e(extra.id)}` });
@@ -245,7 +249,7 @@ export function flagStep(flag: SourceFlag, have: any, segmentName: (id: number) 
 }
 
 /** The dependencies of a flag, once every flag exists: added and removed to match the source. */
-export function dependencyStep(flag: SourceFlag, have: any): Step | null {
+export function dependencyStep(flag: SourceFlag, have: Flag | undefined): Step | null {
   const current: SourceFlag['dependencies'] = have?.dependencies ?? [];
   if (flag.dependencies.length === 0 && current.length === 0) return null;
   const name = `${flag.project}/${flag.name}`;

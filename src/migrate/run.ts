@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { MigrateError } from './migrate-error.js';
 import { KINDS, dependencyStep, flagStep, matchUser, memberSteps, resolve, serviceSteps, type Capabilities, type Ids, type Kind, type Op, type Step } from './plan.js';
 import type { SourceData } from './source-model.js';
-import { dataDirTarget, type Target } from './target.js';
+import type { Flag } from '../domain/types.js';
+import { dataDirTarget, type Target, type TargetDump } from './target.js';
 
 /** Flags written at once: their requests share the project's group commits. */
 export const CONCURRENCY = 8;
@@ -40,10 +41,10 @@ export interface RunOptions {
 }
 
 /** The target's dump (`GET /api/admin/state`), parsed. */
-async function dumpOf(target: Target): Promise<any> {
+async function dumpOf(target: Target): Promise<TargetDump> {
   const answer = await target.request('GET', '/api/admin/state');
   if (answer.status !== 200 || typeof answer.body !== 'object' || !answer.body?.service) throw new MigrateError(`the target answered ${answer.status} to GET /api/admin/state: is it a flagpole?`);
-  return answer.body;
+  return answer.body as TargetDump;
 }
 
 /** What the target's routes accept beyond the base API, from its OpenAPI document. */
@@ -55,7 +56,7 @@ async function capabilitiesOf(target: Target): Promise<Capabilities> {
 }
 
 /** A new data directory's dump, for a dry run into a directory that does not exist yet: nothing is written there. */
-async function emptyDump(): Promise<{ dump: any; caps: Capabilities }> {
+async function emptyDump(): Promise<{ dump: TargetDump; caps: Capabilities }> {
   const dir = await mkdtemp(join(tmpdir(), 'flagpole-migrate-'));
   try {
     const target = await dataDirTarget(join(dir, 'data'));
@@ -88,9 +89,9 @@ async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<voi
 }
 
 /** The ids the target gave to what the source names, from its dump. */
-function idsOf(source: SourceData, dump: any): Ids {
-  const segments = new Map<string, number>(Object.values(dump.service.state.segments).map((s: any) => [s.name, s.id]));
-  const users = Object.values(dump.service.state.users) as any[];
+function idsOf(source: SourceData, dump: TargetDump): Ids {
+  const segments = new Map<string, number>(Object.values(dump.service.state.segments).map((s) => [s.name, s.id]));
+  const users = Object.values(dump.service.state.users);
   return {
     segment: (name) => segments.get(name) ?? 0,
     user: (id) => {
@@ -177,8 +178,8 @@ export async function migrateInto(source: SourceData, target: Target | null, opt
   await refresh();
   await run(service.filter((s) => s.kind === 'default strategies'), 'default strategies');
   await run(memberSteps(source, dump), 'project roles');
-  const flagsOf = (d: any) => new Map<string, any>(d.projects.flatMap((p: any) => p.flags.map((f: any) => [`${p.id}\u0000${f.name}`, f])));
-  const segmentName = (id: number) => (Object.values(dump.service.state.segments) as any[]).find((s) => s.id === id)?.name ?? `#${id}`;
+  const flagsOf = (d: TargetDump) => new Map<string, Flag>(d.projects.flatMap((p) => p.flags.map((f) => [`${p.id}\u0000${f.name}`, f] as const)));
+  const segmentName = (id: number) => Object.values(dump.service.state.segments).find((s) => s.id === id)?.name ?? `#${id}`;
   let flags = flagsOf(dump);
   const flagSteps = source.flags.map((f) => flagStep(f, flags.get(`${f.project}\u0000${f.name}`), segmentName));
   await run(flagSteps, 'flags', CONCURRENCY);

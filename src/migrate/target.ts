@@ -6,10 +6,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Registry } from '../actors/registry.js';
+import type { Dump } from '../actors/state-dump.js';
 import { createApp } from '../app.js';
 import { TokenHasher } from '../auth/token-hasher.js';
 import { readConfig } from '../config.js';
 import { MigrateError } from './migrate-error.js';
+
+/** The target's dump (`GET /api/admin/state`, the whole service): what migrate compares with. */
+export type TargetDump = Required<Pick<Dump, 'service'>> & Dump;
 
 export interface Answer {
   status: number;
