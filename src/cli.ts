@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 /**
- * The `flagpole` command (package.json `bin`): `start`, `dump`, `restore`, `backup`, each with `--help`.
+ * The `flagpole` command (package.json `bin`): `start`, `dump`, `restore`, `backup`, `migrate`, each with `--help`.
  * Exit codes (`src/cli/exit-codes.ts`): 0 done, 1 the work failed, 2 the command line is wrong.
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { backupCommand } from './cli/backup.command.js';
 import { dumpCommand } from './cli/dump.command.js';
+import { migrateCommand } from './cli/migrate.command.js';
 import { EXIT } from './cli/exit-codes.js';
 import { restoreCommand } from './cli/restore.command.js';
 import { startCommand } from './cli/start.command.js';
@@ -34,7 +35,8 @@ const program = new Command('flagpole')
   .addCommand(startCommand())
   .addCommand(dumpCommand())
   .addCommand(restoreCommand())
-  .addCommand(backupCommand());
+  .addCommand(backupCommand())
+  .addCommand(migrateCommand());
 
 for (const command of program.commands) command.exitOverride().showHelpAfterError('(add --help for usage)');
 

@@ -108,6 +108,14 @@ export const USAGE_BOUNDS = {
   applicationUsage: 100,
 } as const;
 
+/**
+ * Bounds of `flagpole migrate` (docs/migration.md): the largest answer it reads from an Unleash (an export of
+ * 500 flags with large strategies is a few MB; a hostile or mistaken server cannot fill the memory).
+ */
+export const MIGRATE_BOUNDS = {
+  answerBytes: 256 * 1024 * 1024,
+} as const;
+
 /** Bounds of what accumulates; each is decided in the mailbox that serializes the writes it counts. */
 export interface Limits {
   /** Strategies of one flag in one environment (Unleash 6.10's `featureEnvironmentStrategies`: 30). */

@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { MigrateError } from '../migrate/migrate-error.js';
+import { isNewDirectory, migrateInto, type Report } from '../migrate/run.js';
+import type { SourceData } from '../migrate/source-model.js';
+import { dataDirTarget, httpTarget, type Target } from '../migrate/target.js';
+import { readUnleash } from '../migrate/unleash-reader.js';
+import { serviceUrl } from './backup.command.js';
+import { EXIT, say } from './exit-codes.js';
+import { progress } from './progress.js';
+
+interface MigrateFlags {
+  from: string;
+  token?: string;
+  tokenFile?: string;
+  dataDir?: string;
+  to?: string;
+  toToken?: string;
+  dryRun?: boolean;
+  timeout: number;
+}
+
+/** Seconds, 1 to 3600. */
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 3600) throw new InvalidArgumentError('must be a whole number of seconds from 1 to 3600.');
+  return n;
+}
+
+/** Notes printed in full up to this many; the rest counted. */
+const NOTES_SHOWN = 50;
+
+/**
+ * `flagpole migrate --from URL --token T (--data-dir D | --to URL --to-token T) [--dry-run]`: copies everything
+ * flagpole can hold from a running Unleash 6.x, 7.x or 8.x (docs/migration.md). Tokens are sent, never printed.
+ */
+export const migrateCommand = (): Command => new Command('migrate')
+  .description('copy projects, environments, flags, segments, tags, context fields, strategy definitions and users from a RUNNING Unleash (6.x to 8.x)')
+  .addOption(new Option('--from <url>', 'base URL of the Unleash, e.g. http://unleash.example.com').env('UNLEASH_URL').makeOptionMandatory())
+  .addOption(new Option('--token <token>', "an admin API token of the Unleash (visible in the process list: prefer UNLEASH_TOKEN or --token-file)").env('UNLEASH_TOKEN'))
+  .addOption(new Option('--token-file <file>', "read the Unleash's admin API token from this file").conflicts('token'))
+  .addOption(new Option('--data-dir <dir>', 'write into this flagpole data directory (the service stopped; created when missing)').conflicts('to'))
+  .addOption(new Option('--to <url>', 'write into this RUNNING flagpole, e.g. http://127.0.0.1:4242'))
+  .addOption(new Option('--to-token <token>', "an admin API token of the flagpole given with --to (prefer FLAGPOLE_TOKEN)").env('FLAGPOLE_TOKEN'))
+  .option('--dry-run', 'read and plan, print what would be done, write nothing')
+  .addOption(new Option('--timeout <seconds>', 'longest wait for one answer').default(30).argParser(seconds))
+  .action(async (options: MigrateFlags, command: Command) => {
+    const usage = (message: string): never => command.error(`error: ${message}`, { exitCode: EXIT.usage, code: 'flagpole.migrate' });
+    const url = (flag: string, value: string): URL => {
+      try {
+        return serviceUrl(value);
+      } catch (error) {
+        // Not commander's argParser: its message would repeat the value, which may hold a secret.
+        return usage(`option '${flag}' ${(error as Error).message}`);
+      }
+    };
+    const from = url('--from <url>', options.from);
+    let token = options.token;
+    if (options.tokenFile !== undefined) {
+      try {
+        token = readFileSync(options.tokenFile, 'utf8').trim();
+      } catch (error) {
+        usage(`cannot read --token-file ${options.tokenFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      }
+    }
+    if (!token) usage("the Unleash's admin token is missing: give UNLEASH_TOKEN, --token-file or --token");
+    if ((options.dataDir === undefined) === (options.to === undefined)) usage('give the target: --data-dir D (a data directory) or --to URL (a running flagpole)');
+    const to = options.to === undefined ? undefined : url('--to <url>', options.to);
+    if (to && !options.toToken) usage("the flagpole's admin token is missing: give FLAGPOLE_TOKEN or --to-token");
+
+    const bar = progress('flags');
+    let target: Target | null = null;
+    try {
+      const source = await readUnleash({ url: from, token: token!, timeoutMs: options.timeout * 1000 }, (done, total) => bar.update(done, total));
+      bar.stop();
+      say(`read Unleash ${source.version} at ${from.origin}: ${describe(source)}`);
+      if (to) target = httpTarget(to, options.toToken!, options.timeout * 1000);
+      else if (!options.dryRun || !await isNewDirectory(options.dataDir!)) target = await dataDirTarget(options.dataDir!);
+      const writing = progress('flags written');
+      const report = await migrateInto(source, target, {
+        dryRun: options.dryRun ?? false,
+        onProgress: (what, done, total) => { if (what === 'flags') writing.update(done, total); },
+      });
+      writing.stop();
+      process.stdout.write(render(report, source, options.dryRun ?? false, target?.label ?? options.dataDir!));
+      process.exitCode = report.failures.length > 0 ? EXIT.failure : EXIT.ok;
+    } catch (error) {
+      bar.stop();
+      say(`migrate failed: ${error instanceof MigrateError ? error.message : (error as Error).stack ?? String(error)}`);
+      process.exitCode = EXIT.failure;
+    } finally {
+      await target?.close();
+    }
+  });
+
+function describe(source: SourceData): string {
+  const archived = source.flags.filter((f) => f.archived).length;
+  return `${source.projects.length} projects, ${source.flags.length} flags (${archived} archived), ${source.segments.length} segments, ${source.users.length} users, ${source.tokens.length} API tokens`;
+}
+
+/** The summary table, the notes, the tokens to re-create and the failures (standard output). */
+export function render(report: Report, source: SourceData, dryRun: boolean, targetLabel: string): string {
+  const lines: string[] = [];
+  if (dryRun) {
+    lines.push(`dry run: nothing was written to ${targetLabel}; it would do:`);
+    lines.push(...(report.plan.length ? report.plan.map((l) => `  ${l}`) : ['  nothing: the target holds all of it already']), '');
+  }
+  const head = ['kind', 'found', 'created', 'updated', 'unchanged', 'skipped', 'failed'];
+  const table = [head, ...report.rows.map((r) => [r.kind, r.found, r.created, r.updated, r.unchanged, r.skipped, r.failed].map(String))];
+  const widths = head.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  for (const row of table) lines.push(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+  const notes = report.notes;
+  if (notes.length) {
+    lines.push('', 'notes (skipped, and what a flag could not carry as it was):');
+    lines.push(...notes.slice(0, NOTES_SHOWN).map((n) => `  ${n}`));
+    if (notes.length > NOTES_SHOWN) lines.push(`  ... and ${notes.length - NOTES_SHOWN} more`);
+  }
+  if (source.tokens.length) {
+    lines.push('', `API tokens to re-create (skipped: their secrets cannot be read back), ${source.tokens.length}:`);
+    for (const t of source.tokens) lines.push(`  ${JSON.stringify(t.tokenName)} type ${t.type}, projects ${t.projects.join(',') || '-'}, environment ${t.environment}`);
+  }
+  if (report.failures.length) {
+    lines.push('', `failed (${report.failures.length}):`);
+    lines.push(...report.failures.slice(0, NOTES_SHOWN).map((f) => `  ${f}`));
+    if (report.failures.length > NOTES_SHOWN) lines.push(`  ... and ${report.failures.length - NOTES_SHOWN} more`);
+  }
+  return `${lines.join('\n')}\n`;
+}

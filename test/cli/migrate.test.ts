@@ -1,0 +1,333 @@
+/**
+ * `flagpole migrate` as an operator runs it (the compiled bin as a child process) against a fake Unleash
+ * serving answers recorded from a real Unleash 6.10.1 (test/cli/fake-unleash.ts): into a data directory and
+ * into a running flagpole, a dry run, a second run that changes nothing, Unleash 7 and 8, and every refusal
+ * (bad arguments exit 2; an unreachable, refusing, failing or malformed Unleash exit 1), never a token printed.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, onTestFinished } from 'vitest';
+import { test } from '../helpers/fixtures.js';
+import { ADMIN_TOKEN } from '../helpers/harness.js';
+import { freePort } from '../helpers/net.js';
+import { fakeUnleash, forVersion, recordedAnswers, UNLEASH_TOKEN, type Answers, type Fault } from './fake-unleash.js';
+import { call, flagpole, startFlagpole, type Ran } from './run-flagpole.js';
+
+/** A fake Unleash closed after the test. */
+async function unleash(answers?: Answers, faults?: Fault[]) {
+  const fake = await fakeUnleash(answers, faults);
+  onTestFinished(() => fake.close());
+  return fake;
+}
+
+const migrate = (args: string[], env: Record<string, string> = { UNLEASH_TOKEN }): Promise<Ran> => flagpole(['migrate', ...args], { env });
+
+/** The summary table's row of `kind` as numbers: found, created, updated, unchanged, skipped, failed. */
+function row(out: string, kind: string): number[] {
+  const line = out.split('\n').find((l) => l.startsWith(`${kind}  `) || l.startsWith(`${kind} `));
+  expect(line, `row ${kind} in\n${out}`).toBeDefined();
+  return line!.slice(kind.length).trim().split(/\s+/).map(Number);
+}
+
+/** No secret anywhere in what the command printed. */
+function expectNoSecret(ran: Ran): void {
+  for (const secret of [UNLEASH_TOKEN, ADMIN_TOKEN, 'unleash-bench-token']) expect(ran.stdout + ran.stderr).not.toContain(secret);
+}
+
+/** A flagpole dump of a data directory (the service stopped), parsed. */
+async function dumpOf(dataDir: string): Promise<any> {
+  const dump = await flagpole(['dump', '--data-dir', dataDir]);
+  expect(dump.code, dump.stderr).toBe(0);
+  return JSON.parse(dump.stdout);
+}
+
+/** A flag without what the target assigns (strategy ids, archive time). */
+const canonicalFlag = (flag: any) => JSON.parse(JSON.stringify(flag, (key, value) => (key === 'id' || key === 'archivedAt' ? undefined : value)));
+
+const flagOf = (dump: any, name: string) => dump.projects.find((p: any) => p.id === 'default').flags.find((f: any) => f.name === name);
+
+/** What the recorded Unleash holds, checked in a migrated dump. */
+function expectMigrated(dump: any): void {
+  const state = dump.service.state;
+  expect(state.environments.map((e: any) => e.name)).toEqual(expect.arrayContaining(['default', 'development', 'production']));
+  expect(state.tagTypes.find((t: any) => t.name === 'mg-team')).toMatchObject({ description: 'team owning the flag', icon: 'group' });
+  expect(state.contextFields.find((f: any) => f.name === 'mg-region')).toMatchObject({ stickiness: true, legalValues: [{ value: 'eu', description: 'Europe' }, { value: 'us' }, { value: 'ap', description: 'Asia Pacific' }] });
+  expect(state.strategyDefinitions.find((d: any) => d.name === 'mg-custom')).toMatchObject({ editable: true, parameters: [{ name: 'percent', type: 'percentage', required: true }, { name: 'hosts', type: 'list', required: false }] });
+  const segments = Object.values(state.segments) as any[];
+  const beta = segments.find((s) => s.name === 'mg-beta-testers');
+  expect(beta.constraints).toEqual([{ contextName: 'userId', operator: 'IN', values: ['1', '2', '3'], caseInsensitive: false, inverted: false }]);
+  expect((Object.values(state.users) as any[]).map((u) => u.email)).toEqual(expect.arrayContaining(['mg-user-1@example.com', 'mg-user-2@example.com', 'mg-user-3@example.com']));
+  expect((Object.values(state.users) as any[]).find((u) => u.email === 'mg-user-1@example.com').rootRole).toBe(2);
+
+  const zero = flagOf(dump, 'mg-flag-00000');
+  expect(zero).toMatchObject({ type: 'release', description: 'seeded flag 0', stale: true, impressionData: true, archived: false });
+  const dev = zero.environments.development;
+  expect(dev.enabled).toBe(true);
+  // The Unleash's sort order: the rollout first, then the custom strategy.
+  expect(dev.strategies.map((s: any) => [s.name, s.sortOrder])).toEqual([['flexibleRollout', 0], ['mg-custom', 1]]);
+  expect(dev.strategies[0]).toMatchObject({
+    title: 'rollout 0', disabled: false, parameters: { groupId: 'mg-flag-00000', rollout: '0', stickiness: 'default' },
+    constraints: [{ contextName: 'mg-region', operator: 'IN', values: ['eu', 'us'], caseInsensitive: false, inverted: false }],
+    segments: [beta.id], variants: [{ name: 'a', weight: 500, weightType: 'variable', payload: { type: 'string', value: 'A' } }, { name: 'b', weight: 500 }],
+  });
+  const prod = zero.environments.production;
+  expect(prod.strategies.map((s: any) => [s.name, s.disabled])).toEqual([['default', false], ['userWithId', true]]);
+  expect(prod.strategies[0].constraints[0]).toMatchObject({ operator: 'STR_STARTS_WITH', caseInsensitive: true, values: ['web'] });
+  expect(zero.variants.map((v: any) => [v.name, v.weight])).toEqual([['control', 500], ['treatment', 500]]);
+  expect(zero.variants[1].overrides).toEqual([{ contextName: 'userId', values: ['7'] }]);
+  expect(zero.tags).toEqual(expect.arrayContaining([{ type: 'mg-team', value: 'team-0' }, { type: 'simple', value: 'seeded' }]));
+  expect(flagOf(dump, 'mg-flag-00001').dependencies).toMatchObject([{ feature: 'mg-flag-00000', enabled: true }]);
+  expect(flagOf(dump, 'mg-flag-00001').environments.development.enabled).toBe(false);
+  expect(flagOf(dump, 'mg-flag-00024')).toMatchObject({ archived: true, type: 'permission' });
+  expect(flagOf(dump, 'mg-flag-00024').environments.production.strategies.map((s: any) => s.name)).toEqual(['default']);
+}
+
+describe('flagpole migrate', () => {
+  test('into a data directory: everything moves, tokens are listed to re-create, and a second run changes nothing', async ({ tempDir }) => {
+    const fake = await unleash();
+    const dir = join(tempDir('mg-data'), 'data');
+    const first = await migrate(['--from', fake.url, '--data-dir', dir]);
+    expect(first.code, first.stderr + first.stdout).toBe(0);
+    expect(first.stderr).toMatch(/^read Unleash 6\.10\.1 at http:\/\/127\.0\.0\.1:\d+: 1 projects, \d+ flags \(\d+ archived\), \d+ segments, \d+ users, 2 API tokens\n/);
+    const flags = row(first.stdout, 'flags');
+    expect(flags[0]).toBeGreaterThanOrEqual(30);
+    expect(flags.slice(1)).toEqual([flags[0], 0, 0, 0, 0]);
+    expect(row(first.stdout, 'segments')[1]).toBeGreaterThanOrEqual(3);
+    expect(row(first.stdout, 'project roles')).toEqual([1, 0, 0, 0, 1, 0]);
+    expect(first.stdout).toContain('this Unleash has no project access API (open source)');
+    expect(row(first.stdout, 'api tokens')).toEqual([2, 0, 0, 0, 2, 0]);
+    expect(first.stdout).toContain('"mg-sdk" type client, projects default, environment development');
+    expectNoSecret(first);
+    expectMigrated(await dumpOf(dir));
+
+    const before = await flagpole(['dump', '--data-dir', dir]);
+    const second = await migrate(['--from', fake.url, '--data-dir', dir]);
+    expect(second.code, second.stdout).toBe(0);
+    for (const kind of ['environments', 'tag types', 'context fields', 'strategy definitions', 'projects', 'segments', 'users', 'flags', 'dependencies']) {
+      const [found, created, updated, unchanged, , failed] = row(second.stdout, kind);
+      expect([kind, created, updated, failed, unchanged]).toEqual([kind, 0, 0, 0, found]);
+    }
+    // Nothing written: the dump (log positions included) is the same.
+    expect((await flagpole(['dump', '--data-dir', dir])).stdout).toBe(before.stdout);
+  });
+
+  test('--dry-run prints the plan and writes nothing; against a migrated directory it has nothing to do', async ({ tempDir }) => {
+    const fake = await unleash();
+    const dir = join(tempDir('mg-dry'), 'data');
+    const dry = await migrate(['--from', fake.url, '--data-dir', dir, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(`dry run: nothing was written to ${dir}; it would do:`);
+    expect(dry.stdout).toMatch(/\+ flags default\/mg-flag-00000: \d+ requests/);
+    expect(dry.stdout).toContain('+ segments mg-beta-testers: 1 request');
+    expect(row(dry.stdout, 'flags')[1]).toBeGreaterThanOrEqual(30);
+    expect(existsSync(dir)).toBe(false);
+
+    expect((await migrate(['--from', fake.url, '--data-dir', dir])).code).toBe(0);
+    const before = await flagpole(['dump', '--data-dir', dir]);
+    const again = await migrate(['--from', fake.url, '--data-dir', dir, '--dry-run']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('nothing: the target holds all of it already');
+    expect((await flagpole(['dump', '--data-dir', dir])).stdout).toBe(before.stdout);
+    // Only reads reached the Unleash.
+    expect(fake.seen.every((r) => r.startsWith('GET ') || r.startsWith('POST /api/admin/features-batch/export'))).toBe(true);
+  });
+
+  test('into a running flagpole (--to): the same result, through its admin API; a second run changes nothing', async ({ tempDir }) => {
+    const fake = await unleash();
+    const service = await startFlagpole(tempDir('mg-live'));
+    onTestFinished(async () => void (await service.stop()));
+    const env = { UNLEASH_TOKEN, FLAGPOLE_TOKEN: ADMIN_TOKEN };
+    const first = await migrate(['--from', fake.url, '--to', service.base], env);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expectNoSecret(first);
+    const state = await call(service.base, 'GET', '/api/admin/state');
+    expectMigrated(state.body);
+    const second = await migrate(['--from', fake.url, '--to', service.base], env);
+    expect(second.code).toBe(0);
+    expect(row(second.stdout, 'flags').slice(1, 3)).toEqual([0, 0]);
+    expect((await call(service.base, 'GET', '/api/admin/state')).body).toEqual(state.body);
+    expect(service.output()).not.toContain(UNLEASH_TOKEN);
+    // A wrong flagpole token: refused, said, exit 1.
+    const refused = await migrate(['--from', fake.url, '--to', service.base], { UNLEASH_TOKEN, FLAGPOLE_TOKEN: '*:*.wrong' });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('the flagpole refused the token (401)');
+    expectNoSecret(refused);
+  });
+
+  test('changes made in flagpole after a migration are brought back to the Unleash\'s state, and then nothing changes', async ({ tempDir }) => {
+    const fake = await unleash();
+    const service = await startFlagpole(tempDir('mg-drift'));
+    onTestFinished(async () => void (await service.stop()));
+    const env = { UNLEASH_TOKEN, FLAGPOLE_TOKEN: ADMIN_TOKEN };
+    expect((await migrate(['--from', fake.url, '--to', service.base], env)).code).toBe(0);
+    const migrated = (await call(service.base, 'GET', '/api/admin/state')).body;
+    const F = '/api/admin/projects/default/features';
+    const dev = flagOf(migrated, 'mg-flag-00000').environments.development.strategies;
+    // Drift: a strategy changed and one deleted, variants, tags, metadata, on/off, an archived flag revived and an active one archived.
+    const drift: [string, string, unknown?][] = [
+      ['PUT', `${F}/mg-flag-00000/environments/development/strategies/${dev[0].id}`, { name: 'flexibleRollout', parameters: { rollout: '99', stickiness: 'default', groupId: 'x' } }],
+      ['DELETE', `${F}/mg-flag-00000/environments/development/strategies/${dev[1].id}`],
+      ['PUT', `${F}/mg-flag-00000/variants`, [{ name: 'only', weightType: 'variable', weight: 1000 }]],
+      ['PUT', '/api/admin/features/mg-flag-00000/tags', { addedTags: [{ type: 'simple', value: 'drift' }], removedTags: [{ type: 'mg-team', value: 'team-0' }] }],
+      ['PUT', `${F}/mg-flag-00002`, { name: 'mg-flag-00002', description: 'changed', type: 'operational', stale: true }],
+      ['POST', `${F}/mg-flag-00002/environments/development/off`],
+      ['POST', '/api/admin/projects/default/revive', { features: ['mg-flag-00024'] }],
+      ['DELETE', `${F}/mg-flag-00003`],
+      ['DELETE', `${F}/mg-flag-00001/dependencies`],
+    ];
+    for (const [method, path, body] of drift) {
+      const answer = await call(service.base, method, path, body);
+      expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBeLessThan(300);
+    }
+    const back = await migrate(['--from', fake.url, '--to', service.base], env);
+    expect(back.code, back.stdout).toBe(0);
+    const [, created, updated, , , failed] = row(back.stdout, 'flags');
+    expect([created, updated, failed]).toEqual([0, 4, 0]);
+    expect(back.stdout).toMatch(/flags default\/mg-flag-00002: metadata; on in development/);
+    expect(back.stdout).toMatch(/flags default\/mg-flag-00000: strategies in development; variants; tags/);
+    expect(back.stdout).toMatch(/flags default\/mg-flag-00003: revived/);
+    expect(row(back.stdout, 'dependencies').slice(1, 3)).toEqual([1, 0]);
+    const restored = (await call(service.base, 'GET', '/api/admin/state')).body;
+    expectMigrated(restored);
+    for (const name of ['mg-flag-00002', 'mg-flag-00003']) {
+      const { version: _a, ...now } = flagOf(restored, name);
+      const { version: _b, ...before } = flagOf(migrated, name);
+      expect(canonicalFlag(now)).toEqual(canonicalFlag(before));
+    }
+    const third = await migrate(['--from', fake.url, '--to', service.base], env);
+    expect(row(third.stdout, 'flags').slice(1, 3)).toEqual([0, 0]);
+    expect(row(third.stdout, 'dependencies').slice(1, 3)).toEqual([0, 0]);
+  });
+
+  for (const version of ['7.4.1', '8.2.0']) {
+    test(`reads Unleash ${version} (variants per environment, no flag-level variants route) and says so`, async ({ tempDir }) => {
+      const fake = await unleash(forVersion(recordedAnswers(), version));
+      const dir = join(tempDir('mg-v'), 'data');
+      const ran = await migrate(['--from', fake.url, '--data-dir', dir]);
+      expect(ran.code, ran.stderr + ran.stdout).toBe(0);
+      expect(ran.stderr).toContain(`read Unleash ${version} at`);
+      expect(fake.seen.some((r) => r.endsWith('/variants'))).toBe(false);
+      expectMigrated(await dumpOf(dir));
+    });
+  }
+
+  test('variants that differ per environment (Unleash 7+): the first environment\'s list is taken and the flag named', async ({ tempDir }) => {
+    const answers = forVersion(recordedAnswers(), '7.4.1');
+    const production = Object.keys(answers).find((k) => k.startsWith('POST /api/admin/features-batch/export') && k.includes('"mg-flag-00003"') && k.endsWith('"environment":"production"}'))!;
+    const entry = (answers[production]!.body as any).featureEnvironments.find((e: any) => e.featureName === 'mg-flag-00003');
+    entry.variants = [{ name: 'prod-only', weight: 1000, weightType: 'variable', stickiness: 'default' }];
+    const fake = await unleash(answers);
+    const dir = join(tempDir('mg-variants'), 'data');
+    const ran = await migrate(['--from', fake.url, '--data-dir', dir]);
+    expect(ran.code, ran.stdout).toBe(0);
+    expect(ran.stdout).toContain("flags default/mg-flag-00003: variants differ per environment; flagpole holds one list: took development's");
+    expect(flagOf(await dumpOf(dir), 'mg-flag-00003').variants.map((v: any) => v.name)).toEqual(['control', 'treatment']);
+    const again = await migrate(['--from', fake.url, '--data-dir', dir]);
+    expect(row(again.stdout, 'flags').slice(1, 3)).toEqual([0, 0]);
+  });
+
+  test('a project\'s default strategies, with a segment, move and stay unchanged after', async ({ tempDir }) => {
+    const answers = recordedAnswers();
+    const overview = answers['GET /api/admin/projects/default/overview']!.body as any;
+    const segmentId = (answers['GET /api/admin/segments']!.body as any).segments.find((s: any) => s.name === 'mg-europe').id;
+    overview.environments = [
+      { environment: 'development', defaultStrategy: { name: 'flexibleRollout', parameters: { rollout: '25', stickiness: 'default', groupId: '' }, constraints: [{ contextName: 'appName', operator: 'IN', values: ['web'] }], segments: [segmentId] } },
+      { environment: 'production' },
+    ];
+    const fake = await unleash(answers);
+    const dir = join(tempDir('mg-default-strategy'), 'data');
+    const ran = await migrate(['--from', fake.url, '--data-dir', dir]);
+    expect(ran.code, ran.stdout).toBe(0);
+    expect(row(ran.stdout, 'default strategies')).toEqual([1, 1, 0, 0, 0, 0]);
+    const dump = await dumpOf(dir);
+    const europe = (Object.values(dump.service.state.segments) as any[]).find((s) => s.name === 'mg-europe');
+    expect(dump.projects.find((p: any) => p.id === 'default').meta.defaultStrategies.development).toMatchObject({
+      name: 'flexibleRollout', parameters: { rollout: '25' }, segments: [europe.id], constraints: [{ contextName: 'appName', operator: 'IN', values: ['web'] }],
+    });
+    const again = await migrate(['--from', fake.url, '--data-dir', dir]);
+    expect(row(again.stdout, 'default strategies')).toEqual([1, 0, 0, 1, 0, 0]);
+  });
+
+  test('project roles where the Unleash has the access route (Enterprise): Owner, Member, Reader granted by name, a custom role skipped', async ({ tempDir }) => {
+    const answers = recordedAnswers();
+    answers['GET /api/admin/projects/default/access'] = { status: 200, body: {
+      roles: [{ id: 4, name: 'Owner' }, { id: 5, name: 'Member' }, { id: 21, name: 'Release manager' }],
+      users: [{ id: 3, roles: [5] }, { id: 4, roles: [21] }], groups: [],
+    } };
+    const fake = await unleash(answers);
+    const dir = join(tempDir('mg-roles'), 'data');
+    const ran = await migrate(['--from', fake.url, '--data-dir', dir]);
+    expect(ran.code, ran.stdout).toBe(0);
+    expect(row(ran.stdout, 'project roles')).toEqual([2, 1, 0, 0, 1, 0]);
+    expect(ran.stdout).toContain('project roles default/mg-user-3@example.com: skipped: custom project role "Release manager"');
+    const dump = await dumpOf(dir);
+    const user2 = (Object.values(dump.service.state.users) as any[]).find((u) => u.email === 'mg-user-2@example.com');
+    expect(dump.projects.find((p: any) => p.id === 'default').meta.members[String(user2.id)]).toBe(5);
+    const again = await migrate(['--from', fake.url, '--data-dir', dir]);
+    expect(row(again.stdout, 'project roles')).toEqual([2, 0, 0, 1, 1, 0]);
+  });
+
+  test('the command line: a bad URL, no token, no target or two targets are usage errors (exit 2) and touch nothing', async ({ tempDir }) => {
+    const dir = join(tempDir('mg-usage'), 'data');
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [['--from', 'ftp://x', '--data-dir', dir], { UNLEASH_TOKEN }, /--from <url>' must be an http/],
+      [['--from', 'http://u:secret-pass@127.0.0.1:1', '--data-dir', dir], { UNLEASH_TOKEN }, /must not hold a user or password/],
+      [['--from', 'http://127.0.0.1:1', '--data-dir', dir], {}, /admin token is missing/],
+      [['--from', 'http://127.0.0.1:1'], { UNLEASH_TOKEN }, /give the target/],
+      [['--from', 'http://127.0.0.1:1', '--data-dir', dir, '--to', 'http://127.0.0.1:2'], { UNLEASH_TOKEN }, /cannot be used with/],
+      [['--from', 'http://127.0.0.1:1', '--to', 'http://127.0.0.1:2'], { UNLEASH_TOKEN }, /flagpole's admin token is missing/],
+      [['--from', 'http://127.0.0.1:1', '--data-dir', dir, '--timeout', '0'], { UNLEASH_TOKEN }, /whole number of seconds/],
+    ];
+    for (const [args, env, message] of cases) {
+      const ran = await migrate(args, env);
+      expect([args.join(' '), ran.code]).toEqual([args.join(' '), 2]);
+      expect(ran.stderr).toMatch(message);
+      expect(ran.stderr).not.toContain('secret-pass');
+      expectNoSecret(ran);
+    }
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  test('a wrong token, an unreachable Unleash, a 500, a malformed or non-JSON answer, an unsupported version: a clear message, exit 1, nothing written', async ({ tempDir }) => {
+    const port = await freePort();
+    const broken = (faults: Fault[]) => unleash(recordedAnswers(), faults);
+    const cases: [string, Record<string, string>, RegExp][] = [
+      [(await unleash()).url, { UNLEASH_TOKEN: '*:*.not-the-token' }, /the Unleash refused the token \(401\) on GET \/api\/admin\/ui-config/],
+      [`http://127.0.0.1:${port}`, { UNLEASH_TOKEN }, /cannot reach the Unleash at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/],
+      [(await broken([{ prefix: 'POST /api/admin/features-batch/export', status: 500, body: { name: 'InternalError', message: 'db down' } }])).url, { UNLEASH_TOKEN }, /the Unleash failed on POST \/api\/admin\/features-batch\/export \(500: db down\)/],
+      [(await broken([{ prefix: 'GET /api/admin/segments', status: 200, body: { segments: [{ id: 'x', name: 3 }] } }])).url, { UNLEASH_TOKEN }, /answer to \/api\/admin\/segments is not what migrate reads: segments\.0\.id/],
+      [(await broken([{ prefix: 'GET /api/admin/projects', status: 200, raw: '<html>login</html>' }])).url, { UNLEASH_TOKEN }, /answer to GET \/api\/admin\/projects is not JSON/],
+      [(await broken([{ prefix: 'GET /api/admin/ui-config', status: 200, body: { version: '5.12.0' } }])).url, { UNLEASH_TOKEN }, /the Unleash is version 5\.12\.0: migrate reads Unleash 6\.x, 7\.x and 8\.x/],
+      [(await broken([{ prefix: 'GET /api/admin/tag-types', status: 404, body: {} }])).url, { UNLEASH_TOKEN }, /the Unleash has no \/api\/admin\/tag-types \(404\)/],
+      [(await broken([{ prefix: 'GET /api/admin/segments', status: 200, raw: '{"segments":[', contentLength: 300 * 1024 * 1024 }])).url, { UNLEASH_TOKEN }, /the Unleash's answer to GET \/api\/admin\/segments is larger than 268435456 bytes/],
+      [(await broken([{ prefix: 'GET /api/admin/environments', status: 200, raw: '{"environments":[', contentLength: 1000 }])).url, { UNLEASH_TOKEN }, /the Unleash's answer to GET \/api\/admin\/environments broke off/],
+    ];
+    for (const [url, env, message] of cases) {
+      const dir = join(tempDir('mg-fail'), 'data');
+      const ran = await migrate(['--from', url, '--data-dir', dir], env);
+      expect([message.source, ran.code]).toEqual([message.source, 1]);
+      expect(ran.stderr).toMatch(message);
+      expect(ran.stderr).not.toMatch(/\n\s+at /);
+      expectNoSecret(ran);
+      expect(existsSync(dir)).toBe(false);
+    }
+  });
+
+  test('a data directory a running flagpole holds is refused with the reason; a write the target refuses fails its step, exit 1', async ({ tempDir }) => {
+    const fake = await unleash();
+    const dir = tempDir('mg-locked');
+    const service = await startFlagpole(dir);
+    onTestFinished(async () => void (await service.stop()));
+    const locked = await migrate(['--from', fake.url, '--data-dir', dir]);
+    expect(locked.code).toBe(1);
+    expect(locked.stderr).toContain(`cannot open the data directory ${dir}`);
+
+    // A segment limit of 1: the others are refused by flagpole; the migration goes on and says which failed.
+    const limited = join(tempDir('mg-limit'), 'data');
+    const ran = await flagpole(['migrate', '--from', fake.url, '--data-dir', limited], { env: { UNLEASH_TOKEN, LIMIT_SEGMENTS: '1' } });
+    expect(ran.code).toBe(1);
+    expect(row(ran.stdout, 'segments')[5]).toBeGreaterThanOrEqual(2);
+    expect(ran.stdout).toMatch(/failed \(\d+\):\n {2}segments \S+: POST \/api\/admin\/segments answered 400: /);
+    expect(row(ran.stdout, 'tag types')[5]).toBe(0);
+  });
+});
