@@ -138,6 +138,9 @@ export function matchUser(targetUsers: User[], u: { email: string | null; userna
   return targetUsers.find((t) => (email && t.email?.toLowerCase() === email) || (username && t.username?.toLowerCase() === username));
 }
 
+/** What a project record without these fields means (a project made before them, or the first `default`): Unleash's defaults. */
+const PROJECT_FIELD_DEFAULTS: Record<string, string> = { mode: 'open', defaultStickiness: 'default' };
+
 function projectStep(p: SourceData['projects'][number], meta: ProjectMeta | undefined, caps: Capabilities): Step {
   // mode and defaultStickiness go only where the target's project body has them (docs/migration.md "Projects").
   const extra = Object.fromEntries((['mode', 'defaultStickiness'] as const).filter((k) => caps.projectFields.has(k) && p[k] !== null).map((k) => [k, p[k]]));
@@ -145,10 +148,10 @@ function projectStep(p: SourceData['projects'][number], meta: ProjectMeta | unde
   const changes: string[] = [];
   const have = new Set<string>(meta?.environments ?? []);
   if (!meta) ops.push({ method: 'POST', path: '/api/admin/projects', body: { id: p.id, name: p.name, description: p.description, ...extra } });
-  else if (p.name !== meta.name || p.description !== (meta.description ?? '') || Object.entries(extra).some(([k, x]) => (meta as unknown as Record<string, unknown>)[k] !== x)) {
+  else if (p.name !== meta.name || p.description !== (meta.description ?? '') || Object.entries(extra).some(([k, x]) => ((meta as unknown as Record<string, unknown>)[k] ?? PROJECT_FIELD_DEFAULTS[k]) !== x)) {
     if (caps.projectUpdate) {
       ops.push({ method: 'PUT', path: `/api/admin/projects/${e(p.id)}`, body: { name: p.name, description: p.description, ...extra } });
-      changes.push('name, description');
+      changes.push(Object.keys(extra).length > 0 ? `name, description, ${Object.keys(extra).join(', ')}` : 'name, description');
     } else changes.push('(name or description differ: the target has no project update)');
   }
   // A new project is connected to every enabled environment of the target: after its creation, the runner
