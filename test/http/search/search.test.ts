@@ -170,8 +170,12 @@ describe('filters', () => {
 describe('sorting and paging', () => {
   test('default: createdAt ascending; sortBy name, type, stale, project, environment:<name>, with createdAt then name breaking ties', async ({ h }) => {
     await createProject(h, 'aaa');
+    // Each created in its own millisecond, so that createdAt orders them (a tie falls back to the names).
+    const nextMillisecond = () => new Promise((resolve) => setTimeout(resolve, 2));
     await createFlag(h, 'b', { type: 'release' });
+    await nextMillisecond();
     await createFlag(h, 'a', { type: 'experiment' });
+    await nextMillisecond();
     await createFlag(h, 'c', { type: 'release' }, 'aaa');
     await makeStale(h, 'b');
     await addStrategy(h, 'a', 'development');
