@@ -114,6 +114,37 @@ async function heapUsed(target: Target): Promise<number | undefined> {
   return match?.[1] === undefined ? undefined : Number(match[1]);
 }
 
+/** The server's histogram of commit → last stream write: its count, sum (seconds) and cumulative buckets. */
+interface DeliveryHistogram {
+  count: number;
+  sum: number;
+  buckets: [number, number][];
+}
+
+async function deliveryHistogram(target: Target): Promise<DeliveryHistogram | undefined> {
+  const reply = await call(target, 'GET', '/internal-backstage/prometheus');
+  const count = /^flagpole_streaming_delivery_seconds_count\s+([\d.e+-]+)/m.exec(reply.text)?.[1];
+  const sum = /^flagpole_streaming_delivery_seconds_sum\s+([\d.e+-]+)/m.exec(reply.text)?.[1];
+  if (count === undefined || sum === undefined) return undefined;
+  const buckets = [...reply.text.matchAll(/^flagpole_streaming_delivery_seconds_bucket\{le="([\d.e+-]+)"\}\s+([\d.e+-]+)/gm)].map((m) => [Number(m[1]), Number(m[2])] as [number, number]);
+  return { count: Number(count), sum: Number(sum), buckets };
+}
+
+/** Fan-outs between two scrapes: their number, mean, and the bucket bounds holding half and 99% of them. */
+function describeDelivery(before: DeliveryHistogram | undefined, after: DeliveryHistogram | undefined): string {
+  if (!before || !after) return 'n/a (no flagpole_streaming_delivery_seconds)';
+  const n = after.count - before.count;
+  if (n <= 0) return 'no fan-out observed';
+  const within = (share: number): string => {
+    for (const [le, total] of after.buckets) {
+      const earlier = before.buckets.find(([l]) => l === le)?.[1] ?? 0;
+      if (total - earlier >= share * n) return `≤ ${f1(le * 1000)} ms`;
+    }
+    return `> ${f1((after.buckets.at(-1)?.[0] ?? NaN) * 1000)} ms`;
+  };
+  return `${n} fan-outs, mean ${f1(((after.sum - before.sum) / n) * 1000)} ms; half ${within(0.5)}, 99% ${within(0.99)}`;
+}
+
 /** The revision an answer of the delta API stands at (its `ETag`), and the answer. */
 async function delta(target: Target, token: string, presented?: number): Promise<{ status: number; revision: number; types: string[] }> {
   const headers: Record<string, string> = { authorization: token, 'unleash-client-spec': '5.1.0' };
@@ -248,6 +279,7 @@ async function runSize(options: StreamOptions, size: number): Promise<{ rows: Sc
     });
 
     // 4. Toggles one at a time: admin 200 → each client's event naming the flag.
+    const deliveryBefore = await deliveryHistogram(target);
     const lastMs: number[] = [];
     const everyMs: number[] = [];
     let missing = 0;
@@ -279,6 +311,12 @@ async function runSize(options: StreamOptions, size: number): Promise<{ rows: Sc
     rows.push({
       measure: `${at}: admin 200 → every client's event (${every.length} deliveries)`,
       value: `p50 ${f1(percentile(every, 0.5))} ms, p99 ${f1(percentile(every, 0.99))} ms, earliest ${f1(every[0] ?? NaN)} ms`,
+      goal: '', met: undefined,
+    });
+    const deliveryAfter = await deliveryHistogram(target);
+    rows.push({
+      measure: `${at}: the server's part, commit → last stream write (flagpole_streaming_delivery_seconds over the toggles)`,
+      value: describeDelivery(deliveryBefore, deliveryAfter),
       goal: '', met: undefined,
     });
     rows.push({

@@ -97,6 +97,9 @@ export class ClientStreams {
   /** `unleash-connected` and `unleash-updated` messages queued to clients since the start (keep-alives are not counted). */
   private pushed = 0;
   private keepAlive: NodeJS.Timeout | undefined;
+  /** `performance.now()` of the first commit not yet fanned out (null: none waiting). */
+  private pendingSince: number | null = null;
+  private readonly deliveryListeners: ((seconds: number) => void)[] = [];
   private readonly stopFeed: () => void;
   private readonly stopClose: () => void;
 
@@ -220,14 +223,28 @@ export class ClientStreams {
     return bytes;
   }
 
+  /**
+   * Calls `listener` after each fan-out that sent something, with the seconds from the first commit it carried
+   * to its last socket write: the server's part of a change reaching the SDKs (`flagpole_streaming_delivery_seconds`).
+   */
+  onDelivery(listener: (seconds: number) => void): void {
+    this.deliveryListeners.push(listener);
+  }
+
   private schedule(): void {
-    if (this.scheduled || this.connections.size === 0) return;
+    if (this.connections.size === 0) return;
+    this.pendingSince ??= performance.now();
+    if (this.scheduled) return;
     this.scheduled = true;
     const run = () => {
       this.scheduled = false;
       const start = performance.now();
+      const pushedBefore = this.pushed;
       this.fanOut();
-      const took = performance.now() - start;
+      const end = performance.now();
+      const took = end - start;
+      if (this.pendingSince !== null && this.pushed > pushedBefore) for (const listener of this.deliveryListeners) listener((end - this.pendingSince) / 1000);
+      this.pendingSince = null;
       this.nextFanOutAt = start + Math.max(MIN_FANOUT_SPACING_MS, FANOUT_SPACING_FACTOR * took);
     };
     const wait = this.nextFanOutAt - performance.now();

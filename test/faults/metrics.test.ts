@@ -162,6 +162,8 @@ describe('streaming clients', () => {
       const s = await scrape(h);
       return { clients: value(s, 'flagpole_streaming_clients'), pushed: value(s, 'flagpole_streaming_events_pushed_total') };
     };
+    // One observation per fan-out that sent something (a connect's first message is not a fan-out).
+    const deliveries = async () => value(await scrape(h), 'flagpole_streaming_delivery_seconds');
     expect(await figures()).toEqual({ clients: 0, pushed: 0 });
     const first = await openSse(base, token);
     const second = await openSse(base, token);
@@ -173,12 +175,15 @@ describe('streaming clients', () => {
       await first.next((m) => m.event === 'unleash-updated');
       await second.next((m) => m.event === 'unleash-updated');
       expect(await figures()).toEqual({ clients: 2, pushed: 4 });
+      expect(await deliveries()).toBe(1);
       // A change this token does not see pushes nothing: after it and one it sees, two more messages.
       expect((await h.json('POST', '/api/admin/projects', { id: 'other', name: 'Other' })).status).toBe(201);
       expect((await h.req('POST', '/api/admin/projects/default/features/streamed/environments/development/off')).status).toBe(200);
       await first.next((m) => m.event === 'unleash-updated');
       await second.next((m) => m.event === 'unleash-updated');
       expect(await figures()).toEqual({ clients: 2, pushed: 6 });
+      // The project's creation reached nobody: only the fan-out that carried /off counts.
+      expect(await deliveries()).toBe(2);
       first.close();
       expect(await first.ended).toBe('error');
       await expect.poll(async () => (await figures()).clients).toBe(1);
