@@ -2,7 +2,7 @@
  * A whole migration (docs/migration.md): read the Unleash, read the target's dump, plan, and (unless a dry
  * run) send the plan phase by phase (what is named must exist before what names it: environments, tag types,
  * context fields and strategy definitions, projects, segments, users, project roles, flags, dependencies,
- * archiving), comparing against a fresh dump between phases so a second run finds everything unchanged.
+ * archiving and turning environments off), comparing against a fresh dump between phases so a second run finds everything unchanged.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
