@@ -6,7 +6,7 @@
  */
 import { canonical, dependenciesKey, same, strategyKey, tagsKey, targetStrategy, targetVariants, variantsKey } from './compare.js';
 import type { Flag, ProjectMeta } from '../domain/types.js';
-import type { User } from '../domain/service-state.js';
+import type { Environment, User } from '../domain/service-state.js';
 import type { SourceData, SourceFlag, Strategy } from './source-model.js';
 import type { TargetDump } from './target.js';
 
@@ -40,6 +40,12 @@ export interface Step {
 export interface Capabilities {
   projectFields: Set<string>;
   projectUpdate: boolean;
+  /** `PUT /api/admin/environments/update/:name` (type, sort order). */
+  environmentUpdate: boolean;
+  /** `POST /api/admin/environments/:name/on` and `/off`. */
+  environmentToggle: boolean;
+  /** `PUT /api/admin/environments/sort-order`. */
+  environmentSortOrder: boolean;
 }
 
 const e = encodeURIComponent;
@@ -66,12 +72,7 @@ export function serviceSteps(source: SourceData, dump: TargetDump, caps: Capabil
   const steps: Step[] = [];
   const step = (kind: Kind, name: string, action: Step['action'], ops: Op[] = [], detail?: string) => steps.push(detail === undefined ? { kind, name, action, ops } : { kind, name, action, ops, detail });
 
-  for (const env of source.environments) {
-    const have = state.environments.find((x) => x.name === env.name);
-    if (!have) step('environments', env.name, 'create', [{ method: 'POST', path: '/api/admin/environments', body: { name: env.name, type: env.type, sortOrder: env.sortOrder } }]);
-    else if (have.type !== env.type) step('environments', env.name, 'skip', [], `type ${env.type} here, ${have.type} in the target: flagpole has no environment update`);
-    else step('environments', env.name, 'unchanged');
-  }
+  for (const env of source.environments) steps.push(environmentStep(env, state.environments.find((x) => x.name === env.name), connecting(source, dump, env.name), caps));
   for (const t of source.tagTypes) {
     const have = state.tagTypes.find((x) => x.name === t.name);
     const body = { description: t.description, icon: t.icon, color: t.color };
@@ -127,6 +128,55 @@ export function serviceSteps(source: SourceData, dump: TargetDump, caps: Capabil
     else step('users', label, 'create', [{ method: 'POST', path: '/api/admin/user-admin', body: { ...(u.email ? { email: u.email } : {}), ...(u.name ? { name: u.name } : {}), ...(u.username ? { username: u.username } : {}), rootRole: roleId(u.rootRole) } }]);
   }
   return steps;
+}
+
+/** True when a project of the source is to be connected to `environment` in the target (new, or not yet connected). */
+function connecting(source: SourceData, dump: TargetDump, environment: string): boolean {
+  return source.projects.some((p) => p.environments.includes(environment) && !dump.projects.find((x) => x.id === p.id)?.meta.environments.includes(environment));
+}
+
+/**
+ * An environment: created (enabled, so that projects may connect it), or its type, sort order and on/off
+ * brought to the source's, each through the route the target has for it (`caps`). Turning one off waits
+ * in `after` until the projects are connected (a disabled environment cannot be added to a project): one
+ * off in both that a project still has to connect is turned on for that, and off again.
+ */
+function environmentStep(env: SourceData['environments'][number], have: Environment | undefined, connect: boolean, caps: Capabilities): Step {
+  const path = `/api/admin/environments/${e(env.name)}`;
+  const off: Op = { method: 'POST', path: `${path}/off` };
+  const onOff = env.enabled ? 'on' : 'off';
+  if (!have) {
+    const step: Step = { kind: 'environments', name: env.name, action: 'create', ops: [{ method: 'POST', path: '/api/admin/environments', body: { name: env.name, type: env.type, sortOrder: env.sortOrder } }], detail: `type ${env.type}, sort order ${env.sortOrder}, ${onOff}` };
+    if (!env.enabled) {
+      if (caps.environmentToggle) step.after = [off];
+      else step.detail += ' (created on: the target cannot turn an environment off)';
+    }
+    return step;
+  }
+  const ops: Op[] = [];
+  const after: Op[] = [];
+  const changes: string[] = [];
+  const missing: string[] = [];
+  if (have.type !== env.type) {
+    if (have.protected) missing.push(`type ${env.type} here, ${have.type} in the target (protected there)`);
+    else if (caps.environmentUpdate) { ops.push({ method: 'PUT', path: `/api/admin/environments/update/${e(env.name)}`, body: { type: env.type } }); changes.push(`type ${have.type} → ${env.type}`); }
+    else missing.push(`type ${env.type} here, ${have.type} in the target: the target has no environment update`);
+  }
+  if (have.sortOrder !== env.sortOrder) {
+    if (caps.environmentSortOrder) ops.push({ method: 'PUT', path: '/api/admin/environments/sort-order', body: { [env.name]: env.sortOrder } });
+    else if (caps.environmentUpdate && !have.protected) ops.push({ method: 'PUT', path: `/api/admin/environments/update/${e(env.name)}`, body: { sortOrder: env.sortOrder } });
+    if (caps.environmentSortOrder || (caps.environmentUpdate && !have.protected)) changes.push(`sort order ${have.sortOrder} → ${env.sortOrder}`);
+    else missing.push(`sort order ${env.sortOrder} here, ${have.sortOrder} in the target: the target cannot change it`);
+  }
+  const toggle = have.enabled !== env.enabled || (!env.enabled && connect);
+  if (toggle && !caps.environmentToggle) missing.push(`${onOff} here, ${have.enabled ? 'on' : 'off'} in the target: the target cannot turn an environment on or off`);
+  else if (env.enabled && !have.enabled) { ops.push({ method: 'POST', path: `${path}/on` }); changes.push('on'); }
+  else if (!env.enabled && have.enabled) { after.push(off); changes.push('off'); }
+  else if (!env.enabled && connect) { ops.push({ method: 'POST', path: `${path}/on` }); after.push(off); changes.push('on while projects connect it, then off'); }
+  if (ops.length === 0 && after.length === 0) return missing.length > 0 ? { kind: 'environments', name: env.name, action: 'skip', ops, detail: missing.join('; ') } : { kind: 'environments', name: env.name, action: 'unchanged', ops };
+  const step: Step = { kind: 'environments', name: env.name, action: 'update', ops, detail: [...changes, ...missing.map((m) => `not carried: ${m}`)].join('; ') };
+  if (after.length > 0) step.after = after;
+  return step;
 }
 
 const roleId = (name: string) => ({ Admin: 1, Editor: 2, Viewer: 3 } as Record<string, number>)[name] ?? 3;

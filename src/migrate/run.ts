@@ -2,7 +2,7 @@
  * A whole migration (docs/migration.md): read the Unleash, read the target's dump, plan, and (unless a dry
  * run) send the plan phase by phase (what is named must exist before what names it: environments, tag types,
  * context fields and strategy definitions, projects, segments, users, project roles, flags, dependencies,
- * archiving), comparing against a fresh dump between phases so a second run finds everything unchanged.
+ * archiving and turning environments off), comparing against a fresh dump between phases so a second run finds everything unchanged.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -52,7 +52,12 @@ async function capabilitiesOf(target: Target): Promise<Capabilities> {
   const answer = await target.request('GET', '/docs/openapi.json');
   const paths = answer.status === 200 ? answer.body?.paths ?? {} : {};
   const schema = paths['/api/admin/projects']?.post?.requestBody?.content?.['application/json']?.schema;
-  return { projectFields: new Set(Object.keys(schema?.properties ?? {})), projectUpdate: Boolean(paths['/api/admin/projects/{projectId}']?.put) };
+  return {
+    projectFields: new Set(Object.keys(schema?.properties ?? {})), projectUpdate: Boolean(paths['/api/admin/projects/{projectId}']?.put),
+    environmentUpdate: Boolean(paths['/api/admin/environments/update/{name}']?.put),
+    environmentToggle: Boolean(paths['/api/admin/environments/{name}/on']?.post && paths['/api/admin/environments/{name}/off']?.post),
+    environmentSortOrder: Boolean(paths['/api/admin/environments/sort-order']?.put),
+  };
 }
 
 /** A new data directory's dump, for a dry run into a directory that does not exist yet: nothing is written there. */
@@ -187,8 +192,9 @@ export async function migrateInto(source: SourceData, target: Target | null, opt
   flags = flagsOf(dump);
   const dependencySteps = source.flags.map((f) => dependencyStep(f, flags.get(`${f.project}\u0000${f.name}`))).filter((s): s is Step => s !== null);
   await run(dependencySteps, 'dependencies', CONCURRENCY);
-  // Archiving last: an archived flag takes no change, and a revived one goes back.
-  const archive = [...flagSteps, ...dependencySteps].filter((s) => s.after && s.after.length > 0);
+  // Archiving last: an archived flag takes no change, and a revived one goes back. Environments are turned
+  // off last too, once every project has connected them.
+  const archive = [...service, ...flagSteps, ...dependencySteps].filter((s) => s.after && s.after.length > 0);
   if (!options.dryRun && target) {
     const sent = new Set<string>();
     await pool(archive, CONCURRENCY, async (step) => {

@@ -82,6 +82,37 @@ function expectMigrated(dump: any): void {
   expect(flagOf(dump, 'mg-flag-00024').environments.production.strategies.map((s: any) => s.name)).toEqual(['default']);
 }
 
+
+/**
+ * The recorded answers with more to carry: a disabled `mg-staging` environment (type staging, sort order 5)
+ * that a second project `mg-proj` (mode private, sticky on sessionId, no flags) has, and the `default`
+ * project in mode protected, sticky on userId. The recorded `default` environment is off (Unleash 6's).
+ */
+function withEnvironmentsAndProjects(answers: Answers = recordedAnswers()): Answers {
+  (answers['GET /api/admin/environments']!.body as any).environments.push({ name: 'mg-staging', type: 'staging', sortOrder: 5, enabled: false, protected: false });
+  (answers['GET /api/admin/projects']!.body as any).projects.push({ id: 'mg-proj', name: 'MG project', description: 'moved with its settings', mode: 'private', archivedAt: null });
+  Object.assign(answers['GET /api/admin/projects/default/overview']!.body as any, { mode: 'protected', defaultStickiness: 'userId' });
+  answers['GET /api/admin/projects/mg-proj/overview'] = { status: 200, body: {
+    name: 'MG project', description: 'moved with its settings', mode: 'private', defaultStickiness: 'sessionId',
+    environments: [{ environment: 'production' }, { environment: 'mg-staging' }],
+  } };
+  answers['GET /api/admin/projects/mg-proj/features'] = { status: 200, body: { version: 2, features: [] } };
+  answers['GET /api/admin/search/features?project=IS:mg-proj&archived=IS:true&offset=0&limit=100'] = { status: 200, body: { features: [], total: 0 } };
+  return answers;
+}
+
+/** What `withEnvironmentsAndProjects` holds, checked in a target's dump. */
+function expectEnvironmentsAndProjects(dump: any): void {
+  const environments = Object.fromEntries(dump.service.state.environments.map((e: any) => [e.name, [e.type, e.sortOrder, e.enabled]]));
+  expect(environments).toEqual({
+    default: ['production', 1, false], development: ['development', 2, true], production: ['production', 3, true], 'mg-staging': ['staging', 5, false],
+  });
+  const meta = (id: string) => dump.projects.find((p: any) => p.id === id).meta;
+  expect(meta('default')).toMatchObject({ mode: 'protected', defaultStickiness: 'userId' });
+  expect(meta('mg-proj')).toMatchObject({ name: 'MG project', description: 'moved with its settings', mode: 'private', defaultStickiness: 'sessionId' });
+  expect([...meta('mg-proj').environments].sort()).toEqual(['mg-staging', 'production']);
+}
+
 describe('flagpole migrate', () => {
   test('into a data directory: everything moves, tokens are listed to re-create, and a second run changes nothing', async ({ tempDir }) => {
     const fake = await unleash();
@@ -265,6 +296,73 @@ describe('flagpole migrate', () => {
     expect(dump.projects.find((p: any) => p.id === 'default').meta.members[String(user2.id)]).toBe(5);
     const again = await migrate(['--from', fake.url, '--data-dir', dir]);
     expect(row(again.stdout, 'project roles')).toEqual([2, 0, 0, 1, 1, 0]);
+  });
+
+  test('environments (type, sort order, on/off) and project mode and stickiness: a dry run lists them, they move, a second run changes nothing', async ({ tempDir }) => {
+    const fake = await unleash(withEnvironmentsAndProjects());
+    const dir = join(tempDir('mg-envs'), 'data');
+    const dry = await migrate(['--from', fake.url, '--data-dir', dir, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('+ environments default (type production, sort order 1, off): 2 requests');
+    expect(dry.stdout).toContain('+ environments mg-staging (type staging, sort order 5, off): 2 requests');
+    expect(dry.stdout).toContain('~ environments development (sort order 1 → 2): 1 request');
+    expect(dry.stdout).toContain('~ environments production (sort order 2 → 3): 1 request');
+    expect(dry.stdout).toContain('+ projects mg-proj: 2 requests');
+    expect(dry.stdout).toMatch(/~ projects default \(name, description, mode, defaultStickiness\): 1 request/);
+    expect(existsSync(dir)).toBe(false);
+
+    const first = await migrate(['--from', fake.url, '--data-dir', dir]);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect(row(first.stdout, 'environments')).toEqual([4, 2, 2, 0, 0, 0]);
+    expect(row(first.stdout, 'projects')).toEqual([2, 1, 1, 0, 0, 0]);
+    const dump = await dumpOf(dir);
+    expectEnvironmentsAndProjects(dump);
+    expectMigrated(dump);
+    // Migrate never connects an environment twice (409): only reads, creates and the connections it lacked.
+    expect(first.stdout).not.toMatch(/^failed \(/m);
+
+    const before = await flagpole(['dump', '--data-dir', dir]);
+    const second = await migrate(['--from', fake.url, '--data-dir', dir]);
+    expect(second.code, second.stdout).toBe(0);
+    expect(row(second.stdout, 'environments')).toEqual([4, 0, 0, 4, 0, 0]);
+    expect(row(second.stdout, 'projects')).toEqual([2, 0, 0, 2, 0, 0]);
+    expect((await flagpole(['dump', '--data-dir', dir])).stdout).toBe(before.stdout);
+    const again = await migrate(['--from', fake.url, '--data-dir', dir, '--dry-run']);
+    expect(again.stdout).toContain('nothing: the target holds all of it already');
+  });
+
+  test('environments and projects changed in flagpole after a migration are brought back (an environment off in both that a project lost is turned on to connect it, then off), then nothing changes', async ({ tempDir }) => {
+    const fake = await unleash(withEnvironmentsAndProjects());
+    const service = await startFlagpole(tempDir('mg-env-drift'));
+    onTestFinished(async () => void (await service.stop()));
+    const env = { UNLEASH_TOKEN, FLAGPOLE_TOKEN: ADMIN_TOKEN };
+    expect((await migrate(['--from', fake.url, '--to', service.base], env)).code).toBe(0);
+    const migrated = (await call(service.base, 'GET', '/api/admin/state')).body;
+    expectEnvironmentsAndProjects(migrated);
+    const drift: [string, string, unknown?][] = [
+      ['PUT', '/api/admin/environments/update/production', { type: 'development' }],
+      ['PUT', '/api/admin/environments/sort-order', { development: 9 }],
+      ['POST', '/api/admin/environments/default/on'],
+      ['DELETE', '/api/admin/projects/mg-proj/environments/mg-staging'],
+      ['PUT', '/api/admin/projects/mg-proj', { name: 'renamed', mode: 'open', defaultStickiness: 'default' }],
+    ];
+    for (const [method, path, body] of drift) {
+      const answer = await call(service.base, method, path, body);
+      expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBeLessThan(300);
+    }
+    const back = await migrate(['--from', fake.url, '--to', service.base], env);
+    expect(back.code, back.stdout + back.stderr).toBe(0);
+    expect(row(back.stdout, 'environments')).toEqual([4, 0, 4, 0, 0, 0]);
+    expect(row(back.stdout, 'projects')).toEqual([2, 0, 1, 1, 0, 0]);
+    const restored = (await call(service.base, 'GET', '/api/admin/state')).body;
+    expectEnvironmentsAndProjects(restored);
+    expect(restored.service.state.environments).toEqual(migrated.service.state.environments);
+    const third = await migrate(['--from', fake.url, '--to', service.base], env);
+    expect(third.code).toBe(0);
+    for (const kind of ['environments', 'projects', 'flags']) {
+      const [found, created, updated, unchanged, , failed] = row(third.stdout, kind);
+      expect([kind, created, updated, failed, unchanged]).toEqual([kind, 0, 0, 0, found]);
+    }
   });
 
   test('the command line: a bad URL, no token, no target or two targets are usage errors (exit 2) and touch nothing', async ({ tempDir }) => {
