@@ -6,10 +6,17 @@
  * steps is finished at the next start, never left half.
  */
 import type { DomainError } from '../domain/errors.js';
-import type { Registry } from './registry.js';
+import type { ProjectActor, ServiceActor } from './actor-types.js';
+
+/** What settling reads of the registry (its shape only: `Registry.open` calls this at start). */
+export interface SettleTarget {
+  project(id: string): ProjectActor | undefined;
+  projectIds(): string[];
+  readonly service: ServiceActor;
+}
 
 /** Finishes the import pending in `projectId`, if any; answers the service's refusal when one stops it. */
-export async function settlePendingImport(registry: Registry, projectId: string, by: string): Promise<DomainError | null> {
+export async function settlePendingImport(registry: SettleTarget, projectId: string, by: string): Promise<DomainError | null> {
   const actor = registry.project(projectId);
   const pending = actor?.state.meta.pendingImport;
   if (!actor || !pending) return null;
@@ -28,7 +35,7 @@ export async function settlePendingImport(registry: Registry, projectId: string,
 }
 
 /** Settles every project an interrupted import left marked (at start, before anything is served). */
-export async function settlePendingImports(registry: Registry, log: { error(obj: object, msg: string): void }): Promise<void> {
+export async function settlePendingImports(registry: SettleTarget, log: { error(obj: object, msg: string): void }): Promise<void> {
   for (const id of registry.projectIds()) {
     if (!registry.project(id)?.state.meta.pendingImport) continue;
     try {

@@ -5,16 +5,14 @@ import type { RecoveryNotice } from '../../snapshots/recovery.js';
 import { Store, type WriteHealth } from '../../snapshots/store.js';
 import { DEFAULT_LIMITS, LIMIT_VARIABLES, overLimit, type Limits } from '../limits.js';
 import { silentLogger } from '../log.js';
-import type { ProjectCommand, ProjectReplies } from '../domain/commands.js';
 import type { ProjectLookups } from '../domain/context.js';
 import { BUILT_IN_CONTEXT_FIELDS, BUILT_IN_STRATEGIES } from '../domain/definitions.js';
 import type { SegmentUsage } from '../domain/decide-service.js';
 import { fail, type Decision, type DomainError } from '../domain/errors.js';
 import type { ProjectEvent } from '../domain/events.js';
-import type { ProjectDraft, ProjectState } from '../domain/project-state.js';
 import { PROJECT_OWNER, ROOT_ADMIN } from '../domain/roles.js';
 import { segmentUsesIn } from '../domain/segment.js';
-import type { ServiceCommand, ServiceEvent, ServiceReplies, ServiceState } from '../domain/service-state.js';
+import type { ServiceState } from '../domain/service-state.js';
 import { SIMPLE_TAG_TYPE } from '../domain/service-state.js';
 import type { Flag, ProjectMeta } from '../domain/types.js';
 import { CommandActor, DEFAULT_WRITE_TIMEOUT_MS, StorageError, type ActorOptions } from './command-actor.js';
@@ -28,8 +26,9 @@ import { SerialQueue } from './serial-queue.js';
 import { emptyServiceState, serviceModel } from './service-model.js';
 import { UsageActor } from './usage-actor.js';
 
-export type ProjectActor = CommandActor<ProjectState, ProjectDraft, ProjectCommand, ProjectEvent, ProjectReplies>;
-export type ServiceActor = CommandActor<ServiceState, ServiceState, ServiceCommand, ServiceEvent, ServiceReplies>;
+import type { ProjectActor, ServiceActor } from './actor-types.js';
+
+export type { ProjectActor, ServiceActor } from './actor-types.js';
 
 export interface RegistryOptions extends Partial<ActorOptions> {
   dataDir: string;

@@ -5,7 +5,15 @@
  * against the committed service state (`ProjectLookups`).
  */
 import { fail, type DomainError } from './errors.js';
-import type { Constraint } from './types.js';
+import type { ConstraintBody as Constraint } from '../schemas/index.js';
+
+/** A tag type (Unleash's `/api/admin/tag-types`): what tags of that type are for. */
+export interface TagType {
+  name: string;
+  description: string;
+  icon: string | null;
+  color: string | null;
+}
 
 export interface LegalValue {
   value: string;

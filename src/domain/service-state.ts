@@ -1,5 +1,5 @@
 /** Service-wide data: environments, users, API tokens, segments, tag types, context fields and strategy definitions (everything that is not inside one project). */
-import { BUILT_IN_CONTEXT_FIELDS, BUILT_IN_STRATEGIES, type ContextField, type LegalValue, type StrategyDefinition } from './definitions.js';
+import { BUILT_IN_CONTEXT_FIELDS, BUILT_IN_STRATEGIES, type ContextField, type LegalValue, type StrategyDefinition, type TagType } from './definitions.js';
 import type { Segment, SegmentInput, SegmentUse } from './segment.js';
 
 export interface Environment {
@@ -51,12 +51,7 @@ export interface StoredToken {
 }
 
 /** A tag type (docs/api-decisions.md "Tags"): the `type` half of a tag. */
-export interface TagType {
-  name: string;
-  description: string;
-  icon: string | null;
-  color: string | null;
-}
+export type { TagType };
 
 /** The tag type every service has from the start, as in Unleash. */
 export const SIMPLE_TAG_TYPE: TagType = Object.freeze({ name: 'simple', description: 'Used to simplify filtering of features', icon: '#', color: null }) as TagType;

@@ -20,8 +20,7 @@ import type {
 } from '../schemas/index.js';
 
 export type { ConstraintOperator, FlagType } from '../schemas/index.js';
-import type { ContextField } from './definitions.js';
-import type { TagType } from './service-state.js';
+import type { ContextField, TagType } from './definitions.js';
 
 export type Constraint = ConstraintBody;
 export type Payload = PayloadBody;
