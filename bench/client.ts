@@ -52,16 +52,23 @@ export function call(target: Target, method: string, path: string, body?: unknow
   const headers: Record<string, string> = { ...authHeaders(target) };
   if (payload !== undefined) headers['content-type'] = 'application/json';
   headers['content-length'] = String(payload === undefined ? 0 : Buffer.byteLength(payload));
-  return new Promise((resolve, reject) => {
+  const send = (retry: boolean): Promise<Reply> => new Promise((resolve, reject) => {
     const req = http.request(`${target.origin}${target.prefix}${path}`, { method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
       res.on('error', reject);
     });
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      // A kept-alive socket the server closed while it sat idle (its keep-alive timeout, 5 s, passes while
+      // thousands of streams connect): the request never reached the server, so it is sent again, once,
+      // as Node's documentation advises for `reusedSocket`.
+      if (retry && req.reusedSocket && error.code === 'ECONNRESET') send(false).then(resolve, reject);
+      else reject(error);
+    });
     req.end(payload);
   });
+  return send(true);
 }
 
 /** Like `call`, but throws on a non-2xx answer and returns the parsed JSON body (or undefined when empty). */
