@@ -315,7 +315,7 @@ async function runSize(options: StreamOptions, size: number): Promise<{ rows: Sc
     });
     const deliveryAfter = await deliveryHistogram(target);
     rows.push({
-      measure: `${at}: the server's part, commit → last stream write (flagpole_streaming_delivery_seconds over the toggles)`,
+      measure: `${at}: the server's part, commit → its writes handed to the sockets (flagpole_streaming_delivery_seconds over the toggles)`,
       value: describeDelivery(deliveryBefore, deliveryAfter),
       goal: '', met: undefined,
     });

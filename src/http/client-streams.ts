@@ -225,7 +225,8 @@ export class ClientStreams {
 
   /**
    * Calls `listener` after each fan-out that sent something, with the seconds from the first commit it carried
-   * to its last socket write: the server's part of a change reaching the SDKs (`flagpole_streaming_delivery_seconds`).
+   * until its writes were handed to the sockets: the server's part of a change reaching the SDKs
+   * (`flagpole_streaming_delivery_seconds`).
    */
   onDelivery(listener: (seconds: number) => void): void {
     this.deliveryListeners.push(listener);
@@ -243,8 +244,13 @@ export class ClientStreams {
       this.fanOut();
       const end = performance.now();
       const took = end - start;
-      if (this.pendingSince !== null && this.pushed > pushedBefore) for (const listener of this.deliveryListeners) listener((end - this.pendingSince) / 1000);
+      const since = this.pendingSince;
       this.pendingSince = null;
+      // Node hands a response's writes to the kernel when it uncorks the socket, on the next tick: measured
+      // from the next turn of the loop, so the time includes those writes.
+      if (since !== null && this.pushed > pushedBefore && this.deliveryListeners.length > 0) {
+        setImmediate(() => { for (const listener of this.deliveryListeners) listener((performance.now() - since) / 1000); });
+      }
       this.nextFanOutAt = start + Math.max(MIN_FANOUT_SPACING_MS, FANOUT_SPACING_FACTOR * took);
     };
     const wait = this.nextFanOutAt - performance.now();

@@ -72,7 +72,7 @@ export class ServiceMetrics {
     const writeSeconds = new client.Histogram({ name: 'flagpole_group_commit_write_seconds', help: 'Wall time of one synced LevelDB batch (the fsync)', buckets: WRITE_BUCKETS, registers: register });
     const snapshotSeconds = new client.Histogram({ name: 'flagpole_snapshot_duration_seconds', help: 'Time to write one snapshot', buckets: SNAPSHOT_BUCKETS, registers: register });
     this.delivery = new client.Histogram({
-      name: 'flagpole_streaming_delivery_seconds', help: 'From a commit to the last stream write of the fan-out that carried it: the server\'s part of a change reaching streaming SDKs',
+      name: 'flagpole_streaming_delivery_seconds', help: 'From a commit until the fan-out that carried it has handed its writes to the sockets: the server\'s part of a change reaching streaming SDKs',
       buckets: DELIVERY_BUCKETS, registers: register,
     });
     const snapshotBytes = new client.Counter({ name: 'flagpole_snapshot_bytes_total', help: 'Bytes of the snapshots written', registers: register });
