@@ -1,9 +1,7 @@
 import * as v from 'valibot';
-import { isAllowed } from '../auth/permissions.js';
-import { requestLineWriter } from '../log.js';
 import { ClientFeaturesQuerySchema } from '../schemas/client.schema.js';
 import { clientPoll, ifNoneMatches } from './client-spec.js';
-import { callerOf } from './middleware/authenticate.js';
+import { clientCallerOf, shortcutObserver } from './node-shortcut-parts.js';
 import { requestIdOf, type Observers } from './pipeline.js';
 import type { AppDeps } from './route.js';
 import type { NodeShortcut } from './server.js';
@@ -21,7 +19,7 @@ const PATH = '/api/client/features';
  * Hono pipeline costs ~40 µs of CPU a request; Node alone ~18 µs (docs/benchmark.md).
  */
 export function clientNotModified(deps: AppDeps, observers: Observers): NodeShortcut {
-  const line = requestLineWriter(observers.log, PATH, true);
+  const observe = shortcutObserver(observers, PATH);
   const query = v.parse(ClientFeaturesQuerySchema, {});
   return (req, res) => {
     if (req.url !== PATH || req.method !== 'GET') return false;
@@ -29,19 +27,15 @@ export function clientNotModified(deps: AppDeps, observers: Observers): NodeShor
     if (ifNoneMatch === undefined) return false;
     const start = performance.now();
     try {
-      const caller = callerOf(req.headers.authorization, deps);
-      // A token from before keyed hashes is re-stored on its first use: let that write finish, then the route answers.
-      if (caller instanceof Promise) return caller.then(() => false, () => false);
-      if (!isAllowed(caller, 'CLIENT_API', undefined)) return false;
+      const caller = clientCallerOf(req, deps);
+      if (caller === false || caller instanceof Promise) return caller;
       const spec = req.headers['unleash-client-spec'];
       const { answer, streaming } = clientPoll(deps, caller, typeof spec === 'string' ? spec : undefined, query);
       if (!ifNoneMatches(ifNoneMatch, answer.etag)) return false;
       const reqId = requestIdOf(req.headers['x-request-id']);
       res.writeHead(304, streaming ? { ETag: answer.etag, 'X-Request-Id': reqId, 'fetch-mode': 'streaming' } : { ETag: answer.etag, 'X-Request-Id': reqId });
       res.end();
-      const ms = performance.now() - start;
-      observers.metrics?.observeRequest(PATH, 'GET', 304, ms / 1000);
-      line(reqId, 'GET', 304, Math.round(ms * 100) / 100);
+      observe(reqId, 304, start);
       return true;
     } catch {
       // The route answers the error (401, 400) in its own shape.

@@ -1,8 +1,6 @@
-import { isAllowed } from '../auth/permissions.js';
-import { requestLineWriter } from '../log.js';
 import { parseRevision } from '../queries/client-delta.query.js';
 import { clientScopeOf } from './client-spec.js';
-import { callerOf } from './middleware/authenticate.js';
+import { clientCallerOf, shortcutObserver } from './node-shortcut-parts.js';
 import { requestIdOf, type Observers } from './pipeline.js';
 import type { AppDeps } from './route.js';
 import type { NodeShortcut } from './server.js';
@@ -21,24 +19,20 @@ const PATH = '/api/client/streaming';
  * reached, the server stopping) goes on to the route, which answers it in its own shape.
  */
 export function clientStreamOnNode(deps: AppDeps, observers: Observers): NodeShortcut {
-  const line = requestLineWriter(observers.log, PATH, true);
+  const observe = shortcutObserver(observers, PATH);
   return (req, res) => {
     if (req.url !== PATH || req.method !== 'GET' || !deps.config.clientStreaming) return false;
     const start = performance.now();
     try {
-      const caller = callerOf(req.headers.authorization, deps);
-      // A token from before keyed hashes is re-stored on its first use: let that write finish, then the route answers.
-      if (caller instanceof Promise) return caller.then(() => false, () => false);
-      if (!isAllowed(caller, 'CLIENT_API', undefined)) return false;
+      const caller = clientCallerOf(req, deps);
+      if (caller === false || caller instanceof Promise) return caller;
       const lastEventId = req.headers['last-event-id'];
       const reqId = requestIdOf(req.headers['x-request-id']);
       const opened = deps.clientStreams.openOnNode(clientScopeOf(caller), {}, parseRevision(typeof lastEventId === 'string' ? lastEventId : undefined), res, {
         'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no', 'X-Request-Id': reqId,
       });
       if (opened !== true) return false;
-      const ms = performance.now() - start;
-      observers.metrics?.observeRequest(PATH, 'GET', 200, ms / 1000);
-      line(reqId, 'GET', 200, Math.round(ms * 100) / 100);
+      observe(reqId, 200, start);
       return true;
     } catch {
       // The route answers the error (401) in its own shape.
