@@ -11,6 +11,7 @@ import { openApiDocument } from './http/openapi.js';
 import { errorAnswer, mountRoutes, observed } from './http/pipeline.js';
 import { clientNotModified } from './http/client-revalidation.js';
 import { clientStreamOnNode } from './http/client-stream-shortcut.js';
+import { frontendOnNode } from './http/frontend-shortcut.js';
 import { addNodeShortcut } from './http/server.js';
 import type { AppDeps, AppEnv, RouteSpec } from './http/route.js';
 import { accessRoutes } from './http/routes/access.routes.js';
@@ -143,6 +144,8 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
   // So is the SDK stream: opened on Node's response, each message one socket write.
   if (routes.some((route) => route.method === 'get' && route.path === '/api/client/features')) addNodeShortcut(app, clientNotModified(deps, observe));
   if (routes.some((route) => route.method === 'get' && route.path === '/api/client/streaming')) addNodeShortcut(app, clientStreamOnNode(deps, observe));
+  // And the browser SDK's read, `GET /api/frontend`, evaluated for its context.
+  if (routes.some((route) => route.method === 'get' && route.path === '/api/frontend')) addNodeShortcut(app, frontendOnNode(deps, observe));
 
   app.notFound(observed(observe, null, (c) => errorResponse(c, { kind: 'NotFoundError', message: `No route ${c.req.method} ${c.req.path.slice(0, 200)}` })));
   // Every handler answers its own errors (`observed`); this is the net under the CORS middleware.

@@ -1,25 +1,26 @@
 import type { IncomingMessage } from 'node:http';
-import { isAllowed, type Principal } from '../auth/permissions.js';
+import { isAllowed, type Permission, type Principal } from '../auth/permissions.js';
 import { requestLineWriter } from '../log.js';
 import { callerOf } from './middleware/authenticate.js';
 import type { Observers } from './pipeline.js';
 import type { AppDeps } from './route.js';
 
 /**
- * The parts the client API's Node shortcuts (`client-revalidation.ts`, `client-stream-shortcut.ts`) share with
- * the routes they stand in front of.
+ * The parts the Node shortcuts (`client-revalidation.ts`, `client-stream-shortcut.ts`, `frontend-shortcut.ts`)
+ * share with the routes they stand in front of.
  */
 
 /**
  * The caller of a client-API request as the route's first steps would find it: a principal with the
- * `CLIENT_API` permission; `false` to leave the request to the route (a personal or frontend token); a
+ * `CLIENT_API` permission (or the one given: `FRONTEND_API` for `/api/frontend`); `false` to leave the request
+ * to the route (a token of another kind); a
  * promise of `false` while a token from before keyed hashes is re-stored (the route answers once that write
  * is done). Throws as `callerOf` does (no or an unknown token): the route answers that too.
  */
-export function clientCallerOf(req: IncomingMessage, deps: AppDeps): Principal | false | Promise<false> {
+export function clientCallerOf(req: IncomingMessage, deps: AppDeps, permission: Permission = 'CLIENT_API'): Principal | false | Promise<false> {
   const caller = callerOf(req.headers.authorization, deps);
   if (caller instanceof Promise) return caller.then(() => false, () => false);
-  return isAllowed(caller, 'CLIENT_API', undefined) ? caller : false;
+  return isAllowed(caller, permission, undefined) ? caller : false;
 }
 
 /** What `observed` notes of a route's answer, for a shortcut's: the request metric and the request log line. */

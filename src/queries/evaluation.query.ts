@@ -4,7 +4,7 @@
  * version or the service's sequence number (segments live in the service) moves; nothing on the request
  * path reads a stored flag again.
  */
-import { hash, randomInt } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Registry } from '../actors/registry.js';
 import {
   compileFlags,
@@ -42,6 +42,14 @@ interface Compiled {
 const TOGGLES_OPEN = Buffer.from('{"toggles":[');
 const TOGGLES_CLOSE = Buffer.from(']}');
 const COMMA = Buffer.from(',');
+/** Random per process: part of every frontend `ETag`, so toggle ids of an earlier process never match. */
+const ETAG_NONCE = randomBytes(16);
+
+/** One toggle of a frontend answer, encoded once: its JSON bytes and an id unique to them in this process. */
+interface EncodedToggle {
+  bytes: Buffer;
+  id: number;
+}
 
 /** At most this many (project, environment) pairs compiled at once; the oldest is dropped first. */
 const MAX_COMPILED = 5000;
@@ -104,44 +112,62 @@ export class EvaluationQuery {
    * the JSON per request was a third of its cost, and encoding the string another tenth.
    */
   frontendBody(scope: EvaluationScope, context: EvaluationContext): Buffer {
+    return this.frontendAnswer(scope, context).body;
+  }
+
+  /**
+   * {@link frontendBody} and its weak `ETag`. The tag is the SHA-1 of the ids of the encoded toggles the body is
+   * made of (each id stands for one encoding, never reused in this process) and of this process's random
+   * nonce: the same tag means the same bytes, and hashing ~4 bytes a toggle instead of ~140 saves a tenth of
+   * the request. A restart, or a recompile after a change elsewhere in the project, changes the tag (one 200
+   * where a 304 could have been), never the other way round.
+   */
+  frontendAnswer(scope: EvaluationScope, context: EvaluationContext): { body: Buffer; etag: string } {
     const projects = this.projectsOf(scope);
-    const parts: { name: string; bytes: Buffer }[] = [];
+    const parts: { name: string; toggle: EncodedToggle }[] = [];
     for (const projectId of projects) {
       const flags = this.flagsOf(projectId, scope.environment);
       if (!flags) continue;
       for (const flag of flags.values()) {
         const result = evaluate(flag, context, flags);
-        if (result.enabled) parts.push({ name: flag.name, bytes: this.toggleBytes(flag, result.variant) });
+        if (result.enabled) parts.push({ name: flag.name, toggle: this.encoded(flag, result.variant) });
       }
     }
     // Each project's flags are in name order already; several projects are merged.
     if (projects.length > 1) parts.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const chunks: Buffer[] = [TOGGLES_OPEN];
+    const ids = Buffer.allocUnsafe(ETAG_NONCE.length + 4 * parts.length);
+    ETAG_NONCE.copy(ids, 0);
     let length = TOGGLES_OPEN.length + TOGGLES_CLOSE.length;
     for (let i = 0; i < parts.length; i += 1) {
+      const { bytes, id } = parts[i]!.toggle;
       if (i > 0) chunks.push(COMMA);
-      chunks.push(parts[i]!.bytes);
-      length += parts[i]!.bytes.length + (i > 0 ? 1 : 0);
+      chunks.push(bytes);
+      length += bytes.length + (i > 0 ? 1 : 0);
+      ids.writeUInt32LE(id, ETAG_NONCE.length + 4 * i);
     }
     chunks.push(TOGGLES_CLOSE);
-    return Buffer.concat(chunks, length);
+    return { body: Buffer.concat(chunks, length), etag: `W/"${hash('sha1', ids, 'base64url')}"` };
   }
 
-  private readonly toggles = new WeakMap<CompiledFlag, WeakMap<EvaluatedVariant, Buffer>>();
+  private readonly toggles = new WeakMap<CompiledFlag, WeakMap<EvaluatedVariant, EncodedToggle>>();
+  private nextToggleId = 0;
 
-  /** One toggle's JSON bytes, made once per compiled flag and (frozen, shared) variant answer. */
-  private toggleBytes(flag: CompiledFlag, variant: EvaluatedVariant): Buffer {
+  /** One toggle's JSON bytes and their id, made once per compiled flag and (frozen, shared) variant answer. */
+  private encoded(flag: CompiledFlag, variant: EvaluatedVariant): EncodedToggle {
     let byVariant = this.toggles.get(flag);
     if (byVariant === undefined) {
       byVariant = new WeakMap();
       this.toggles.set(flag, byVariant);
     }
-    let bytes = byVariant.get(variant);
-    if (bytes === undefined) {
-      bytes = Buffer.from(`{"name":${JSON.stringify(flag.name)},"enabled":true,"variant":${JSON.stringify(variant)},"impressionData":${flag.impressionData}}`);
-      if (Object.isFrozen(variant)) byVariant.set(variant, bytes);
+    let toggle = byVariant.get(variant);
+    if (toggle === undefined) {
+      const bytes = Buffer.from(`{"name":${JSON.stringify(flag.name)},"enabled":true,"variant":${JSON.stringify(variant)},"impressionData":${flag.impressionData}}`);
+      // Ids wrap after 2^32 encodings; the nonce changes with the process, never within it.
+      toggle = { bytes, id: this.nextToggleId = (this.nextToggleId + 1) >>> 0 };
+      if (Object.isFrozen(variant)) byVariant.set(variant, toggle);
     }
-    return bytes;
+    return toggle;
   }
 
   /** The playground: every active flag of the projects in the environment, explained for `context`. */
@@ -157,7 +183,7 @@ export class EvaluationQuery {
 }
 
 /** A session id for a context without one, as Unleash gives it: a random integer below 10^9, per request. */
-export const randomSessionId = (): string => String(randomInt(1_000_000_000));
+export const randomSessionId = (): string => String(Math.floor(Math.random() * 1_000_000_000));
 
 /** The weak `ETag` of an answer's bytes (one-shot `crypto.hash`: no hasher object per answer). */
 export const weakEtagOf = (body: string | Uint8Array): string => `W/"${hash('sha1', body, 'base64url')}"`;

@@ -10,17 +10,11 @@
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Principal } from '../../auth/permissions.js';
-import { randomSessionId, weakEtagOf, type EvaluationScope } from '../../queries/evaluation.query.js';
 import { FrontendBodySchema, PlaygroundBodySchema, queryAsContext, readContext, type RequestContext } from '../../schemas/frontend.schema.js';
 import { apiError } from '../errors.js';
 import { answerWith, setResponseHeader } from '../answer.js';
-import { defineRoute, type AppEnv, type RouteSpec } from '../route.js';
-
-/** The scope of a caller of `/api/frontend`: a frontend token's, or for an admin, every project in the context's environment. */
-function frontendScope(principal: Principal, context: RequestContext): EvaluationScope {
-  if (principal.kind === 'frontend') return { projects: principal.projects, environment: principal.environment };
-  return { projects: '*', environment: context.environment ?? 'default' };
-}
+import { frontendAnswer, frontendHeaders, namesEtag } from '../frontend-answer.js';
+import { defineRoute, type AppDeps, type AppEnv, type RouteSpec } from '../route.js';
 
 /** The request's peer address, when the server knows it (not under `app.request` in tests). */
 export function peerAddress(c: Context<AppEnv>): string | undefined {
@@ -31,25 +25,11 @@ export function peerAddress(c: Context<AppEnv>): string | undefined {
   }
 }
 
-/** Unleash's defaults: a random `sessionId` per request, `remoteAddress` from the connection; `currentTime` now (the engine's). */
-function withDefaults(c: Context<AppEnv>, context: RequestContext): RequestContext {
-  const filled = { ...context };
-  filled.sessionId ??= randomSessionId();
-  if (filled.remoteAddress === undefined) {
-    const address = peerAddress(c);
-    if (address !== undefined) filled.remoteAddress = address;
-  }
-  return filled;
-}
-
 /** Answers the toggles with a weak `ETag`; `If-None-Match` naming it: 304. */
-function answerToggles(c: Context<AppEnv>, principal: Principal, context: RequestContext, togglesBody: (scope: EvaluationScope, context: RequestContext) => Buffer): Response {
-  const body = togglesBody(frontendScope(principal, context), withDefaults(c, context));
-  const etag = weakEtagOf(body);
-  setResponseHeader(c, 'ETag', etag);
-  setResponseHeader(c, 'Cache-Control', 'no-cache');
-  const asked = c.req.header('if-none-match');
-  if (asked !== undefined && asked.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag.slice(2))) return answerWith(c, null, 304);
+function answerToggles(c: Context<AppEnv>, principal: Principal, context: RequestContext, deps: AppDeps): Response {
+  const { body, etag } = frontendAnswer(deps, principal, context, peerAddress(c));
+  for (const [name, value] of Object.entries(frontendHeaders(etag))) setResponseHeader(c, name, value);
+  if (namesEtag(c.req.header('if-none-match'), etag)) return answerWith(c, null, 304);
   return answerWith(c, new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), 200, { 'content-type': 'application/json' });
 }
 
@@ -66,7 +46,7 @@ export const frontendRoutes: RouteSpec[] = [
     method: 'get', path: '/api/frontend', tag: 'Frontend API', permission: 'FRONTEND_API',
     summary: 'The flags enabled for the context in the query (`userId`, `sessionId`, `remoteAddress`, `properties[name]`, ...), each with its variant',
     success: { status: 200, description: '`{toggles: [{name, enabled, variant, impressionData}]}`; weak `ETag`, 304 on `If-None-Match`' },
-    handle: ({ c, principal, deps }) => answerToggles(c, principal, contextFromQuery(c), (scope, context) => deps.evaluation.frontendBody(scope, context)),
+    handle: ({ c, principal, deps }) => answerToggles(c, principal, contextFromQuery(c), deps),
   }),
   defineRoute({
     method: 'post', path: '/api/frontend', tag: 'Frontend API', permission: 'FRONTEND_API',
@@ -74,7 +54,7 @@ export const frontendRoutes: RouteSpec[] = [
     body: FrontendBodySchema,
     success: { status: 200, description: '`{toggles: [{name, enabled, variant, impressionData}]}`; weak `ETag`, 304 on `If-None-Match`' },
     handle: ({ c, principal, body, deps }) =>
-      answerToggles(c, principal, body.context ?? { properties: {} }, (scope, context) => deps.evaluation.frontendBody(scope, context)),
+      answerToggles(c, principal, body.context ?? { properties: {} }, deps),
   }),
   defineRoute({
     method: 'post', path: '/api/admin/playground', tag: 'Playground', permission: 'READ',

@@ -3,48 +3,13 @@
  * before Hono (`src/http/client-revalidation.ts`), over a real socket served as `npm start` serves it
  * (`serveApp`). It must answer exactly what the route answers, and leave everything else to the route.
  */
-import type { AddressInfo } from 'node:net';
-import type { ServerType } from '@hono/node-server';
-import { describe, expect, vi } from 'vitest';
+import { describe, expect } from 'vitest';
 import { legacyHash } from '../../../src/auth/token-hasher.js';
-import { serveApp } from '../../../src/http/server.js';
-import { harnessTest } from '../../helpers/fixtures.js';
 import { addStrategy, createFlag, envPath, switchOn } from '../../helpers/flags.js';
 import type { Harness } from '../../helpers/harness.js';
+import { requestCount, servedAppTest, type Served } from '../../helpers/served-app.js';
 import { createUser, personalToken } from '../access/access-fixtures.js';
 import { clientToken, FEATURES } from './client-fixtures.js';
-
-interface Served {
-  base: string;
-  /** How many requests reached Hono (`app.fetch`) so far. */
-  honoCalls(): number;
-}
-
-/** The harness's app served on a free port by `serveApp`, with `app.fetch` counted. */
-function servedTest(env: Record<string, string> = {}) {
-  return harnessTest({
-    env: { LOG_LEVEL: 'info', ...env },
-    arrange: async (h) => {
-      await createFlag(h, 'one');
-      await addStrategy(h, 'one', 'development');
-      await switchOn(h, 'one');
-    },
-  }).extend<{ served: Served }>({
-    served: async ({ h }: { h: Harness }, use: (served: Served) => Promise<void>) => {
-      const fetch = vi.spyOn(h.app, 'fetch');
-      const server: ServerType = await new Promise((listening) => {
-        const s = serveApp(() => h.app, { port: 0, hostname: '127.0.0.1' }, () => listening(s));
-      });
-      const port = (server.address() as AddressInfo).port;
-      try {
-        await use({ base: `http://127.0.0.1:${port}`, honoCalls: () => fetch.mock.calls.length });
-      } finally {
-        if ('closeAllConnections' in server) server.closeAllConnections();
-        await new Promise((closed) => server.close(closed));
-      }
-    },
-  });
-}
 
 const poll = (served: Served, token: string | null, headers: Record<string, string> = {}, query = '') =>
   fetch(`${served.base}${FEATURES}${query}`, { headers: { ...(token === null ? {} : { authorization: token }), ...headers } });
@@ -57,12 +22,12 @@ async function etagOf(served: Served, token: string, headers: Record<string, str
   return response.headers.get('etag')!;
 }
 
-/** The `_count` of the request histogram for one route and status, from the Prometheus endpoint. */
-async function requestCount(served: Served, route: string, status: number): Promise<number> {
-  const text = await (await fetch(`${served.base}/internal-backstage/prometheus`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('flagpole_http_request_duration_seconds_count{') && l.includes(`route="${route}"`) && l.includes(`status="${status}"`));
-  return line ? Number(line.split(' ').at(-1)) : 0;
-}
+/** The harness's app served by `serveApp` with `app.fetch` counted, and one flag on in development. */
+const servedTest = (env: Record<string, string> = {}) => servedAppTest(env, async (h: Harness) => {
+  await createFlag(h, 'one');
+  await addStrategy(h, 'one', 'development');
+  await switchOn(h, 'one');
+});
 
 describe('a poll with the current ETag', () => {
   const test = servedTest();

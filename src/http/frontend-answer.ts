@@ -1,0 +1,36 @@
+import type { Principal } from '../auth/permissions.js';
+import { randomSessionId, type EvaluationScope } from '../queries/evaluation.query.js';
+import type { RequestContext } from '../schemas/frontend.schema.js';
+import type { AppDeps } from './route.js';
+
+/**
+ * `/api/frontend`'s answer, shared by its routes (`routes/frontend.routes.ts`) and the Node shortcut in front
+ * of the GET (`frontend-shortcut.ts`), so both answer the same bytes and headers.
+ */
+
+/** The scope of a caller of `/api/frontend`: a frontend token's, or for an admin, every project in the context's environment. */
+export function frontendScope(principal: Principal, context: RequestContext): EvaluationScope {
+  if (principal.kind === 'frontend') return { projects: principal.projects, environment: principal.environment };
+  return { projects: '*', environment: context.environment ?? 'default' };
+}
+
+/** Unleash's defaults: a random `sessionId` per request, `remoteAddress` from the connection; `currentTime` now (the engine's). */
+export function withDefaults(context: RequestContext, peer: string | undefined): RequestContext {
+  const filled = { ...context };
+  filled.sessionId ??= randomSessionId();
+  if (filled.remoteAddress === undefined && peer !== undefined) filled.remoteAddress = peer;
+  return filled;
+}
+
+/** The toggles enabled for `context` as the body's bytes, and its weak `ETag`. */
+export function frontendAnswer(deps: AppDeps, principal: Principal, context: RequestContext, peer: string | undefined): { body: Buffer; etag: string } {
+  return deps.evaluation.frontendAnswer(frontendScope(principal, context), withDefaults(context, peer));
+}
+
+/** Whether an `If-None-Match` names a weak `ETag` (compared weakly, as RFC 9110 says for `If-None-Match`). */
+export function namesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  return ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag.slice(2));
+}
+
+/** The headers of a 200 or 304 of `/api/frontend`, beside the request id and CORS headers. */
+export const frontendHeaders = (etag: string): Record<string, string> => ({ ETag: etag, 'Cache-Control': 'no-cache' });

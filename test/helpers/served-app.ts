@@ -1,0 +1,42 @@
+/**
+ * A harness's app served over a real socket as `npm start` serves it (`serveApp`: the Node shortcuts in front
+ * of Hono), with the requests that reached Hono counted, for the tests of those shortcuts.
+ */
+import type { AddressInfo } from 'node:net';
+import type { ServerType } from '@hono/node-server';
+import { vi } from 'vitest';
+import { serveApp } from '../../src/http/server.js';
+import { harnessTest } from './fixtures.js';
+import type { Harness } from './harness.js';
+
+export interface Served {
+  base: string;
+  /** How many requests reached Hono (`app.fetch`) so far. */
+  honoCalls(): number;
+}
+
+/** A test with `h` (request log lines kept: `LOG_LEVEL=info`, plus `env`), arranged by `arrange`, and `served`. */
+export function servedAppTest(env: Record<string, string>, arrange: (h: Harness) => Promise<void>) {
+  return harnessTest({ env: { LOG_LEVEL: 'info', ...env }, arrange }).extend<{ served: Served }>({
+    served: async ({ h }: { h: Harness }, use: (served: Served) => Promise<void>) => {
+      const fetch = vi.spyOn(h.app, 'fetch');
+      const server: ServerType = await new Promise((listening) => {
+        const s = serveApp(() => h.app, { port: 0, hostname: '127.0.0.1' }, () => listening(s));
+      });
+      const port = (server.address() as AddressInfo).port;
+      try {
+        await use({ base: `http://127.0.0.1:${port}`, honoCalls: () => fetch.mock.calls.length });
+      } finally {
+        if ('closeAllConnections' in server) server.closeAllConnections();
+        await new Promise((closed) => server.close(closed));
+      }
+    },
+  });
+}
+
+/** The `_count` of the request histogram for one route and status, from the Prometheus endpoint. */
+export async function requestCount(served: Served, route: string, status: number): Promise<number> {
+  const text = await (await fetch(`${served.base}/internal-backstage/prometheus`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('flagpole_http_request_duration_seconds_count{') && l.includes(`route="${route}"`) && l.includes(`status="${status}"`));
+  return line ? Number(line.split(' ').at(-1)) : 0;
+}
