@@ -64,12 +64,12 @@ const CONNECTED = encoder.encode(': connected\n\n');
  * The open `GET /api/client/streaming` connections (and the OFREP event streams, `format: 'ofrep'`) and their fan-out (CLIENT-API "Backend SDK API").
  *
  * The feed's listener only notes that something was committed; the fan-out runs on the next turn of the event
- * loop, so the actors' mailboxes never wait for it, and batches committed together go out as one message.
- * Fan-outs are also spaced: the next one starts no sooner than the last one's start plus
- * {@link FANOUT_SPACING_FACTOR} times its duration (at least {@link MIN_FANOUT_SPACING_MS}), so under a stream of
- * writes the streams take at most about a tenth of the event loop (a fan-out costs a socket write per stream,
- * ~1 µs each: ~5 ms at 5,000 streams, so one every ~50 ms under write load) and every change still goes out,
- * with the changes of the wait gathered into one message. A change after a quiet spell goes out at once. Each
+ * loop, so the actors' mailboxes never wait for it, and batches committed together go out as one message. A
+ * fan-out writes about {@link FANOUT_SLICE_MS} ms worth of connections per turn of the loop, so a request waits
+ * behind one slice at most, never behind the whole fan-out. A change after a quiet spell goes out at once; while writes keep coming
+ * (commits arrived during the last fan-out) the next fan-out waits {@link FANOUT_SPACING_FACTOR} times the last
+ * one's busy time (its JavaScript and socket writes, ~65 ms at 5,000 streams on loopback), so the streams take at
+ * most about a tenth of the loop and every change still goes out, gathered into one message. Each
  * message is built once per (scope, query, revision) and the same bytes are queued to every connection that
  * shares them. A connection queues at most `bufferBytes` unread: a client that does not read is closed (its
  * socket destroyed), which costs no other client anything; the SDK reconnects with its `Last-Event-ID`.
@@ -77,20 +77,33 @@ const CONNECTED = encoder.encode(': connected\n\n');
  * When the registry closes, every stream is ended cleanly (the SDK reconnects to the next server and resumes
  * from its `Last-Event-ID`, or gets a hydration).
  */
-/** Shortest time between the starts of two fan-outs, ms: a burst of commits within it goes out as one message. */
+/** Shortest time from the end of a fan-out to the start of the next, ms: commits within it go out as one message. */
 export const MIN_FANOUT_SPACING_MS = 2;
 /**
- * The spacing of fan-outs under write load, in fan-out durations. At 2, as first built, 5,000 streams held a third
- * of the event loop and the SSE clients ten times as many messages; at 10 the writes keep ~90% of the loop and
- * a change waits at most ~10 fan-outs' time (~50 ms at 5,000 streams) behind a busy one.
+ * The longest a fan-out holds the event loop at a time, ms: it writes as many connections per turn of the loop
+ * as the last fan-out managed in this time (a socket write on loopback also runs the receiving side's TCP work,
+ * ~13 µs), so a request waits behind about this much of a fan-out, never behind all of it.
  */
-export const FANOUT_SPACING_FACTOR = 10;
+export const FANOUT_SLICE_MS = 1;
+/** Connections written per turn of the loop before a fan-out has measured its speed (and at least this many after). */
+export const FANOUT_CHUNK = 32;
+/**
+ * The spacing of fan-outs while writes keep coming, in fan-out busy times. At 2, as first built, 5,000 streams held a
+ * third of the event loop; at 10 (one fan-out in one go) the admin writes' p99 was 22× its figure without streams,
+ * at 40 in slices ~1.3×: the streams take ~2.5% of the loop, and under a flood of writes a change waits up to ~40
+ * fan-outs' time (~2.6 s at 5,000 streams on loopback). A change after a quiet spell is not spaced at all.
+ */
+export const FANOUT_SPACING_FACTOR = 40;
 
 export class ClientStreams {
   private readonly connections = new Set<Connection>();
   /** The `unleash-connected` hydration bytes per query key at one revision: SDKs connecting together share them. */
   private readonly hydrations = new Map<string, { revision: number; bytes: Uint8Array }>();
   private scheduled = false;
+  /** A fan-out is under way (between its chunks). */
+  private fanning = false;
+  /** What the last fan-out took per connection, ms (its busy time, socket writes included). */
+  private msPerConnection = Number.POSITIVE_INFINITY;
   /** `performance.now()` before which the next fan-out does not start. */
   private nextFanOutAt = 0;
   private closed = false;
@@ -235,43 +248,75 @@ export class ClientStreams {
   private schedule(): void {
     if (this.connections.size === 0) return;
     this.pendingSince ??= performance.now();
-    if (this.scheduled) return;
+    // A fan-out under way schedules the next one when it ends.
+    if (this.scheduled || this.fanning) return;
     this.scheduled = true;
-    const run = () => {
-      this.scheduled = false;
-      const start = performance.now();
-      const pushedBefore = this.pushed;
-      this.fanOut();
-      const end = performance.now();
-      const took = end - start;
-      const since = this.pendingSince;
-      this.pendingSince = null;
-      // Node hands a response's writes to the kernel when it uncorks the socket, on the next tick: measured
-      // from the next turn of the loop, so the time includes those writes.
-      if (since !== null && this.pushed > pushedBefore && this.deliveryListeners.length > 0) {
-        setImmediate(() => { for (const listener of this.deliveryListeners) listener((performance.now() - since) / 1000); });
-      }
-      this.nextFanOutAt = start + Math.max(MIN_FANOUT_SPACING_MS, FANOUT_SPACING_FACTOR * took);
-    };
     const wait = this.nextFanOutAt - performance.now();
-    if (wait > 0) setTimeout(run, wait);
-    else setImmediate(run);
+    if (wait > 0) setTimeout(() => this.fanOut(), wait);
+    else setImmediate(() => this.fanOut());
   }
 
-  /** Sends every connection what it has not seen, one answer per (query, revision) shared by all who need it. */
+  /**
+   * Sends every connection what it has not seen, one answer per (query, revision) shared by all who need it,
+   * about {@link FANOUT_SLICE_MS} ms worth of connections per turn of the event loop, so requests never wait
+   * behind more than one slice. Connections opened during it were hydrated at their revision; those closed are skipped.
+   */
   private fanOut(): void {
+    this.scheduled = false;
+    if (this.closed) return;
+    this.fanning = true;
+    const since = this.pendingSince;
+    this.pendingSince = null;
+    const targets = [...this.connections];
     const answers = new Map<string, { answer: DeltaAnswer; bytes: Uint8Array | null }>();
-    for (const connection of this.connections) {
-      const id = `${connection.format}|${connection.revision}|${connection.key}`;
-      let shared = answers.get(id);
-      if (!shared) {
-        const answer = this.delta.since(connection.resolved, connection.key, connection.revision);
-        shared = { answer, bytes: answer.kind === 'none' ? null : connection.format === 'ofrep' ? refetch(answer.revision) : message('unleash-updated', answer) };
-        answers.set(id, shared);
+    let busy = 0;
+    let sent = 0;
+    const perSlice = Math.max(FANOUT_CHUNK, Math.floor(FANOUT_SLICE_MS / this.msPerConnection));
+    const chunk = (from: number) => {
+      const start = performance.now();
+      const to = Math.min(targets.length, from + perSlice);
+      for (let i = from; i < to; i += 1) {
+        const connection = targets[i]!;
+        if (!connection.open) continue;
+        const id = `${connection.format}|${connection.revision}|${connection.key}`;
+        let shared = answers.get(id);
+        if (!shared) {
+          const answer = this.delta.since(connection.resolved, connection.key, connection.revision);
+          shared = { answer, bytes: answer.kind === 'none' ? null : connection.format === 'ofrep' ? refetch(answer.revision) : message('unleash-updated', answer) };
+          answers.set(id, shared);
+        }
+        connection.revision = shared.answer.revision;
+        if (shared.bytes && this.send(connection, shared.bytes)) {
+          sent += 1;
+          this.pushed += 1;
+        }
       }
-      connection.revision = shared.answer.revision;
-      if (shared.bytes && this.send(connection, shared.bytes)) this.pushed += 1;
-    }
+      // Node hands a response's writes to the kernel when it uncorks the socket, in a tick queued by the first
+      // write: this tick runs after those, so the chunk's time includes its socket writes.
+      process.nextTick(() => {
+        const end = performance.now();
+        busy += end - start;
+        if (to < targets.length) setImmediate(() => chunk(to));
+        else {
+          if (sent > 0) this.msPerConnection = busy / sent;
+          this.fannedOut(since, sent, busy, end);
+        }
+      });
+    };
+    chunk(0);
+  }
+
+  /**
+   * After a fan-out: the delivery time to its listeners, and when the next may start. A change after a quiet
+   * spell goes out at once; when commits came in while this fan-out ran (writes keep coming), the next waits
+   * {@link FANOUT_SPACING_FACTOR} times this one's busy time, gathering them into one message.
+   */
+  private fannedOut(since: number | null, sent: number, busy: number, end: number): void {
+    this.fanning = false;
+    if (since !== null && sent > 0) for (const listener of this.deliveryListeners) listener((end - since) / 1000);
+    const underLoad = this.pendingSince !== null;
+    this.nextFanOutAt = end + (underLoad ? Math.max(MIN_FANOUT_SPACING_MS, FANOUT_SPACING_FACTOR * busy) : MIN_FANOUT_SPACING_MS);
+    if (underLoad) this.schedule();
   }
 
   private ping(): void {

@@ -8,6 +8,7 @@ import { connect } from 'node:net';
 import { describe, expect } from 'vitest';
 import { addStrategy, createFlag, flagPath, switchOn } from '../../helpers/flags.js';
 import { ADMIN_TOKEN } from '../../helpers/harness.js';
+import { FANOUT_CHUNK } from '../../../src/http/client-streams.js';
 import { clientToken } from './client-fixtures.js';
 import { eventsOf, openSse, servedTest, type SseMessage } from './stream-fixtures.js';
 
@@ -216,4 +217,38 @@ describe('opened on Node\'s response (the shortcut before Hono)', () => {
     await reader.cancel();
     expect(JSON.stringify(h.logs())).not.toContain(token);
   });
+});
+
+describe('fan-out', () => {
+  test(`more streams than one chunk (${FANOUT_CHUNK}) each get every change once, in order; writes that keep coming are gathered, none lost`, async ({ h, base }) => {
+    await createFlag(h, 'one');
+    const token = await clientToken(h, ['default'], 'development');
+    const streams = await Promise.all(Array.from({ length: 2 * FANOUT_CHUNK + 44 }, () => openSse(base, token)));
+    try {
+      await Promise.all(streams.map((s) => s.next((m) => m.event === 'unleash-connected')));
+      await addStrategy(h, 'one', 'development');
+      const revision = h.registry.feed.revision;
+      const first = await Promise.all(streams.map((s) => s.next(updated)));
+      for (const m of first) {
+        expect(eventsOf(m)).toEqual(['updated one']);
+        expect(Number(m.id)).toBe(revision);
+      }
+
+      // 40 flags made one after another, while the fan-outs run: each stream learns of every one of them, in
+      // fewer messages than changes once the writes outpace the fan-outs, and the last message is the last revision.
+      const names = Array.from({ length: 40 }, (_, i) => `burst-${i}`);
+      for (const name of names) await createFlag(h, name);
+      const last = h.registry.feed.revision;
+      for (const stream of streams) {
+        await stream.next((m) => updated(m) && Number(m.id) === last, 10_000);
+        const later = stream.messages.filter((m) => updated(m) && Number(m.id) > revision);
+        const ids = later.map((m) => Number(m.id));
+        expect(ids).toEqual([...ids].sort((a, b) => a - b));
+        expect(new Set(later.flatMap(eventsOf))).toEqual(new Set(names.map((n) => `updated ${n}`)));
+        expect(later.length).toBeLessThanOrEqual(names.length);
+      }
+    } finally {
+      for (const s of streams) s.close();
+    }
+  }, 30_000);
 });
