@@ -27,6 +27,21 @@ export type StreamFormat = 'unleash' | 'ofrep';
  * Where a stream's bytes go: the controller of a WHATWG stream (the route's `Response`, served by Hono) or
  * Node's response itself (`openOnNode`, the Node shortcut: a socket write per message, no promise per chunk).
  */
+/** A message as one chunk of a chunked HTTP body (`<size in hex>\r\n<bytes>\r\n`), made once per message. */
+const chunks = new WeakMap<Uint8Array, Buffer>();
+function chunkOf(bytes: Uint8Array): Buffer {
+  let chunk = chunks.get(bytes);
+  if (chunk === undefined) {
+    const head = `${bytes.byteLength.toString(16)}\r\n`;
+    chunk = Buffer.allocUnsafe(head.length + bytes.byteLength + 2);
+    chunk.write(head, 0, 'latin1');
+    chunk.set(bytes, head.length);
+    chunk.write('\r\n', head.length + bytes.byteLength, 'latin1');
+    chunks.set(bytes, chunk);
+  }
+  return chunk;
+}
+
 interface StreamSink {
   /** Bytes it may still hold unread before its client counts as stalled (negative: past it; null: unknown). */
   room(): number | null;
@@ -186,10 +201,20 @@ export class ClientStreams {
     if (this.closed) return 'closed';
     if (this.connections.size >= this.settings.maxConnections) return 'full';
     res.writeHead(200, headers);
+    // The head goes out now; each message after is one chunk of the chunked body, framed once per message and
+    // written to the socket as one buffer (`res.write` would make four writes of it, and an array per call).
+    res.flushHeaders();
     const bufferBytes = this.settings.bufferBytes;
-    const connection = this.connect(scope, query, lastEventId, 'unleash', {
+    const socket = res.socket;
+    // An HTTP/1.0 client gets no chunked body: its messages go through the response as they are.
+    const connection = this.connect(scope, query, lastEventId, 'unleash', socket === null || !res.chunkedEncoding ? {
       room: () => bufferBytes - res.writableLength,
       write: (bytes) => { res.write(bytes); },
+      end: () => { res.end(); },
+      destroy: () => { res.destroy(); },
+    } : {
+      room: () => bufferBytes - socket.writableLength,
+      write: (bytes) => { socket.write(chunkOf(bytes)); },
       end: () => { res.end(); },
       destroy: () => { res.destroy(); },
     });

@@ -252,3 +252,51 @@ describe('fan-out', () => {
     }
   }, 30_000);
 });
+
+describe('framing', () => {
+  test('HTTP/1.1 gets each message as one chunk of a chunked body; an HTTP/1.0 client gets the messages unframed', async ({ h, base }) => {
+    await createFlag(h, 'one');
+    const token = await clientToken(h, ['default'], 'development');
+    const { port } = new URL(base);
+    const raw = async (version: string, flag: string): Promise<string> => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk: Buffer) => { text += chunk.toString('latin1'); });
+      socket.write(`GET /api/client/streaming ${version}\r\nHost: x\r\nAuthorization: ${token}\r\n\r\n`);
+      const until = async (what: RegExp) => {
+        for (let i = 0; i < 200 && !what.test(text); i += 1) await new Promise((r) => setTimeout(r, 10));
+        expect(text).toMatch(what);
+      };
+      await until(/unleash-connected/);
+      await addStrategy(h, flag, 'development');
+      await switchOn(h, flag, 'development');
+      await until(/event: unleash-updated[^]*event: unleash-updated/);
+      socket.destroy();
+      return text;
+    };
+    await createFlag(h, 'two');
+    const chunked = await raw('HTTP/1.1', 'one');
+    expect(chunked).toMatch(/transfer-encoding: chunked/i);
+    // Each SSE message is one chunk: its size in hex, then exactly that many bytes, then CRLF.
+    const body = chunked.slice(chunked.indexOf('\r\n\r\n') + 4);
+    let at = 0;
+    const messages: string[] = [];
+    while (at < body.length) {
+      const eol = body.indexOf('\r\n', at);
+      if (eol < 0) break;
+      const size = Number.parseInt(body.slice(at, eol), 16);
+      expect(Number.isNaN(size)).toBe(false);
+      const message = body.slice(eol + 2, eol + 2 + size);
+      if (message.length < size) break;
+      expect(body.slice(eol + 2 + size, eol + 4 + size)).toBe('\r\n');
+      messages.push(message);
+      at = eol + 4 + size;
+    }
+    expect(messages.filter((m) => m.startsWith('event: unleash-updated'))).toHaveLength(2);
+    for (const m of messages) expect(m.endsWith('\n\n')).toBe(true);
+
+    const plain = await raw('HTTP/1.0', 'two');
+    expect(plain).not.toMatch(/transfer-encoding/i);
+    expect(plain.slice(plain.indexOf('\r\n\r\n') + 4)).toMatch(/^event: unleash-connected\nid: \d+\ndata: /);
+  });
+});
