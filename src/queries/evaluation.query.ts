@@ -41,13 +41,14 @@ interface Compiled {
 
 const TOGGLES_OPEN = Buffer.from('{"toggles":[');
 const TOGGLES_CLOSE = Buffer.from(']}');
-const COMMA = Buffer.from(',');
 /** Random per process: part of every frontend `ETag`, so toggle ids of an earlier process never match. */
 const ETAG_NONCE = randomBytes(16);
 
-/** One toggle of a frontend answer, encoded once: its JSON bytes and an id unique to them in this process. */
+/** One toggle of a frontend answer, encoded once: its JSON bytes (and after a comma) and an id unique to them in this process. */
 interface EncodedToggle {
+  name: string;
   bytes: Buffer;
+  afterComma: Buffer;
   id: number;
 }
 
@@ -124,30 +125,30 @@ export class EvaluationQuery {
    */
   frontendAnswer(scope: EvaluationScope, context: EvaluationContext): { body: Buffer; etag: string } {
     const projects = this.projectsOf(scope);
-    const parts: { name: string; toggle: EncodedToggle }[] = [];
+    const parts: EncodedToggle[] = [];
     for (const projectId of projects) {
       const flags = this.flagsOf(projectId, scope.environment);
       if (!flags) continue;
       for (const flag of flags.values()) {
         const result = evaluate(flag, context, flags);
-        if (result.enabled) parts.push({ name: flag.name, toggle: this.encoded(flag, result.variant) });
+        if (result.enabled) parts.push(this.encoded(flag, result.variant));
       }
     }
     // Each project's flags are in name order already; several projects are merged.
     if (projects.length > 1) parts.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const chunks: Buffer[] = [TOGGLES_OPEN];
     const ids = Buffer.allocUnsafe(ETAG_NONCE.length + 4 * parts.length);
     ETAG_NONCE.copy(ids, 0);
     let length = TOGGLES_OPEN.length + TOGGLES_CLOSE.length;
     for (let i = 0; i < parts.length; i += 1) {
-      const { bytes, id } = parts[i]!.toggle;
-      if (i > 0) chunks.push(COMMA);
-      chunks.push(bytes);
-      length += bytes.length + (i > 0 ? 1 : 0);
-      ids.writeUInt32LE(id, ETAG_NONCE.length + 4 * i);
+      const part = parts[i]!;
+      length += i === 0 ? part.bytes.length : part.afterComma.length;
+      ids.writeUInt32LE(part.id, ETAG_NONCE.length + 4 * i);
     }
-    chunks.push(TOGGLES_CLOSE);
-    return { body: Buffer.concat(chunks, length), etag: `W/"${hash('sha1', ids, 'base64url')}"` };
+    const body = Buffer.allocUnsafe(length);
+    let at = TOGGLES_OPEN.copy(body, 0);
+    for (let i = 0; i < parts.length; i += 1) at += (i === 0 ? parts[i]!.bytes : parts[i]!.afterComma).copy(body, at);
+    TOGGLES_CLOSE.copy(body, at);
+    return { body, etag: `W/"${hash('sha1', ids, 'base64url')}"` };
   }
 
   private readonly toggles = new WeakMap<CompiledFlag, WeakMap<EvaluatedVariant, EncodedToggle>>();
@@ -162,9 +163,9 @@ export class EvaluationQuery {
     }
     let toggle = byVariant.get(variant);
     if (toggle === undefined) {
-      const bytes = Buffer.from(`{"name":${JSON.stringify(flag.name)},"enabled":true,"variant":${JSON.stringify(variant)},"impressionData":${flag.impressionData}}`);
+      const afterComma = Buffer.from(`,{"name":${JSON.stringify(flag.name)},"enabled":true,"variant":${JSON.stringify(variant)},"impressionData":${flag.impressionData}}`);
       // Ids wrap after 2^32 encodings; the nonce changes with the process, never within it.
-      toggle = { bytes, id: this.nextToggleId = (this.nextToggleId + 1) >>> 0 };
+      toggle = { name: flag.name, bytes: afterComma.subarray(1), afterComma, id: this.nextToggleId = (this.nextToggleId + 1) >>> 0 };
       if (Object.isFrozen(variant)) byVariant.set(variant, toggle);
     }
     return toggle;
