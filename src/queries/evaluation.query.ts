@@ -8,6 +8,7 @@ import { hash, randomBytes } from 'node:crypto';
 import type { Registry } from '../actors/registry.js';
 import {
   compileFlags,
+  ENABLED_WITHOUT_VARIANT,
   evaluate,
   explain,
   flagDefinition,
@@ -37,6 +38,9 @@ interface Compiled {
   stateVersion: number;
   serviceSeq: number;
   flags: Map<string, CompiledFlag>;
+  /** The same flags in name order, and beside each its toggle encoded for the plain "on, no variant" answer, once asked. */
+  list: CompiledFlag[];
+  plain: (EncodedToggle | undefined)[];
 }
 
 const TOGGLES_OPEN = Buffer.from('{"toggles":[');
@@ -62,17 +66,22 @@ export class EvaluationQuery {
 
   /** The compiled flags of a project in an environment (archived flags left out); rebuilt only after a change. */
   flagsOf(projectId: string, environment: string): Map<string, CompiledFlag> | undefined {
+    return this.compiledOf(projectId, environment)?.flags;
+  }
+
+  private compiledOf(projectId: string, environment: string): Compiled | undefined {
     const state = this.registry.project(projectId)?.state;
     if (!state) return undefined;
     const key = `${projectId}\u0000${environment}`;
     const serviceSeq = this.registry.service.seq;
     const cached = this.compiled.get(key);
-    if (cached && cached.stateVersion === state.version && cached.serviceSeq === serviceSeq) return cached.flags;
+    if (cached && cached.stateVersion === state.version && cached.serviceSeq === serviceSeq) return cached;
     const flags = this.compile(state, environment);
     this.compiled.delete(key);
     if (this.compiled.size >= MAX_COMPILED) this.compiled.delete(this.compiled.keys().next().value!);
-    this.compiled.set(key, { stateVersion: state.version, serviceSeq, flags });
-    return flags;
+    const entry: Compiled = { stateVersion: state.version, serviceSeq, flags, list: [...flags.values()], plain: [] };
+    this.compiled.set(key, entry);
+    return entry;
   }
 
   private compile(state: ProjectState, environment: string): Map<string, CompiledFlag> {
@@ -127,11 +136,15 @@ export class EvaluationQuery {
     const projects = this.projectsOf(scope);
     const parts: EncodedToggle[] = [];
     for (const projectId of projects) {
-      const flags = this.flagsOf(projectId, scope.environment);
-      if (!flags) continue;
-      for (const flag of flags.values()) {
+      const compiled = this.compiledOf(projectId, scope.environment);
+      if (!compiled) continue;
+      const { flags, list, plain } = compiled;
+      for (let i = 0; i < list.length; i += 1) {
+        const flag = list[i]!;
         const result = evaluate(flag, context, flags);
-        if (result.enabled) parts.push(this.encoded(flag, result.variant));
+        if (!result.enabled) continue;
+        // Most answers are "on, no variant": its encoding sits beside the flag, no lookup by variant.
+        parts.push(result.variant === ENABLED_WITHOUT_VARIANT ? (plain[i] ??= this.encoded(flag, result.variant)) : this.encoded(flag, result.variant));
       }
     }
     // Each project's flags are in name order already; several projects are merged.
