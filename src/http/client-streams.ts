@@ -23,10 +23,6 @@ export interface Closable {
  */
 export type StreamFormat = 'unleash' | 'ofrep';
 
-/**
- * Where a stream's bytes go: the controller of a WHATWG stream (the route's `Response`, served by Hono) or
- * Node's response itself (`openOnNode`, the Node shortcut: a socket write per message, no promise per chunk).
- */
 /** A message as one chunk of a chunked HTTP body (`<size in hex>\r\n<bytes>\r\n`), made once per message. */
 const chunks = new WeakMap<Uint8Array, Buffer>();
 function chunkOf(bytes: Uint8Array): Buffer {
@@ -42,6 +38,10 @@ function chunkOf(bytes: Uint8Array): Buffer {
   return chunk;
 }
 
+/**
+ * Where a stream's bytes go: the controller of a WHATWG stream (the route's `Response`, served by Hono) or
+ * Node's response itself (`openOnNode`, the Node shortcut: a socket write per message, no promise per chunk).
+ */
 interface StreamSink {
   /** Bytes it may still hold unread before its client counts as stalled (negative: past it; null: unknown). */
   room(): number | null;
@@ -81,10 +81,10 @@ const CONNECTED = encoder.encode(': connected\n\n');
  * The feed's listener only notes that something was committed; the fan-out runs on the next turn of the event
  * loop, so the actors' mailboxes never wait for it, and batches committed together go out as one message. A
  * fan-out writes about {@link FANOUT_SLICE_MS} ms worth of connections per turn of the loop, so a request waits
- * behind one slice at most, never behind the whole fan-out. A change after a quiet spell goes out at once; while writes keep coming
- * (commits arrived during the last fan-out) the next fan-out waits {@link FANOUT_SPACING_FACTOR} times the last
- * one's busy time (its JavaScript and socket writes, ~65 ms at 5,000 streams on loopback), so the streams take at
- * most about a tenth of the loop and every change still goes out, gathered into one message. Each
+ * behind one slice at most, never behind the whole fan-out. A change after a quiet spell goes out at once; while
+ * writes keep coming (commits arrived during the last fan-out) the next fan-out waits {@link FANOUT_SPACING_FACTOR}
+ * times the last one's busy time (its JavaScript and socket writes, ~60 ms at 5,000 streams on loopback), so the
+ * streams take a few percent of the loop and every change still goes out, gathered into one message. Each
  * message is built once per (scope, query, revision) and the same bytes are queued to every connection that
  * shares them. A connection queues at most `bufferBytes` unread: a client that does not read is closed (its
  * socket destroyed), which costs no other client anything; the SDK reconnects with its `Last-Event-ID`.

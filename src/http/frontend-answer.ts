@@ -32,8 +32,8 @@ export function namesEtag(ifNoneMatch: string | undefined, etag: string): boolea
   return ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag.slice(2));
 }
 
-/** `Cache-Control` of `/api/frontend`'s answers: a cache must ask again each time (the answer depends on the context). */
-export const FRONTEND_CACHE_CONTROL = 'no-cache';
-
-/** The headers of a 200 or 304 of `/api/frontend`, beside the request id and CORS headers. */
-export const frontendHeaders = (etag: string): Record<string, string> => ({ ETag: etag, 'Cache-Control': FRONTEND_CACHE_CONTROL });
+/**
+ * The headers of a 200 or 304 of `/api/frontend`, beside the request id and CORS headers: a cache must ask again
+ * each time (`no-cache`: the answer depends on the context).
+ */
+export const frontendHeaders = (etag: string): Record<string, string> => ({ ETag: etag, 'Cache-Control': 'no-cache' });

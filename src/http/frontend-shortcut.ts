@@ -1,6 +1,6 @@
 import { getQueryParams } from 'hono/utils/url';
 import { queryAsContext, readContext } from '../schemas/frontend.schema.js';
-import { FRONTEND_CACHE_CONTROL, frontendAnswer, namesEtag } from './frontend-answer.js';
+import { frontendAnswer, frontendHeaders, namesEtag } from './frontend-answer.js';
 import { clientCallerOf, shortcutObserver } from './node-shortcut-parts.js';
 import { corsHeaders, requestIdOf, type Observers } from './pipeline.js';
 import type { AppDeps } from './route.js';
@@ -36,8 +36,7 @@ export function frontendOnNode(deps: AppDeps, observers: Observers): NodeShortcu
       const reqId = requestIdOf(req.headers['x-request-id']);
       const headers: Record<string, string | number> = { 'X-Request-Id': reqId };
       for (const [name, value] of cors(req.headers.origin)) headers[name] = value;
-      headers['ETag'] = etag;
-      headers['Cache-Control'] = FRONTEND_CACHE_CONTROL;
+      Object.assign(headers, frontendHeaders(etag));
       if (namesEtag(req.headers['if-none-match'], etag)) {
         res.writeHead(304, headers);
         res.end();

@@ -11,11 +11,10 @@ import type { AppDeps } from './route.js';
  */
 
 /**
- * The caller of a client-API request as the route's first steps would find it: a principal with the
- * `CLIENT_API` permission (or the one given: `FRONTEND_API` for `/api/frontend`); `false` to leave the request
- * to the route (a token of another kind); a
- * promise of `false` while a token from before keyed hashes is re-stored (the route answers once that write
- * is done). Throws as `callerOf` does (no or an unknown token): the route answers that too.
+ * The caller of a request as the route's first steps would find it: a principal with `permission`
+ * (`CLIENT_API`, or `FRONTEND_API` for `/api/frontend`); `false` to leave the request to the route (a token of
+ * another kind); a promise of `false` while a token from before keyed hashes is re-stored (the route answers
+ * once that write is done). Throws as `callerOf` does (no or an unknown token): the route answers that too.
  */
 export function clientCallerOf(req: IncomingMessage, deps: AppDeps, permission: Permission = 'CLIENT_API'): Principal | false | Promise<false> {
   const caller = callerOf(req.headers.authorization, deps);
