@@ -28,7 +28,7 @@ const SETTLE_MS = 5_000;
 
 /**
  * Scale figures on a fresh server and data directory: for each size a project `scale-<size>` is seeded
- * over HTTP, its list, overview and two searches are timed (one connection: the lists are large, and the
+ * over HTTP, its list, overview, one of its flags, the project list and two searches are timed (one connection: the lists are large, and the
  * latency of one request is the figure of interest); then resident memory, bytes on disk per flag, and the
  * restart time (SIGTERM, start on the same directory, until /health answers) with every flag still there.
  */
@@ -52,6 +52,11 @@ export async function runScale(options: ScaleOptions): Promise<ScaleRow[]> {
         const overview = await timeRead(target, projectPath(`scale-${size}`), options.duration, gzip);
         rows.push(readRow(`overview of a ${size}-flag project${how}`, overview, size >= FULL_SIZE && !gzip ? 50 : undefined));
       }
+      // One flag of the large project, and the project list: reads that must not grow with the project.
+      const one = await timeRead(target, projectPath(`scale-${size}`, `/features/flag-${Math.floor(size / 2)}`), options.duration, false);
+      rows.push(readRow(`one flag of a ${size}-flag project`, one, undefined));
+      const projects = await timeRead(target, '/api/admin/projects', options.duration, false);
+      rows.push(readRow(`project list with a ${size}-flag project`, projects, undefined));
       for (const [what, query] of searchQueries(size)) {
         const search = await timeRead(target, `/api/admin/search/features?${query}`, options.duration, false);
         rows.push(readRow(`search of a ${size}-flag project, ${what}, first page of 50`, search, size >= FULL_SIZE ? SEARCH_P99_MS : undefined));

@@ -21,15 +21,23 @@ export function potentiallyStaleFrom(flag: Flag): number {
 export interface HealthFacts {
   total: number;
   stale: number;
-  /** {@link potentiallyStaleFrom} of every active flag. */
+  /** {@link potentiallyStaleFrom} of every active flag, ascending. */
   staleFrom: Float64Array;
 }
 
 /** Health at `now`: potentially stale are the flags whose lifetime ended before `now`. */
 export function healthAt(facts: HealthFacts, now: number): number {
   if (facts.total === 0) return 100;
-  let potentiallyStale = 0;
-  for (const from of facts.staleFrom) if (from < now) potentiallyStale += 1;
+  // The moments are sorted: the potentially stale flags are those before the first moment at or after `now`.
+  const { staleFrom } = facts;
+  let low = 0;
+  let high = staleFrom.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (staleFrom[mid]! < now) low = mid + 1;
+    else high = mid;
+  }
+  const potentiallyStale = low;
   return Math.round(100 - (100 * facts.stale) / facts.total - (100 * potentiallyStale) / facts.total);
 }
 
@@ -44,6 +52,7 @@ export function healthFacts(flags: Iterable<Flag>, staleFromOf: (flag: Flag) => 
   }
   const staleFrom = new Float64Array(active.length);
   active.forEach((flag, i) => { staleFrom[i] = staleFromOf(flag); });
+  staleFrom.sort();
   return { total: active.length, stale, staleFrom };
 }
 

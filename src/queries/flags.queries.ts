@@ -31,6 +31,18 @@ export function strategyById(state: ProjectState, name: string, environment: str
   return ok(strategy, found.value.flag.version);
 }
 
+const activeCounts = new WeakMap<ProjectState, { version: number; count: number }>();
+
+/** How many of the project's flags are not archived; counted once per state version (a scan of every flag). */
+export function activeFlagCount(state: ProjectState): number {
+  const cached = activeCounts.get(state);
+  if (cached && cached.version === state.version) return cached.count;
+  let count = 0;
+  for (const flag of state.flags.values()) if (!flag.archived) count += 1;
+  activeCounts.set(state, { version: state.version, count });
+  return count;
+}
+
 /** The archived flags of the project, by name. */
 export function archivedFlags(state: ProjectState): Flag[] {
   const archived: Flag[] = [];

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { Flag, FlagType } from '../../src/domain/types.js';
-import { projectHealth } from '../../src/domain/project-health.js';
+import { healthAt, healthFacts, projectHealth } from '../../src/domain/project-health.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.parse('2025-06-01T00:00:00.000Z');
@@ -62,5 +62,23 @@ describe('projectHealth', () => {
   test('accepts any iterable, such as the values of the state map', () => {
     const map = new Map([['a', flag('release', 0, { stale: true })], ['b', flag('release', 0)]]);
     expect(projectHealth(map.values(), NOW)).toBe(50);
+  });
+
+  test('facts made once answer at any moment as counting the flags then would (creation order does not matter)', () => {
+    const lifetimes: Record<FlagType, number | null> = { release: 40, experiment: 40, operational: 7, 'kill-switch': null, permission: null };
+    const types = Object.keys(lifetimes) as FlagType[];
+    // Ages in days, descending and ascending mixed, some stale, some archived, every type.
+    const flags = [...Array(60)].map((_, i) => flag(types[i % types.length]!, ((i * 37) % 90) * DAY + 1, { stale: i % 11 === 0, archived: i % 13 === 0 }));
+    const facts = healthFacts(flags);
+    for (const days of [-100, 0, 5, 7.5, 30, 40, 60, 89, 200]) {
+      const at = NOW + days * DAY;
+      const active = flags.filter((f) => !f.archived);
+      const stale = active.filter((f) => f.stale).length;
+      const potentially = active.filter((f) => {
+        const lifetime = lifetimes[f.type];
+        return !f.stale && lifetime !== null && Date.parse(f.createdAt) + lifetime * DAY < at;
+      }).length;
+      expect(healthAt(facts, at), `${days} days on`).toBe(Math.round(100 - (100 * stale) / active.length - (100 * potentially) / active.length));
+    }
   });
 });

@@ -3,6 +3,7 @@ import type { ProjectMeta } from '../../use-cases/projects.use-cases.js';
 import { CreateProjectSchema, ProjectEnvironmentSchema, UpdateProjectSchema } from '../../schemas/project.schema.js';
 import { ProjectEnvironmentParamsSchema, ProjectParamsSchema } from '../../schemas/params.schema.js';
 import { projectUsage } from '../../queries/usage.queries.js';
+import { activeFlagCount } from '../../queries/flags.queries.js';
 import { connectEnvironment, createProject, deleteProject, disconnectEnvironment, updateProject } from '../../use-cases/projects.use-cases.js';
 import { sendJson } from '../gzip.js';
 import { defineRoute, type RouteSpec } from '../route.js';
@@ -25,11 +26,9 @@ export const projectRoutes: RouteSpec[] = [
       const now = Date.now();
       const projects = registry.projectIds().map((id) => {
         const state = registry.project(id)!.state;
-        let featureCount = 0;
-        for (const flag of state.flags.values()) if (!flag.archived) featureCount += 1;
         return {
           id, name: state.meta.name, description: state.meta.description, createdAt: state.meta.createdAt,
-          health: deps.health.of(state, now), featureCount, memberCount: Object.keys(state.meta.members).length, ...settingsOf(state.meta),
+          health: deps.health.of(state, now), featureCount: activeFlagCount(state), memberCount: Object.keys(state.meta.members).length, ...settingsOf(state.meta),
         };
       });
       return c.json({ version: 1, projects });

@@ -43,6 +43,28 @@ describe('adding and removing dependencies', () => {
     expect((await h.json('GET', '/api/admin/projects/default/dependencies')).body).toBe(false);
   });
 
+  test("a parent's `children` follow every change when it is read between them, in the children's creation order", async ({ h }) => {
+    for (const name of ['parent', 'c1', 'c2', 'other']) await createFlag(h, name);
+    const children = async () => (await h.json('GET', flagPath('parent'))).body.children;
+    expect(await children()).toEqual([]);
+    await depend(h, 'c2', { feature: 'parent' });
+    expect(await children()).toEqual(['c2']);
+    await depend(h, 'c1', { feature: 'parent', enabled: false });
+    expect(await children()).toEqual(['c1', 'c2']);
+    // A change elsewhere in the project leaves them as they are.
+    await addStrategy(h, 'other', 'development', { name: 'default' });
+    expect(await children()).toEqual(['c1', 'c2']);
+    // An archived child lets go of its parents, and stays let go when revived.
+    expect((await h.req('DELETE', flagPath('c1'))).status).toBe(202);
+    expect(await children()).toEqual(['c2']);
+    expect((await h.json('POST', '/api/admin/projects/default/revive', { features: ['c1'] })).status).toBe(200);
+    expect(await children()).toEqual(['c2']);
+    await h.restart();
+    expect(await children()).toEqual(['c2']);
+    expect((await h.req('DELETE', `${deps('c2')}/parent`)).status).toBe(200);
+    expect(await children()).toEqual([]);
+  });
+
   test('DELETE .../dependencies removes every parent; removing one the flag lacks is a 200 that writes nothing', async ({ h }) => {
     for (const name of ['p1', 'p2', 'child']) await createFlag(h, name);
     await depend(h, 'child', { feature: 'p1' });
