@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import type { Registry } from './actors/registry.js';
 import type { TokenHasher } from './auth/token-hasher.js';
@@ -80,6 +80,16 @@ export const ROUTES: RouteSpec[] = [
 ];
 
 /**
+ * Route prefixes served by an app of their own, mounted on the main one. Hono's RegExpRouter refuses a static
+ * segment beside a parameter that goes on (`POST /api/admin/environments/validate` beside `.../:name/on`,
+ * `GET .../environments/project/:projectId` beside `.../:name`, `POST /api/admin/context/validate` beside
+ * `.../:contextField/legal-values`), and Hono's default router then falls back to its TrieRouter for every route:
+ * ~5 µs more a request. Mounted, these few admin routes go through a TrieRouter and a WHATWG Request; every other
+ * route keeps the RegExpRouter.
+ */
+export const MOUNTED_PREFIXES = ['/api/admin/environments', '/api/admin/context'];
+
+/**
  * Builds the HTTP app over a registry; no globals, so tests build one per data directory. Every request gets
  * a request id (`X-Request-Id`) and one request log line (`observed`, src/http/pipeline.ts). `tokenHasher` carries the
  * installation's token key (`loadTokenHasher(config)`).
@@ -138,7 +148,21 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     maxAge: 86_400,
   });
   app.options('/ofrep/*', observed(observe, '/ofrep/*', async (c) => (await ofrepCors(c, async () => {})) ?? c.body(null, 204)));
-  mountRoutes(app, routes, deps, (route) => route.path === '/api/frontend' || route.path.startsWith('/api/frontend/') || route.path.startsWith('/ofrep/'));
+  const under = (route: RouteSpec, prefix: string) => route.path === prefix || route.path.startsWith(`${prefix}/`);
+  const browsers = (route: RouteSpec) => under(route, '/api/frontend') || route.path.startsWith('/ofrep/');
+  const notFound = observed(observe, null, (c) => errorResponse(c, { kind: 'NotFoundError', message: `No route ${c.req.method} ${c.req.path.slice(0, 200)}` }));
+  // Every handler answers its own errors (`observed`); this is the net under the CORS middleware.
+  const onError = (error: unknown, c: Context<AppEnv>) => errorAnswer(c, error, observe, null);
+  mountRoutes(app, routes.filter((route) => !MOUNTED_PREFIXES.some((prefix) => under(route, prefix))), deps, browsers);
+  for (const prefix of MOUNTED_PREFIXES) {
+    const own = routes.filter((route) => under(route, prefix));
+    if (own.length === 0) continue;
+    const mounted = new Hono<AppEnv>();
+    mountRoutes(mounted, own, deps, browsers);
+    mounted.notFound(notFound);
+    mounted.onError(onError);
+    app.mount(prefix, mounted.fetch, { replaceRequest: false });
+  }
 
   // The SDK poll with nothing new is answered by Node before Hono, when served by `serveApp` (src/http/server.ts).
   // So is the SDK stream: opened on Node's response, each message one socket write.
@@ -147,9 +171,8 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
   // And the browser SDK's read, `GET /api/frontend`, evaluated for its context.
   if (routes.some((route) => route.method === 'get' && route.path === '/api/frontend')) addNodeShortcut(app, frontendOnNode(deps, observe));
 
-  app.notFound(observed(observe, null, (c) => errorResponse(c, { kind: 'NotFoundError', message: `No route ${c.req.method} ${c.req.path.slice(0, 200)}` })));
-  // Every handler answers its own errors (`observed`); this is the net under the CORS middleware.
-  app.onError((error, c) => errorAnswer(c, error, observe, null));
+  app.notFound(notFound);
+  app.onError(onError);
   return app;
 }
 

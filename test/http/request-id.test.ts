@@ -26,6 +26,11 @@ const REQUESTS: [string, string, string, unknown, { token?: string | null; heade
   ['412 stale If-Match', 'PUT', flagPath('f'), { name: 'f' }, { headers: { 'if-match': '"999999"' } }],
   ['413 too large', 'POST', featuresPath(), { name: 'big', description: 'x'.repeat(1024 * 1024) }, {}],
   ['415 wrong content type', 'POST', featuresPath(), '{"name":"x"}', { headers: { 'content-type': 'text/plain' } }],
+  // The routes of a prefix served by its own app (src/app.ts MOUNTED_PREFIXES) answer the same way.
+  ['200 environment list (a mounted prefix)', 'GET', '/api/admin/environments', undefined, {}],
+  ['400 validation under a mounted prefix', 'POST', '/api/admin/environments', { name: 'a b' }, {}],
+  ['401 without a token under a mounted prefix', 'GET', '/api/admin/context', undefined, { token: null }],
+  ['404 unknown route under a mounted prefix', 'GET', '/api/admin/environments/development/x/y', undefined, {}],
 ];
 
 describe('X-Request-Id', () => {

@@ -1,0 +1,36 @@
+/**
+ * Routing: every route outside the mounted prefixes fits Hono's RegExpRouter (one that does not would send every
+ * request through the slower TrieRouter again, see src/app.ts `MOUNTED_PREFIXES`), and a mounted prefix answers
+ * what is not its own as the main app does: the same 404 body, and a path that only starts like it is not its.
+ */
+import { describe, expect } from 'vitest';
+import { RegExpRouter } from 'hono/router/reg-exp-router';
+import { MOUNTED_PREFIXES, ROUTES } from '../../src/app.js';
+import { expectError } from '../helpers/expect.js';
+import { test } from '../helpers/fixtures.js';
+
+const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+
+describe('routing', () => {
+  test('every route outside the mounted prefixes fits the RegExpRouter; those inside would not', () => {
+    const outside = ROUTES.filter((route) => !MOUNTED_PREFIXES.some((prefix) => under(route.path, prefix)));
+    const router = new RegExpRouter<number>();
+    outside.forEach((route, i) => router.add(route.method.toUpperCase(), route.path, i));
+    expect(() => router.match('GET', '/health')).not.toThrow();
+    // The reason for the prefixes: with every route, the router refuses them.
+    expect(() => {
+      const every = new RegExpRouter<number>();
+      ROUTES.forEach((route, i) => every.add(route.method.toUpperCase(), route.path, i));
+      every.match('GET', '/health');
+    }).toThrow(/environments|context/);
+  });
+
+  test('under a mounted prefix, an unknown path answers the 404 of any unknown path; next to it, the main app answers', async ({ h }) => {
+    for (const path of ['/api/admin/environments/development/x', '/api/admin/context/x/y/z', '/api/admin/environmentsx', '/api/admin/contexts']) {
+      const r = await h.json('GET', path);
+      expectError(r, 404, 'NotFoundError', new RegExp(`No route GET ${path}`));
+    }
+    expect((await h.json('GET', '/api/admin/environments/development')).status).toBe(200);
+    expect((await h.json('GET', '/api/admin/context')).status).toBe(200);
+  });
+});
