@@ -59,7 +59,7 @@ const SETTLE_MS = 3_000;
 const HELD_P99_MS = 1_000;
 /** Scheduling priority of the stream load processes (19: the lowest). */
 const LOADER_NICENESS = 19;
-/** Rounds of the write load without and with the streams at the judged size (5,000): the ratio is of their medians. */
+/** Rounds of the write load without and with the streams at the judged size (5,000): the medians' ratio and the rounds' median ratio are judged. */
 const WRITE_LOAD_ROUNDS = 5;
 const LOADER_FILE = fileURLToPath(new URL('./stream-clients.ts', import.meta.url));
 
@@ -198,11 +198,8 @@ const percent = (value: number | undefined): string => (value === undefined ? 'n
 const cpuPerRequest = (share: number | undefined, r: LoadResult): string =>
   share === undefined || r.rps === 0 ? 'n/a' : `${((share / 100) * 1000 / r.rps).toFixed(2)} ms`;
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
+/** The middle value (rounds are odd in number). */
+const median = (values: number[]): number => percentile(Float64Array.from(values).sort(), 0.5);
 
 /** Opens `size` streams through new load processes (added to `loaders`); what they reported. */
 async function connectStreams(loaders: Loader[], size: number, url: URL, token: string) {

@@ -89,6 +89,11 @@ export const ROUTES: RouteSpec[] = [
  */
 export const MOUNTED_PREFIXES = ['/api/admin/environments', '/api/admin/context'];
 
+const underPrefix = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+
+/** The mounted prefix whose app serves a route path, or undefined for the main app. */
+export const mountedPrefixOf = (path: string): string | undefined => MOUNTED_PREFIXES.find((prefix) => underPrefix(path, prefix));
+
 /**
  * Builds the HTTP app over a registry; no globals, so tests build one per data directory. Every request gets
  * a request id (`X-Request-Id`) and one request log line (`observed`, src/http/pipeline.ts). `tokenHasher` carries the
@@ -148,14 +153,13 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     maxAge: 86_400,
   });
   app.options('/ofrep/*', observed(observe, '/ofrep/*', async (c) => (await ofrepCors(c, async () => {})) ?? c.body(null, 204)));
-  const under = (route: RouteSpec, prefix: string) => route.path === prefix || route.path.startsWith(`${prefix}/`);
-  const browsers = (route: RouteSpec) => under(route, '/api/frontend') || route.path.startsWith('/ofrep/');
+  const browsers = (route: RouteSpec) => underPrefix(route.path, '/api/frontend') || route.path.startsWith('/ofrep/');
   const notFound = observed(observe, null, (c) => errorResponse(c, { kind: 'NotFoundError', message: `No route ${c.req.method} ${c.req.path.slice(0, 200)}` }));
   // Every handler answers its own errors (`observed`); this is the net under the CORS middleware.
   const onError = (error: unknown, c: Context<AppEnv>) => errorAnswer(c, error, observe, null);
-  mountRoutes(app, routes.filter((route) => !MOUNTED_PREFIXES.some((prefix) => under(route, prefix))), deps, browsers);
+  mountRoutes(app, routes.filter((route) => mountedPrefixOf(route.path) === undefined), deps, browsers);
   for (const prefix of MOUNTED_PREFIXES) {
-    const own = routes.filter((route) => under(route, prefix));
+    const own = routes.filter((route) => mountedPrefixOf(route.path) === prefix);
     if (own.length === 0) continue;
     const mounted = new Hono<AppEnv>();
     mountRoutes(mounted, own, deps, browsers);

@@ -3,6 +3,7 @@ import { fail } from '../domain/errors.js';
 import type { ProjectState } from '../domain/project-state.js';
 import type { Flag, Strategy } from '../domain/types.js';
 import { failed, ok, type Result } from '../use-cases/result.js';
+import { perStateVersion } from './state-memo.js';
 
 /** A flag of the project (archived ones too), with its version as the answer's `ETag`; 404 when unknown. */
 export function flagById(state: ProjectState, name: string): Result<Flag> {
@@ -31,17 +32,12 @@ export function strategyById(state: ProjectState, name: string, environment: str
   return ok(strategy, found.value.flag.version);
 }
 
-const activeCounts = new WeakMap<ProjectState, { version: number; count: number }>();
-
 /** How many of the project's flags are not archived; counted once per state version (a scan of every flag). */
-export function activeFlagCount(state: ProjectState): number {
-  const cached = activeCounts.get(state);
-  if (cached && cached.version === state.version) return cached.count;
+export const activeFlagCount = perStateVersion((state) => {
   let count = 0;
   for (const flag of state.flags.values()) if (!flag.archived) count += 1;
-  activeCounts.set(state, { version: state.version, count });
   return count;
-}
+});
 
 /** The archived flags of the project, by name. */
 export function archivedFlags(state: ProjectState): Flag[] {
