@@ -46,6 +46,10 @@ const TOUCH_BYTES = 64;
  * rebuilt from the logs: after a restart, an older revision gets a hydration, which misses nothing) and
  * moves up as old entries are dropped.
  *
+ * Beside the entries it keeps the latest revision of each (flag, environment) and each segment they touch, in
+ * the order of those revisions: a client many changes behind is answered from those (one per flag touched)
+ * instead of from every entry since (`changesSince`).
+ *
  * @example history.record({ project: 'default' }, records, 41); history.since(38) // entries 39..41
  */
 export class FeedHistory {
@@ -54,6 +58,12 @@ export class FeedHistory {
   private head = 0;
   private bytes = 0;
   private start: number | null = null;
+  /** The latest touch of each (project, flag, environment) within the history, in the order of their revisions. */
+  private readonly latestFlags = new Map<string, { touch: FlagTouch; revision: number }>();
+  /** The latest revision of each segment within the history, in that order. */
+  private readonly latestSegments = new Map<number, number>();
+  /** The revision of the latest reset (0: none). */
+  private latestReset = 0;
 
   constructor(private readonly bounds: HistoryBounds = DEFAULT_HISTORY_BOUNDS) {}
 
@@ -80,6 +90,11 @@ export class FeedHistory {
   /** The entries after `revision`, oldest first; undefined when the history no longer reaches back to it. */
   since(revision: number, current: number): readonly HistoryEntry[] | undefined {
     if (revision < this.floor(current)) return undefined;
+    return this.entries.slice(this.firstAfter(revision));
+  }
+
+  /** The index in `entries` of the first entry after `revision`. */
+  private firstAfter(revision: number): number {
     let low = this.head;
     let high = this.entries.length;
     while (low < high) {
@@ -87,22 +102,84 @@ export class FeedHistory {
       if (this.entries[mid]!.revision <= revision) low = mid + 1;
       else high = mid;
     }
-    return this.entries.slice(low);
+    return low;
+  }
+
+  /**
+   * What changed after `revision`, oldest first, each flag touch (per environment) and segment once, at its
+   * latest revision: `onFlag` and `onSegment` are called in the order of those revisions. `'reset'` when a
+   * change after it no delta expresses, `'gone'` when the history no longer reaches back to it (both: answer a
+   * hydration), else `'changes'`.
+   *
+   * It reads whichever is shorter: the entries after `revision` (a client a few changes behind), or the latest
+   * touches (a client behind a flood of changes to the same flags: a stream between two fan-outs under a
+   * write load read ~25,000 entries, 5 to 30 ms of the event loop at once, to find 200 flags).
+   */
+  changesSince(
+    revision: number,
+    current: number,
+    onFlag: (touch: FlagTouch, revision: number) => void,
+    onSegment: (id: number, revision: number) => void,
+  ): 'changes' | 'reset' | 'gone' {
+    if (revision < this.floor(current)) return 'gone';
+    if (this.latestReset > revision) return 'reset';
+    const first = this.firstAfter(revision);
+    if (this.entries.length - first <= this.latestFlags.size + this.latestSegments.size) {
+      for (let i = first; i < this.entries.length; i += 1) {
+        const entry = this.entries[i]!;
+        for (const touch of entry.flags) onFlag(touch, entry.revision);
+        for (const id of entry.segments) onSegment(id, entry.revision);
+      }
+      return 'changes';
+    }
+    for (const latest of this.latestFlags.values()) if (latest.revision > revision) onFlag(latest.touch, latest.revision);
+    for (const [id, at] of this.latestSegments) if (at > revision) onSegment(id, at);
+    return 'changes';
   }
 
   private push(entry: HistoryEntry): void {
     this.entries.push(entry);
     this.bytes += entry.bytes;
+    this.noteLatest(entry);
+    let dropped = false;
     while (this.entries.length - this.head > this.bounds.events || (this.bytes > this.bounds.bytes && this.entries.length - this.head > 1)) {
-      const dropped = this.entries[this.head]!;
+      const oldest = this.entries[this.head]!;
       this.head += 1;
-      this.bytes -= dropped.bytes;
-      this.start = dropped.revision;
+      this.bytes -= oldest.bytes;
+      this.start = oldest.revision;
+      dropped = true;
     }
+    if (dropped) this.forgetLatestUpTo(this.start!);
     // Compact once the dropped prefix is as long as what is kept, so a drop costs O(1) on average.
     if (this.head > 1024 && this.head * 2 > this.entries.length) {
       this.entries = this.entries.slice(this.head);
       this.head = 0;
+    }
+  }
+
+  /** The latest touches, moved to the end (their revision only grows). */
+  private noteLatest(entry: HistoryEntry): void {
+    for (const touch of entry.flags) {
+      const key = `${touch.project}\u0000${touch.name}\u0000${touch.environment ?? '\u0001'}`;
+      this.latestFlags.delete(key);
+      this.latestFlags.set(key, { touch, revision: entry.revision });
+    }
+    for (const id of entry.segments) {
+      this.latestSegments.delete(id);
+      this.latestSegments.set(id, entry.revision);
+    }
+    if (entry.reset) this.latestReset = entry.revision;
+  }
+
+  /** Drops the latest touches at or below the floor (no client the history serves is before them). */
+  private forgetLatestUpTo(floor: number): void {
+    for (const [key, latest] of this.latestFlags) {
+      if (latest.revision > floor) break;
+      this.latestFlags.delete(key);
+    }
+    for (const [id, at] of this.latestSegments) {
+      if (at > floor) break;
+      this.latestSegments.delete(id);
     }
   }
 }

@@ -98,28 +98,23 @@ export class ClientDeltaQuery {
   }
 
   private changes(resolved: ResolvedQuery, key: string, from: number, revision: number): DeltaAnswer {
-    const entries = this.registry.feed.history.since(from, revision);
-    if (!entries) return this.hydration(resolved, key, revision);
     const all = resolved.project.length === 1 && resolved.project[0] === '*';
     const projects = new Set(resolved.project);
     // Latest revision that touched each flag and segment, so each is sent once, in the order of its last change.
     const flags = new Map<string, { project: string; name: string; eventId: number }>();
     const segments = new Map<number, number>();
-    for (const entry of entries) {
-      if (entry.reset) return this.hydration(resolved, key, revision);
-      for (const touch of entry.flags) {
-        if (touch.environment !== null && touch.environment !== resolved.environment) continue;
-        if (!all && !projects.has(touch.project)) continue;
-        if (!this.matches(resolved, touch.name)) continue;
-        const id = `${touch.project}\u0000${touch.name}`;
-        flags.delete(id);
-        flags.set(id, { project: touch.project, name: touch.name, eventId: entry.revision });
-      }
-      for (const id of entry.segments) {
-        segments.delete(id);
-        segments.set(id, entry.revision);
-      }
-    }
+    const outcome = this.registry.feed.history.changesSince(from, revision, (touch, eventId) => {
+      if (touch.environment !== null && touch.environment !== resolved.environment) return;
+      if (!all && !projects.has(touch.project)) return;
+      if (!this.matches(resolved, touch.name)) return;
+      const id = `${touch.project}\u0000${touch.name}`;
+      flags.delete(id);
+      flags.set(id, { project: touch.project, name: touch.name, eventId });
+    }, (id, eventId) => {
+      segments.delete(id);
+      segments.set(id, eventId);
+    });
+    if (outcome !== 'changes') return this.hydration(resolved, key, revision);
     if (flags.size === 0 && segments.size === 0) return { kind: 'none', revision, body: '' };
     const events: { eventId: number; json: string }[] = [];
     const current = new Map(this.segments().map((s) => [s.id, s]));

@@ -2,6 +2,7 @@
  * The feed's bounded history (src/actors/feed-history.ts): what a committed record is kept as, the bounds in
  * entries and bytes, the floor, and `since`.
  */
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { FeedHistory } from '../../src/actors/feed-history.js';
 import type { CommittedRecord } from '../../src/actors/command-actor.js';
@@ -73,5 +74,101 @@ describe('bounds and floor', () => {
     for (let r = 1; r <= 5000; r += 1) history.record(P, [record({ type: 'flag.created', flag: { name: 'f' } })], r);
     expect(history.size().events).toBe(100);
     expect(history.since(4949, 5000)!.map((e) => e.revision)).toEqual(Array.from({ length: 51 }, (_, i) => 4950 + i));
+  });
+});
+
+describe('changesSince: what a client at some revision needs', () => {
+  type Op = { kind: 'flag'; name: string; environment: string | null } | { kind: 'segment'; id: number } | { kind: 'reset' };
+  const opEvent = (op: Op): object =>
+    op.kind === 'flag' ? (op.environment === null ? { type: 'flag.updated', name: op.name } : { type: 'flag.enabled', name: op.name, environment: op.environment })
+      : op.kind === 'segment' ? { type: 'segment.updated', segment: { id: op.id } } : { type: 'service.initialized', state: {} };
+
+  /**
+   * Each key once at its latest revision, in the order of those revisions: what the delta makes of the calls
+   * (it keeps flags and segments apart and sorts its events by revision, so only that order counts).
+   */
+  const byRevision = (seen: Map<string, number>) => [...seen].sort((a, b) => a[1] - b[1]);
+
+  function latest(history: FeedHistory, from: number, current: number) {
+    const seen = new Map<string, number>();
+    let calls = 0;
+    const note = (key: string, revision: number) => {
+      calls += 1;
+      seen.delete(key);
+      seen.set(key, revision);
+    };
+    const outcome = history.changesSince(from, current, (t, r) => note(`${t.project}/${t.name}/${t.environment}`, r), (id, r) => note(`segment ${id}`, r));
+    return { outcome, changes: outcome === 'changes' ? byRevision(seen) : [], calls };
+  }
+
+  /** The same from every record ever made, kept whole. */
+  function reference(log: { revision: number; ops: Op[] }[], floor: number, from: number) {
+    if (from < floor) return { outcome: 'gone', changes: [] };
+    const after = log.filter((r) => r.revision > from);
+    if (after.some((r) => r.ops.some((op) => op.kind === 'reset'))) return { outcome: 'reset', changes: [] };
+    const seen = new Map<string, number>();
+    for (const r of after) for (const op of r.ops) {
+      const key = op.kind === 'flag' ? `web/${op.name}/${op.environment}` : op.kind === 'segment' ? `segment ${op.id}` : '';
+      seen.delete(key);
+      seen.set(key, r.revision);
+    }
+    return { outcome: 'changes', changes: byRevision(seen) };
+  }
+
+  const op = fc.oneof(
+    { weight: 20, arbitrary: fc.record({ kind: fc.constant('flag' as const), name: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), environment: fc.constantFrom(null, 'dev', 'prod') }) },
+    { weight: 3, arbitrary: fc.record({ kind: fc.constant('segment' as const), id: fc.integer({ min: 1, max: 3 }) }) },
+    { weight: 1, arbitrary: fc.constant({ kind: 'reset' as const }) },
+  );
+
+  test('a client a few changes behind and one behind a flood of changes to the same flags both get what the whole log says', () => {
+    fc.assert(fc.property(fc.array(fc.array(op, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 400 }), fc.integer({ min: 5, max: 120 }), (records, bound) => {
+      const history = new FeedHistory({ events: bound, bytes: 1_000_000 });
+      const log: { revision: number; ops: Op[] }[] = [];
+      let revision = 0;
+      for (const ops of records) {
+        revision += 1;
+        // A reset is the service's; flag touches are the project's: one record each, as the actors commit them.
+        const service = ops.filter((o) => o.kind !== 'flag');
+        const project = ops.filter((o) => o.kind === 'flag');
+        if (service.length > 0) history.record('service', [record(...service.map(opEvent))], revision);
+        if (project.length > 0) {
+          if (service.length > 0) revision += 1;
+          history.record(P, [record(...project.map(opEvent))], revision);
+        }
+        if (service.length > 0) log.push({ revision: revision - (project.length > 0 ? 1 : 0), ops: service });
+        if (project.length > 0) log.push({ revision, ops: project });
+        const floor = history.floor(revision);
+        for (const from of new Set([revision, revision - 1, revision - 3, revision - 40, floor, floor + 1, floor - 1])) {
+          if (from < 0) continue;
+          const { outcome, changes } = latest(history, from, revision);
+          expect({ outcome, changes }).toEqual(reference(log, floor, from));
+        }
+      }
+      // At the end, every revision a client may present, from before the floor to the current one.
+      const floor = history.floor(revision);
+      for (let from = Math.max(0, floor - 1); from <= revision; from += 1) {
+        const { outcome, changes } = latest(history, from, revision);
+        expect({ outcome, changes }).toEqual(reference(log, floor, from));
+      }
+    }), { numRuns: 150 });
+  });
+
+  test('behind a flood it reads each flag once, not every change since', () => {
+    const history = new FeedHistory();
+    for (let r = 1; r <= 5000; r += 1) history.record(P, [record({ type: 'flag.enabled', name: `f${r % 10}`, environment: 'dev' })], r);
+    expect(latest(history, 0, 5000)).toMatchObject({ outcome: 'changes', calls: 10 });
+    expect(latest(history, 4995, 5000)).toMatchObject({ outcome: 'changes', calls: 5 });
+    expect(latest(history, 0, 5000).changes.map(([, r]) => r)).toEqual([4991, 4992, 4993, 4994, 4995, 4996, 4997, 4998, 4999, 5000]);
+  });
+
+  test('a revision before the floor is gone; a reset after it asks for a hydration', () => {
+    const history = new FeedHistory({ events: 3, bytes: 1_000_000 });
+    for (let r = 1; r <= 5; r += 1) history.record(P, [record({ type: 'flag.created', flag: { name: `f${r}` } })], r);
+    expect(latest(history, 1, 5).outcome).toBe('gone');
+    history.record('service', [record({ type: 'service.initialized', state: {} })], 6);
+    expect(latest(history, 5, 6).outcome).toBe('reset');
+    history.record(P, [record({ type: 'flag.created', flag: { name: 'g' } })], 7);
+    expect(latest(history, 6, 7)).toMatchObject({ outcome: 'changes', changes: [['web/g/null', 7]] });
   });
 });
