@@ -115,9 +115,11 @@ export class ClientStreams {
   /** The `unleash-connected` hydration bytes per query key at one revision: SDKs connecting together share them. */
   private readonly hydrations = new Map<string, { revision: number; bytes: Uint8Array }>();
   private scheduled = false;
-  /** A fan-out is under way (between its chunks). */
+  /** A fan-out is under way (between its slices). */
   private fanning = false;
-  /** What the last fan-out took per connection, ms (its busy time, socket writes included). */
+  /** A round of keep-alive comments is under way. */
+  private pinging = false;
+  /** What the last fan-out or keep-alive round took per connection, ms (its busy time, socket writes included). */
   private msPerConnection = Number.POSITIVE_INFINITY;
   /** `performance.now()` before which the next fan-out does not start. */
   private nextFanOutAt = 0;
@@ -292,43 +294,52 @@ export class ClientStreams {
     this.fanning = true;
     const since = this.pendingSince;
     this.pendingSince = null;
-    const targets = [...this.connections];
     const answers = new Map<string, { answer: DeltaAnswer; bytes: Uint8Array | null }>();
+    this.inSlices((connection) => {
+      const id = `${connection.format}|${connection.revision}|${connection.key}`;
+      let shared = answers.get(id);
+      if (!shared) {
+        const answer = this.delta.since(connection.resolved, connection.key, connection.revision);
+        shared = { answer, bytes: answer.kind === 'none' ? null : connection.format === 'ofrep' ? refetch(answer.revision) : message('unleash-updated', answer) };
+        answers.set(id, shared);
+      }
+      connection.revision = shared.answer.revision;
+      if (!shared.bytes || !this.send(connection, shared.bytes)) return false;
+      this.pushed += 1;
+      return true;
+    }, (sent, busy, end) => this.fannedOut(since, sent, busy, end));
+  }
+
+  /**
+   * Runs `each` over the open connections, about {@link FANOUT_SLICE_MS} ms worth of them per turn of the event
+   * loop (as many as the last fan-out wrote in that time), then `done` with how many `each` wrote to, the busy
+   * time (its JavaScript and socket writes) and when it ended. Connections closed meanwhile are skipped.
+   */
+  private inSlices(each: (connection: Connection) => boolean, done: (sent: number, busy: number, end: number) => void): void {
+    const targets = [...this.connections];
     let busy = 0;
     let sent = 0;
     const perSlice = Math.max(FANOUT_CHUNK, Math.floor(FANOUT_SLICE_MS / this.msPerConnection));
-    const chunk = (from: number) => {
+    const slice = (from: number) => {
       const start = performance.now();
       const to = Math.min(targets.length, from + perSlice);
       for (let i = from; i < to; i += 1) {
         const connection = targets[i]!;
-        if (!connection.open) continue;
-        const id = `${connection.format}|${connection.revision}|${connection.key}`;
-        let shared = answers.get(id);
-        if (!shared) {
-          const answer = this.delta.since(connection.resolved, connection.key, connection.revision);
-          shared = { answer, bytes: answer.kind === 'none' ? null : connection.format === 'ofrep' ? refetch(answer.revision) : message('unleash-updated', answer) };
-          answers.set(id, shared);
-        }
-        connection.revision = shared.answer.revision;
-        if (shared.bytes && this.send(connection, shared.bytes)) {
-          sent += 1;
-          this.pushed += 1;
-        }
+        if (connection.open && each(connection)) sent += 1;
       }
       // Node hands a response's writes to the kernel when it uncorks the socket, in a tick queued by the first
-      // write: this tick runs after those, so the chunk's time includes its socket writes.
+      // write: this tick runs after those, so the slice's time includes its socket writes.
       process.nextTick(() => {
         const end = performance.now();
         busy += end - start;
-        if (to < targets.length) setImmediate(() => chunk(to));
+        if (to < targets.length) setImmediate(() => slice(to));
         else {
           if (sent > 0) this.msPerConnection = busy / sent;
-          this.fannedOut(since, sent, busy, end);
+          done(sent, busy, end);
         }
       });
     };
-    chunk(0);
+    slice(0);
   }
 
   /**
@@ -344,13 +355,21 @@ export class ClientStreams {
     if (underLoad) this.schedule();
   }
 
+  /**
+   * A keep-alive comment to every stream, in slices as a fan-out is: written in one go, 5,000 streams held the
+   * event loop ~60 ms every interval, a stall every request in flight waited behind.
+   */
   private ping(): void {
     if (this.connections.size === 0) {
       clearInterval(this.keepAlive);
       this.keepAlive = undefined;
       return;
     }
-    for (const connection of this.connections) this.send(connection, KEEP_ALIVE);
+    if (this.pinging || this.closed) return;
+    this.pinging = true;
+    this.inSlices((connection) => this.send(connection, KEEP_ALIVE), () => {
+      this.pinging = false;
+    });
   }
 
   /** Queues `bytes` to `connection`, or closes it when it holds more than its buffer unread: whether it was queued. */

@@ -85,6 +85,21 @@ describe('keep-alive and shutdown', () => {
     }
   });
 
+  const slow = servedTest({ CLIENT_STREAMING_KEEPALIVE_MS: '600' });
+  slow(`more streams than one slice (${FANOUT_CHUNK}): one round of keep-alive comments reaches every stream, across its slices`, async ({ h, base }) => {
+    const token = await clientToken(h, ['default'], 'development');
+    const streams = await Promise.all(Array.from({ length: 2 * FANOUT_CHUNK + 44 }, () => openSse(base, token)));
+    const keepAlives = (stream: (typeof streams)[number]) => stream.messages.filter((m) => m.comment === 'keep-alive').length;
+    try {
+      // Every stream has its first comment before any has a second: the round did not stop after its first slice.
+      await Promise.all(streams.map((s) => s.next((m) => m.comment === 'keep-alive', 5000)));
+      expect(streams.map(keepAlives)).toEqual(streams.map(() => 1));
+      await Promise.all(streams.map((s) => s.next((m) => m.comment === 'keep-alive' && keepAlives(s) >= 2, 5000)));
+    } finally {
+      for (const s of streams) s.close();
+    }
+  }, 30_000);
+
   test('closing the registry ends every stream cleanly', async ({ h, base }) => {
     const token = await clientToken(h, ['default'], 'development');
     const streams = [await openSse(base, token), await openSse(base, token)];
