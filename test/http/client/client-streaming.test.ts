@@ -85,7 +85,8 @@ describe('keep-alive and shutdown', () => {
     }
   });
 
-  const slow = servedTest({ CLIENT_STREAMING_KEEPALIVE_MS: '600' });
+  // Long enough that every stream is open before the first round, even on a busy machine.
+  const slow = servedTest({ CLIENT_STREAMING_KEEPALIVE_MS: '1500' });
   slow(`more streams than one slice (${FANOUT_CHUNK}): one round of keep-alive comments reaches every stream, across its slices`, async ({ h, base }) => {
     const token = await clientToken(h, ['default'], 'development');
     const streams = await Promise.all(Array.from({ length: 2 * FANOUT_CHUNK + 44 }, () => openSse(base, token)));
