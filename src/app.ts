@@ -9,7 +9,7 @@ import { DumpStreams } from './http/dump-streams.js';
 import { GzipCache } from './http/gzip.js';
 import { openApiDocument } from './http/openapi.js';
 import { errorAnswer, mountRoutes, observed } from './http/pipeline.js';
-import { clientNotModified } from './http/client-revalidation.js';
+import { clientPollOnNode } from './http/client-revalidation.js';
 import { clientStreamOnNode } from './http/client-stream-shortcut.js';
 import { frontendOnNode } from './http/frontend-shortcut.js';
 import { addNodeShortcut } from './http/server.js';
@@ -170,7 +170,7 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
 
   // The SDK poll with nothing new is answered by Node before Hono, when served by `serveApp` (src/http/server.ts).
   // So is the SDK stream: opened on Node's response, each message one socket write.
-  if (routes.some((route) => route.method === 'get' && route.path === '/api/client/features')) addNodeShortcut(app, clientNotModified(deps, observe));
+  if (routes.some((route) => route.method === 'get' && route.path === '/api/client/features')) addNodeShortcut(app, clientPollOnNode(deps, observe));
   if (routes.some((route) => route.method === 'get' && route.path === '/api/client/streaming')) addNodeShortcut(app, clientStreamOnNode(deps, observe));
   // And the browser SDK's read, `GET /api/frontend`, evaluated for its context.
   if (routes.some((route) => route.method === 'get' && route.path === '/api/frontend')) addNodeShortcut(app, frontendOnNode(deps, observe));

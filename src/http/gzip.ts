@@ -38,11 +38,21 @@ export function acceptsGzip(header: string | undefined): boolean {
   return false;
 }
 
+/**
+ * The bytes and headers of a cached JSON body as answered to a client whose `Accept-Encoding` is `acceptEncoding`:
+ * gzipped when it accepts it and a compressed copy is ready. The route (`sendJson`) and the Node shortcut of the
+ * SDK poll (`client-revalidation.ts`) both answer from it, so their answers cannot drift apart.
+ */
+export function jsonAnswer(body: Bytes, acceptEncoding: string | undefined, cache: GzipCache): { bytes: Bytes; headers: Record<string, string> } {
+  if (body.byteLength < MIN_GZIP_BYTES) return { bytes: body, headers: { 'content-type': 'application/json' } };
+  const headers: Record<string, string> = { 'content-type': 'application/json', vary: 'Accept-Encoding' };
+  const compressed = acceptsGzip(acceptEncoding) ? cache.get(body) : undefined;
+  if (!compressed) return { bytes: body, headers };
+  return { bytes: compressed, headers: { ...headers, 'content-encoding': 'gzip' } };
+}
+
 /** Answers a cached JSON body, gzipped when the client accepts it and a compressed copy is ready. */
 export function sendJson(c: Context, body: Bytes, cache: GzipCache): Response {
-  if (body.byteLength < MIN_GZIP_BYTES) return answerWith(c, body, 200, { 'content-type': 'application/json' });
-  const headers: Record<string, string> = { 'content-type': 'application/json', vary: 'Accept-Encoding' };
-  const compressed = acceptsGzip(c.req.header('accept-encoding')) ? cache.get(body) : undefined;
-  if (!compressed) return answerWith(c, body, 200, headers);
-  return answerWith(c, compressed, 200, { ...headers, 'content-encoding': 'gzip' });
+  const { bytes, headers } = jsonAnswer(body, c.req.header('accept-encoding'), cache);
+  return answerWith(c, bytes, 200, headers);
 }

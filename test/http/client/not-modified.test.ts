@@ -1,8 +1,10 @@
 /**
- * The SDK poll with nothing new (`GET /api/client/features` + the current `ETag`) is answered 304 by Node
- * before Hono (`src/http/client-revalidation.ts`), over a real socket served as `npm start` serves it
- * (`serveApp`). It must answer exactly what the route answers, and leave everything else to the route.
+ * The SDK poll (`GET /api/client/features`, no query) is answered by Node before Hono
+ * (`src/http/client-revalidation.ts`): 304 with the current `ETag`, else the full answer. Over a real socket
+ * served as `npm start` serves it (`serveApp`). It must answer exactly what the route answers, and leave
+ * everything else to the route.
  */
+import { gunzipSync } from 'node:zlib';
 import { describe, expect } from 'vitest';
 import { legacyHash } from '../../../src/auth/token-hasher.js';
 import { addStrategy, createFlag, envPath, switchOn } from '../../helpers/flags.js';
@@ -85,18 +87,85 @@ describe('a poll with the current ETag', () => {
   });
 });
 
+describe('a poll without the current ETag', () => {
+  const test = servedTest();
+
+  test('is the full answer, by Node: the route\'s bytes and headers, a request id, a log line and a metric', async ({ h, served }) => {
+    const token = await clientToken(h, ['default'], 'development');
+    const counted = await requestCount(served, FEATURES, 200);
+    const before = served.honoCalls();
+    const answers = [
+      await poll(served, token, { 'x-request-id': 'sdk-full-1', 'unleash-client-spec': '5.1.0' }),
+      await poll(served, token, { 'if-none-match': '"stale:1"', 'unleash-client-spec': '5.1.0' }),
+    ];
+    expect(served.honoCalls() - before).toBe(0);
+    // The same poll through Hono (the route itself).
+    const routed = await h.req('GET', FEATURES, undefined, { token, headers: { 'unleash-client-spec': '5.1.0' } });
+    const routedBody = await routed.text();
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toBe(routedBody);
+      for (const name of ['etag', 'content-type', 'vary', 'content-encoding', 'fetch-mode']) expect(answer.headers.get(name), name).toBe(routed.headers.get(name));
+      expect(answer.headers.get('content-length')).toBe(String(Buffer.byteLength(routedBody)));
+    }
+    expect(JSON.parse(routedBody)).toMatchObject({ version: 2, features: [expect.objectContaining({ name: 'one', enabled: true })], segments: [] });
+    expect(answers[0]!.headers.get('x-request-id')).toBe('sdk-full-1');
+    expect(answers[1]!.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await requestCount(served, FEATURES, 200)).toBe(counted + 3); // two answered by Node, one by the route
+    expect(h.logs().find((l) => l.msg === 'request' && l.reqId === 'sdk-full-1')).toMatchObject({ method: 'GET', route: FEATURES, status: 200, ms: expect.any(Number) });
+    expect(JSON.stringify(h.logs())).not.toContain(token);
+  });
+
+  test('a large answer: gzipped once the copy is ready when the SDK accepts gzip, as the route gzips it', async ({ h, served }) => {
+    // About 80 flags make the answer larger than the 32 KB below which nothing is compressed.
+    for (let i = 0; i < 80; i += 1) {
+      await createFlag(h, `big-${i}`, { description: 'd'.repeat(300) });
+    }
+    const token = await clientToken(h, ['default'], 'development');
+    const plain = await poll(served, token);
+    const text = await plain.text();
+    expect(text.length).toBeGreaterThan(32 * 1024);
+    expect(plain.headers.get('vary')).toBe('Accept-Encoding');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    // Node's fetch would decompress on its own: read the raw bytes with node:http instead.
+    const raw = async () => {
+      const { request } = await import('node:http');
+      return new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        const url = new URL(`${served.base}${FEATURES}`);
+        request({ host: url.hostname, port: url.port, path: url.pathname, headers: { authorization: token, 'accept-encoding': 'gzip' } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on('error', reject).end();
+      });
+    };
+    let zipped = await raw();
+    for (let i = 0; i < 50 && zipped.headers['content-encoding'] !== 'gzip'; i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+      zipped = await raw();
+    }
+    const before = served.honoCalls();
+    zipped = await raw();
+    expect(served.honoCalls() - before).toBe(0);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toBe('Accept-Encoding');
+    expect(zipped.headers['content-length']).toBe(String(zipped.body.length));
+    expect(gunzipSync(zipped.body).toString()).toBe(text);
+  });
+});
+
 describe('what the shortcut leaves to the route', () => {
   const test = servedTest();
 
-  test('a stale ETag, a query string, no If-None-Match: answered by the route, in full', async ({ h, served }) => {
+  test('a query string: answered by the route, 200 then 304', async ({ h, served }) => {
     const token = await clientToken(h, ['default'], 'development');
     const etag = await etagOf(served, token);
     const before = served.honoCalls();
-    expect((await poll(served, token, { 'if-none-match': '"stale:1"' })).status).toBe(200);
     const withQuery = await poll(served, token, { 'if-none-match': etag }, '?namePrefix=o');
     expect(withQuery.status).toBe(200); // another query, another ETag
     expect(withQuery.headers.get('etag')).not.toBe(etag);
     expect(await poll(served, token, { 'if-none-match': withQuery.headers.get('etag')! }, '?namePrefix=o').then((r) => r.status)).toBe(304);
+    expect((await poll(served, token, {}, '?project=nope')).status).toBe(200);
     expect(served.honoCalls() - before).toBe(3);
   });
 
@@ -138,10 +207,15 @@ describe('what the shortcut leaves to the route', () => {
 describe('CLIENT_FETCH_MODE=streaming', () => {
   const test = servedTest({ CLIENT_FETCH_MODE: 'streaming' });
 
-  test('the 304 carries fetch-mode: streaming, as the route\'s 200 does', async ({ h, served }) => {
+  test('the 200 and the 304 carry fetch-mode: streaming, as the route\'s answer does', async ({ h, served }) => {
     const token = await clientToken(h, ['default'], 'development');
+    const before = served.honoCalls();
     const full = await poll(served, token);
+    expect(full.status).toBe(200);
     expect(full.headers.get('fetch-mode')).toBe('streaming');
+    expect(served.honoCalls() - before).toBe(0);
+    const routed = await h.req('GET', FEATURES, undefined, { token });
+    expect(routed.headers.get('fetch-mode')).toBe('streaming');
     const answer = await poll(served, token, { 'if-none-match': full.headers.get('etag')! });
     expect(answer.status).toBe(304);
     expect(answer.headers.get('fetch-mode')).toBe('streaming');
