@@ -45,6 +45,31 @@ test('the body equals JSON.stringify of the evaluated toggles, for 300 users, on
   expect(enabledSeen).toBeLessThan(3 * 300 * 5);
 });
 
+test('bodies stay as answered after many more (each is cut from a slab, never written twice); the ETag is one per body', async ({ h }) => {
+  const query = new EvaluationQuery(h.registry);
+  const kept: { body: Buffer; text: string; etag: string }[] = [];
+  const scope = { projects: '*' as const, environment: 'development' };
+  // ~600 bytes a body: 1,000 of them run through several 256 KB slabs.
+  for (let u = 0; u < 1000; u += 1) {
+    const context = { userId: `user-${u}`, sessionId: String(u), properties: {} };
+    const { body, etag } = query.frontendAnswer(scope, context);
+    kept.push({ body, text: JSON.stringify({ toggles: query.frontend(scope, context) }), etag });
+  }
+  for (const { body, text } of kept) expect(body.toString()).toBe(text);
+  const bodyOf = new Map<string, string>();
+  const tagOf = new Map<string, string>();
+  for (const { text, etag } of kept) {
+    expect(etag).toMatch(/^W\/"[0-9a-z]+-[0-9a-z]+"$/);
+    expect(bodyOf.get(etag) ?? text).toBe(text);
+    expect(tagOf.get(text) ?? etag).toBe(etag);
+    bodyOf.set(etag, text);
+    tagOf.set(text, etag);
+  }
+  // Many users share an answer (5 flags at 60%): fewer bodies than users, more than one.
+  expect(bodyOf.size).toBeGreaterThan(4);
+  expect(bodyOf.size).toBeLessThan(kept.length);
+});
+
 test('over HTTP with a frontend token: the answer is that body, and the same user gets the same bytes again', async ({ h }) => {
   const token = await h.json('POST', '/api/admin/api-tokens', { tokenName: 'browser', type: 'frontend', projects: ['*'], environment: 'development' });
   expect(token.status).toBe(201);
