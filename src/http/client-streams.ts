@@ -109,6 +109,29 @@ export const FANOUT_CHUNK = 32;
  * fan-outs' time (~2.6 s at 5,000 streams on loopback). A change after a quiet spell is not spaced at all.
  */
 export const FANOUT_SPACING_FACTOR = 40;
+/**
+ * Committed changes a second above which writes are a flood (a bulk script, an import): the spacing grows with
+ * the rate, up to {@link FANOUT_FLOOD_MAX_MULTIPLE} times. Under a flood of toggles (~10,000 a second) with 5,000
+ * streams, a spacing of 40 fan-out times left the admin writes' p99 at 1.15 to 1.71× their figure without
+ * streams; at 200, 1.00× (rounds' median 1.04×). A change then waits up to ~15 s for the streams (the Node SDK
+ * polls every 15 s); below this rate nothing changes.
+ */
+export const FANOUT_FLOOD_RATE = 1000;
+export const FANOUT_FLOOD_MAX_MULTIPLE = 5;
+
+/**
+ * When the next fan-out may start after one that took `busyMs` while writes kept coming at `changesPerSecond`:
+ * {@link FANOUT_SPACING_FACTOR} times its busy time, times the flood's multiple.
+ *
+ * @example fanOutSpacing(60, 10) // 2400: 40 × 60 ms
+ * @example fanOutSpacing(60, 20_000) // 12000: 5 × 40 × 60 ms
+ */
+export function fanOutSpacing(busyMs: number, changesPerSecond: number): number {
+  // Not a number (two starts in the same instant with no change between): no flood.
+  const rate = changesPerSecond > 0 ? changesPerSecond : 0;
+  const multiple = Math.min(FANOUT_FLOOD_MAX_MULTIPLE, Math.max(1, rate / FANOUT_FLOOD_RATE));
+  return Math.max(MIN_FANOUT_SPACING_MS, FANOUT_SPACING_FACTOR * multiple * busyMs);
+}
 
 export class ClientStreams {
   private readonly connections = new Set<Connection>();
@@ -129,6 +152,9 @@ export class ClientStreams {
   private keepAlive: NodeJS.Timeout | undefined;
   /** `performance.now()` of the first commit not yet fanned out (null: none waiting). */
   private pendingSince: number | null = null;
+  /** When the last fan-out started and the feed's revision then; the changes a second between two starts. */
+  private lastStart = { at: Number.NEGATIVE_INFINITY, revision: 0 };
+  private changesPerSecond = 0;
   private readonly deliveryListeners: ((seconds: number) => void)[] = [];
   private readonly stopFeed: () => void;
   private readonly stopClose: () => void;
@@ -294,6 +320,9 @@ export class ClientStreams {
     this.fanning = true;
     const since = this.pendingSince;
     this.pendingSince = null;
+    const start = { at: performance.now(), revision: this.feed.revision };
+    this.changesPerSecond = (start.revision - this.lastStart.revision) / ((start.at - this.lastStart.at) / 1000);
+    this.lastStart = start;
     const answers = new Map<string, { answer: DeltaAnswer; bytes: Uint8Array | null }>();
     this.inSlices((connection) => {
       const id = `${connection.format}|${connection.revision}|${connection.key}`;
@@ -345,13 +374,14 @@ export class ClientStreams {
   /**
    * After a fan-out: the delivery time to its listeners, and when the next may start. A change after a quiet
    * spell goes out at once; when commits came in while this fan-out ran (writes keep coming), the next waits
-   * {@link FANOUT_SPACING_FACTOR} times this one's busy time, gathering them into one message.
+   * {@link FANOUT_SPACING_FACTOR} times this one's busy time (more under a flood: {@link fanOutSpacing}),
+   * gathering them into one message.
    */
   private fannedOut(since: number | null, sent: number, busy: number, end: number): void {
     this.fanning = false;
     if (since !== null && sent > 0) for (const listener of this.deliveryListeners) listener((end - since) / 1000);
     const underLoad = this.pendingSince !== null;
-    this.nextFanOutAt = end + (underLoad ? Math.max(MIN_FANOUT_SPACING_MS, FANOUT_SPACING_FACTOR * busy) : MIN_FANOUT_SPACING_MS);
+    this.nextFanOutAt = end + (underLoad ? fanOutSpacing(busy, this.changesPerSecond) : MIN_FANOUT_SPACING_MS);
     if (underLoad) this.schedule();
   }
 
