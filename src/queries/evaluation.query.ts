@@ -56,9 +56,9 @@ function fmix32(h: number): number {
 }
 
 /**
- * The tag of a list of toggle ids: two 32-bit lanes, each seeded from the process's random seeds, mixing in
- * every id and its position (murmur3's block step), then the length. Not a cryptographic hash: a client only
- * ever compares the tag of its own last answer, and two lists share a tag by chance about once in 2^64.
+ * The tag of a list of toggle ids: two 32-bit lanes, each seeded from the process's random seeds, mixing in every
+ * id in order (murmur3's block step), then the length. Not a cryptographic hash: a client only ever compares the
+ * tag of its own last answer, and two lists share a tag by chance about once in 2^64.
  */
 function idsTag(parts: readonly EncodedToggle[]): string {
   let a = ETAG_SEEDS[0]!;
@@ -180,8 +180,9 @@ export class EvaluationQuery {
    * {@link frontendBody} and its weak `ETag`. The tag is a 64-bit hash (`idsTag`) of the ids of the encoded toggles
    * the body is made of (each id stands for one encoding, never reused in this process), seeded at random per
    * process: the same tag means the same bytes, and hashing one number a toggle instead of ~140 bytes saves a
-   * tenth of the request (SHA-1 of the ids cost ~4 µs of it, this ~0.3 µs). A restart, or a recompile after a change elsewhere in the project, changes the tag (one 200
-   * where a 304 could have been), never the other way round.
+   * tenth of the request (SHA-1 of the ids cost ~4 µs of it, this ~0.3 µs). A restart, or a recompile after a
+   * change elsewhere in the project, changes the tag (one 200 where a 304 could have been), never the other way
+   * round.
    */
   frontendAnswer(scope: EvaluationScope, context: EvaluationContext): { body: Buffer; etag: string } {
     const projects = this.projectsOf(scope);
