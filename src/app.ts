@@ -168,7 +168,7 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     app.mount(prefix, mounted.fetch, { replaceRequest: false });
   }
 
-  // The SDK poll with nothing new is answered by Node before Hono, when served by `serveApp` (src/http/server.ts).
+  // The SDK poll (its 304 and its full answer) is answered by Node before Hono, when served by `serveApp` (src/http/server.ts).
   // So is the SDK stream: opened on Node's response, each message one socket write.
   if (routes.some((route) => route.method === 'get' && route.path === '/api/client/features')) addNodeShortcut(app, clientPollOnNode(deps, observe));
   if (routes.some((route) => route.method === 'get' && route.path === '/api/client/streaming')) addNodeShortcut(app, clientStreamOnNode(deps, observe));

@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     // Node checks both timeouts on this interval (30 s by default): check often enough to honour them.
     connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
   };
-  // Hono serves every route; the SDK poll with nothing new (a 304) is answered by Node before it (serveApp).
+  // Hono serves every route; the SDK poll, its stream and the browser read are answered by Node before it (serveApp).
   const server = serveApp(app, { port: config.port, hostname: config.host, serverOptions }, (info) => {
     log.info({ address: info.address, port: info.port, dataDir: config.dataDir, projects: registry.projectIds().length, recoveredMs: Date.now() - started }, `listening on http://${info.address}:${info.port}`);
   });
