@@ -10,6 +10,8 @@ export const HOT_PROJECT = 'default';
 /** Number of flags the hot project holds while the read scenarios run (the "200-flag project"). */
 export const HOT_FLAGS = 200;
 
+/** How long the frontend scenario waits for the server's frontend API to show the flags it switched on. */
+const FRONTEND_PROBE_MS = 60_000;
 /** Enabled flags the frontend scenario evaluates per request. */
 export const FRONTEND_FLAGS = 100;
 
@@ -138,11 +140,17 @@ export const SCENARIOS: Scenario[] = [
       const token = (await callOk(target, 'POST', '/api/admin/api-tokens', {
         tokenName: `${context.runId}-browser`, type: 'frontend', projects: [HOT_PROJECT], environment: 'development',
       })) as { secret: string };
-      const probe = await fetch(`${target.origin}${target.prefix}/api/frontend?userId=probe`, { headers: { authorization: token.secret } });
-      const answered = (await probe.json()) as { toggles?: unknown[] };
-      // A 50% rollout enables about half of them for any one user.
-      if (probe.status !== 200 || !answered.toggles || answered.toggles.length < FRONTEND_FLAGS / 4) {
-        throw new Error(`${target.label}: GET /api/frontend answered ${probe.status} with ${answered.toggles?.length} toggles`);
+      // A 50% rollout enables about half of them for any one user. Unleash's frontend API reads its flags from a
+      // copy it refreshes every few seconds, so the probe is asked again until it sees them (flagpole: at once).
+      const deadline = performance.now() + FRONTEND_PROBE_MS;
+      for (;;) {
+        const probe = await fetch(`${target.origin}${target.prefix}/api/frontend?userId=probe`, { headers: { authorization: token.secret } });
+        const answered = (await probe.json()) as { toggles?: unknown[] };
+        if (probe.status === 200 && answered.toggles && answered.toggles.length >= FRONTEND_FLAGS / 4) break;
+        if (performance.now() > deadline) {
+          throw new Error(`${target.label}: GET /api/frontend answered ${probe.status} with ${answered.toggles?.length} toggles`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 500));
       }
       return [
         {
