@@ -73,3 +73,6 @@ export function percentile(sorted: Float64Array, q: number): number {
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
   return sorted[rank] ?? Number.NaN;
 }
+
+/** The median of `values` (the lower middle one of an even count), as `percentile` reads it. */
+export const median = (values: number[]): number => percentile(Float64Array.from(values).sort(), 0.5);

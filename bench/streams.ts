@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { call, callOk, flagPath, inParallel, projectPath, targetFromUrl, type Target } from './client.js';
-import { percentile, runLoad, type AutocannonRequest, type LoadResult } from './load.js';
+import { median, percentile, runLoad, type AutocannonRequest, type LoadResult } from './load.js';
 import type { ScaleRow } from './scale.js';
 import { SCENARIOS, SEED_CONCURRENCY } from './scenarios.js';
 import { BENCH_TOKEN, cpuSeconds, freePort, machineCpu, openFileLimit, residentBytes, startServer, stopServer, withMaxFiles } from './server.js';
@@ -199,7 +199,6 @@ const cpuPerRequest = (share: number | undefined, r: LoadResult): string =>
   share === undefined || r.rps === 0 ? 'n/a' : `${((share / 100) * 1000 / r.rps).toFixed(2)} ms`;
 
 /** The middle value (rounds are odd in number). */
-const median = (values: number[]): number => percentile(Float64Array.from(values).sort(), 0.5);
 
 /** Opens `size` streams through new load processes (added to `loaders`); what they reported. */
 async function connectStreams(loaders: Loader[], size: number, url: URL, token: string) {

@@ -20,7 +20,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { call, targetFromUrl, type Target } from './client.js';
-import { percentile, runLoad, type LoadOptions, type LoadResult } from './load.js';
+import { median, runLoad, type LoadOptions, type LoadResult } from './load.js';
 import type { ScaleRow } from './scale.js';
 import { SCENARIOS, seedHotProject } from './scenarios.js';
 import { BENCH_TOKEN, freePort, startServer, stopServer } from './server.js';
@@ -43,7 +43,6 @@ const SDK_METRICS_INTERVAL_S = 60;
 const ROUNDS = 5;
 const SIDE_LOAD_FILE = fileURLToPath(new URL('./side-load.ts', import.meta.url));
 
-const median = (values: number[]): number => percentile(Float64Array.from(values).sort(), 0.5);
 const describe = (r: LoadResult): string => `${Math.round(r.rps)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, non-2xx ${r.failures}`;
 
 /** Runs the side load in its own process while `measure` runs; the side load starts first and outlasts it. */
@@ -104,7 +103,7 @@ export async function runUsage(options: UsageOptions): Promise<ScaleRow[]> {
 
     const sdkRate = options.instances / SDK_METRICS_INTERVAL_S;
     const alone = [await toggles()];
-    const withPosts: Awaited<ReturnType<typeof withSideLoad<LoadResult>>>[] = [];
+    const withPosts: { measured: LoadResult; side: SideLoadResult }[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       withPosts.push(await withSideLoad(plan('metrics', sdkRate), toggles));
       alone.push(await toggles());
