@@ -56,6 +56,11 @@ interface Connection {
   format: StreamFormat;
   resolved: ResolvedQuery;
   key: string;
+  /**
+   * What a fan-out shares its answers by besides the revision: the format and the query key, built once per
+   * connection (a string built per connection and fan-out, hashed and compared, was ~3% of a fan-out).
+   */
+  answerKey: string;
   /** The revision this client has been sent. */
   revision: number;
   sink: StreamSink;
@@ -259,7 +264,7 @@ export class ClientStreams {
     const first = format === 'ofrep' && lastEventId === undefined
       ? { kind: 'none' as const, revision: this.feed.revision, body: '' }
       : this.delta.since(resolved, key, lastEventId);
-    const connection: Connection = { format, resolved, key, revision: first.revision, sink, open: true };
+    const connection: Connection = { format, resolved, key, answerKey: `${format}|${key}`, revision: first.revision, sink, open: true };
     this.connections.add(connection);
     if (format === 'ofrep') sink.write(first.kind === 'none' ? CONNECTED : refetch(first.revision));
     else sink.write(first.kind === 'hydration' ? this.hydrationBytes(key, first) : message('unleash-connected', first));
@@ -323,14 +328,16 @@ export class ClientStreams {
     const start = { at: performance.now(), revision: this.feed.revision };
     this.changesPerSecond = (start.revision - this.lastStart.revision) / ((start.at - this.lastStart.at) / 1000);
     this.lastStart = start;
-    const answers = new Map<string, { answer: DeltaAnswer; bytes: Uint8Array | null }>();
+    // Answers by format and query key, then by the revision the client was at.
+    const answers = new Map<string, Map<number, { answer: DeltaAnswer; bytes: Uint8Array | null }>>();
     this.inSlices((connection) => {
-      const id = `${connection.format}|${connection.revision}|${connection.key}`;
-      let shared = answers.get(id);
+      let byRevision = answers.get(connection.answerKey);
+      if (!byRevision) answers.set(connection.answerKey, (byRevision = new Map()));
+      let shared = byRevision.get(connection.revision);
       if (!shared) {
         const answer = this.delta.since(connection.resolved, connection.key, connection.revision);
         shared = { answer, bytes: answer.kind === 'none' ? null : connection.format === 'ofrep' ? refetch(answer.revision) : message('unleash-updated', answer) };
-        answers.set(id, shared);
+        byRevision.set(connection.revision, shared);
       }
       connection.revision = shared.answer.revision;
       if (!shared.bytes || !this.send(connection, shared.bytes)) return false;
