@@ -28,11 +28,18 @@ export const flagRecord = (flag: Flag, project: string, seen: FlagSeen): FlagRec
 });
 
 /** An archived flag as `GET /api/admin/archive/features/:projectId` lists it. */
-export const archivedFlagRecord = (flag: Flag, project: string, seen: FlagSeen): ArchivedFlagView => {
+export const archivedFlagRecord = (flag: Flag, project: string, seen: FlagSeen): ArchivedFlagView => ({
   // The flag record's fields without `variants`, and `archivedAt` before `lastSeenAt` as Unleash orders them.
-  const { lastSeenAt, variants: _variants, ...head } = flagRecord(flag, project, seen);
-  return { ...head, archivedAt: flag.archivedAt, lastSeenAt };
-};
+  name: flag.name,
+  description: flag.description,
+  type: flag.type,
+  project,
+  stale: flag.stale,
+  impressionData: flag.impressionData,
+  createdAt: flag.createdAt,
+  archivedAt: flag.archivedAt,
+  lastSeenAt: seen.lastSeenAt,
+});
 
 /** The project's environments in the service's environment order. */
 export function orderedEnvironments(all: Environment[], projectEnvironments: string[]): Environment[] {
@@ -49,8 +56,7 @@ export const strategiesInOrder = (strategies: readonly Strategy[]): Strategy[] =
  * The single-flag GET: the record plus `archived`, every environment with its strategies and `lastSeenAt`,
  * its tags, its parents and `children` (the active flags that depend on it).
  */
-export const flagDetail = (flag: Flag, project: string, environments: Environment[], seen: FlagSeen, children: string[] = []): FlagDetailView => ({
-  ...flagRecord(flag, project, seen),
+export const flagDetail = (flag: Flag, project: string, environments: Environment[], seen: FlagSeen, children: string[] = []): FlagDetailView => Object.assign(flagRecord(flag, project, seen), {
   archived: flag.archived,
   archivedAt: flag.archivedAt,
   environments: environments.map((env) => {
@@ -94,8 +100,7 @@ export const applicationView = (app: ClientApplication): ApplicationView => ({
 });
 
 /** An application with its instances. */
-export const applicationDetail = ({ app, instances }: { app: ClientApplication; instances: ClientInstance[] }): ApplicationDetailView => ({
-  ...applicationView(app),
+export const applicationDetail = ({ app, instances }: { app: ClientApplication; instances: ClientInstance[] }): ApplicationDetailView => Object.assign(applicationView(app), {
   instances: instances.map((i) => ({
     appName: i.appName, instanceId: i.instanceId, sdkVersion: i.sdkVersion, clientIp: i.clientIp,
     environment: i.environment, createdAt: i.createdAt, lastSeen: i.seenAt,

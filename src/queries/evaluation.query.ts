@@ -236,7 +236,7 @@ export class EvaluationQuery {
     for (const projectId of this.projectsOf(scope)) {
       const flags = this.flagsOf(projectId, scope.environment);
       if (!flags) continue;
-      for (const flag of flags.values()) features.push({ ...explain(flag, context, flags), projectId });
+      for (const flag of flags.values()) features.push(Object.assign(explain(flag, context, flags), { projectId }));
     }
     return features.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
