@@ -11,7 +11,7 @@ import { archivedFlags } from '../../queries/flags.queries.js';
 import { flagSeen } from '../../queries/usage.queries.js';
 import { ok } from '../../use-cases/result.js';
 import { archiveFlags, markFlagsStale, toggleFlags } from '../../use-cases/bulk-flags.use-cases.js';
-import { defineRoute, type RouteSpec } from '../route.js';
+import { defineRoute, inputOf, type RouteSpec } from '../route.js';
 import { archivedFlagRecord } from '../views.js';
 
 const BULK_ENVIRONMENT = '/api/admin/projects/:projectId/bulk_features/environments/:environment';
@@ -21,26 +21,26 @@ export const bulkFeatureRoutes: RouteSpec[] = [
     method: 'post', path: '/api/admin/projects/:projectId/stale', tag: 'Features', permission: 'UPDATE_FEATURE',
     summary: 'Mark the listed flags stale or not stale (unknown and archived names are ignored)', params: ProjectParamsSchema, body: BatchStaleSchema,
     success: { status: 202, description: 'No body' },
-    handle: ({ params, body, principal, registry }) => markFlagsStale(registry, { ...params, ...body }, principal),
+    handle: ({ params, body, principal, registry }) => markFlagsStale(registry, inputOf(params, body), principal),
   }),
   defineRoute({
     method: 'post', path: '/api/admin/projects/:projectId/archive', tag: 'Features', permission: 'DELETE_FEATURE',
     summary: 'Archive the listed flags (unknown and archived names are ignored)', params: ProjectParamsSchema, body: BatchFeaturesSchema,
     success: { status: 202, description: 'No body' }, errors: ['InvalidOperationError'],
-    handle: ({ params, body, principal, registry }) => archiveFlags(registry, { ...params, features: body.features }, principal),
+    handle: ({ params, body, principal, registry }) => archiveFlags(registry, inputOf(params, { features: body.features }), principal),
   }),
   defineRoute({
     method: 'post', path: `${BULK_ENVIRONMENT}/on`, tag: 'Toggles', permission: 'UPDATE_FEATURE_ENVIRONMENT',
     summary: 'Enable the listed flags in an environment, all or none (`shouldActivateDisabledStrategies=true`: their disabled strategies too)', params: ProjectEnvironmentParamsSchema, query: EnableQuerySchema, body: BatchFeaturesSchema,
     success: { status: 200, description: 'No body' }, errors: ['NotFoundError', 'ArchivedFeatureError', 'InvalidOperationError'],
     handle: ({ params, query, body, principal, registry }) =>
-      toggleFlags(registry, { ...params, features: body.features, enabled: true, activateDisabled: query.shouldActivateDisabledStrategies === 'true' }, principal),
+      toggleFlags(registry, inputOf(params, { features: body.features, enabled: true, activateDisabled: query.shouldActivateDisabledStrategies === 'true' }), principal),
   }),
   defineRoute({
     method: 'post', path: `${BULK_ENVIRONMENT}/off`, tag: 'Toggles', permission: 'UPDATE_FEATURE_ENVIRONMENT',
     summary: 'Disable the listed flags in an environment, all or none', params: ProjectEnvironmentParamsSchema, body: BatchFeaturesSchema,
     success: { status: 200, description: 'No body' }, errors: ['NotFoundError', 'ArchivedFeatureError'],
-    handle: ({ params, body, principal, registry }) => toggleFlags(registry, { ...params, features: body.features, enabled: false }, principal),
+    handle: ({ params, body, principal, registry }) => toggleFlags(registry, inputOf(params, { features: body.features, enabled: false }), principal),
   }),
   defineRoute({
     method: 'get', path: '/api/admin/archive/features/:projectId', tag: 'Features', permission: 'READ',

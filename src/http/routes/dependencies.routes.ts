@@ -6,7 +6,7 @@ import { FeatureParamsSchema, ProjectParamsSchema } from '../../schemas/params.s
 import { CreateDependencySchema, DependencyParamsSchema } from '../../schemas/dependency.schema.js';
 import { dependenciesExist, parentVariants, possibleParents } from '../../queries/dependencies.queries.js';
 import { addDependency, removeDependency } from '../../use-cases/dependencies.use-cases.js';
-import { defineRoute, type RouteSpec } from '../route.js';
+import { defineRoute, inputOf, type RouteSpec } from '../route.js';
 
 const FLAG = '/api/admin/projects/:projectId/features/:featureName';
 const WRITE_ERRORS = ['NotFoundError', 'ArchivedFeatureError', 'InvalidOperationError', 'ExceedsLimitError'] as const;
@@ -17,7 +17,7 @@ export const dependencyRoutes: RouteSpec[] = [
     summary: 'Make the flag depend on a parent of the same project (one level; replaces a dependency on the same parent)',
     params: FeatureParamsSchema, body: CreateDependencySchema,
     success: { status: 200, description: 'No body' }, errors: WRITE_ERRORS,
-    handle: ({ params, body, principal, registry }) => addDependency(registry, { ...params, ...body }, principal),
+    handle: ({ params, body, principal, registry }) => addDependency(registry, inputOf(params, body), principal),
   }),
   defineRoute({
     method: 'delete', path: `${FLAG}/dependencies/:parent`, tag: 'Dependencies', permission: 'UPDATE_FEATURE',

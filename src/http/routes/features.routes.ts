@@ -17,7 +17,7 @@ import { flagById } from '../../queries/flags.queries.js';
 import { flagSeen, projectUsage } from '../../queries/usage.queries.js';
 import { apiError } from '../errors.js';
 import { sendJson } from '../gzip.js';
-import { defineRoute, type RouteSpec } from '../route.js';
+import { defineRoute, inputOf, type RouteSpec } from '../route.js';
 import { FlagDetailView, FlagRecordView, flagDetail, flagRecord, orderedEnvironments } from '../views.js';
 
 const FLAG = '/api/admin/projects/:projectId/features/:featureName';
@@ -40,7 +40,7 @@ export const featureRoutes: RouteSpec[] = [
     method: 'post', path: '/api/admin/projects/:projectId/features', tag: 'Features', permission: 'CREATE_FEATURE',
     summary: 'Create a flag', params: ProjectParamsSchema, body: CreateFeatureSchema,
     success: { status: 201, description: 'The flag record', schema: FlagRecordView }, errors: ['NameExistsError'],
-    handle: ({ params, body, principal, registry }) => createFlag(registry, { ...params, ...body }, principal),
+    handle: ({ params, body, principal, registry }) => createFlag(registry, inputOf(params, body), principal),
     view: (flag, { params, registry }) => flagRecord(flag, params.projectId, flagSeen(registry, params.projectId, flag.name)),
   }),
   defineRoute({
@@ -57,7 +57,7 @@ export const featureRoutes: RouteSpec[] = [
     success: { status: 200, description: 'The flag record', schema: FlagRecordView }, errors: ['NotFoundError', 'ArchivedFeatureError', 'PreconditionFailed'],
     handle: ({ params, body, ifMatch, principal, registry }) => {
       if (body.name !== params.featureName) throw apiError('ValidationError', `"name": must equal the flag name in the path ("${params.featureName}"); flags cannot be renamed`);
-      return updateFlag(registry, { ...params, ...body, ifMatch }, principal);
+      return updateFlag(registry, inputOf(params, body, { ifMatch }), principal);
     },
     view: (flag, { params, registry }) => flagRecord(flag, params.projectId, flagSeen(registry, params.projectId, flag.name)),
   }),
@@ -66,32 +66,32 @@ export const featureRoutes: RouteSpec[] = [
     summary: 'Apply RFC 6902 operations to the metadata of a flag', params: FeatureParamsSchema, body: JsonPatchSchema,
     success: { status: 200, description: 'The flag record', schema: FlagRecordView },
     errors: ['NotFoundError', 'ArchivedFeatureError', 'PatchTestFailed', 'PreconditionFailed'],
-    handle: ({ params, body, ifMatch, principal, registry }) => patchFlag(registry, { ...params, ifMatch, operations: body }, principal),
+    handle: ({ params, body, ifMatch, principal, registry }) => patchFlag(registry, inputOf(params, { ifMatch, operations: body }), principal),
     view: (flag, { params, registry }) => flagRecord(flag, params.projectId, flagSeen(registry, params.projectId, flag.name)),
   }),
   defineRoute({
     method: 'delete', path: FLAG, tag: 'Features', permission: 'DELETE_FEATURE', conditional: true,
     summary: 'Archive a flag', params: FeatureParamsSchema,
     success: { status: 202, description: 'No body' }, errors: ['NotFoundError', 'PreconditionFailed'],
-    handle: ({ params, ifMatch, principal, registry }) => archiveFlag(registry, { ...params, ifMatch }, principal),
+    handle: ({ params, ifMatch, principal, registry }) => archiveFlag(registry, inputOf(params, { ifMatch }), principal),
   }),
   defineRoute({
     method: 'post', path: `${FLAG}/clone`, tag: 'Features', permission: 'CREATE_FEATURE', conditional: true,
     summary: 'Clone a flag with its strategies and variants, disabled everywhere', params: FeatureParamsSchema, body: CloneFeatureSchema,
     success: { status: 201, description: 'The new flag record', schema: FlagRecordView }, errors: ['NotFoundError', 'ArchivedFeatureError', 'NameExistsError', 'PreconditionFailed'],
-    handle: ({ params, body, ifMatch, principal, registry }) => cloneFlag(registry, { ...params, ...body, ifMatch }, principal),
+    handle: ({ params, body, ifMatch, principal, registry }) => cloneFlag(registry, inputOf(params, body, { ifMatch }), principal),
     view: (flag, { params, registry }) => flagRecord(flag, params.projectId, flagSeen(registry, params.projectId, flag.name)),
   }),
   defineRoute({
     method: 'post', path: '/api/admin/projects/:projectId/revive', tag: 'Features', permission: 'DELETE_FEATURE',
     summary: 'Bring archived flags back, disabled in every environment', params: ProjectParamsSchema, body: ReviveSchema,
     success: { status: 200, description: 'No body' },
-    handle: ({ params, body, principal, registry }) => reviveFlags(registry, { ...params, features: body.features }, principal),
+    handle: ({ params, body, principal, registry }) => reviveFlags(registry, inputOf(params, { features: body.features }), principal),
   }),
   defineRoute({
     method: 'post', path: '/api/admin/projects/:projectId/delete', tag: 'Features', permission: 'DELETE_FEATURE',
     summary: 'Delete the listed flags that are archived', params: ProjectParamsSchema, body: BatchFeaturesSchema,
     success: { status: 200, description: 'No body' },
-    handle: ({ params, body, principal, registry }) => deleteArchivedFlags(registry, { ...params, features: body.features }, principal),
+    handle: ({ params, body, principal, registry }) => deleteArchivedFlags(registry, inputOf(params, { features: body.features }), principal),
   }),
 ];

@@ -6,7 +6,7 @@ import { projectUsage } from '../../queries/usage.queries.js';
 import { activeFlagCount } from '../../queries/flags.queries.js';
 import { connectEnvironment, createProject, deleteProject, disconnectEnvironment, updateProject } from '../../use-cases/projects.use-cases.js';
 import { sendJson } from '../gzip.js';
-import { defineRoute, type RouteSpec } from '../route.js';
+import { defineRoute, inputOf, type RouteSpec } from '../route.js';
 import { OverviewView, ProjectListView, ProjectView, orderedEnvironments } from '../views.js';
 
 /** A project's settings as answered (records from before them read as Unleash's defaults). */
@@ -82,7 +82,7 @@ export const projectRoutes: RouteSpec[] = [
     method: 'post', path: '/api/admin/projects/:projectId/environments', tag: 'Projects', permission: 'UPDATE_PROJECT',
     summary: 'Connect an enabled environment to the project: every flag, archived ones too, gets an entry there, disabled', params: ProjectParamsSchema, body: ProjectEnvironmentSchema,
     success: { status: 200, description: 'No body' }, errors: ['NotFoundError', 'NameExistsError', 'InvalidOperationError'],
-    handle: ({ params, body, principal, registry }) => connectEnvironment(registry, { ...params, ...body }, principal),
+    handle: ({ params, body, principal, registry }) => connectEnvironment(registry, inputOf(params, body), principal),
   }),
   defineRoute({
     method: 'delete', path: '/api/admin/projects/:projectId/environments/:environment', tag: 'Projects', permission: 'UPDATE_PROJECT',

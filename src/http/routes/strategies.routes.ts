@@ -6,7 +6,7 @@ import { CopyStrategiesSchema, StrategySortOrderSchema } from '../../schemas/str
 import { flagEnvironment, flagInEnvironment, strategyById } from '../../queries/flags.queries.js';
 import { addStrategy, copyStrategies, deleteStrategy, patchStrategy, setStrategySortOrder, updateStrategy } from '../../use-cases/strategies.use-cases.js';
 import type { ErrorKind } from '../errors.js';
-import { defineRoute, type RouteSpec } from '../route.js';
+import { defineRoute, inputOf, type RouteSpec } from '../route.js';
 import { StrategyView, strategiesInOrder } from '../views.js';
 import * as v from 'valibot';
 
@@ -33,21 +33,21 @@ export const strategyRoutes: RouteSpec[] = [
     method: 'post', path: STRATEGIES, tag: 'Strategies', permission: 'CREATE_FEATURE_STRATEGY', conditional: true,
     summary: 'Add a strategy to a flag in an environment', params: FeatureEnvironmentParamsSchema, body: StrategySchema,
     success: { status: 200, description: 'The stored strategy', schema: StrategyView }, errors: ERRORS,
-    handle: ({ params, body, ifMatch, principal, registry }) => addStrategy(registry, { ...params, ifMatch, strategy: body }, principal),
+    handle: ({ params, body, ifMatch, principal, registry }) => addStrategy(registry, inputOf(params, { ifMatch, strategy: body }), principal),
     view: (strategy) => strategy,
   }),
   defineRoute({
     method: 'post', path: `${STRATEGIES}/set-sort-order`, tag: 'Strategies', permission: 'UPDATE_FEATURE_STRATEGY', conditional: true,
     summary: 'Set the sortOrder of the listed strategies (Unleash 6.10 setStrategySortOrder)', params: FeatureEnvironmentParamsSchema, body: StrategySortOrderSchema,
     success: { status: 200, description: 'No body' }, errors: ERRORS,
-    handle: ({ params, body, ifMatch, principal, registry }) => setStrategySortOrder(registry, { ...params, ifMatch, order: body }, principal),
+    handle: ({ params, body, ifMatch, principal, registry }) => setStrategySortOrder(registry, inputOf(params, { ifMatch, order: body }), principal),
   }),
   defineRoute({
     method: 'post', path: `${STRATEGIES}/copy`, tag: 'Strategies', permission: 'CREATE_FEATURE_STRATEGY', conditional: true,
     summary: "Copy the flag's strategies (all, or `strategyIds`) from `fromEnvironment` to this environment (flagpole's; Unleash 6.10's UI adds them one by one)",
     params: FeatureEnvironmentParamsSchema, body: CopyStrategiesSchema,
     success: { status: 200, description: 'The copies, in order', schema: v.array(StrategyView) }, errors: ERRORS,
-    handle: ({ params, body, ifMatch, principal, registry }) => copyStrategies(registry, { ...params, ...body, ifMatch }, principal),
+    handle: ({ params, body, ifMatch, principal, registry }) => copyStrategies(registry, inputOf(params, body, { ifMatch }), principal),
     view: (strategies) => strategies,
   }),
   defineRoute({
@@ -61,20 +61,20 @@ export const strategyRoutes: RouteSpec[] = [
     method: 'put', path: `${STRATEGIES}/:strategyId`, tag: 'Strategies', permission: 'UPDATE_FEATURE_STRATEGY', conditional: true,
     summary: 'Replace a strategy (keeps its id and sortOrder)', params: StrategyParamsSchema, body: StrategySchema,
     success: { status: 200, description: 'The stored strategy', schema: StrategyView }, errors: ERRORS,
-    handle: ({ params, body, ifMatch, principal, registry }) => updateStrategy(registry, { ...params, ifMatch, strategy: body }, principal),
+    handle: ({ params, body, ifMatch, principal, registry }) => updateStrategy(registry, inputOf(params, { ifMatch, strategy: body }), principal),
     view: (strategy) => strategy,
   }),
   defineRoute({
     method: 'patch', path: `${STRATEGIES}/:strategyId`, tag: 'Strategies', permission: 'UPDATE_FEATURE_STRATEGY', conditional: true,
     summary: 'Apply RFC 6902 operations to a strategy', params: StrategyParamsSchema, body: JsonPatchSchema,
     success: { status: 200, description: 'The stored strategy', schema: StrategyView }, errors: [...ERRORS, 'PatchTestFailed'],
-    handle: ({ params, body, ifMatch, principal, registry }) => patchStrategy(registry, { ...params, ifMatch, operations: body }, principal),
+    handle: ({ params, body, ifMatch, principal, registry }) => patchStrategy(registry, inputOf(params, { ifMatch, operations: body }), principal),
     view: (strategy) => strategy,
   }),
   defineRoute({
     method: 'delete', path: `${STRATEGIES}/:strategyId`, tag: 'Strategies', permission: 'DELETE_FEATURE_STRATEGY', conditional: true,
     summary: 'Delete a strategy; the environment is disabled if it was the last enabled one', params: StrategyParamsSchema,
     success: { status: 200, description: 'No body' }, errors: ERRORS,
-    handle: ({ params, ifMatch, principal, registry }) => deleteStrategy(registry, { ...params, ifMatch }, principal),
+    handle: ({ params, ifMatch, principal, registry }) => deleteStrategy(registry, inputOf(params, { ifMatch }), principal),
   }),
 ];

@@ -7,7 +7,7 @@ import { IntIdParamSchema, looseObject, nonEmptyString } from '../../schemas/com
 import { UserParamsSchema } from '../../schemas/params.schema.js';
 import { createApiToken, createPersonalToken, revokeToken } from '../../use-cases/tokens.use-cases.js';
 import { ApiError } from '../errors.js';
-import { defineRoute, type RouteSpec } from '../route.js';
+import { defineRoute, inputOf, type RouteSpec } from '../route.js';
 import { CreatedTokenView, TokenListView } from '../views.js';
 
 /** `/api/admin/api-tokens/:id`: a token's listing id (not its secret, not its hash). */
@@ -49,7 +49,7 @@ export const tokenRoutes: RouteSpec[] = [
     summary: 'Create a personal token that acts as the user; the answer is the only place its secret ever appears',
     params: UserParamsSchema, body: CreatePersonalTokenSchema,
     success: { status: 201, description: 'The token with its `secret`', schema: CreatedTokenView }, errors: ['NotFoundError'],
-    handle: ({ params, body, principal, registry, deps }) => createPersonalToken(registry, deps.tokenHasher, { ...params, ...body }, principal),
+    handle: ({ params, body, principal, registry, deps }) => createPersonalToken(registry, deps.tokenHasher, inputOf(params, body), principal),
     view: ({ token, secret }) => ({ ...tokenView(token), description: token.tokenName, secret }),
   }),
   defineRoute({

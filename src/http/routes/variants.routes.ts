@@ -5,7 +5,7 @@ import { VariantsSchema } from '../../schemas/variant.schema.js';
 import { flagById } from '../../queries/flags.queries.js';
 import { patchVariants, setVariants } from '../../use-cases/variants.use-cases.js';
 import type { ErrorKind } from '../errors.js';
-import { defineRoute, type RouteSpec } from '../route.js';
+import { defineRoute, inputOf, type RouteSpec } from '../route.js';
 import { VariantsView, variantsResponse } from '../views.js';
 
 const VARIANTS = '/api/admin/projects/:projectId/features/:featureName/variants';
@@ -23,14 +23,14 @@ export const variantRoutes: RouteSpec[] = [
     method: 'put', path: VARIANTS, tag: 'Variants', permission: 'UPDATE_FEATURE_VARIANTS', conditional: true,
     summary: 'Replace the variants of a flag in all environments', params: FeatureParamsSchema, body: VariantsSchema,
     success: { status: 200, description: '`{version: "1", variants}` with stored weights', schema: VariantsView }, errors: ERRORS,
-    handle: ({ params, body, ifMatch, principal, registry }) => setVariants(registry, { ...params, ifMatch, variants: body }, principal),
+    handle: ({ params, body, ifMatch, principal, registry }) => setVariants(registry, inputOf(params, { ifMatch, variants: body }), principal),
     view: variantsResponse,
   }),
   defineRoute({
     method: 'patch', path: VARIANTS, tag: 'Variants', permission: 'UPDATE_FEATURE_VARIANTS', conditional: true,
     summary: 'Apply RFC 6902 operations to the variants of a flag', params: FeatureParamsSchema, body: JsonPatchSchema,
     success: { status: 200, description: '`{version: "1", variants}` with stored weights', schema: VariantsView }, errors: [...ERRORS, 'PatchTestFailed'],
-    handle: ({ params, body, ifMatch, principal, registry }) => patchVariants(registry, { ...params, ifMatch, operations: body }, principal),
+    handle: ({ params, body, ifMatch, principal, registry }) => patchVariants(registry, inputOf(params, { ifMatch, operations: body }), principal),
     view: variantsResponse,
   }),
 ];
