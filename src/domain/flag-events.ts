@@ -46,6 +46,8 @@ export function applyFlagEvent(flag: Flag | undefined, event: FlagEvent): Flag |
   if (event.type === 'flag.deleted') return null;
   if (!flag) throw new Error(`event ${event.type} for unknown flag "${event.name}"`);
   const { version } = event;
+  // Keys a flag may not have yet (`tags`, `dependencies`, an imported flag's `version`) are added with
+  // Object.assign: `{ ...flag, newKey }` would give every such flag its own V8 hidden class (docs/architecture.md).
   switch (event.type) {
     case 'flag.updated':
       return { ...flag, ...event.after, version };
@@ -89,14 +91,14 @@ export function applyFlagEvent(flag: Flag | undefined, event: FlagEvent): Flag |
     case 'variants.updated':
       return { ...flag, variants: event.variants, version };
     case 'flag.tagged':
-      return { ...flag, tags: retagged(flag.tags ?? [], event.added, event.removed), version };
+      return Object.assign({}, flag, { tags: retagged(flag.tags ?? [], event.added, event.removed), version });
     case 'dependency.added':
-      return { ...flag, dependencies: [...(flag.dependencies ?? []).filter((d) => d.feature !== event.dependency.feature), event.dependency], version };
+      return Object.assign({}, flag, { dependencies: [...(flag.dependencies ?? []).filter((d) => d.feature !== event.dependency.feature), event.dependency], version });
     case 'flag.imported':
-      return withDicts({ ...event.flag, version });
+      return withDicts(Object.assign({}, event.flag, { version }));
     case 'dependencies.removed': {
       const gone = new Set(event.removed.map((d) => d.feature));
-      return { ...flag, dependencies: (flag.dependencies ?? []).filter((d) => !gone.has(d.feature)), version };
+      return Object.assign({}, flag, { dependencies: (flag.dependencies ?? []).filter((d) => !gone.has(d.feature)), version });
     }
   }
 }
