@@ -11,32 +11,31 @@ import type { ApplicationDetailView, ApplicationView, ArchivedFlagView, FlagDeta
 
 export * from '../schemas/responses.schema.js';
 
+/** The fields every flag record starts with, in Unleash's order. */
+const recordHead = (flag: Flag, project: string) => ({
+  name: flag.name,
+  description: flag.description,
+  type: flag.type,
+  project,
+  stale: flag.stale,
+  impressionData: flag.impressionData,
+  createdAt: flag.createdAt,
+});
+
 /**
  * The flag record of seed 2.3 plus `impressionData`: the answer of create, update, patch and clone.
  * `lastSeenAt` is the usage metrics' (the latest over environments), not part of the stored flag.
  */
-export const flagRecord = (flag: Flag, project: string, seen: FlagSeen): FlagRecordView => ({
-  name: flag.name,
-  description: flag.description,
-  type: flag.type,
-  project,
-  stale: flag.stale,
-  impressionData: flag.impressionData,
-  createdAt: flag.createdAt,
+export const flagRecord = (flag: Flag, project: string, seen: FlagSeen): FlagRecordView => Object.assign(recordHead(flag, project), {
   lastSeenAt: seen.lastSeenAt,
   variants: flag.variants.length > 0 ? flag.variants : null,
 });
 
-/** An archived flag as `GET /api/admin/archive/features/:projectId` lists it. */
-export const archivedFlagRecord = (flag: Flag, project: string, seen: FlagSeen): ArchivedFlagView => ({
-  // The flag record's fields without `variants`, and `archivedAt` before `lastSeenAt` as Unleash orders them.
-  name: flag.name,
-  description: flag.description,
-  type: flag.type,
-  project,
-  stale: flag.stale,
-  impressionData: flag.impressionData,
-  createdAt: flag.createdAt,
+/**
+ * An archived flag as `GET /api/admin/archive/features/:projectId` lists it: the record's fields without
+ * `variants`, and `archivedAt` before `lastSeenAt` as Unleash orders them.
+ */
+export const archivedFlagRecord = (flag: Flag, project: string, seen: FlagSeen): ArchivedFlagView => Object.assign(recordHead(flag, project), {
   archivedAt: flag.archivedAt,
   lastSeenAt: seen.lastSeenAt,
 });
