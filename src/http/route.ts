@@ -169,6 +169,7 @@ export type Step = (c: Context<AppEnv>) => void | Promise<unknown>;
  */
 export function inputOf<A extends object, B extends object>(params: A, more: B): A & B;
 export function inputOf<A extends object, B extends object, C extends object>(params: A, more: B, last: C): A & B & C;
-export function inputOf(...parts: object[]): object {
-  return Object.assign({}, ...parts);
+export function inputOf(params: object, more: object, last?: object): object {
+  // No rest parameter: no array per request. Object.assign skips an undefined `last`.
+  return Object.assign({}, params, more, last);
 }
