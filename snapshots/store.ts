@@ -185,7 +185,7 @@ export class Store {
       try {
         const started = performance.now();
         this.writeStartedAt = Date.now();
-        await this.write(() => this.db.batch(ops, { sync: true }));
+        await this.write(() => this.writeOps(ops, true));
         this.observers.committed?.(performance.now() - started, ops.length);
         this.stats.batches += 1;
         this.stats.ops += ops.length;
@@ -201,32 +201,38 @@ export class Store {
 
   /** Writes without waiting for the disk; a later synced batch makes it durable (LevelDB's log is ordered). */
   async writeUnsynced(ops: BatchOp[]): Promise<void> {
-    await this.write(() => this.db.batch(ops, { sync: false }));
+    await this.write(() => this.writeOps(ops, false));
   }
 
   /**
-   * Writes `ops` as one atomic batch built a slice at a time, yielding to the event loop between slices: a
-   * batch of tens of thousands of small values costs LevelDB's bindings about 10 µs of the event loop per op
-   * when handed over at once. Not part of the group commit (see {@link Store.writeUnsynced}).
+   * Writes `ops` as one atomic batch built a slice at a time, yielding to the event loop between slices, for
+   * batches of tens of thousands of ops. Not part of the group commit (see {@link Store.writeUnsynced}).
    */
   async writeInSlices(ops: BatchOp[], options: { sync: boolean; slice?: number }): Promise<void> {
-    const slice = options.slice ?? 500;
-    await this.write(async () => {
-      const batch = this.db.batch();
-      try {
-        for (let i = 0; i < ops.length; i += 1) {
-          const op = ops[i]!;
-          if (op.type === 'put') batch.put(op.key, op.value);
-          else batch.del(op.key);
-          if ((i + 1) % slice === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-        }
-        await batch.write({ sync: options.sync });
-      } catch (error) {
-        // Idempotent: a batch that failed to write is closed already.
-        await batch.close().catch(() => undefined);
-        throw error;
+    await this.write(() => this.writeOps(ops, options.sync, options.slice ?? 500));
+  }
+
+  /**
+   * Builds `ops` into one LevelDB chained batch and writes it (atomically; synced if asked), giving the event
+   * loop a turn after every `slice` ops when given. Always the chained form: the array form, `db.batch(ops)`,
+   * clones every op and then adds keys to the clone, a new V8 hidden class each time (docs/architecture.md):
+   * measured with level 10, batches of 16 log records, 12.0 to 12.3 µs of CPU per op against 4.2 µs.
+   */
+  private async writeOps(ops: BatchOp[], sync: boolean, slice?: number): Promise<void> {
+    const batch = this.db.batch();
+    try {
+      for (let i = 0; i < ops.length; i += 1) {
+        const op = ops[i]!;
+        if (op.type === 'put') batch.put(op.key, op.value);
+        else batch.del(op.key);
+        if (slice !== undefined && (i + 1) % slice === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }
-    });
+      await batch.write({ sync });
+    } catch (error) {
+      // Idempotent: a batch that failed to write is closed already.
+      await batch.close().catch(() => undefined);
+      throw error;
+    }
   }
 
   async get(key: string): Promise<string | undefined> {
