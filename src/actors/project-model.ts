@@ -23,7 +23,9 @@ export function projectModel(projectId: string, limits: Limits = DEFAULT_LIMITS,
     scope: { project: projectId },
     machines: PROJECT_MACHINES,
     fork: (state) => new ProjectDraft(state),
-    decide: (draft, command, context) => decide(draft, command, { ...context, limits, lookups }),
+    // One literal, not `{ ...context, limits, lookups }`: that spread gives every command's context its own V8
+    // hidden class, and every decision's reads of it go megamorphic (docs/architecture.md).
+    decide: (draft, command, { at, by, seq, arrival }) => decide(draft, command, { at, by, seq, arrival, limits, lookups }),
     evolve,
     publish: (state, draft) => draft.publishTo(state),
     snapshotOf: (state) => ({ meta: state.meta, items: Array.from(state.flags.values()) }),

@@ -21,7 +21,8 @@ export function serviceModel(lookups: ServiceLookups, limits: Limits = DEFAULT_L
     scope: 'service',
     machines: {},
     fork: forkService,
-    decide: (draft, command, context) => decideService(draft, command, { ...context, limits }, lookups),
+    // One literal, not a spread followed by `limits` (see `project-model.ts`).
+    decide: (draft, command, { at, by, seq, arrival }) => decideService(draft, command, { at, by, seq, arrival, limits }, lookups),
     evolve: evolveService,
     publish: (_state, draft) => draft,
     snapshotOf: (state) => ({ meta: state, items: [] }),
