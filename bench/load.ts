@@ -1,5 +1,6 @@
 import autocannon, { type AutocannonRequest } from 'autocannon';
 import type { Target } from './client.js';
+import { cpuSeconds } from './server.js';
 
 export type { AutocannonRequest };
 
@@ -11,6 +12,8 @@ export interface LoadOptions {
   warmup: number;
   /** The status a successful answer has, when it is not any 2xx (a conditional GET expects 304). */
   okStatus?: number | undefined;
+  /** The server's process: its CPU time over the measured part (warmup left out) is divided by the answers. */
+  serverPid?: number | undefined;
 }
 
 /** What one scenario run measured. Latencies are of successful (2xx, or `okStatus`) answers only, in milliseconds. */
@@ -24,6 +27,12 @@ export interface LoadResult {
   statusCounts: Record<string, number>;
   /** Mean size of an answer in bytes (useful for the big list and overview answers). */
   bytesPerAnswer: number;
+  /**
+   * The server's CPU time (all its threads, user + system) per answer while measuring, µs; undefined without
+   * `serverPid` or off Linux. Steadier than req/s on a shared machine: the load generator's own share and
+   * what else the machine runs do not enter it.
+   */
+  serverCpuUs: number | undefined;
 }
 
 /**
@@ -46,11 +55,19 @@ export async function runLoad(target: Target, requests: AutocannonRequest[], opt
     requests,
     ...(options.warmup > 0 ? { warmup: { connections: options.connections, duration: options.warmup } } : {}),
   });
+  // autocannon's tracker starts its measured run after the warmup one.
+  let cpuAtStart: Promise<number | undefined> | undefined;
+  if (options.serverPid !== undefined) {
+    const pid = options.serverPid;
+    instance.once('start', () => { cpuAtStart = cpuSeconds(pid); });
+  }
   instance.on('response', (_client, statusCode, resBytes, responseTimeMs) => {
     bytes += resBytes;
     if (ok(statusCode)) latencies.push(responseTimeMs);
   });
   const result = await instance;
+  const cpuAtEnd = options.serverPid === undefined ? undefined : await cpuSeconds(options.serverPid);
+  const cpuStart = await cpuAtStart;
   const sorted = Float64Array.from(latencies).sort();
   const statusCounts: Record<string, number> = {};
   for (const [status, { count }] of Object.entries(result.statusCodeStats)) statusCounts[status] = Number(count);
@@ -64,6 +81,7 @@ export async function runLoad(target: Target, requests: AutocannonRequest[], opt
     failures: Object.entries(statusCounts).reduce((sum, [status, n]) => (ok(Number(status)) ? sum : sum + n), 0) + result.errors,
     statusCounts,
     bytesPerAnswer: answers === 0 ? 0 : bytes / answers,
+    serverCpuUs: cpuStart === undefined || cpuAtEnd === undefined || answers === 0 ? undefined : ((cpuAtEnd - cpuStart) * 1e6) / answers,
   };
 }
 

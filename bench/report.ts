@@ -40,13 +40,14 @@ export function meetsGoal(result: LoadResult, goal: Goal | undefined): boolean |
 /** The main table: one line per scenario, flagpole's figures against its goal. */
 export function scenarioTable(rows: ScenarioRow[]): string {
   return table(
-    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'target', 'met?'],
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'server CPU µs/req', 'target', 'met?'],
     rows.map((row) => [
       row.name,
       rps(row.flagpole.rps),
       ms(row.flagpole.p50Ms),
       ms(row.flagpole.p99Ms),
       String(row.flagpole.failures),
+      row.flagpole.serverCpuUs === undefined ? 'n/a' : row.flagpole.serverCpuUs.toFixed(0),
       row.goal ? `≥ ${rps(row.goal.minRps)} req/s, p99 ≤ ${row.goal.maxP99Ms} ms` : '',
       yesNo(meetsGoal(row.flagpole, row.goal)),
     ]),

@@ -116,7 +116,8 @@ async function runScenarios(
       const results = new Map<string, LoadResult>();
       for (const side of order) {
         const requests = await scenario.build(side.target, side.context);
-        const result = await runLoad(side.target, requests, { duration: options.duration, connections: options.connections, warmup: WARMUP_SECONDS, okStatus: scenario.okStatus });
+        const serverPid = side.target.label === 'flagpole' ? server.pid : undefined;
+        const result = await runLoad(side.target, requests, { duration: options.duration, connections: options.connections, warmup: WARMUP_SECONDS, okStatus: scenario.okStatus, serverPid });
         log(`${scenario.name} on ${side.target.label}: ${Math.round(result.rps)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, non-2xx ${result.failures}`);
         if (result.failures > 0) notes.push(`${scenario.name} on ${side.target.label}: answers by status ${JSON.stringify(result.statusCounts)}`);
         results.set(side.target.label, result);
