@@ -37,6 +37,13 @@ const ENTRY_BYTES = 160;
 const TOUCH_BYTES = 64;
 
 /**
+ * Dropped revisions between two passes that forget the latest touches at or below the floor. A pass walks
+ * the map from its oldest end, over the holes its deletions left there: one per dropped entry cost ~3 µs of
+ * every write once the history was full; one per 1,024 costs that once.
+ */
+const FORGET_EVERY = 1024;
+
+/**
  * The recent committed changes SDKs can see, newest last, bounded in entries and bytes: what the delta API
  * and the streams answer from, so a client a few changes behind gets those changes, not the whole state.
  * Entries hold names, not flags: the answer reads the flags' committed state when it is built.
@@ -64,6 +71,8 @@ export class FeedHistory {
   private readonly latestSegments = new Map<number, number>();
   /** The revision of the latest reset (0: none). */
   private latestReset = 0;
+  /** The floor of the last pass that forgot latest touches. */
+  private forgotUpTo = 0;
 
   constructor(private readonly bounds: HistoryBounds = DEFAULT_HISTORY_BOUNDS) {}
 
@@ -72,9 +81,9 @@ export class FeedHistory {
     return this.start ?? current;
   }
 
-  /** Entries kept, and their estimated bytes. */
-  size(): { events: number; bytes: number } {
-    return { events: this.entries.length - this.head, bytes: this.bytes };
+  /** Entries kept, their estimated bytes, and the latest touches kept (flags per environment, segments). */
+  size(): { events: number; bytes: number; latest: number } {
+    return { events: this.entries.length - this.head, bytes: this.bytes, latest: this.latestFlags.size + this.latestSegments.size };
   }
 
   /** Notes a committed batch of `scope` whose last record brought the service to `revision`. */
@@ -149,7 +158,12 @@ export class FeedHistory {
       this.start = oldest.revision;
       dropped = true;
     }
-    if (dropped) this.forgetLatestUpTo(this.start!);
+    // Touches at or below the floor are never answered (a client there or later wants what came after), so
+    // forgetting them in passes only keeps at most FORGET_EVERY more of them around.
+    if (dropped && this.start! - this.forgotUpTo >= FORGET_EVERY) {
+      this.forgetLatestUpTo(this.start!);
+      this.forgotUpTo = this.start!;
+    }
     // Compact once the dropped prefix is as long as what is kept, so a drop costs O(1) on average.
     if (this.head > 1024 && this.head * 2 > this.entries.length) {
       this.entries = this.entries.slice(this.head);

@@ -162,6 +162,19 @@ describe('changesSince: what a client at some revision needs', () => {
     expect(latest(history, 0, 5000).changes.map(([, r]) => r)).toEqual([4991, 4992, 4993, 4994, 4995, 4996, 4997, 4998, 4999, 5000]);
   });
 
+  test('the latest touches of flags past the floor are forgotten, in passes, so they stay bounded', () => {
+    const history = new FeedHistory({ events: 100, bytes: 1_000_000 });
+    let most = 0;
+    for (let r = 1; r <= 10_000; r += 1) {
+      history.record(P, [record({ type: 'flag.created', flag: { name: `f${r}` } })], r);
+      most = Math.max(most, history.size().latest);
+    }
+    // 100 within the history, and at most one pass's worth (1,024 revisions) past its floor.
+    expect(most).toBeLessThanOrEqual(100 + 1024);
+    expect(history.size()).toMatchObject({ events: 100 });
+    expect(latest(history, 9_990, 10_000).changes.map(([key]) => key)).toEqual(Array.from({ length: 10 }, (_, i) => `web/f${9_991 + i}/null`));
+  });
+
   test('a revision before the floor is gone; a reset after it asks for a hydration', () => {
     const history = new FeedHistory({ events: 3, bytes: 1_000_000 });
     for (let r = 1; r <= 5; r += 1) history.record(P, [record({ type: 'flag.created', flag: { name: `f${r}` } })], r);
