@@ -112,6 +112,33 @@ test('serves over a socket, keeps a flag across SIGTERM and a second start', asy
   expect(await second.stop()).toBe(0);
 }, 60_000);
 
+test('standard output: one JSON line per request (the id of its X-Request-Id), whole lines only, every one there after SIGTERM', async ({ tempDir, startServer }) => {
+  const token = 'process-test-admin-token-0123456789';
+  const server = await startServer(tempDir('request-log'), { INIT_ADMIN_API_TOKENS: token, LOG_FORMAT: 'json', LOG_LEVEL: 'info' });
+  // More than one 64 KB chunk of lines (each ~200 bytes), in parallel, with a request id sent on some.
+  const ids: string[] = [];
+  for (let round = 0; round < 20; round += 1) {
+    const answers = await Promise.all(Array.from({ length: 50 }, async (_, i) => {
+      const headers: Record<string, string> = { authorization: token };
+      if (i % 5 === 0) headers['x-request-id'] = `sent-${round}-${i}`;
+      const response = await fetch(`${server.base}/api/admin/projects/default/features/missing-${i}`, { headers });
+      await response.text();
+      return response.headers.get('x-request-id')!;
+    }));
+    ids.push(...answers);
+  }
+  expect(await server.stop()).toBe(0);
+  const lines = server.output().split('\n').filter((line) => line.startsWith('{'));
+  const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  const requests = parsed.filter((line) => line['msg'] === 'request');
+  expect(requests.map((line) => line['reqId']).sort()).toEqual([...ids].sort());
+  expect(requests[0]).toMatchObject({ level: 30, method: 'GET', route: '/api/admin/projects/:projectId/features/:featureName', status: 404 });
+  // The logger's own lines share the output with them, whole.
+  expect(parsed.some((line) => String(line['msg']).startsWith('listening on'))).toBe(true);
+  expect(parsed.some((line) => line['msg'] === 'SIGTERM: stopped')).toBe(true);
+  expect(server.output()).not.toContain(token);
+}, 60_000);
+
 test('a fresh directory without INIT_ADMIN_API_TOKENS prints one generated token, once', async ({ tempDir, startServer }) => {
   const dataDir = tempDir('process');
   const first = await startServer(dataDir);
