@@ -131,6 +131,16 @@ describe('bodies', () => {
     });
   });
 
+  test('the depth bound holds at its edge, in the shortest texts: 65 levels (130 characters) are refused as too deep, 64 are not', async ({ h }) => {
+    const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    await expectNoChange(h, async () => {
+      expectError(await h.json('PATCH', `${P}/features/f`, nested(65)), 400, 'ValidationError', /more than 64 levels deep/);
+      const at = await h.json('PATCH', `${P}/features/f`, nested(64));
+      expect(at.status).toBe(400);
+      expect(JSON.stringify(at.body)).not.toMatch(/levels deep/);
+    });
+  });
+
   test('a deep value that a patch adds and removes again is refused before it reaches the log', async ({ h, strategyId }) => {
     // Regression: accepted, then JSON.stringify of the log record overflowed the stack, the request hung and
     // the rejection went unhandled (which ends a Node process).
