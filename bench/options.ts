@@ -12,6 +12,8 @@ export interface BenchOptions {
   quick: boolean;
   /** Server entry file to start (default: the production build). */
   server: string | undefined;
+  /** Another build's entry file, started beside it; each scenario runs on both at once. */
+  against: string | undefined;
   /** Run the abuse phase (`/health` latency while abusive requests run). */
   abuse: boolean;
   /** Run the usage phase (admin writes while 1,000 SDK instances post metrics). */
@@ -32,6 +34,9 @@ export const USAGE = `usage: npm run bench -- [options]
   --vs-token T        admin token for --vs (sent as the Authorization header)
   --quick             smoke run: --duration 3 --flags 10000
   --server PATH       server entry to start (default dist/src/main.js)
+  --against PATH      also start another build's entry (e.g. an older commit's dist/src/main.js) and run each
+                      scenario on both at once, --connections each: the server CPU per request of the two
+                      builds, measured under the same machine load (the figure to compare on a shared machine)
   --no-abuse          skip the abuse phase (/health latency while abusive requests run)
   --no-usage          skip the usage phase (admin writes while 1,000 SDK instances post metrics)
   --streams N[,N...]  SSE clients of the streaming phase, one fresh server per size (default 5000; --quick: 1000);
@@ -59,6 +64,7 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
       'vs-token': { type: 'string' },
       quick: { type: 'boolean', default: false },
       server: { type: 'string' },
+      against: { type: 'string' },
       'no-abuse': { type: 'boolean', default: false },
       'no-usage': { type: 'boolean', default: false },
       streams: { type: 'string' },
@@ -73,6 +79,7 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
   const unknown = only?.filter((name) => !scenarioNames.includes(name)) ?? [];
   if (unknown.length > 0) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${scenarioNames.join(', ')}`);
   if (values['vs-token'] !== undefined && values.vs === undefined) throw new Error('--vs-token needs --vs');
+  if (values.against !== undefined && values.vs !== undefined) throw new Error('--against and --vs each give the other side: choose one');
   if (values['no-streams'] && values.streams !== undefined) throw new Error('--streams and --no-streams contradict each other');
   return {
     duration: integer('duration', values.duration, quick ? 3 : 10, 1),
@@ -83,6 +90,7 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
     vsToken: values['vs-token'],
     quick,
     server: values.server,
+    against: values.against,
     abuse: !values['no-abuse'],
     usage: !values['no-usage'],
     streams: values['no-streams'] ? [] : (values.streams ?? (quick ? '1000' : '5000')).split(',').map((size) => integer('streams', size.trim(), 0, 1)),

@@ -54,14 +54,19 @@ export function scenarioTable(rows: ScenarioRow[]): string {
   );
 }
 
-/** The side-by-side table of a `--vs` run; ratio is flagpole's req/s over the other server's. */
+/**
+ * The side-by-side table of a `--vs` or `--against` run; ratio is flagpole's req/s over the other server's, and
+ * the CPU ratio its server CPU per request over the other's (when both were measured: `--against`).
+ */
 export function comparisonTable(rows: ScenarioRow[], otherLabel: string): string {
+  const cpu = (result: LoadResult) => (result.serverCpuUs === undefined ? 'n/a' : result.serverCpuUs.toFixed(0));
   return table(
-    ['scenario', 'flagpole req/s', `${otherLabel} req/s`, 'ratio', 'flagpole p50 / p99 ms', `${otherLabel} p50 / p99 ms`, 'non-2xx (flagpole / other)'],
+    ['scenario', 'flagpole req/s', `${otherLabel} req/s`, 'ratio', 'flagpole p50 / p99 ms', `${otherLabel} p50 / p99 ms`, 'non-2xx (flagpole / other)', 'server CPU µs/req (flagpole / other)', 'CPU ratio'],
     rows.flatMap((row) => {
       const other = row.other;
       if (other === undefined) return [];
       const ratio = other.rps > 0 ? `${(row.flagpole.rps / other.rps).toFixed(2)}×` : 'n/a';
+      const cpuRatio = row.flagpole.serverCpuUs !== undefined && other.serverCpuUs ? `${(row.flagpole.serverCpuUs / other.serverCpuUs).toFixed(2)}×` : 'n/a';
       return [[
         row.name,
         rps(row.flagpole.rps),
@@ -70,6 +75,8 @@ export function comparisonTable(rows: ScenarioRow[], otherLabel: string): string
         `${ms(row.flagpole.p50Ms)} / ${ms(row.flagpole.p99Ms)}`,
         `${ms(other.p50Ms)} / ${ms(other.p99Ms)}`,
         `${row.flagpole.failures} / ${other.failures}`,
+        `${cpu(row.flagpole)} / ${cpu(other)}`,
+        cpuRatio,
       ]];
     }),
   );

@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: builds (via the npm script), starts the production server on a fresh temporary data
- * directory, seeds it, drives each scenario with autocannon (alternating with a `--vs` server when given),
+ * directory, seeds it, drives each scenario with autocannon (alternating with a `--vs` server when given, at
+ * the same time as an `--against` build),
  * measures the scale figures on a second fresh server, then prints the report and writes `bench/results.md`.
  * See docs/benchmark.md.
  */
@@ -18,7 +19,7 @@ import { runScale, type ScaleRow } from './scale.js';
 import { runStreams } from './streams.js';
 import { runUsage } from './usage.js';
 import { HOT_FLAGS, HOT_PROJECT, SCENARIOS, seedHotProject, type Scenario, type ScenarioContext } from './scenarios.js';
-import { BENCH_TOKEN, DEFAULT_ENTRY, freePort, killStartedServers, startServer, stopServer } from './server.js';
+import { BENCH_TOKEN, DEFAULT_ENTRY, freePort, killStartedServers, startServer, stopServer, type RunningServer } from './server.js';
 
 const RESULTS_FILE = fileURLToPath(new URL('./results.md', import.meta.url));
 const WARMUP_SECONDS = 1;
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
     }
     if (options.connections !== 32) notes.push(`targets are stated for 32 connections; this run used ${options.connections}`);
     if (options.vs) notes.push(`other = ${options.vs}; ratio = flagpole req/s ÷ other req/s; the two ran alternately, never at once`);
+    if (options.against) notes.push(`other = ${options.against}, started beside flagpole; each scenario ran on both at once, ${options.connections} connections each, so compare the server CPU per request (req/s splits the machine between them)`);
     const report = renderReport({ date, options: { ...options, vsToken: options.vsToken === undefined ? undefined : '(set)' }, scenarios: rows, scale, streams, notes }, 'other');
     process.stdout.write(`\n${report}`);
     await writeFile(RESULTS_FILE, report);
@@ -96,11 +98,20 @@ async function runScenarios(
   await mkdir(dataDir);
   const server = await startServer({ entry, dataDir, port: await freePort(), logFile: join(workDir, 'server.log') });
   log(`flagpole started (pid ${server.pid}) in ${server.startMs.toFixed(0)} ms on ${server.url}, data in ${dataDir}`);
+  let against: RunningServer | undefined;
   try {
+    if (options.against) {
+      const againstDir = join(workDir, 'data-against');
+      await mkdir(againstDir);
+      against = await startServer({ entry: options.against, dataDir: againstDir, port: await freePort(), logFile: join(workDir, 'server-against.log') });
+      log(`other (${options.against}) started (pid ${against.pid}) on ${against.url}`);
+    }
     const runId = `b${Date.now().toString(36)}`;
     const sides: Side[] = [];
     const targets = [targetFromUrl('flagpole', server.url, BENCH_TOKEN)];
     if (options.vs) targets.push(targetFromUrl('other', options.vs, options.vsToken));
+    if (against) targets.push(targetFromUrl('other', against.url, BENCH_TOKEN));
+    const pids = new Map([['flagpole', server.pid], ...(against ? [['other', against.pid] as const] : [])]);
     for (const target of targets) {
       log(`${target.label}: seeding ${HOT_FLAGS} flags with a strategy into project ${HOT_PROJECT}`);
       const hot = await seedHotProject(target, runId);
@@ -114,18 +125,25 @@ async function runScenarios(
       // Swapping who goes first each scenario keeps either side from always running on a warmer machine.
       const order = index % 2 === 0 ? sides : [...sides].reverse();
       const results = new Map<string, LoadResult>();
-      for (const side of order) {
-        const requests = await scenario.build(side.target, side.context);
-        const serverPid = side.target.label === 'flagpole' ? server.pid : undefined;
+      const run = async (side: Side, requests: Awaited<ReturnType<Scenario['build']>>) => {
+        const serverPid = pids.get(side.target.label);
         const result = await runLoad(side.target, requests, { duration: options.duration, connections: options.connections, warmup: WARMUP_SECONDS, okStatus: scenario.okStatus, serverPid });
-        log(`${scenario.name} on ${side.target.label}: ${Math.round(result.rps)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, non-2xx ${result.failures}`);
+        log(`${scenario.name} on ${side.target.label}: ${Math.round(result.rps)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, non-2xx ${result.failures}, server CPU ${result.serverCpuUs?.toFixed(0) ?? 'n/a'} µs/req`);
         if (result.failures > 0) notes.push(`${scenario.name} on ${side.target.label}: answers by status ${JSON.stringify(result.statusCounts)}`);
         results.set(side.target.label, result);
+      };
+      if (against) {
+        // Both builds at once: whatever else the machine does slows both alike.
+        const built = await Promise.all(order.map((side) => scenario.build(side.target, side.context)));
+        await Promise.all(order.map((side, i) => run(side, built[i]!)));
+      } else {
+        for (const side of order) await run(side, await scenario.build(side.target, side.context));
       }
       rows.push({ name: scenario.name, goal: scenario.goal, flagpole: results.get('flagpole') as LoadResult, other: results.get('other') });
     }
     return rows;
   } finally {
+    if (against) await stopServer(against);
     await stopServer(server);
   }
 }
