@@ -8,7 +8,7 @@ import { StorageError } from '../actors/command-actor.js';
 import { requestLineWriter, type Logger } from '../log.js';
 import type { ServiceMetrics } from '../queries/metrics.query.js';
 import { ApiError, apiError, errorResponse, internalErrorResponse, STATUS } from './errors.js';
-import { setResponseHeader, type NodeBindings } from './answer.js';
+import { answerWith, flushNotedHeaders, JSON_HEADERS, setResponseHeader, type NodeBindings } from './answer.js';
 import { etagOf, parseIfMatch } from './if-match.js';
 import { authenticate } from './middleware/authenticate.js';
 import { authorize } from './middleware/authorize.js';
@@ -94,6 +94,7 @@ export function observed(observers: Observers, route: string | null, handler: (c
     } catch (error) {
       answer = onError?.(c, error) ?? errorAnswer(c, error, observers, route);
     }
+    flushNotedHeaders(c);
     const ms = performance.now() - start;
     metrics?.observeRequest(route, c.req.method, answer.status, ms / 1000);
     line(reqId, c.req.method, answer.status, Math.round(ms * 100) / 100);
@@ -219,6 +220,6 @@ async function handle(c: Context<AppEnv>, route: RouteSpec, deps: AppDeps): Prom
   const status = route.success.status as StatusCode;
   const body = route.view ? route.view(answer.value as never, typed) : undefined;
   if (answer.version !== undefined) setResponseHeader(c, 'ETag', etagOf(answer.version));
-  if (!route.view) return c.body(null, status);
-  return c.json(body, status as 200);
+  if (!route.view) return answerWith(c, null, status);
+  return answerWith(c, JSON.stringify(body), status, JSON_HEADERS as Record<string, string>);
 }

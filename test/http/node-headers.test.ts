@@ -1,12 +1,14 @@
 /**
  * Headers over a real socket (`@hono/node-server`, as `npm start` serves): there the request id, `ETag` and
- * `Retry-After` go straight onto Node's response (`setResponseHeader`), not through Hono's `Headers` as
- * under `app.request`. The same answers, checked where the other path runs: the id generated or echoed and
+ * `Retry-After` are noted and written with the answer's head (`setResponseHeader`, `answerWith`,
+ * `flushNotedHeaders`), not through Hono's `Headers` as under `app.request`. The same answers, checked where the other path runs: the id generated or echoed and
  * equal to an error body's `id`, hostile ids replaced, the flag version as `ETag` on writes, and the
  * headers of one answer never carried over to the next on the same keep-alive connection.
  */
 import { serve, type ServerType } from '@hono/node-server';
-import { describe, expect } from 'vitest';
+import { Hono } from 'hono';
+import { describe, expect, test as plainTest } from 'vitest';
+import { answerWith, flushNotedHeaders, setResponseHeader } from '../../src/http/answer.js';
 import { UUID } from '../helpers/expect.js';
 import { harnessTest } from '../helpers/fixtures.js';
 import { featuresPath, flagPath } from '../helpers/flags.js';
@@ -103,5 +105,54 @@ describe('over a socket', () => {
     expect(frontendEtag).toMatch(/^W\/".+"$/);
     const unchanged = await send(base, 'GET', '/api/frontend?userId=u1', { headers: { origin: 'https://app.example', 'if-none-match': frontendEtag! } });
     expect([unchanged.status, unchanged.headers.get('access-control-allow-origin')]).toEqual([304, '*']);
+  });
+});
+
+describe('headers noted before the answer exists, over a socket', () => {
+  /**
+   * A bare app whose routes note headers, then answer through `answerWith` or through Hono; once answered,
+   * what is left goes onto Node's response, as `observed` does (src/http/pipeline.ts).
+   */
+  async function serveNoting(use: (base: string) => Promise<void>) {
+    const app = new Hono();
+    app.use(async (c, next) => {
+      await next();
+      flushNotedHeaders(c);
+    });
+    app.get('/with', (c) => {
+      setResponseHeader(c, 'X-Noted', 'n');
+      setResponseHeader(c, 'ETag', '"noted"');
+      return answerWith(c, '{}', 200, { 'content-type': 'application/json', etag: '"own"' });
+    });
+    app.get('/hono', (c) => {
+      setResponseHeader(c, 'X-Noted', 'n');
+      return c.json({ ok: true }, 201);
+    });
+    app.get('/none', (c) => answerWith(c, null, 204));
+    const server: ServerType = await new Promise((listening) => {
+      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => listening(s));
+    });
+    const address = server.address();
+    try {
+      await use(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
+    } finally {
+      await new Promise((closed) => server.close(closed));
+    }
+  }
+
+  plainTest('answerWith writes them with its own headers, which win a name they share, each once', async () => {
+    await serveNoting(async (base) => {
+      const r = await fetch(`${base}/with`);
+      expect([r.status, r.headers.get('x-noted'), r.headers.get('etag'), r.headers.get('content-type'), await r.text()]).toEqual([200, 'n', '"own"', 'application/json', '{}']);
+    });
+  });
+
+  plainTest('an answer Hono builds gets them too; an answer with none noted has none', async () => {
+    await serveNoting(async (base) => {
+      const hono = await fetch(`${base}/hono`);
+      expect([hono.status, hono.headers.get('x-noted'), await hono.json()]).toEqual([201, 'n', { ok: true }]);
+      const none = await fetch(`${base}/none`);
+      expect([none.status, none.headers.get('x-noted')]).toEqual([204, null]);
+    });
   });
 });
