@@ -50,9 +50,9 @@ export function flushNotedHeaders(c: Context): void {
  * writes as it is, with the headers noted by `setResponseHeader` (its own win over a noted one of the same
  * name); under `app.request` it goes through Hono, which adds what `c.header` set.
  */
-export function answerWith(c: Context, body: Uint8Array<ArrayBuffer> | string | null, status: number, headers?: Record<string, string>): Response {
+export function answerWith(c: Context, body: Uint8Array<ArrayBuffer> | string | null, status: number, headers?: Readonly<Record<string, string>>): Response {
   if (!(c.env as NodeBindings | undefined)?.outgoing) {
-    return (c.body as (data: typeof body, status: number, headers?: Record<string, string>) => Response)(body, status, headers);
+    return (c.body as (data: typeof body, status: number, headers?: Readonly<Record<string, string>>) => Response)(body, status, headers);
   }
   const noted = (c as Noting)[NOTED];
   if (!noted) return new Response(body, headers ? { status, headers } : { status });

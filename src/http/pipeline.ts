@@ -221,5 +221,5 @@ async function handle(c: Context<AppEnv>, route: RouteSpec, deps: AppDeps): Prom
   const body = route.view ? route.view(answer.value as never, typed) : undefined;
   if (answer.version !== undefined) setResponseHeader(c, 'ETag', etagOf(answer.version));
   if (!route.view) return answerWith(c, null, status);
-  return answerWith(c, JSON.stringify(body), status, JSON_HEADERS as Record<string, string>);
+  return answerWith(c, JSON.stringify(body), status, JSON_HEADERS);
 }
