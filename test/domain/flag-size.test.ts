@@ -1,0 +1,105 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { dict } from '../../src/domain/dict.js';
+import { applyFlagEvent } from '../../src/domain/flag-events.js';
+import { flagSize, jsonLength } from '../../src/domain/flag-size.js';
+import type { Flag, Strategy } from '../../src/domain/types.js';
+import { StrategyRecordSchema } from '../../src/schemas/strategy.schema.js';
+import { VariantsSchema } from '../../src/schemas/variant.schema.js';
+import { strategy } from '../helpers/project-events.js';
+
+/*
+ * The `flagBytes` limit counts a flag's JSON text without building it: what it counts must be what
+ * `JSON.stringify` writes, for every shape a stored strategy or variant list takes.
+ */
+
+const flag: Flag = {
+  name: 'f', description: 'a flag', type: 'release', stale: false, impressionData: false, createdAt: '2026-01-01T00:00:00.000Z',
+  lastSeenAt: null, archived: false, archivedAt: null, variants: [], version: 1,
+  environments: dict([
+    ['development', { enabled: false, strategies: [strategy('first')] }],
+    ['production', { enabled: false, strategies: [] }],
+  ]),
+};
+
+/** The flag after adding `added` to `environment`, as deciding and replaying build it (parameters as a null-prototype map). */
+const withStrategy = (base: Flag, environment: string, added: Strategy): Flag =>
+  applyFlagEvent(base, { type: 'strategy.added', name: base.name, version: base.version + 1, environment, strategy: added, enabled: false })!;
+
+/** Strategy records of every shape the schema stores: all optional parts absent, present, empty and large. */
+const records: Strategy[] = [
+  v.parse(StrategyRecordSchema, { id: 'a', name: 'default', sortOrder: 0 }),
+  v.parse(StrategyRecordSchema, {
+    id: '7f3c0c5e-0000-4000-8000-000000000001', name: 'flexibleRollout', title: 'Half of them', disabled: true, sortOrder: -12,
+    parameters: { rollout: 50, stickiness: 'userId', groupId: 'g', flag: true },
+    constraints: [
+      { contextName: 'userId', operator: 'IN', values: ['a', 'b', ''], caseInsensitive: true },
+      { contextName: 'appName', operator: 'STR_CONTAINS', values: ['web'], inverted: true },
+      { contextName: 'currentTime', operator: 'DATE_AFTER', value: '2026-01-01T00:00:00.000Z' },
+      { contextName: 'version', operator: 'SEMVER_GT', value: '1.2.3' },
+      { contextName: 'score', operator: 'NUM_GTE', value: '3.5' },
+    ],
+    variants: [
+      { name: 'blue', weight: 500, weightType: 'variable', stickiness: 'default', payload: { type: 'number', value: '42' } },
+      { name: 'red', weight: 500, weightType: 'variable' },
+    ],
+    segments: [1, 22, 333],
+  }),
+  v.parse(StrategyRecordSchema, { id: 'big', name: 'userWithId', sortOrder: 3, parameters: { userIds: 'u'.repeat(5000) } }),
+  v.parse(StrategyRecordSchema, {
+    id: 'many', name: 'default', sortOrder: 1,
+    constraints: [{ contextName: 'userId', operator: 'NOT_IN', values: Array.from({ length: 300 }, (_, i) => `user-${i}`) }],
+  }),
+];
+
+describe('flagSize', () => {
+  it.each(records.map((r) => [r.id, r] as const))('given strategy %s, when added beside another, then the flag grows by its JSON and a comma', (_id, added) => {
+    const after = withStrategy(flag, 'development', added);
+    const stored = after.environments['development']!.strategies.find((s) => s.id === added.id)!;
+    expect(Object.getPrototypeOf(stored.parameters)).toBeNull();
+    expect(flagSize(after) - flagSize(flag)).toBe(JSON.stringify(stored).length + 1);
+    // Counted again (a large one is remembered): the same size.
+    expect(flagSize(after) - flagSize(flag)).toBe(JSON.stringify(stored).length + 1);
+  });
+
+  it('given an empty environment, when a strategy is its first, then the flag grows by that strategy\'s JSON alone', () => {
+    const added = records[1]!;
+    const after = withStrategy(flag, 'production', added);
+    expect(flagSize(after) - flagSize(flag)).toBe(JSON.stringify(after.environments['production']!.strategies[0]).length);
+  });
+
+  it('given a flag, when its strategies, variants and environments grow, then its size follows its JSON text within 5%', () => {
+    let grown = flag;
+    for (const [i, r] of records.entries()) grown = withStrategy(grown, i % 2 ? 'production' : 'development', { ...r, id: `${r.id}-${i}` });
+    const variants = v.parse(VariantsSchema, [
+      { name: 'on', weight: 1000, weightType: 'variable', payload: { type: 'string', value: 'p'.repeat(3000) } },
+    ]);
+    grown = applyFlagEvent(grown, { type: 'variants.updated', name: 'f', version: 9, variants, before: [] })!;
+    const text = JSON.stringify(grown).length;
+    expect(flagSize(grown)).toBeGreaterThan(text * 0.95);
+    expect(flagSize(grown)).toBeLessThan(text * 1.05);
+    // A toggle keeps the strategy lists: the size stays.
+    const toggled = applyFlagEvent(grown, { type: 'flag.disabled', name: 'f', version: 10, environment: 'production' })!;
+    expect(flagSize(toggled)).toBe(flagSize(grown));
+  });
+});
+
+describe('jsonLength', () => {
+  it.each([
+    ['a string', 'abc'],
+    ['an empty string', ''],
+    ['numbers', [0, -1, 3.25, 1e21, 123456789]],
+    ['booleans and null', [true, false, null]],
+    ['empty containers', [[], {}, [[]], { a: {} }]],
+    ['nested records', { a: [{ b: 'c', d: [1, 2] }, { e: null }], f: { g: { h: true } } }],
+    ['a null-prototype map', dict([['x', '1'], ['__proto__', 'p']])],
+  ])('given %s, then it counts what JSON.stringify writes', (_what, value) => {
+    expect(jsonLength(value)).toBe(JSON.stringify(value).length);
+  });
+
+  it('given keys whose value is undefined, then they are left out as JSON.stringify leaves them out', () => {
+    const value = { a: 1, b: undefined, c: 'x' };
+    expect(jsonLength(value)).toBe(JSON.stringify(value).length);
+    expect(jsonLength({ only: undefined })).toBe(2);
+  });
+});
