@@ -159,7 +159,9 @@ function run(document: unknown, operation: Operation, index: number): unknown {
 
 /**
  * Applies RFC 6902 operations to a copy of `document`, one at a time: all of them or none (the copy is
- * discarded on the first failure), with fast-json-patch's validation and prototype-pollution guard on.
+ * discarded on the first failure), with fast-json-patch's validation and prototype-pollution guard on. A
+ * caller that built `document` for this patch alone says so with `owned`: it is patched in place, not
+ * copied first (and is left half-patched when the patch fails).
  * Each operation is priced before it runs (see {@link PATCH_RESULT_LIMIT}): no step grows the document past
  * `limit` bytes of JSON or {@link PATCH_DEPTH_LIMIT} levels, and a patch copies at most `limit` bytes, so
  * the work done is proportional to the limit whatever the operations. A failed `test` is a 409
@@ -169,11 +171,15 @@ function run(document: unknown, operation: Operation, index: number): unknown {
  * @example applyJsonPatch({ a: 1 }, [{ op: 'replace', path: '/a', value: 2 }]) // { ok: true, value: { a: 2 } }
  * @example applyJsonPatch({ a: 'x'.repeat(600_000) }, [{ op: 'copy', from: '/a', path: '/b' }]) // { ok: false, error: a 400 naming the limit }
  */
-export function applyJsonPatch<T>(document: T, operations: readonly Operation[], limit: number = PATCH_RESULT_LIMIT): PatchResult<unknown> {
+export function applyJsonPatch<T>(
+  document: T,
+  operations: readonly Operation[],
+  { limit = PATCH_RESULT_LIMIT, owned = false }: { limit?: number; owned?: boolean } = {},
+): PatchResult<unknown> {
   // 1. Measure and copy the stored document once; the original is never touched.
   const measured = measureJson(document, Infinity)!;
   let estimate: Estimate = { bytes: measured.bytes, depth: measured.depth, copied: 0 };
-  let patched: unknown = jsonpatch.deepClone(document);
+  let patched: unknown = owned ? document : jsonpatch.deepClone(document);
   for (const [index, operation] of operations.entries()) {
     // 2. Price the operation: refused before it is done.
     const priced = price(patched, estimate, operation, index, limit);

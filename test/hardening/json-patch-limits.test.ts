@@ -14,7 +14,7 @@ const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8
 /** `applyJsonPatch`, also asserting that neither the document nor the operations were changed. */
 function apply(document: unknown, operations: Operation[], limit?: number) {
   const before = structuredClone({ document, operations });
-  const result = applyJsonPatch(document, operations, limit);
+  const result = applyJsonPatch(document, operations, { limit });
   expect({ document, operations }).toEqual(before);
   return result;
 }
@@ -173,6 +173,15 @@ describe('applyJsonPatch', () => {
     const operations: Operation[] = [{ op: 'add', path: '/v', value }, { op: 'add', path: '/v/list/-', value: 2 }];
     expect(applyJsonPatch({}, operations)).toEqual({ ok: true, value: { v: { list: [1, 2] } } });
     expect(value).toEqual({ list: [1] });
+  });
+
+  test('patches a document its caller owns in place, within the same limits', () => {
+    const document = { a: 1, b: 'x' };
+    const result = applyJsonPatch(document, [{ op: 'replace', path: '/a', value: 2 }, { op: 'remove', path: '/b' }], { owned: true });
+    expect(result).toEqual({ ok: true, value: { a: 2 } });
+    expect(result.ok && result.value).toBe(document);
+    const big = refusal(applyJsonPatch({ a: 1 }, [{ op: 'add', path: '/b', value: 'x'.repeat(2000) }], { limit: 1000, owned: true }));
+    expect(big.message).toMatch(/larger than 1000 bytes/);
   });
 
   test('replaces, removes and copies onto the root', () => {

@@ -83,11 +83,12 @@ export function decidePatch(draft: ProjectDraft, cmd: Cmd<'flag.patch'>, context
       }
     }
   }
+  // Built for this patch alone: patched in place.
   const document = {
     name: before.name, description: before.description, type: before.type, stale: before.stale,
     impressionData: before.impressionData, project: draft.meta.id, createdAt: before.createdAt, lastSeenAt: before.lastSeenAt,
   };
-  const patched = applyJsonPatch(document, cmd.operations);
+  const patched = applyJsonPatch(document, cmd.operations, { owned: true });
   if (!patched.ok) return refuse(patched.error);
   const parsed = safeParseCapped(FeatureRecordSchema, patched.value);
   if (!parsed.success) return refuse(invalid(parsed.issues, parsed.capped));
