@@ -14,7 +14,7 @@ import type { Flag, Strategy, Variant } from './types.js';
  * The size from which a strategy list, a strategy or a variant list is remembered by identity (records are
  * immutable): counting costs ~1 ns a character, remembering ~0.1 to 0.7 µs.
  */
-const REMEMBER_FROM = 1024;
+const REMEMBER_FROM = 512;
 const remembered = new WeakMap<object, number>();
 
 /** The length of `value` as JSON, for the JSON values these records hold (no `undefined` in arrays). */
