@@ -4,15 +4,16 @@ import type { Flag, Strategy, Variant } from './types.js';
  * A flag's stored size, for the `flagBytes` limit: the length of its JSON text (a close bound of its bytes for
  * the ASCII these are made of), counted without building that text. Escapes are not counted.
  *
- * Counting is cheaper than remembering: `JSON.stringify` of one strategy cost ~1 µs, a count of it ~0.2 µs,
- * and remembering each record's size by identity in a WeakMap cost more than the count (its lookups, its
- * sets and the collector's work on it: ~2.7 µs of every added strategy). So only what is large is
- * remembered ({@link REMEMBER_FROM}): a flag near the limit is not walked again whole by every change.
+ * Counting is cheaper than remembering: `JSON.stringify` of one strategy cost ~1 µs, a count of it 0.2 to
+ * 0.4 µs, and remembering every record's size by identity in a WeakMap cost more than counting them (its
+ * lookups, its sets and the collector's work on it: ~2.7 µs of each strategy added to flags holding a few).
+ * So only what is large is remembered ({@link REMEMBER_FROM}): a flag near the limit is not walked again
+ * whole by every change.
  */
 
 /**
  * The size from which a strategy list, a strategy or a variant list is remembered by identity (records are
- * immutable): counting costs ~1 ns a character, remembering ~0.1 to 0.7 µs.
+ * immutable): counting costs 1 to 2 ns a character, remembering 0.1 to 0.7 µs.
  */
 const REMEMBER_FROM = 512;
 const remembered = new WeakMap<object, number>();
@@ -51,22 +52,26 @@ export function jsonLength(value: unknown): number {
 /** The text of a strategy record around its values: its braces, its keys, their quotes, colons and commas. */
 const STRATEGY_FRAME = '{"id":,"name":,"title":,"disabled":,"sortOrder":,"constraints":,"parameters":,"variants":,"segments":}'.length;
 
-/** A strategy record's JSON length, its fields counted one by one (their shape is `StrategyRecord`'s). */
-function strategySize(strategy: Strategy): number {
-  const known = remembered.get(strategy);
-  if (known !== undefined) return known;
-  const { parameters } = strategy;
-  let size = STRATEGY_FRAME + strategy.id.length + 2 + strategy.name.length + 2
-    + (typeof strategy.title === 'string' ? strategy.title.length + 2 : 4) + (strategy.disabled ? 4 : 5)
-    + String(strategy.sortOrder).length + jsonLength(strategy.constraints) + jsonLength(strategy.variants)
-    + jsonLength(strategy.segments) + 1;
+/** The JSON length of a strategy's parameters: a map of strings (`jsonLength` for anything else). */
+function parametersSize(parameters: Readonly<Record<string, unknown>>): number {
+  let size = 1;
   let keys = 0;
   for (const key in parameters) {
     const value = parameters[key];
     size += key.length + 3 + (typeof value === 'string' ? value.length + 2 : jsonLength(value));
     keys += 1;
   }
-  size += keys > 0 ? keys : 1;
+  return size + (keys > 0 ? keys : 1);
+}
+
+/** A strategy record's JSON length, its fields counted one by one (their shape is `StrategyRecord`'s). */
+function strategySize(strategy: Strategy): number {
+  const known = remembered.get(strategy);
+  if (known !== undefined) return known;
+  const size = STRATEGY_FRAME + strategy.id.length + 2 + strategy.name.length + 2
+    + (typeof strategy.title === 'string' ? strategy.title.length + 2 : 4) + (strategy.disabled ? 4 : 5)
+    + String(strategy.sortOrder).length + jsonLength(strategy.constraints) + parametersSize(strategy.parameters)
+    + jsonLength(strategy.variants) + jsonLength(strategy.segments);
   if (size >= REMEMBER_FROM) remembered.set(strategy, size);
   return size;
 }

@@ -176,7 +176,7 @@ export function applyJsonPatch<T>(
   operations: readonly Operation[],
   { limit = PATCH_RESULT_LIMIT, owned = false }: { limit?: number; owned?: boolean } = {},
 ): PatchResult<unknown> {
-  // 1. Measure and copy the stored document once; the original is never touched.
+  // 1. Measure the document, and copy it unless the caller owns it: a stored one is never touched.
   const measured = measureJson(document, Infinity)!;
   let estimate: Estimate = { bytes: measured.bytes, depth: measured.depth, copied: 0 };
   let patched: unknown = owned ? document : jsonpatch.deepClone(document);
