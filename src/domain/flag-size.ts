@@ -1,8 +1,10 @@
+import { measureJson } from '../schemas/json-size.js';
 import type { Flag, Strategy, Variant } from './types.js';
 
 /*
- * A flag's stored size, for the `flagBytes` limit: the length of its JSON text (a close bound of its bytes for
- * the ASCII these are made of), counted without building that text. Escapes are not counted.
+ * A flag's stored size, for the `flagBytes` limit: the length of its JSON text, counted without building that
+ * text. Its own fields and parameters are counted in characters (escapes left out: a close bound of bytes for
+ * the ASCII these are made of); nested parts in bytes by `measureJson`, the measure JSON Patch limits use.
  *
  * Counting is cheaper than remembering: `JSON.stringify` of one strategy cost ~1 µs, a count of it 0.2 to
  * 0.4 µs, and remembering every record's size by identity in a WeakMap cost more than counting them (its
@@ -18,47 +20,20 @@ import type { Flag, Strategy, Variant } from './types.js';
 const REMEMBER_FROM = 512;
 const remembered = new WeakMap<object, number>();
 
-/** The length of `value` as JSON, for the JSON values these records hold (no `undefined` in arrays). */
-export function jsonLength(value: unknown): number {
-  switch (typeof value) {
-    case 'string':
-      return value.length + 2;
-    case 'number':
-      return String(value).length;
-    case 'boolean':
-      return value ? 4 : 5;
-    case 'object': {
-      if (value === null) return 4;
-      if (Array.isArray(value)) {
-        let size = value.length > 0 ? value.length + 1 : 2;
-        for (let i = 0; i < value.length; i += 1) size += jsonLength(value[i]);
-        return size;
-      }
-      let size = 1;
-      let keys = 0;
-      const record = value as Record<string, unknown>;
-      for (const key in record) {
-        if (!Object.hasOwn(record, key) || record[key] === undefined) continue;
-        size += key.length + 3 + jsonLength(record[key]);
-        keys += 1;
-      }
-      return size + (keys > 0 ? keys : 1);
-    }
-    default:
-      return 0;
-  }
-}
+/** The JSON bytes of a record's nested part (constraints, variants, segments, tags...); an empty list at once. */
+const nestedSize = (value: unknown): number =>
+  (Array.isArray(value) && value.length === 0 ? 2 : measureJson(value, Infinity)!.bytes);
 
 /** The text of a strategy record around its values: its braces, its keys, their quotes, colons and commas. */
 const STRATEGY_FRAME = '{"id":,"name":,"title":,"disabled":,"sortOrder":,"constraints":,"parameters":,"variants":,"segments":}'.length;
 
-/** The JSON length of a strategy's parameters: a map of strings (`jsonLength` for anything else). */
+/** The JSON length of a strategy's parameters: a map of strings (`nestedSize` for anything else). */
 function parametersSize(parameters: Readonly<Record<string, unknown>>): number {
   let size = 1;
   let keys = 0;
   for (const key in parameters) {
     const value = parameters[key];
-    size += key.length + 3 + (typeof value === 'string' ? value.length + 2 : jsonLength(value));
+    size += key.length + 3 + (typeof value === 'string' ? value.length + 2 : nestedSize(value));
     keys += 1;
   }
   return size + (keys > 0 ? keys : 1);
@@ -70,8 +45,8 @@ function strategySize(strategy: Strategy): number {
   if (known !== undefined) return known;
   const size = STRATEGY_FRAME + strategy.id.length + 2 + strategy.name.length + 2
     + (typeof strategy.title === 'string' ? strategy.title.length + 2 : 4) + (strategy.disabled ? 4 : 5)
-    + String(strategy.sortOrder).length + jsonLength(strategy.constraints) + parametersSize(strategy.parameters)
-    + jsonLength(strategy.variants) + jsonLength(strategy.segments);
+    + String(strategy.sortOrder).length + nestedSize(strategy.constraints) + parametersSize(strategy.parameters)
+    + nestedSize(strategy.variants) + nestedSize(strategy.segments);
   if (size >= REMEMBER_FROM) remembered.set(strategy, size);
   return size;
 }
@@ -89,8 +64,8 @@ function strategiesSize(strategies: readonly Strategy[]): number {
 /** Room for a flag's own fields (name, description, type, dates...), measured from the flag as it is. */
 const baseSize = (flag: Flag): number => 200 + flag.name.length + flag.description.length
   // Tags and parents are few (LIMIT_TAGS_PER_FLAG, LIMIT_PARENTS_PER_FLAG): counted as they are.
-  + (flag.tags && flag.tags.length > 0 ? jsonLength(flag.tags) : 0)
-  + (flag.dependencies && flag.dependencies.length > 0 ? jsonLength(flag.dependencies) : 0);
+  + (flag.tags && flag.tags.length > 0 ? nestedSize(flag.tags) : 0)
+  + (flag.dependencies && flag.dependencies.length > 0 ? nestedSize(flag.dependencies) : 0);
 
 /** Room for an environment entry's own fields (`enabled` and the keys) around its strategies. */
 const ENTRY_FRAME = 40;
@@ -100,7 +75,7 @@ function variantsSize(variants: readonly Variant[]): number {
   if (variants.length === 0) return 2;
   const known = remembered.get(variants);
   if (known !== undefined) return known;
-  const size = jsonLength(variants);
+  const size = nestedSize(variants);
   if (size >= REMEMBER_FROM) remembered.set(variants, size);
   return size;
 }

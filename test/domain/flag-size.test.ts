@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { dict } from '../../src/domain/dict.js';
 import { applyFlagEvent } from '../../src/domain/flag-events.js';
-import { flagSize, jsonLength } from '../../src/domain/flag-size.js';
+import { flagSize } from '../../src/domain/flag-size.js';
 import type { Flag, Strategy } from '../../src/domain/types.js';
 import { StrategyRecordSchema } from '../../src/schemas/strategy.schema.js';
 import { VariantsSchema } from '../../src/schemas/variant.schema.js';
@@ -81,25 +81,5 @@ describe('flagSize', () => {
     // A toggle keeps the strategy lists: the size stays.
     const toggled = applyFlagEvent(grown, { type: 'flag.disabled', name: 'f', version: 10, environment: 'production' })!;
     expect(flagSize(toggled)).toBe(flagSize(grown));
-  });
-});
-
-describe('jsonLength', () => {
-  it.each([
-    ['a string', 'abc'],
-    ['an empty string', ''],
-    ['numbers', [0, -1, 3.25, 1e21, 123456789]],
-    ['booleans and null', [true, false, null]],
-    ['empty containers', [[], {}, [[]], { a: {} }]],
-    ['nested records', { a: [{ b: 'c', d: [1, 2] }, { e: null }], f: { g: { h: true } } }],
-    ['a null-prototype map', dict([['x', '1'], ['__proto__', 'p']])],
-  ])('given %s, then it counts what JSON.stringify writes', (_what, value) => {
-    expect(jsonLength(value)).toBe(JSON.stringify(value).length);
-  });
-
-  it('given keys whose value is undefined, then they are left out as JSON.stringify leaves them out', () => {
-    const value = { a: 1, b: undefined, c: 'x' };
-    expect(jsonLength(value)).toBe(JSON.stringify(value).length);
-    expect(jsonLength({ only: undefined })).toBe(2);
   });
 });
