@@ -69,6 +69,28 @@ describe('bounds and floor', () => {
     expect(history.since(2, 3)!.map((e) => e.revision)).toEqual([3]);
   });
 
+  test('a flag the history already names is shared and counted once; an entry alone counts little', () => {
+    const history = new FeedHistory();
+    const toggle = (name: string, r: number) => history.record(P, [record({ type: 'flag.enabled', name, environment: 'dev' })], r);
+    toggle('a', 1);
+    const first = history.size().bytes;
+    toggle('a', 2);
+    const again = history.size().bytes - first;
+    toggle('b'.repeat(100), 3);
+    const longName = history.size().bytes - first - again;
+    expect(again).toBeGreaterThan(0);
+    expect(first).toBeGreaterThan(again);
+    // The first touch counts its names (in the touch and in its key).
+    expect(longName - first).toBeGreaterThanOrEqual(2 * 99);
+    const [one, two] = history.since(0, 3)!;
+    expect(two!.flags[0]).toBe(one!.flags[0]);
+    // Several touches in one record: listed in order, duplicates kept, counted beyond a single one.
+    history.record(P, [record({ type: 'flag.enabled', name: 'a', environment: 'dev' }, { type: 'flag.updated', name: 'c' }, { type: 'flag.enabled', name: 'a', environment: 'dev' })], 4);
+    expect(history.since(3, 4)![0]!.flags).toEqual([
+      { project: 'web', name: 'a', environment: 'dev' }, { project: 'web', name: 'c', environment: null }, { project: 'web', name: 'a', environment: 'dev' },
+    ]);
+  });
+
   test('many drops keep since() right across compactions', () => {
     const history = new FeedHistory({ events: 100, bytes: 1_000_000 });
     for (let r = 1; r <= 5000; r += 1) history.record(P, [record({ type: 'flag.created', flag: { name: 'f' } })], r);
