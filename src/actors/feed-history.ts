@@ -33,14 +33,14 @@ export const DEFAULT_HISTORY_BOUNDS: HistoryBounds = { events: 50_000, bytes: 16
  * What an entry is counted as against the byte bound. An entry is three slots of three arrays (its revision,
  * its touches, this count), with the slack of arrays that grow by doubling and are compacted when half is
  * dropped: 48 bytes. Several touches add their array; a touch is one object per (project, flag, environment),
- * shared by every entry that names it, so only the entry that first names it counts it, with its names (in
- * the touch and in its key). Measured with 50,000 toggles, the history alone (heap after a full collection):
- * 27 bytes each over 200 flags (49 counted), 144 over 20,000 flags (152 counted), 309 over 50,000 (308
- * counted). With an object graph per entry, as before, it held 362 and 452 bytes a toggle (200 and 20,000).
+ * shared by every entry that names it, so only the entry that first names it counts it, with its names.
+ * Measured with 50,000 toggles, the history alone (heap after a full collection): 26 bytes each over 200
+ * flags (49 counted), 116 over 20,000 flags (118 counted), 212 over 50,000 (224 counted). With an object
+ * graph per entry, as before, it held 362 and 452 bytes a toggle (200 and 20,000 flags).
  */
 const ENTRY_BYTES = 48;
 const TOUCHES_BYTES = 32;
-const TOUCH_BYTES = 200;
+const TOUCH_BYTES = 120;
 const SEGMENT_BYTES = 8;
 const RARE_BYTES = 96;
 
@@ -55,8 +55,6 @@ const FORGET_EVERY = 1024;
 interface Latest {
   readonly touch: FlagTouch;
   revision: number;
-  /** Its key in `latestFlags`, kept so that moving it to the end stores no new string. */
-  readonly key: string;
 }
 
 /** What few entries carry beside flag touches: segments, a reset. */
@@ -66,6 +64,9 @@ interface Rare {
 }
 
 const NO_SEGMENTS: readonly number[] = Object.freeze([]);
+
+/** The environment key of a change to a flag in every environment (no environment is named with a control character). */
+const ALL = '\u0001';
 
 /**
  * The recent committed changes SDKs can see, newest last, bounded in entries and bytes: what the delta API
@@ -102,7 +103,12 @@ export class FeedHistory {
   private bytes = 0;
   private start: number | null = null;
   /** The latest touch of each (project, flag, environment) within the history, in the order of their revisions. */
-  private readonly latestFlags = new Map<string, Latest>();
+  private readonly latestFlags = new Set<Latest>();
+  /**
+   * The same, found by project, environment (`ALL` for a change to every one) and flag name: names that are
+   * there already, not a key built and hashed per touch.
+   */
+  private readonly latestByName = new Map<string, Map<string, Map<string, Latest>>>();
   /** The latest revision of each segment within the history, in that order. */
   private readonly latestSegments = new Map<number, number>();
   /** The revision of the latest reset (0: none). */
@@ -119,7 +125,9 @@ export class FeedHistory {
 
   /** Entries kept, their estimated bytes, and the latest touches kept (flags per environment, segments). */
   size(): { events: number; bytes: number; latest: number } {
-    return { events: this.revisions.length - this.head, bytes: this.bytes, latest: this.latestFlags.size + this.latestSegments.size };
+    let latest = this.latestSegments.size;
+    for (const byEnvironment of this.latestByName.values()) for (const byName of byEnvironment.values()) latest += byName.size;
+    return { events: this.revisions.length - this.head, bytes: this.bytes, latest };
   }
 
   /** Notes a committed batch of `scope` whose last record brought the service to `revision`. */
@@ -182,7 +190,7 @@ export class FeedHistory {
       }
       return 'changes';
     }
-    for (const latest of this.latestFlags.values()) if (latest.revision > revision) onFlag(latest.touch, latest.revision);
+    for (const latest of this.latestFlags) if (latest.revision > revision) onFlag(latest.touch, latest.revision);
     for (const [id, at] of this.latestSegments) if (at > revision) onSegment(id, at);
     return 'changes';
   }
@@ -207,18 +215,18 @@ export class FeedHistory {
         continue;
       }
       const environment = typeof event.environment === 'string' ? event.environment : null;
-      const key = `${scope.project}\u0000${name}\u0000${environment ?? '\u0001'}`;
-      let latest = this.latestFlags.get(key);
+      const byName = this.namesOf(scope.project, environment);
+      let latest = byName.get(name);
       if (latest) {
         // Moved to the end: its revision only grows.
-        this.latestFlags.delete(key);
+        this.latestFlags.delete(latest);
         latest.revision = revision;
-        this.latestFlags.set(latest.key, latest);
       } else {
-        latest = { touch: { project: scope.project, name, environment }, revision, key };
-        this.latestFlags.set(key, latest);
-        bytes += TOUCH_BYTES + 2 * key.length;
+        latest = { touch: { project: scope.project, name, environment }, revision };
+        byName.set(name, latest);
+        bytes += TOUCH_BYTES + 2 * (scope.project.length + name.length + (environment?.length ?? 0));
       }
+      this.latestFlags.add(latest);
       if (touched === null) touched = latest.touch;
       else if (isTouchList(touched)) touched.push(latest.touch);
       else {
@@ -269,14 +277,28 @@ export class FeedHistory {
     }
   }
 
+  /** The latest touches of one project in one environment (or in all of them), by flag name. */
+  private namesOf(project: string, environment: string | null): Map<string, Latest> {
+    let byEnvironment = this.latestByName.get(project);
+    if (!byEnvironment) this.latestByName.set(project, (byEnvironment = new Map()));
+    let byName = byEnvironment.get(environment ?? ALL);
+    if (!byName) byEnvironment.set(environment ?? ALL, (byName = new Map()));
+    return byName;
+  }
+
   /**
    * Drops the latest touches at or below the floor (no client the history serves is before them). An entry
    * kept names only touches above it: each touch's latest revision is at least that of any entry naming it.
    */
   private forgetLatestUpTo(floor: number): void {
-    for (const [key, latest] of this.latestFlags) {
+    for (const latest of this.latestFlags) {
       if (latest.revision > floor) break;
-      this.latestFlags.delete(key);
+      this.latestFlags.delete(latest);
+      const { project, name, environment } = latest.touch;
+      const byName = this.latestByName.get(project)!.get(environment ?? ALL)!;
+      byName.delete(name);
+      if (byName.size === 0) this.latestByName.get(project)!.delete(environment ?? ALL);
+      if (this.latestByName.get(project)!.size === 0) this.latestByName.delete(project);
     }
     for (const [id, at] of this.latestSegments) {
       if (at > floor) break;

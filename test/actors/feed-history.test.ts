@@ -197,6 +197,18 @@ describe('changesSince: what a client at some revision needs', () => {
     expect(latest(history, 9_990, 10_000).changes.map(([key]) => key)).toEqual(Array.from({ length: 10 }, (_, i) => `web/f${9_991 + i}/null`));
   });
 
+  test('a flag forgotten past the floor and touched again is a change again, on both paths', () => {
+    const history = new FeedHistory({ events: 100, bytes: 1_000_000 });
+    history.record(P, [record({ type: 'flag.enabled', name: 'old', environment: 'dev' })], 1);
+    for (let r = 2; r <= 3000; r += 1) history.record(P, [record({ type: 'flag.created', flag: { name: `f${r % 50}` } })], r);
+    expect(history.size().latest).toBeLessThanOrEqual(50);
+    history.record(P, [record({ type: 'flag.enabled', name: 'old', environment: 'dev' })], 3001);
+    expect(latest(history, 3000, 3001).changes).toEqual([['web/old/dev', 3001]]);
+    // Far behind (the latest touches: 51 of them, fewer than the 100 entries since 2901).
+    expect(latest(history, 2901, 3001).changes.at(-1)).toEqual(['web/old/dev', 3001]);
+    expect(latest(history, 2901, 3001).calls).toBe(51);
+  });
+
   test('a revision before the floor is gone; a reset after it asks for a hydration', () => {
     const history = new FeedHistory({ events: 3, bytes: 1_000_000 });
     for (let r = 1; r <= 5; r += 1) history.record(P, [record({ type: 'flag.created', flag: { name: `f${r}` } })], r);
