@@ -44,7 +44,7 @@ describe('a request without a query string', () => {
     const empty = await app.request('/q?');
     expect(without.status).toBe(400);
     expect(await without.json()).toEqual(await empty.json());
-    expect((await (await app.request('/q')).json()).message).toMatch(/ticket/);
+    expect(((await (await app.request('/q')).json()) as { message: string }).message).toMatch(/ticket/);
     expect((await app.request('/q?ticket=abc')).status).toBe(200);
   });
 
@@ -53,6 +53,6 @@ describe('a request without a query string', () => {
     for (let i = 0; i < 5; i += 1) await app.request('/q');
     const bad = await app.request('/q?on=maybe');
     expect(bad.status).toBe(400);
-    expect((await bad.json()).message).toMatch(/on/);
+    expect(((await bad.json()) as { message: string }).message).toMatch(/on/);
   });
 });
