@@ -56,33 +56,47 @@ export function createLogger(options: { level: LogLevel; format: LogFormat }, de
 
 /**
  * Lines copied into a buffer of `chunkBytes` and handed to `sink` (a destination taking bytes) as one chunk
- * when the next line would not fit, or when flushed. A line must be ASCII: `requestLineWriter` writes only
- * values it checked, and anything else goes through the logger.
+ * when the next lines would not fit, or when flushed. They are copied 64 at a time, joined: one copy into the
+ * buffer per line (a call into Node, and the flattening of the line's text) cost ~0.8 µs of every request;
+ * 64 lines wait ~4 ms at 15,000 requests a second, too short for most to outlive a young-generation
+ * collection. A line must be ASCII: `requestLineWriter` writes only values it checked, and anything else goes
+ * through the logger.
  */
 class LineBatch implements DestinationStream {
   private buffer: Buffer;
   private used = 0;
+  private readonly lines: string[] = [];
 
-  constructor(private readonly sink: (chunk: Buffer) => unknown, private readonly chunkBytes = 64 * 1024) {
+  constructor(private readonly sink: (chunk: Buffer) => unknown, private readonly chunkBytes = 64 * 1024, private readonly linesPerCopy = 64) {
     this.buffer = Buffer.allocUnsafeSlow(chunkBytes);
   }
 
   write(line: string): void {
-    if (this.used + line.length > this.chunkBytes) {
-      this.flush();
-      // A line longer than a chunk (none is: routes are templates, ids at most 255 characters) goes alone.
-      if (line.length > this.chunkBytes) return void this.sink(Buffer.from(line, 'latin1'));
-    }
-    this.used += this.buffer.write(line, this.used, 'latin1');
+    this.lines.push(line);
+    if (this.lines.length >= this.linesPerCopy) this.copy();
   }
 
   flush(): void {
+    this.copy();
     if (this.used === 0) return;
     // The sink keeps the chunk until it is written: the next lines go to a new buffer.
     const chunk = this.buffer.subarray(0, this.used);
     this.buffer = Buffer.allocUnsafeSlow(this.chunkBytes);
     this.used = 0;
     this.sink(chunk);
+  }
+
+  /** Copies the lines waiting into the buffer, handing the chunk over first when they would not fit. */
+  private copy(): void {
+    if (this.lines.length === 0) return;
+    const text = this.lines.length === 1 ? this.lines[0]! : this.lines.join('');
+    this.lines.length = 0;
+    if (this.used + text.length > this.chunkBytes) {
+      this.flush();
+      // More than a chunk of lines at once (none are: 64 lines of routes and ids fit) goes alone.
+      if (text.length > this.chunkBytes) return void this.sink(Buffer.from(text, 'latin1'));
+    }
+    this.used += this.buffer.write(text, this.used, 'latin1');
   }
 }
 

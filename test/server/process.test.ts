@@ -116,7 +116,13 @@ test('standard output: one JSON line per request (the id of its X-Request-Id), w
   const token = 'process-test-admin-token-0123456789';
   const server = await startServer(tempDir('request-log'), { INIT_ADMIN_API_TOKENS: token, LOG_FORMAT: 'json', LOG_LEVEL: 'info' });
   // More than one 64 KB chunk of lines (each ~200 bytes), in parallel, with a request id sent on some.
-  const ids: string[] = [];
+  // A lone request on a quiet server: its line shows within the quarter-second hand-over, not at exit.
+  const lone = await fetch(`${server.base}/api/admin/projects/default/features/lone`, { headers: { authorization: token, 'x-request-id': 'lone-request' } });
+  await lone.text();
+  const deadline = Date.now() + 5_000;
+  while (!server.output().includes('"reqId":"lone-request"') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(server.output()).toContain('"reqId":"lone-request"');
+  const ids: string[] = ['lone-request'];
   for (let round = 0; round < 20; round += 1) {
     const answers = await Promise.all(Array.from({ length: 50 }, async (_, i) => {
       const headers: Record<string, string> = { authorization: token };
