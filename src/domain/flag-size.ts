@@ -51,14 +51,36 @@ function strategySize(strategy: Strategy): number {
   return size;
 }
 
-/** The JSON length of one environment's strategy list. */
-function strategiesSize(strategies: readonly Strategy[]): number {
+/**
+ * The JSON length of one environment's strategy list; `before`, the list it replaced, when known. A list that
+ * is `before` with one strategy added (the others in their order: the sort is stable) is `before`'s remembered
+ * size, that strategy and a comma: adding to a flag that holds many does not count them all again.
+ */
+function strategiesSize(strategies: readonly Strategy[], before?: readonly Strategy[]): number {
   const known = remembered.get(strategies);
   if (known !== undefined) return known;
-  let size = strategies.length > 0 ? strategies.length + 1 : 2;
-  for (const strategy of strategies) size += strategySize(strategy);
+  let size = before ? grownSize(before, strategies) : undefined;
+  if (size === undefined) {
+    size = strategies.length > 0 ? strategies.length + 1 : 2;
+    for (const strategy of strategies) size += strategySize(strategy);
+  }
   if (size >= REMEMBER_FROM) remembered.set(strategies, size);
   return size;
+}
+
+/** The size of `after` from `before`'s remembered one when `after` is `before` and one strategy more; else undefined. */
+function grownSize(before: readonly Strategy[], after: readonly Strategy[]): number | undefined {
+  if (after.length !== before.length + 1) return undefined;
+  const prior = remembered.get(before);
+  if (prior === undefined) return undefined;
+  let added: Strategy | undefined;
+  let kept = 0;
+  for (const strategy of after) {
+    if (kept < before.length && strategy === before[kept]) kept += 1;
+    else if (added === undefined) added = strategy;
+    else return undefined;
+  }
+  return kept === before.length && added ? prior + strategySize(added) + 1 : undefined;
 }
 
 /** Room for a flag's own fields (name, description, type, dates...), measured from the flag as it is. */
@@ -82,15 +104,19 @@ function variantsSize(variants: readonly Variant[]): number {
 
 /**
  * The size of `flag` as stored, in characters of JSON (within a few per cent: its own fields are estimated).
- * An environment whose strategies a change left alone keeps its list, so a large one is not counted again.
+ * An environment whose strategies a change left alone keeps its list, so a large one is not counted again;
+ * with `before`, the flag the change was made to, a large list that grew by one strategy is not either.
  *
- * @example flagSize(flag) <= limits.flagBytes
+ * @example flagSize(after, flag) <= limits.flagBytes
  */
-export function flagSize(flag: Flag): number {
+export function flagSize(flag: Flag, before?: Flag): number {
   let size = baseSize(flag) + variantsSize(flag.variants);
   const environments = flag.environments;
+  const previous = before?.environments;
   for (const name in environments) {
-    if (Object.hasOwn(environments, name)) size += name.length + ENTRY_FRAME + strategiesSize(environments[name]!.strategies);
+    if (!Object.hasOwn(environments, name)) continue;
+    const prior = previous && Object.hasOwn(previous, name) ? previous[name]!.strategies : undefined;
+    size += name.length + ENTRY_FRAME + strategiesSize(environments[name]!.strategies, prior);
   }
   return size;
 }

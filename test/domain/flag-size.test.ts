@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { dict } from '../../src/domain/dict.js';
-import { applyFlagEvent } from '../../src/domain/flag-events.js';
+import { applyFlagEvent, withDicts } from '../../src/domain/flag-events.js';
 import { flagSize } from '../../src/domain/flag-size.js';
 import type { Flag, Strategy } from '../../src/domain/types.js';
 import { StrategyRecordSchema } from '../../src/schemas/strategy.schema.js';
@@ -81,5 +81,43 @@ describe('flagSize', () => {
     // A toggle keeps the strategy lists: the size stays.
     const toggled = applyFlagEvent(grown, { type: 'flag.disabled', name: 'f', version: 10, environment: 'production' })!;
     expect(flagSize(toggled)).toBe(flagSize(grown));
+  });
+
+  /** The same flag with fresh records (nothing of it remembered): counted whole. */
+  const countedAfresh = (f: Flag): number => flagSize(withDicts(JSON.parse(JSON.stringify(f)) as Flag));
+
+  it('given the flag a change was made to, when one strategy is added at a time (sorted among the others), then each step grows by its JSON and a comma', () => {
+    let grown = flag;
+    for (let i = 0; i < 25; i += 1) {
+      // Sort orders that put the new one first, last and in between.
+      const added = strategy(`s-${i}`, { name: 'flexibleRollout', parameters: { rollout: String(i * 4), groupId: `group-${i}` }, sortOrder: (i * 7) % 5 - 2 });
+      const after = withStrategy(grown, 'development', added);
+      const stored = after.environments['development']!.strategies.find((s) => s.id === added.id)!;
+      expect(flagSize(after, grown) - flagSize(grown)).toBe(JSON.stringify(stored).length + 1);
+      grown = after;
+    }
+    expect(flagSize(grown)).toBe(countedAfresh(grown));
+  });
+
+  it('given the flag a change was made to, when a change is not one strategy added, then the list is counted again', () => {
+    let grown = flag;
+    for (let i = 0; i < 12; i += 1) grown = withStrategy(grown, 'development', strategy(`s-${i}`, { parameters: { groupId: `g-${i}` }, sortOrder: i }));
+    flagSize(grown);
+    // Replaced and moved to the front: same length, other order.
+    const updated = { ...grown.environments['development']!.strategies[5]!, sortOrder: -1, parameters: { groupId: 'much longer than before' } };
+    const afterUpdate = applyFlagEvent(grown, { type: 'strategy.updated', name: 'f', version: 20, environment: 'development', strategy: updated, before: grown.environments['development']!.strategies[5]!, enabled: false })!;
+    expect(flagSize(afterUpdate, grown)).toBe(countedAfresh(afterUpdate));
+    // The last one replaced in place (same sort order), larger: one difference, but not one added.
+    const last = grown.environments['development']!.strategies.at(-1)!;
+    const inPlace = { ...last, parameters: { groupId: 'x'.repeat(300) } };
+    const afterInPlace = applyFlagEvent(grown, { type: 'strategy.updated', name: 'f', version: 20, environment: 'development', strategy: inPlace, before: last, enabled: false })!;
+    expect(afterInPlace.environments['development']!.strategies.at(-1)!.id).toBe(last.id);
+    expect(flagSize(afterInPlace, grown)).toBe(countedAfresh(afterInPlace));
+    // One removed: shorter.
+    const afterDelete = applyFlagEvent(grown, { type: 'strategy.deleted', name: 'f', version: 21, environment: 'development', before: grown.environments['development']!.strategies[3]!, enabled: false })!;
+    expect(flagSize(afterDelete, grown)).toBe(countedAfresh(afterDelete));
+    // Added to a list that also had one replaced: two differences.
+    const replacedAndAdded = applyFlagEvent(afterUpdate, { type: 'strategy.added', name: 'f', version: 22, environment: 'development', strategy: strategy('late', { sortOrder: 99 }), enabled: false })!;
+    expect(flagSize(replacedAndAdded, grown)).toBe(countedAfresh(replacedAndAdded));
   });
 });

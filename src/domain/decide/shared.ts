@@ -71,9 +71,9 @@ export function checkFlagCount(draft: ProjectDraft, context: CommandContext): Do
   return fail('ExceedsLimitError', overLimit(`The number of flags in project "${draft.meta.id}"`, flagsPerProject, LIMIT_VARIABLES.flagsPerProject));
 }
 
-/** Refuses a change that would make the flag larger than `flagBytes` as stored. */
-export function checkFlagSize(flag: Flag, context: CommandContext): DomainError | null {
-  const size = flagSize(flag);
+/** Refuses a change that would make the flag larger than `flagBytes` as stored; `before`: the flag it changed, if any. */
+export function checkFlagSize(flag: Flag, context: CommandContext, before?: Flag): DomainError | null {
+  const size = flagSize(flag, before);
   if (size <= context.limits.flagBytes) return null;
   return fail('ExceedsLimitError', overLimit(`The size of flag "${flag.name}" (${size} bytes after this change)`, context.limits.flagBytes, LIMIT_VARIABLES.flagBytes));
 }
@@ -84,7 +84,7 @@ export function checkFlagSize(flag: Flag, context: CommandContext): DomainError 
  */
 export function acceptFlagChange<T>(flag: Flag, event: FlagEvent, value: T, context: CommandContext): Decision<ProjectEvent, Versioned<T>> {
   const after = applyFlagEvent(flag, event);
-  const tooLarge = after ? checkFlagSize(after, context) : null;
+  const tooLarge = after ? checkFlagSize(after, context, flag) : null;
   if (tooLarge) return { ok: false, error: tooLarge };
   return acceptOnFlag([event], value, flag, context);
 }
