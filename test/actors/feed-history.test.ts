@@ -80,7 +80,7 @@ describe('bounds and floor', () => {
     const longName = history.size().bytes - first - again;
     expect(again).toBeGreaterThan(0);
     expect(first).toBeGreaterThan(again);
-    // The first touch counts its names (in the touch and in its key).
+    // The first touch counts its names (twice: the estimate of what it keeps alive).
     expect(longName - first).toBeGreaterThanOrEqual(2 * 99);
     const [one, two] = history.since(0, 3)!;
     expect(two!.flags[0]).toBe(one!.flags[0]);
