@@ -1,4 +1,5 @@
 import { measureJson } from '../schemas/json-size.js';
+import { own } from './dict.js';
 import type { Flag, Strategy, Variant } from './types.js';
 
 /*
@@ -115,7 +116,7 @@ export function flagSize(flag: Flag, before?: Flag): number {
   const previous = before?.environments;
   for (const name in environments) {
     if (!Object.hasOwn(environments, name)) continue;
-    const prior = previous && Object.hasOwn(previous, name) ? previous[name]!.strategies : undefined;
+    const prior = previous ? own(previous, name)?.strategies : undefined;
     size += name.length + ENTRY_FRAME + strategiesSize(environments[name]!.strategies, prior);
   }
   return size;
