@@ -5,17 +5,17 @@ import type { Flag, FlagEnvironment, ProjectMeta, Strategy, StrategyInput, Tag }
 
 const EMPTY: FlagEnvironment = Object.freeze({ ...flagRules.newEnvironment(), strategies: [] }) as unknown as FlagEnvironment;
 
-/** A strategy whose parameters are a null-prototype map (see `dict.ts`). */
+/** A strategy whose parameters are a map that inherits nothing (see `dict.ts`). */
 const strategyWithDict = (strategy: Strategy): Strategy => ({ ...strategy, parameters: dict(strategy.parameters) });
 
-/** A flag whose environments and strategy parameters are null-prototype maps (see `dict.ts`). */
+/** A flag whose environments and strategy parameters are maps that inherit nothing (see `dict.ts`). */
 export function withDicts(flag: Flag): Flag {
   const environments = dict(Object.entries(flag.environments).map(([env, entry]): [string, FlagEnvironment] =>
     [env, { ...entry, strategies: entry.strategies.map(strategyWithDict) }]));
   return { ...flag, environments };
 }
 
-/** Project meta whose default strategies (with their parameters) and members are null-prototype maps. */
+/** Project meta whose default strategies (with their parameters) and members are maps that inherit nothing. */
 export function metaWithDicts(meta: ProjectMeta): ProjectMeta {
   const defaultStrategies = dict(Object.entries(meta.defaultStrategies).map(([env, s]): [string, StrategyInput] =>
     [env, s.parameters ? { ...s, parameters: dict(s.parameters) } : s]));
@@ -56,7 +56,7 @@ export function applyFlagEvent(flag: Flag | undefined, event: FlagEvent): Flag |
 let last: { flag: Flag | undefined; event: FlagEvent; after: Flag | null } | null = null;
 
 function flagAfter(flag: Flag | undefined, event: FlagEvent): Flag | null {
-  // A created flag read back from the log is JSON: its maps become null-prototype ones again.
+  // A created flag read back from the log is JSON: its maps become ones that inherit nothing again.
   if (event.type === 'flag.created') return withDicts(event.flag);
   if (event.type === 'flag.deleted') return null;
   if (!flag) throw new Error(`event ${event.type} for unknown flag "${event.name}"`);

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { expectInheritsNothing } from '../helpers/expect.js';
 import { dict, own, withKey, withoutKey } from '../../src/domain/dict.js';
 import type { FlagEvent } from '../../src/domain/events.js';
 import { applyFlagEvent } from '../../src/domain/flag-events.js';
 import type { Flag } from '../../src/domain/types.js';
 import { strategy } from '../helpers/project-events.js';
 
-describe('null-prototype maps (dict.ts)', () => {
-  it('given a JSON object with a "__proto__" key, when copied, then the key is an own entry and no prototype is set', () => {
+describe('maps that inherit nothing (dict.ts)', () => {
+  it('given a JSON object with a "__proto__" key, when copied, then the key is an own entry and nothing is inherited', () => {
     const parsed = JSON.parse('{"__proto__": {"polluted": true}, "production": 1}') as Record<string, unknown>;
     const copy = dict(parsed);
-    expect(Object.getPrototypeOf(copy)).toBeNull();
+    expectInheritsNothing(copy);
     expect(Object.keys(copy)).toEqual(['__proto__', 'production']);
     expect((copy as { polluted?: unknown }).polluted).toBeUndefined();
     expect(JSON.stringify(copy)).toBe('{"__proto__":{"polluted":true},"production":1}');
@@ -20,7 +21,7 @@ describe('null-prototype maps (dict.ts)', () => {
     const added = withKey(source, '__proto__', 4);
     expect(Object.keys(added)).toEqual(['development', 'production', 'staging', '__proto__']);
     expect(own(added, '__proto__')).toBe(4);
-    expect(Object.getPrototypeOf(added)).toBeNull();
+    expectInheritsNothing(added);
     const replaced = withKey(source, 'development', 9);
     expect(Object.entries(replaced)).toEqual([['development', 9], ['production', 2], ['staging', 3]]);
     const removed = withoutKey(source, 'production');

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { expectInheritsNothing } from '../helpers/expect.js';
 import { dict } from '../../src/domain/dict.js';
 import { applyFlagEvent, withDicts } from '../../src/domain/flag-events.js';
 import { flagSize } from '../../src/domain/flag-size.js';
@@ -22,7 +23,7 @@ const flag: Flag = {
   ]),
 };
 
-/** The flag after adding `added` to `environment`, as deciding and replaying build it (parameters as a null-prototype map). */
+/** The flag after adding `added` to `environment`, as deciding and replaying build it (parameters as a map that inherits nothing). */
 const withStrategy = (base: Flag, environment: string, added: Strategy): Flag =>
   applyFlagEvent(base, { type: 'strategy.added', name: base.name, version: base.version + 1, environment, strategy: added, enabled: false })!;
 
@@ -56,7 +57,7 @@ describe('flagSize', () => {
   it.each(records.map((r) => [r.id, r] as const))('given strategy %s, when added beside another, then the flag grows by its JSON and a comma', (_id, added) => {
     const after = withStrategy(flag, 'development', added);
     const stored = after.environments['development']!.strategies.find((s) => s.id === added.id)!;
-    expect(Object.getPrototypeOf(stored.parameters)).toBeNull();
+    expectInheritsNothing(stored.parameters);
     expect(flagSize(after) - flagSize(flag)).toBe(JSON.stringify(stored).length + 1);
     // Counted again (a large one is remembered): the same size.
     expect(flagSize(after) - flagSize(flag)).toBe(JSON.stringify(stored).length + 1);

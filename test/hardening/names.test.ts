@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { readConfig } from '../../src/config.js';
-import { expectError, expectNoChange } from '../helpers/expect.js';
+import { expectError, expectNoChange, expectInheritsNothing } from '../helpers/expect.js';
 import { harness } from '../helpers/harness.js';
 
 const RESERVED = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', 'prototype'];
@@ -76,7 +76,7 @@ test('names that merely contain a reserved word work like any other', async () =
   }
 });
 
-test.each([['snapshots at shutdown', {}], ['a snapshot after every command', { SNAPSHOT_EVERY: '1' }]])('maps keyed by names are null-prototype objects, as decided and as recovered (%s)', async (_how, env) => {
+test.each([['snapshots at shutdown', {}], ['a snapshot after every command', { SNAPSHOT_EVERY: '1' }]])('maps keyed by names inherit nothing, as decided and as recovered (%s)', async (_how, env) => {
   const h = await harness(env);
   try {
     expect((await h.json('POST', `${P}/features`, { name: 'f' })).status).toBe(201);
@@ -93,9 +93,9 @@ test.each([['snapshots at shutdown', {}], ['a snapshot after every command', { S
         state.meta.defaultStrategies['production']!.parameters!,
       ];
     };
-    for (const map of maps()) expect(Object.getPrototypeOf(map)).toBeNull();
+    for (const map of maps()) expectInheritsNothing(map);
     await h.restart();
-    for (const map of maps()) expect(Object.getPrototypeOf(map)).toBeNull();
+    for (const map of maps()) expectInheritsNothing(map);
   } finally {
     await h.close();
   }

@@ -27,3 +27,20 @@ export async function expectNoChange(h: Harness, act: () => Promise<unknown>, fl
   expect(positions(h)).toBe(before);
   if (flag) expect((await h.json('GET', path)).body).toEqual(detail);
 }
+
+/**
+ * Asserts that `map` inherits nothing (a dict of `src/domain/dict.ts`): every object in its prototype chain is
+ * empty and frozen, so no member of `Object.prototype` (or anything added later) reads through it.
+ */
+export function expectInheritsNothing(map: object): void {
+  let depth = 0;
+  for (let proto = Object.getPrototypeOf(map) as object | null; proto !== null; proto = Object.getPrototypeOf(proto) as object | null) {
+    expect(Reflect.ownKeys(proto)).toEqual([]);
+    expect(Object.isFrozen(proto)).toBe(true);
+    depth += 1;
+  }
+  expect(depth).toBeLessThanOrEqual(1);
+  for (const name of ['toString', 'constructor', 'hasOwnProperty', 'valueOf', '__proto__']) {
+    if (!Object.hasOwn(map, name)) expect(name in map).toBe(false);
+  }
+}
