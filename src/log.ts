@@ -111,7 +111,10 @@ export interface RequestLine {
   ms: number;
 }
 
-/** Writes the line of one answered request to `route` (its template, fixed when the writer is made). */
+/**
+ * Writes the line of one answered request to `route` (its template, fixed when the writer is made); `ms`, the
+ * time it took, is written rounded to hundredths.
+ */
 export type RequestLineWriter = (reqId: string, method: string, status: number, ms: number) => void;
 
 /**
@@ -127,15 +130,48 @@ export type RequestLineWriter = (reqId: string, method: string, status: number, 
 export function requestLineWriter(log: Logger, route: string | null, idsChecked = false): RequestLineWriter {
   const sink = (log as unknown as Record<symbol, DestinationStream | undefined>)[REQUEST_SINK];
   const viaLogger: RequestLineWriter = (reqId, method, status, ms) => {
-    if (log.isLevelEnabled('info')) log.info({ reqId, method, route, status, ms } satisfies RequestLine, 'request');
+    if (log.isLevelEnabled('info')) log.info({ reqId, method, route, status, ms: Math.round(ms * 100) / 100 } satisfies RequestLine, 'request');
   };
   if (!sink || !SAFE_ROUTE.test(route ?? '')) return viaLogger;
   const routeJson = route === null ? 'null' : `"${route}"`;
   return (reqId, method, status, ms) => {
     if (!log.isLevelEnabled('info')) return;
     if ((!idsChecked && !SAFE.test(reqId)) || !METHODS.has(method)) return viaLogger(reqId, method, status, ms);
-    sink.write(`{"level":30,"time":${Date.now()},"service":"flagpole","reqId":"${reqId}","method":"${method}","route":${routeJson},"status":${status},"ms":${ms},"msg":"request"}\n`);
+    sink.write(`{"level":30,"time":${nowText()},"service":"flagpole","reqId":"${reqId}","method":"${method}","route":${routeJson},"status":${status},"ms":${hundredthsText(Math.round(ms * 100))},"msg":"request"}\n`);
   };
+}
+
+/*
+ * The numbers of a request line as text, without V8's conversion of a heap number (both are heap numbers: the
+ * time is past 2^31, the duration a fraction): ~0.1 µs of a line's ~0.25 µs, measured alone. The time's text
+ * is kept for the millisecond it names (a busy server writes several lines in each); the duration is written
+ * from its whole hundredths.
+ */
+let lastNow = 0;
+let lastNowText = '0';
+
+/** `String(Date.now())`, converted once per millisecond. */
+function nowText(): string {
+  const now = Date.now();
+  if (now !== lastNow) {
+    lastNow = now;
+    lastNowText = String(now);
+  }
+  return lastNowText;
+}
+
+/**
+ * `String(hundredths / 100)` for a whole, non-negative number of hundredths: the same text (no trailing zeros,
+ * no fraction when there is none) from the whole part and the two digits.
+ *
+ * @example hundredthsText(1230) === '12.3'; hundredthsText(5) === '0.05'
+ */
+export function hundredthsText(hundredths: number): string {
+  const whole = Math.floor(hundredths / 100);
+  const rest = hundredths - whole * 100;
+  if (rest === 0) return `${whole}`;
+  if (rest % 10 === 0) return `${whole}.${rest / 10}`;
+  return rest < 10 ? `${whole}.0${rest}` : `${whole}.${rest}`;
 }
 
 const SAFE = /^[\w\-=]*$/;

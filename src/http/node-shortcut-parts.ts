@@ -28,6 +28,6 @@ export function shortcutObserver(observers: Observers, path: string): (reqId: st
   return (reqId, status, start) => {
     const ms = performance.now() - start;
     observers.metrics?.observeRequest(path, 'GET', status, ms / 1000);
-    line(reqId, 'GET', status, Math.round(ms * 100) / 100);
+    line(reqId, 'GET', status, ms);
   };
 }

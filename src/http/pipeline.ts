@@ -97,7 +97,7 @@ export function observed(observers: Observers, route: string | null, handler: (c
     flushNotedHeaders(c);
     const ms = performance.now() - start;
     metrics?.observeRequest(route, c.req.method, answer.status, ms / 1000);
-    line(reqId, c.req.method, answer.status, Math.round(ms * 100) / 100);
+    line(reqId, c.req.method, answer.status, ms);
     return answer;
   };
 }
