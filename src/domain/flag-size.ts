@@ -58,10 +58,11 @@ function strategySize(strategy: Strategy): number {
  * size, that strategy and a comma: adding to a flag that holds many does not count them all again.
  */
 function strategiesSize(strategies: readonly Strategy[], before?: readonly Strategy[]): number {
-  const known = remembered.get(strategies);
-  if (known !== undefined) return known;
-  let size = before ? grownSize(before, strategies) : undefined;
+  // A list that grew is new: it is not remembered yet, so it is not looked up first.
+  let size = before && before !== strategies ? grownSize(before, strategies) : undefined;
   if (size === undefined) {
+    const known = remembered.get(strategies);
+    if (known !== undefined) return known;
     size = strategies.length > 0 ? strategies.length + 1 : 2;
     for (const strategy of strategies) size += strategySize(strategy);
   }
