@@ -1,6 +1,6 @@
 import client from 'prom-client';
 import type { Registry } from '../actors/registry.js';
-import { RequestHistogram, type RequestSeries } from './request-histogram.js';
+import { HandCounter, HandHistogram, type CounterSeries, type HistogramSeries } from './hand-metrics.js';
 
 /**
  * Streaming (SSE) figures, read at scrape time: `createApp` hands the app's `ClientStreams` to
@@ -18,6 +18,8 @@ export interface StreamingSource {
 /** HTTP methods kept as label values; any other method is counted as `other` (a client may send any token). */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
+/** Seconds: from a cached read (tens of µs) to a request that waited on a stuck disk. */
+const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Seconds of one synced LevelDB batch (the fsync), and of one snapshot. */
 const WRITE_BUCKETS = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const SNAPSHOT_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -51,11 +53,11 @@ export function processMetrics(): client.Registry {
  */
 export class ServiceMetrics {
   private readonly own = new client.Registry();
-  private readonly requests = new RequestHistogram();
+  private readonly requests = new HandHistogram('flagpole_http_request_duration_seconds', 'HTTP requests by route template, method and status, and how long they took to answer', LATENCY_BUCKETS);
   /** route → method → status → child: a request's labels are looked up, never built. */
-  private readonly children = new Map<string, Map<string, Map<number, RequestSeries>>>();
-  private readonly commands: client.Counter<'type'>;
-  private readonly commandChildren = new Map<string, client.Counter.Internal>();
+  private readonly children = new Map<string, Map<string, Map<number, HistogramSeries>>>();
+  private readonly commands = new HandCounter('flagpole_commands_committed_total', 'Commands written to a log (on disk), by command type');
+  private readonly commandChildren = new Map<string, CounterSeries>();
   private readonly storageErrors: client.Counter<'reason'>;
   private streaming: StreamingSource | null = null;
   private readonly delivery: client.Histogram;
@@ -63,13 +65,17 @@ export class ServiceMetrics {
   constructor(private readonly registry: Registry) {
     const register = [this.own];
     this.own.registerMetric(this.requests as unknown as client.Metric);
-    this.commands = new client.Counter({ name: 'flagpole_commands_committed_total', help: 'Commands written to a log (on disk), by command type', labelNames: ['type'], registers: register });
+    this.own.registerMetric(this.commands as unknown as client.Metric);
     this.storageErrors = new client.Counter({
       name: 'flagpole_storage_errors_total', help: 'Writes answered 503 StorageUnavailable: failed (not written), timeout (no answer from the disk in time), stalled (refused while a write is stuck)',
       labelNames: ['reason'], registers: register,
     });
-    const batchOps = new client.Histogram({ name: 'flagpole_group_commit_ops', help: 'Ops (log records and their companions) in one synced LevelDB batch: the group commit', buckets: BATCH_BUCKETS, registers: register });
-    const writeSeconds = new client.Histogram({ name: 'flagpole_group_commit_write_seconds', help: 'Wall time of one synced LevelDB batch (the fsync)', buckets: WRITE_BUCKETS, registers: register });
+    // Observed once per synced batch: kept by hand, as the request histogram is.
+    const batchOps = new HandHistogram('flagpole_group_commit_ops', 'Ops (log records and their companions) in one synced LevelDB batch: the group commit', BATCH_BUCKETS);
+    const writeSeconds = new HandHistogram('flagpole_group_commit_write_seconds', 'Wall time of one synced LevelDB batch (the fsync)', WRITE_BUCKETS);
+    for (const metric of [batchOps, writeSeconds]) this.own.registerMetric(metric as unknown as client.Metric);
+    const batchOpsSeries = batchOps.child({});
+    const writeSecondsSeries = writeSeconds.child({});
     const snapshotSeconds = new client.Histogram({ name: 'flagpole_snapshot_duration_seconds', help: 'Time to write one snapshot', buckets: SNAPSHOT_BUCKETS, registers: register });
     this.delivery = new client.Histogram({
       name: 'flagpole_streaming_delivery_seconds', help: 'From a commit until the fan-out that carried it has handed its writes to the sockets: the server\'s part of a change reaching streaming SDKs',
@@ -78,11 +84,11 @@ export class ServiceMetrics {
     const snapshotBytes = new client.Counter({ name: 'flagpole_snapshot_bytes_total', help: 'Bytes of the snapshots written', registers: register });
     const lastSnapshotBytes = new client.Gauge({ name: 'flagpole_snapshot_last_bytes', help: 'Bytes of the latest snapshot written', registers: register });
     registry.store.observers.committed = (ms, ops) => {
-      writeSeconds.observe(ms / 1000);
-      batchOps.observe(ops);
+      HandHistogram.observe(writeSecondsSeries, ms / 1000);
+      HandHistogram.observe(batchOpsSeries, ops);
     };
     registry.observers.committed = (types) => {
-      for (const type of types) this.commandCounter(type).inc();
+      for (const type of types) HandCounter.inc(this.commandCounter(type));
     };
     registry.observers.snapshot = (ms, bytes) => {
       snapshotSeconds.observe(ms / 1000);
@@ -106,10 +112,10 @@ export class ServiceMetrics {
     }
     let child = byStatus.get(status);
     if (!child) {
-      child = this.requests.child(route ?? 'unmatched', m, status);
+      child = this.requests.child({ route: route ?? 'unmatched', method: m, status: String(status) });
       byStatus.set(status, child);
     }
-    RequestHistogram.observe(child, seconds);
+    HandHistogram.observe(child, seconds);
   }
 
   /** Counts a write answered 503 because of the disk. */
@@ -131,16 +137,16 @@ export class ServiceMetrics {
   /** The content type of {@link text}. */
   readonly contentType = client.Registry.PROMETHEUS_CONTENT_TYPE;
 
-  private addRoute(route: string): Map<string, Map<number, RequestSeries>> {
-    const byMethod = new Map<string, Map<number, RequestSeries>>();
+  private addRoute(route: string): Map<string, Map<number, HistogramSeries>> {
+    const byMethod = new Map<string, Map<number, HistogramSeries>>();
     this.children.set(route, byMethod);
     return byMethod;
   }
 
-  private commandCounter(type: string): client.Counter.Internal {
+  private commandCounter(type: string): CounterSeries {
     let counter = this.commandChildren.get(type);
     if (!counter) {
-      counter = this.commands.labels(type);
+      counter = this.commands.child({ type });
       this.commandChildren.set(type, counter);
     }
     return counter;
