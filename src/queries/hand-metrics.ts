@@ -95,8 +95,8 @@ export class HandCounter {
     child.value += by;
   }
 
-  get(): { name: string; help: string; type: string; aggregator: string; values: { labels: Record<string, string>; value: number }[] } {
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: this.series.map(({ labels, value }) => ({ labels: { ...labels }, value })) };
+  get(): { name: string; help: string; type: string; aggregator: string; values: { labels: Readonly<Record<string, string>>; value: number }[] } {
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: this.series.map(({ labels, value }) => ({ labels, value })) };
   }
 
   reset(): void {
