@@ -84,7 +84,7 @@ export interface Observers {
  */
 export function observed(observers: Observers, route: string | null, handler: (c: Context<AppEnv>) => Response | Promise<Response>, onError?: (c: Context<AppEnv>, error: unknown) => Response | undefined) {
   const { log, metrics } = observers;
-  const line = requestLineWriter(log, route, true);
+  const line = requestLineWriter(log, route);
   return async (c: Context<AppEnv>): Promise<Response> => {
     const start = performance.now();
     const reqId = takeRequestId(c);
