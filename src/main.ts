@@ -5,7 +5,7 @@ import { ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from './a
 import { loadTokenHasher } from './auth/token-key.js';
 import { readConfig } from './config.js';
 import { createLogger, flushLogSync } from './log.js';
-import { processMetrics } from './queries/metrics.query.js';
+import { processMetrics } from './metrics/service-metrics.js';
 
 /** Reads the configuration, recovers every project from LevelDB, and serves the admin API. */
 async function main(): Promise<void> {

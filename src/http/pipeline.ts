@@ -6,7 +6,7 @@ import type { StatusCode } from 'hono/utils/http-status';
 import type * as v from 'valibot';
 import { StorageError } from '../actors/command-actor.js';
 import { requestLineWriter, type Logger } from '../log.js';
-import type { ServiceMetrics } from '../queries/metrics.query.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { ApiError, apiError, errorResponse, internalErrorResponse, STATUS } from './errors.js';
 import { answerWith, flushNotedHeaders, JSON_HEADERS, setResponseHeader, type NodeBindings } from './answer.js';
 import { etagOf, parseIfMatch } from './if-match.js';
