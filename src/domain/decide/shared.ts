@@ -81,13 +81,14 @@ export function checkFlagSize(flag: Flag, context: CommandContext): DomainError 
 }
 
 /**
- * Accepts one event that changes `flag`, once the flag it leaves stays within `flagBytes`; the reply
- * carries the flag's new version.
+ * Accepts one event that changes `flag` (the draft's), once the flag it leaves stays within `flagBytes`; the
+ * reply carries the flag's new version. The flag built here is handed to the draft, for `evolve` to take.
  */
-export function acceptFlagChange<T>(flag: Flag, event: FlagEvent, value: T, context: CommandContext): Decision<ProjectEvent, Versioned<T>> {
+export function acceptFlagChange<T>(draft: ProjectDraft, flag: Flag, event: FlagEvent, value: T, context: CommandContext): Decision<ProjectEvent, Versioned<T>> {
   const after = applyFlagEvent(flag, event);
   const tooLarge = after ? checkFlagSize(after, context) : null;
   if (tooLarge) return { ok: false, error: tooLarge };
+  if (after) draft.noteBuilt(event, after);
   return acceptOnFlag([event], value, flag, context);
 }
 
