@@ -47,7 +47,7 @@ import { ClientFeaturesQuery } from './queries/client-features.query.js';
 import { OfrepQuery } from './queries/ofrep.query.js';
 import { StreamTickets } from './auth/stream-tickets.js';
 import { HealthQuery } from './queries/health.query.js';
-import { ServiceMetrics } from './queries/metrics.query.js';
+import { ServiceMetrics } from './metrics/service-metrics.js';
 import { metricsRoutes, METRICS_PATH, scrape } from './http/routes/metrics.routes.js';
 
 /** Every authenticated route, in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */

@@ -4,8 +4,8 @@ import { serveApp } from './http/server.js';
 import { ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from './auth/bootstrap.js';
 import { loadTokenHasher } from './auth/token-key.js';
 import { readConfig } from './config.js';
-import { createLogger } from './log.js';
-import { processMetrics } from './queries/metrics.query.js';
+import { createLogger, flushLogSync } from './log.js';
+import { processMetrics } from './metrics/service-metrics.js';
 
 /** Reads the configuration, recovers every project from LevelDB, and serves the admin API. */
 async function main(): Promise<void> {
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     // Not unref'd: a stop stuck on a promise that holds no handle still ends here, with 1, rather than exit 0 unseen.
     setTimeout(() => {
       log.error(`${signal}: shutdown did not finish within ${config.shutdownTimeoutMs} ms (SHUTDOWN_TIMEOUT_MS); exiting without a final snapshot (the log holds every acknowledged write)`);
-      log.flush();
+      flushLogSync(log);
       process.exit(1);
     }, config.shutdownTimeoutMs);
     log.info(`${signal}: finishing requests in flight and writing snapshots`);
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
     if ('closeAllConnections' in server) server.closeAllConnections();
     await registry.close();
     log.info(`${signal}: stopped`);
-    log.flush();
+    flushLogSync(log);
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

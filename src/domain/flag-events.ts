@@ -41,21 +41,6 @@ function withEnvironment(flag: Flag, environment: string, version: number, chang
  * it); strategy events carry the `enabled` the environment machine decided.
  */
 export function applyFlagEvent(flag: Flag | undefined, event: FlagEvent): Flag | null {
-  if (last !== null && last.event === event && last.flag === flag) return last.after;
-  const after = flagAfter(flag, event);
-  last = { flag, event, after };
-  return after;
-}
-
-/**
- * The last flag {@link applyFlagEvent} built, with what it was built from. Deciding a change builds the flag
- * after it (for the reply and the size limit); evolving the draft with that very event, next in the same
- * batch, asks for the same flag again and gets it back unbuilt. Flags and events are immutable records, so
- * the same two objects always give the same flag.
- */
-let last: { flag: Flag | undefined; event: FlagEvent; after: Flag | null } | null = null;
-
-function flagAfter(flag: Flag | undefined, event: FlagEvent): Flag | null {
   // A created flag read back from the log is JSON: its maps become ones that inherit nothing again.
   if (event.type === 'flag.created') return withDicts(event.flag);
   if (event.type === 'flag.deleted') return null;

@@ -1,5 +1,5 @@
 import { withoutKey } from './dict.js';
-import type { ProjectEvent } from './events.js';
+import type { FlagEvent, ProjectEvent } from './events.js';
 import { applyFlagEvent, metaWithDicts } from './flag-events.js';
 import type { Flag, ProjectMeta } from './types.js';
 
@@ -29,6 +29,8 @@ export class ProjectDraft {
   private readonly changed = new Map<string, Flag | null>();
   /** Names deleted in this draft: a flag created again under one of them goes to the end of the order. */
   private readonly deleted = new Set<string>();
+  /** Flags the batch's decisions built for their events, for `evolve` to take rather than build again. */
+  private readonly built = new Map<FlagEvent, Flag>();
 
   constructor(private readonly base: ProjectState) {
     this.meta = base.meta;
@@ -85,6 +87,21 @@ export class ProjectDraft {
     return found;
   }
 
+  /**
+   * Notes the flag a decision built by applying `event` to this draft's flag: the actor evolves the draft
+   * with that event right after the decision, and {@link evolve} takes the flag instead of building it again.
+   */
+  noteBuilt(event: FlagEvent, flag: Flag): void {
+    this.built.set(event, flag);
+  }
+
+  /** The flag noted for `event`, once; undefined when none was. */
+  takeBuilt(event: FlagEvent): Flag | undefined {
+    const flag = this.built.get(event);
+    if (flag) this.built.delete(event);
+    return flag;
+  }
+
   setFlag(flag: Flag): void {
     this.changed.set(flag.name, flag);
   }
@@ -107,7 +124,7 @@ export class ProjectDraft {
   }
 }
 
-/** Applies one event to a draft; flag events through {@link applyFlagEvent}. */
+/** Applies one event to a draft; flag events through {@link applyFlagEvent}, or the flag its decision built. */
 export function evolve(draft: ProjectDraft, event: ProjectEvent): void {
   switch (event.type) {
     case 'project.created':
@@ -124,7 +141,7 @@ export function evolve(draft: ProjectDraft, event: ProjectEvent): void {
     }
     default: {
       const name = event.type === 'flag.created' ? event.flag.name : event.name;
-      const next = applyFlagEvent(draft.getFlag(name), event);
+      const next = draft.takeBuilt(event) ?? applyFlagEvent(draft.getFlag(name), event);
       if (next) draft.setFlag(next);
       else draft.deleteFlag(name);
     }

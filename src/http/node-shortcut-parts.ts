@@ -24,7 +24,7 @@ export function clientCallerOf(req: IncomingMessage, deps: AppDeps, permission: 
 
 /** What `observed` notes of a route's answer, for a shortcut's: the request metric and the request log line. */
 export function shortcutObserver(observers: Observers, path: string): (reqId: string, status: number, start: number) => void {
-  const line = requestLineWriter(observers.log, path, true);
+  const line = requestLineWriter(observers.log, path);
   return (reqId, status, start) => {
     const ms = performance.now() - start;
     observers.metrics?.observeRequest(path, 'GET', status, ms / 1000);

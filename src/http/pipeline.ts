@@ -6,7 +6,7 @@ import type { StatusCode } from 'hono/utils/http-status';
 import type * as v from 'valibot';
 import { StorageError } from '../actors/command-actor.js';
 import { requestLineWriter, type Logger } from '../log.js';
-import type { ServiceMetrics } from '../queries/metrics.query.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { ApiError, apiError, errorResponse, internalErrorResponse, STATUS } from './errors.js';
 import { answerWith, flushNotedHeaders, JSON_HEADERS, setResponseHeader, type NodeBindings } from './answer.js';
 import { etagOf, parseIfMatch } from './if-match.js';
@@ -84,7 +84,7 @@ export interface Observers {
  */
 export function observed(observers: Observers, route: string | null, handler: (c: Context<AppEnv>) => Response | Promise<Response>, onError?: (c: Context<AppEnv>, error: unknown) => Response | undefined) {
   const { log, metrics } = observers;
-  const line = requestLineWriter(log, route, true);
+  const line = requestLineWriter(log, route);
   return async (c: Context<AppEnv>): Promise<Response> => {
     const start = performance.now();
     const reqId = takeRequestId(c);

@@ -12,7 +12,7 @@ import type { ClientFeaturesQuery } from '../queries/client-features.query.js';
 import type { OfrepQuery } from '../queries/ofrep.query.js';
 import type { StreamTickets } from '../auth/stream-tickets.js';
 import type { HealthQuery } from '../queries/health.query.js';
-import type { ServiceMetrics } from '../queries/metrics.query.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { Result } from '../use-cases/result.js';
 import type { ClientStreams } from './client-streams.js';
 import type { DumpStreams } from './dump-streams.js';

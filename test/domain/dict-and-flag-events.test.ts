@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { expectInheritsNothing } from '../helpers/expect.js';
 import { dict, own, withKey, withoutKey } from '../../src/domain/dict.js';
+import { decide } from '../../src/domain/decide.js';
 import type { FlagEvent } from '../../src/domain/events.js';
 import { applyFlagEvent } from '../../src/domain/flag-events.js';
-import type { Flag } from '../../src/domain/types.js';
-import { strategy } from '../helpers/project-events.js';
+import { evolve, type ProjectDraft } from '../../src/domain/project-state.js';
+import { DEFAULT_LIMITS } from '../../src/limits.js';
+import { AT, BY, given } from '../helpers/decider.js';
+import { addStrategy } from '../helpers/project-commands.js';
+import { flagCreated, strategy, strategyAdded } from '../helpers/project-events.js';
 
 describe('maps that inherit nothing (dict.ts)', () => {
   it('given a JSON object with a "__proto__" key, when copied, then the key is an own entry and nothing is inherited', () => {
@@ -36,28 +40,30 @@ describe('maps that inherit nothing (dict.ts)', () => {
   });
 });
 
-describe('applyFlagEvent', () => {
-  const flag: Flag = {
-    name: 'f', description: '', type: 'release', stale: false, impressionData: false, createdAt: '2026-01-01T00:00:00.000Z',
-    lastSeenAt: null, archived: false, archivedAt: null, variants: [], version: 1,
-    environments: dict([['development', { enabled: false, strategies: [strategy('s1')] }]]),
+describe('the flag a decision builds, handed to evolve', () => {
+  const facts = given([flagCreated('f'), strategyAdded('f', 'development', strategy('s1'))]);
+  const decideOn = (draft: ProjectDraft) => {
+    const decision = decide(draft, addStrategy('f', 'production'), { at: AT, by: BY, seq: facts.seq, limits: DEFAULT_LIMITS });
+    if (!decision.ok) throw new Error(decision.error.message);
+    return decision.events[0]!;
   };
-  const enabled: FlagEvent = { type: 'flag.enabled', name: 'f', version: 2, environment: 'development', added: null };
 
-  it('given the flag and event it just applied, when asked again (decide, then evolve), then it gives back the same flag', () => {
-    const decided = applyFlagEvent(flag, enabled);
-    expect(applyFlagEvent(flag, enabled)).toBe(decided);
-    expect(decided?.environments['development']?.enabled).toBe(true);
-    expect(flag.environments['development']?.enabled).toBe(false);
+  it('given a change accepted on a draft, when its event is evolved, then the draft holds the flag the decision built, equal to a replay of the event', () => {
+    const draft = facts.draft();
+    const event = decideOn(draft);
+    const built = draft.takeBuilt(event as FlagEvent)!;
+    expect(built).toEqual(applyFlagEvent(facts.flag('f'), event as FlagEvent));
+    expect(draft.takeBuilt(event as FlagEvent)).toBeUndefined();
+    draft.noteBuilt(event as FlagEvent, built);
+    evolve(draft, event);
+    expect(draft.getFlag('f')).toBe(built);
   });
 
-  it('given another flag or an equal but distinct event, when applied, then the flag is built afresh from those', () => {
-    const first = applyFlagEvent(flag, enabled)!;
-    const later = applyFlagEvent(first, { type: 'flag.disabled', name: 'f', version: 3, environment: 'development' })!;
-    expect(later.environments['development']?.enabled).toBe(false);
-    expect(later.version).toBe(3);
-    const again = applyFlagEvent(flag, { ...enabled, version: 4 })!;
-    expect(again).not.toBe(first);
-    expect(again.version).toBe(4);
+  it('given no flag noted for an event (a replay), when it is evolved, then the flag is built from the event', () => {
+    const event = decideOn(facts.draft());
+    const replay = facts.draft();
+    evolve(replay, event);
+    expect(replay.getFlag('f')).toEqual(applyFlagEvent(facts.flag('f'), event as FlagEvent));
+    expect(replay.getFlag('f')!.environments['production']!.strategies).toHaveLength(1);
   });
 });

@@ -115,8 +115,8 @@ test('serves over a socket, keeps a flag across SIGTERM and a second start', asy
 test('standard output: one JSON line per request (the id of its X-Request-Id), whole lines only, every one there after SIGTERM', async ({ tempDir, startServer }) => {
   const token = 'process-test-admin-token-0123456789';
   const server = await startServer(tempDir('request-log'), { INIT_ADMIN_API_TOKENS: token, LOG_FORMAT: 'json', LOG_LEVEL: 'info' });
-  // More than one 64 KB chunk of lines (each ~200 bytes), in parallel, with a request id sent on some.
-  // A lone request on a quiet server: its line shows within the quarter-second hand-over, not at exit.
+  // Many writes' worth of lines (each ~200 bytes, gathered a few KB a write), in parallel, with a request id sent on some.
+  // A lone request on a quiet server: its line shows within the logger's quarter-second flush, not at exit.
   const lone = await fetch(`${server.base}/api/admin/projects/default/features/lone`, { headers: { authorization: token, 'x-request-id': 'lone-request' } });
   await lone.text();
   const deadline = Date.now() + 5_000;

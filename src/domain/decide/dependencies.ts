@@ -47,7 +47,7 @@ export function decideAddDependency(draft: ProjectDraft, cmd: Cmd<'dependency.ad
   if (!before && current.length >= context.limits.parentsPerFlag) {
     return refuse(fail('ExceedsLimitError', overLimit(`The number of parents of flag "${child.name}"`, context.limits.parentsPerFlag, LIMIT_VARIABLES.parentsPerFlag)));
   }
-  return acceptFlagChange(child, { type: 'dependency.added', name: child.name, version: context.seq, dependency, before }, null, context);
+  return acceptFlagChange(draft, child, { type: 'dependency.added', name: child.name, version: context.seq, dependency, before }, null, context);
 }
 
 /** Removes the dependency on one parent (none there: 200, nothing changes, as Unleash) or all of them. */

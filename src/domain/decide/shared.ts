@@ -4,7 +4,6 @@ import { formatIssues } from '../../schemas/issues.js';
 import { own } from '../dict.js';
 import { applyFlagEvent, enabledCount } from '../flag-events.js';
 import type { FlagEvent } from '../events.js';
-import { flagSize } from '../flag-size.js';
 import type { IfMatch, ProjectReplies, Versioned } from '../commands.js';
 import type { CommandContext } from '../context.js';
 import { accept, fail, type Decision, type DomainError } from '../errors.js';
@@ -71,21 +70,25 @@ export function checkFlagCount(draft: ProjectDraft, context: CommandContext): Do
   return fail('ExceedsLimitError', overLimit(`The number of flags in project "${draft.meta.id}"`, flagsPerProject, LIMIT_VARIABLES.flagsPerProject));
 }
 
-/** Refuses a change that would make the flag larger than `flagBytes` as stored; `before`: the flag it changed, if any. */
-export function checkFlagSize(flag: Flag, context: CommandContext, before?: Flag): DomainError | null {
-  const size = flagSize(flag, before);
+/**
+ * Refuses a change that would make the flag larger than `flagBytes` as stored: the UTF-8 bytes of its JSON,
+ * measured once on the flag the change builds.
+ */
+export function checkFlagSize(flag: Flag, context: CommandContext): DomainError | null {
+  const size = Buffer.byteLength(JSON.stringify(flag));
   if (size <= context.limits.flagBytes) return null;
   return fail('ExceedsLimitError', overLimit(`The size of flag "${flag.name}" (${size} bytes after this change)`, context.limits.flagBytes, LIMIT_VARIABLES.flagBytes));
 }
 
 /**
- * Accepts one event that changes `flag`, once the flag it leaves stays within `flagBytes`; the reply
- * carries the flag's new version.
+ * Accepts one event that changes `flag` (the draft's), once the flag it leaves stays within `flagBytes`; the
+ * reply carries the flag's new version. The flag built here is handed to the draft, for `evolve` to take.
  */
-export function acceptFlagChange<T>(flag: Flag, event: FlagEvent, value: T, context: CommandContext): Decision<ProjectEvent, Versioned<T>> {
+export function acceptFlagChange<T>(draft: ProjectDraft, flag: Flag, event: FlagEvent, value: T, context: CommandContext): Decision<ProjectEvent, Versioned<T>> {
   const after = applyFlagEvent(flag, event);
-  const tooLarge = after ? checkFlagSize(after, context, flag) : null;
+  const tooLarge = after ? checkFlagSize(after, context) : null;
   if (tooLarge) return { ok: false, error: tooLarge };
+  if (after) draft.noteBuilt(event, after);
   return acceptOnFlag([event], value, flag, context);
 }
 

@@ -52,9 +52,9 @@ function findStrategy(entry: FlagEnvironment, cmd: { strategyId: string; feature
   return strategy ?? fail('NotFoundError', `No strategy "${cmd.strategyId}" on flag "${cmd.feature}" in environment "${cmd.environment}"`);
 }
 
-function replaced(t: { flag: Flag; entry: FlagEnvironment }, cmd: { environment: string }, current: Strategy, strategy: Strategy, context: CommandContext): StrategyDecision {
+function replaced(draft: ProjectDraft, t: { flag: Flag; entry: FlagEnvironment }, cmd: { environment: string }, current: Strategy, strategy: Strategy, context: CommandContext): StrategyDecision {
   const enabled = enabledAfter(t.entry, t.entry.strategies.map((s) => (s.id === current.id ? strategy : s)));
-  return acceptFlagChange(t.flag, { type: 'strategy.updated', name: t.flag.name, version: context.seq, environment: cmd.environment, strategy, before: current, enabled }, strategy, context);
+  return acceptFlagChange(draft, t.flag, { type: 'strategy.updated', name: t.flag.name, version: context.seq, environment: cmd.environment, strategy, before: current, enabled }, strategy, context);
 }
 
 export function decideAddStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.add'>, context: ProjectContext): StrategyDecision {
@@ -67,7 +67,7 @@ export function decideAddStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.add'>,
   if (tooMany) return refuse(tooMany);
   const strategy = buildStrategy(cmd.strategy, t.flag.name, randomUUID(), cmd.strategy.sortOrder ?? highest + 1);
   const enabled = enabledAfter(t.entry, [...t.entry.strategies, strategy]);
-  return acceptFlagChange(t.flag, { type: 'strategy.added', name: t.flag.name, version: context.seq, environment: cmd.environment, strategy, enabled }, strategy, context);
+  return acceptFlagChange(draft, t.flag, { type: 'strategy.added', name: t.flag.name, version: context.seq, environment: cmd.environment, strategy, enabled }, strategy, context);
 }
 
 export function decideUpdateStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.update'>, context: ProjectContext): StrategyDecision {
@@ -78,7 +78,7 @@ export function decideUpdateStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.upd
   const badSegment = checkSegmentRefs(draft, cmd.strategy.segments, current.segments, context) ?? checkDefinitions(cmd.strategy, context);
   if (badSegment) return refuse(badSegment);
   const strategy = buildStrategy(cmd.strategy, t.flag.name, current.id, current.sortOrder);
-  return replaced(t, cmd, current, strategy, context);
+  return replaced(draft, t, cmd, current, strategy, context);
 }
 
 export function decidePatchStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.patch'>, context: ProjectContext): StrategyDecision {
@@ -98,7 +98,7 @@ export function decidePatchStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.patc
   const badSegment = checkSegmentRefs(draft, parsed.output.segments, current.segments, context) ?? checkDefinitions(parsed.output, context);
   if (badSegment) return refuse(badSegment);
   const strategy = buildStrategy(parsed.output, t.flag.name, current.id, parsed.output.sortOrder ?? current.sortOrder);
-  return replaced(t, cmd, current, strategy, context);
+  return replaced(draft, t, cmd, current, strategy, context);
 }
 
 export function decideDeleteStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.delete'>, context: CommandContext): StrategyDecision<null> {
@@ -107,5 +107,5 @@ export function decideDeleteStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.del
   const current = findStrategy(t.entry, cmd);
   if (!('id' in current)) return refuse(current);
   const enabled = enabledAfter(t.entry, t.entry.strategies.filter((s) => s.id !== current.id));
-  return acceptFlagChange(t.flag, { type: 'strategy.deleted', name: t.flag.name, version: context.seq, environment: cmd.environment, before: current, enabled }, null, context);
+  return acceptFlagChange(draft, t.flag, { type: 'strategy.deleted', name: t.flag.name, version: context.seq, environment: cmd.environment, before: current, enabled }, null, context);
 }

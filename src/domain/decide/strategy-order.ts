@@ -21,5 +21,5 @@ export function decideSetSortOrder(draft: ProjectDraft, cmd: Cmd<'strategy.set-s
   const order: StrategyOrder[] = cmd.order.filter((o) => current.get(o.id) !== o.sortOrder).map((o) => ({ id: o.id, sortOrder: o.sortOrder }));
   if (order.length === 0) return acceptOnFlag([], null, t.flag, context);
   const before = order.map((o) => ({ id: o.id, sortOrder: current.get(o.id)! }));
-  return acceptFlagChange(t.flag, { type: 'strategies.sorted', name: t.flag.name, version: context.seq, environment: cmd.environment, order, before }, null, context);
+  return acceptFlagChange(draft, t.flag, { type: 'strategies.sorted', name: t.flag.name, version: context.seq, environment: cmd.environment, order, before }, null, context);
 }

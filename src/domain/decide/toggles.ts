@@ -42,10 +42,10 @@ export function decideEnable(draft: ProjectDraft, cmd: Cmd<'flag.enable'>, conte
   const event: ProjectEvent = activated.length > 0
     ? { type: 'flag.enabled', name: flag.name, version: context.seq, environment: cmd.environment, added, activated }
     : { type: 'flag.enabled', name: flag.name, version: context.seq, environment: cmd.environment, added };
-  // Switching on alone flips a boolean: the flag keeps its size, so only an added strategy or activated ones
+  // Switching on alone flips a boolean: the flag does not grow, so only an added strategy or activated ones
   // (each `disabled: true` becomes `false`) need the size limit checked.
   if (added === null && activated.length === 0) return acceptOnFlag([event], null, flag, context);
-  return acceptFlagChange(flag, event, null, context);
+  return acceptFlagChange(draft, flag, event, null, context);
 }
 
 /** A default strategy applied to a flag rolls out by that flag's name. */

@@ -11,16 +11,16 @@ import { acceptFlagChange, acceptOnFlag, flagForChange, invalid } from './shared
 
 export type VariantsDecision = Decision<ProjectEvent, Versioned<Variant[]>>;
 
-function store(flag: Flag, variants: Variant[], context: CommandContext): VariantsDecision {
+function store(draft: ProjectDraft, flag: Flag, variants: Variant[], context: CommandContext): VariantsDecision {
   const stored = distributeWeights(variants);
-  return acceptFlagChange(flag, { type: 'variants.updated', name: flag.name, version: context.seq, variants: stored, before: flag.variants }, stored, context);
+  return acceptFlagChange(draft, flag, { type: 'variants.updated', name: flag.name, version: context.seq, variants: stored, before: flag.variants }, stored, context);
 }
 
 /** PUT: replaces every variant (seed 4.14); the list was validated by the route's schema. */
 export function decideSetVariants(draft: ProjectDraft, cmd: Cmd<'variants.set'>, context: CommandContext): VariantsDecision {
   const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
   if (!found.ok) return refuse(found.error);
-  return store(found.value, cmd.variants, context);
+  return store(draft, found.value, cmd.variants, context);
 }
 
 /** PATCH: operations on the stored list; the result is validated like a PUT body and weights recomputed. */
@@ -33,5 +33,5 @@ export function decidePatchVariants(draft: ProjectDraft, cmd: Cmd<'variants.patc
   if (!patched.ok) return refuse(patched.error);
   const parsed = safeParseCapped(VariantsSchema, patched.value);
   if (!parsed.success) return refuse(invalid(parsed.issues, parsed.capped));
-  return store(found.value, parsed.output, context);
+  return store(draft, found.value, parsed.output, context);
 }

@@ -1,5 +1,5 @@
 /** The Prometheus metrics (docs/operations.md "Metrics"), at Unleash's path. */
-import type { ServiceMetrics } from '../../queries/metrics.query.js';
+import type { ServiceMetrics } from '../../metrics/service-metrics.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 
 /** Unleash's path of the Prometheus metrics. */
