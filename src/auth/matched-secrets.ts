@@ -27,6 +27,8 @@ export class MatchedSecrets {
     const entry = this.#entries.get(secret);
     if (entry === undefined) return undefined;
     this.#entries.delete(secret);
+    // Checked again in case the clock went back, which breaks the order `#dropExpired` relies on.
+    if (entry.expires <= now) return undefined;
     entry.expires = now + this.ttlMs;
     this.#entries.set(secret, entry);
     return entry.hash;
