@@ -8,7 +8,9 @@ import { ClientStreams } from './http/client-streams.js';
 import { DumpStreams } from './http/dump-streams.js';
 import { GzipCache } from './http/gzip.js';
 import { openApiDocument } from './http/openapi.js';
-import { errorAnswer, mountRoutes, observed } from './http/pipeline.js';
+import { errorAnswer } from './http/pipeline/error-answer.js';
+import { mountRoutes } from './http/pipeline/mount-routes.js';
+import { observed } from './http/pipeline/observed.js';
 import { clientPollOnNode } from './http/client-revalidation.js';
 import { clientStreamOnNode } from './http/client-stream-shortcut.js';
 import { frontendOnNode } from './http/frontend-shortcut.js';
@@ -96,7 +98,7 @@ export const mountedPrefixOf = (path: string): string | undefined => MOUNTED_PRE
 
 /**
  * Builds the HTTP app over a registry; no globals, so tests build one per data directory. Every request gets
- * a request id (`X-Request-Id`) and one request log line (`observed`, src/http/pipeline.ts). `tokenHasher` carries the
+ * a request id (`X-Request-Id`) and one request log line (`observed`, src/http/pipeline/observed.ts). `tokenHasher` carries the
  * installation's token key (`loadTokenHasher(config)`).
  *
  * @example const app = createApp({ registry, config, tokenHasher: loadTokenHasher(config).hasher }); await app.request('/health')

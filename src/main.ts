@@ -1,7 +1,7 @@
 import { Registry } from './actors/registry.js';
 import { createApp } from './app.js';
 import { serveApp } from './http/server.js';
-import { ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from './auth/bootstrap.js';
+import { ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from './bootstrap-tokens.js';
 import { loadTokenHasher } from './auth/token-key.js';
 import { readConfig } from './config.js';
 import { createLogger, flushLogSync } from './log.js';

@@ -1,11 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Config } from '../config.js';
+import type { SecretText } from './secret-text.js';
 import { TOKEN_KEY_MIN_LENGTH, TokenHasher } from './token-hasher.js';
 
 /** Random bytes of a key file created on first start (written as 64 hex digits and a newline). */
 export const TOKEN_KEY_BYTES = 32;
+
+/** Where the token key comes from (`Config`'s `tokenSecret` and `tokenSecretFile`, read by `readConfig`). */
+export interface TokenKeySettings {
+  /** `TOKEN_SECRET`, or null when unset. */
+  tokenSecret: SecretText | null;
+  /** `TOKEN_SECRET_FILE`, resolved (its default: `<DATA_DIR>.token-secret`). */
+  tokenSecretFile: string;
+}
 
 /** The token hasher of this installation, and what an operator should hear about how its key was found. */
 export interface LoadedTokenKey {
@@ -25,7 +33,7 @@ export interface LoadedTokenKey {
  *
  * @example const { hasher } = loadTokenHasher(readConfig());
  */
-export function loadTokenHasher(config: Pick<Config, 'tokenSecret' | 'tokenSecretFile'>): LoadedTokenKey {
+export function loadTokenHasher(config: TokenKeySettings): LoadedTokenKey {
   if (config.tokenSecret) return { hasher: new TokenHasher(config.tokenSecret.reveal()), created: null, warnings: [] };
   const path = config.tokenSecretFile;
   const created = createIfMissing(path);

@@ -1,25 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { StoredToken, TokenType } from '../domain/service-state.js';
-
-/**
- * Whether two hashes are the same text. Every character is compared, with no early exit, so the time taken
- * does not tell where two hashes of the same length differ. Every authenticated request compares one: decoding both to `Buffer`s for
- * `timingSafeEqual` took ~1.3 µs of a ~55 µs read under load (`perf`), and 0.35 µs alone against 0.2 µs
- * for this. Unlike hex decoding, it does not fold case or stop at a character that is not a hex digit: the
- * stored hash and the key it is found under are both written by `digest('hex')`.
- */
-export function sameHash(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i += 1) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}
-
-/** The token stored under `hash`, confirmed by a constant-time comparison; undefined when there is none. */
-export function storedUnder(tokens: Readonly<Record<string, StoredToken>>, hash: string): StoredToken | undefined {
-  const token = Object.hasOwn(tokens, hash) ? tokens[hash] : undefined;
-  return token && sameHash(token.hash, hash) ? token : undefined;
-}
+import type { TokenType } from '../domain/service-state.js';
 
 /**
  * The non-secret start of every secret of a token: `<project>:<environment>.` for API tokens (`[]` for

@@ -3,7 +3,8 @@ import { ClientFeaturesQuerySchema } from '../schemas/client.schema.js';
 import { clientPoll, ifNoneMatches } from './client-spec.js';
 import { clientCallerOf, shortcutObserver } from './node-shortcut-parts.js';
 import { jsonAnswer } from './gzip.js';
-import { requestIdOf, type Observers } from './pipeline.js';
+import type { Observers } from './pipeline/observers.js';
+import { requestIdOf } from './pipeline/request-id.js';
 import type { AppDeps } from './route.js';
 import type { NodeShortcut } from './server.js';
 

@@ -1,7 +1,8 @@
 import { parseRevision } from '../queries/client-delta.query.js';
 import { clientScopeOf } from './client-spec.js';
 import { clientCallerOf, shortcutObserver } from './node-shortcut-parts.js';
-import { requestIdOf, type Observers } from './pipeline.js';
+import type { Observers } from './pipeline/observers.js';
+import { requestIdOf } from './pipeline/request-id.js';
 import type { AppDeps } from './route.js';
 import type { NodeShortcut } from './server.js';
 

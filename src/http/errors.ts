@@ -38,7 +38,7 @@ export class ApiError extends Error {
 export const apiError = (kind: ErrorKind, message: string, details?: { message: string }[]) =>
   new ApiError(details ? { kind, message, details } : { kind, message });
 
-/** The request id (`observed` in pipeline.ts), the `id` of every error body and of the request's log line. */
+/** The request id (`observed`, src/http/pipeline/observed.ts), the `id` of every error body and of the request's log line. */
 const requestIdOf = (c: Context): string => (c.get('requestId') as string | undefined) ?? randomUUID();
 
 /**

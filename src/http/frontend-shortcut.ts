@@ -2,7 +2,9 @@ import { getQueryParams } from 'hono/utils/url';
 import { queryAsContext, readContext } from '../schemas/frontend.schema.js';
 import { frontendAnswer, frontendHeaders, namesEtag } from './frontend-answer.js';
 import { clientCallerOf, shortcutObserver } from './node-shortcut-parts.js';
-import { corsHeaders, requestIdOf, type Observers } from './pipeline.js';
+import { corsHeaders } from './middleware/cors.js';
+import type { Observers } from './pipeline/observers.js';
+import { requestIdOf } from './pipeline/request-id.js';
 import type { AppDeps } from './route.js';
 import type { NodeShortcut } from './server.js';
 

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { isAllowed, type Permission, type Principal } from '../auth/permissions.js';
 import { requestLineWriter } from '../log.js';
 import { callerOf } from './middleware/authenticate.js';
-import type { Observers } from './pipeline.js';
+import type { Observers } from './pipeline/observers.js';
 import type { AppDeps } from './route.js';
 
 /**

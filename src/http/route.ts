@@ -54,7 +54,7 @@ export interface AppDeps {
 /** Values the pipeline's middleware set on a request's context. */
 export interface AppEnv {
   Variables: {
-    /** The `X-Request-Id` sent, or a new UUID (`observed` in pipeline.ts). */
+    /** The `X-Request-Id` sent, or a new UUID (`observed`, src/http/pipeline/observed.ts). */
     requestId: string;
     principal: Principal;
     /** The project the path names, once found. */

@@ -1,13 +1,13 @@
 /** API tokens (admin, client) and personal tokens. Scopes are checked in the service mailbox. */
 import { randomUUID } from 'node:crypto';
-import { StorageError } from '../actors/command-actor.js';
 import type { Registry } from '../actors/registry.js';
 import { principalLabel, type Principal } from '../auth/permissions.js';
-import { legacyHash, type TokenHasher } from '../auth/token-hasher.js';
-import { newSecret, storedUnder } from '../auth/tokens.js';
+import type { TokenHasher } from '../auth/token-hasher.js';
+import { newSecret } from '../auth/tokens.js';
 import { fail } from '../domain/errors.js';
 import type { StoredToken } from '../domain/service-state.js';
 import { failed, fromDecision, type Result } from './result.js';
+import { rehashLegacyToken } from './token-rehash.use-cases.js';
 
 /** A token created: its record and its secret, which is answered once and never stored, logged or listed. */
 export interface MintedToken {
@@ -65,29 +65,15 @@ export async function revokeToken(registry: Registry, input: { id: string; userI
 }
 
 /**
- * The stored token a secret stands for, or undefined: found under its HMAC, or else under the unkeyed
- * SHA-256 that versions before keyed hashes stored. Such a legacy record, unless expired, is first re-stored
- * under its HMAC through the service mailbox (`token.rehash`, durable before this resolves), so its unkeyed
- * hash leaves the state on first use (the one case answered through a promise: the hot path of every
- * request stays synchronous). A token revoked meanwhile is undefined.
+ * The stored token a secret stands for, or undefined: found under its keyed hash (`TokenHasher.findStored`,
+ * which reads the committed service state through the function handed to it), or else a token from before
+ * keyed hashes, re-stored under its HMAC first ({@link rehashLegacyToken}: the one case answered through a
+ * promise, so the hot path of every request stays synchronous).
  *
  * @example const token = await tokenForSecret(registry, hasher, secret); // then check expiry and scope
  */
 export function tokenForSecret(registry: Registry, hasher: TokenHasher, secret: string, now = Date.now()): StoredToken | undefined | Promise<StoredToken | undefined> {
-  const hash = hasher.hash(secret);
-  const keyed = storedUnder(registry.service.state.tokens, hash);
-  if (keyed) return keyed;
-  const legacy = storedUnder(registry.service.state.tokens, legacyHash(secret));
-  // An expired token is refused anyway: no write for a request that gets a 401.
-  if (!legacy || (legacy.expiresAt !== null && Date.parse(legacy.expiresAt) <= now)) return legacy;
-  // Re-storing is an improvement, not a condition of access: while the disk fails writes, or the service
-  // log is read-only, the token still authenticates (reads must keep working) and is re-stored on a later use.
-  if (registry.store.writeHealth(now).failingSince !== null) return legacy;
-  return registry.service.send({ type: 'token.rehash', id: legacy.id, hash }, 'system').then(
-    (rehashed) => (rehashed.ok ? rehashed.reply : rehashed.error.kind === 'Unavailable' ? legacy : undefined),
-    (error: unknown) => {
-      if (error instanceof StorageError) return legacy;
-      throw error;
-    },
-  );
+  const tokens = registry.service.state.tokens;
+  const keyed = hasher.findStored(secret, (hash) => (Object.hasOwn(tokens, hash) ? tokens[hash] : undefined), now);
+  return keyed ?? rehashLegacyToken(registry, hasher, secret, now);
 }

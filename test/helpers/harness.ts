@@ -5,7 +5,7 @@ import type { Hono } from 'hono';
 import type { AppEnv } from '../../src/http/route.js';
 import { Registry } from '../../src/actors/registry.js';
 import { createApp } from '../../src/app.js';
-import { ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from '../../src/auth/bootstrap.js';
+import { ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from '../../src/bootstrap-tokens.js';
 import type { TokenHasher } from '../../src/auth/token-hasher.js';
 import { loadTokenHasher } from '../../src/auth/token-key.js';
 import { readConfig, type Config } from '../../src/config.js';

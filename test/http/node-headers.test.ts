@@ -111,7 +111,7 @@ describe('over a socket', () => {
 describe('headers noted before the answer exists, over a socket', () => {
   /**
    * A bare app whose routes note headers, then answer through `answerWith` or through Hono; once answered,
-   * what is left goes onto Node's response, as `observed` does (src/http/pipeline.ts).
+   * what is left goes onto Node's response, as `observed` does (src/http/pipeline/observed.ts).
    */
   async function serveNoting(use: (base: string) => Promise<void>) {
     const app = new Hono();

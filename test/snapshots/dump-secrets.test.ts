@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { Registry } from '../../src/actors/registry.js';
 import { createApp } from '../../src/app.js';
-import { ensureAdminTokens } from '../../src/auth/bootstrap.js';
+import { ensureAdminTokens } from '../../src/bootstrap-tokens.js';
 import { legacyHash } from '../../src/auth/token-hasher.js';
 import { secretLabel } from '../../src/auth/tokens.js';
 import type { StoredToken } from '../../src/domain/service-state.js';

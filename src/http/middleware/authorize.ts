@@ -1,7 +1,27 @@
-import { isAllowed, mayWriteSomeSegment, noAccessMessage } from '../../auth/permissions.js';
+import * as v from 'valibot';
+import { isAllowed, mayWriteSomeSegment, noAccessMessage, type Principal } from '../../auth/permissions.js';
 import { projectOfFlag } from '../../queries/tags.queries.js';
 import { ApiError, apiError } from '../errors.js';
 import type { AppDeps, RouteSpec, Step } from '../route.js';
+
+/**
+ * Step 2 of every route, right after `authenticate`: an API token (admin, client, frontend) holds the same
+ * permissions in every project, so whether it may use the route is known before the request is read. One
+ * that may not is refused (403) here, before path validation and before any project or flag is looked up,
+ * so its answer is the same whatever the path names and whatever exists. Personal tokens go on: their
+ * permission depends on their role in the project the path names (`authorize`).
+ */
+export function refuseTokenWithoutPermission(route: RouteSpec): Step {
+  const environmentSchema = (route.params as { entries?: Record<string, v.GenericSchema> } | undefined)?.entries?.['environment'];
+  return (c) => {
+    const principal = c.get('principal');
+    if (principal.kind === 'user' || isAllowed(principal, route.permission, undefined)) return;
+    // The 403 names the environment, as `authorize`'s does, only when the path's text is a well-formed name:
+    // the answer may echo the request, never tell what exists.
+    const environment = environmentSchema ? c.req.param('environment') : undefined;
+    throw refusal(route, principal, environment !== undefined && environment !== '*' && v.is(environmentSchema!, environment) ? environment : undefined);
+  };
+}
 
 /**
  * After the path is validated: the project it names must exist (404, or 503 when it could not be recovered),
@@ -31,15 +51,16 @@ export function authorize(route: RouteSpec, deps: AppDeps): Step {
     const allowed = route.scope === 'segment'
       ? mayWriteSomeSegment(principal, principal.kind === 'user' ? rolesOf(deps, principal.user.id) : [])
       : isAllowed(principal, route.permission, role);
-    if (!allowed) {
-      const environment = params.environment === '*' ? undefined : params.environment;
-      const message = noAccessMessage(route.permission, environment);
-      const why = route.permission === 'CLIENT_API'
-        ? 'The client API takes client or admin API tokens, not personal tokens; '
-        : principal.kind === 'client' ? 'Client tokens cannot use the admin API; ' : '';
-      throw apiError('NoAccessError', `${why}${message}`);
-    }
+    if (!allowed) throw refusal(route, principal, params.environment === '*' ? undefined : params.environment);
   };
+}
+
+/** The 403 of a caller without the route's permission; `environment` (a validated path parameter) is named when given. */
+function refusal(route: RouteSpec, principal: Principal, environment?: string): ApiError {
+  const why = route.permission === 'CLIENT_API'
+    ? 'The client API takes client or admin API tokens, not personal tokens; '
+    : principal.kind === 'client' ? 'Client tokens cannot use the admin API; ' : '';
+  return apiError('NoAccessError', `${why}${noAccessMessage(route.permission, environment)}`);
 }
 
 /** A user's role in each project (undefined where none), read lazily. */

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
-import { ensureAdminTokens } from '../../../src/auth/bootstrap.js';
+import { ensureAdminTokens } from '../../../src/bootstrap-tokens.js';
 import { legacyHash } from '../../../src/auth/token-hasher.js';
 import type { StoredToken } from '../../../src/domain/service-state.js';
 import { decode } from '../../../snapshots/codec.js';

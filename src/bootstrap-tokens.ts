@@ -1,14 +1,18 @@
+/**
+ * The tokens a start makes sure of (`INIT_*_API_TOKENS`, or one generated admin token): run by `main` (and the
+ * test harness) once the registry is open, before the app serves.
+ */
 import { randomUUID } from 'node:crypto';
-import type { Registry } from '../actors/registry.js';
-import type { FrontendTokenSecret } from '../config.js';
-import type { StoredToken } from '../domain/service-state.js';
-import { fromDecision } from '../use-cases/result.js';
-import { tokenForSecret } from '../use-cases/tokens.use-cases.js';
-import type { TokenHasher } from './token-hasher.js';
-import { newSecret, secretLabel, type ClientTokenSecret } from './tokens.js';
+import type { Registry } from './actors/registry.js';
+import type { TokenHasher } from './auth/token-hasher.js';
+import { newSecret, secretLabel, type ClientTokenSecret } from './auth/tokens.js';
+import type { FrontendTokenSecret } from './config.js';
+import type { StoredToken } from './domain/service-state.js';
+import { fromDecision } from './use-cases/result.js';
+import { tokenForSecret } from './use-cases/tokens.use-cases.js';
 
 /** An admin token as stored: its keyed hash only. */
-export function adminToken(hasher: TokenHasher, secret: string, tokenName: string, at: string): StoredToken {
+function adminToken(hasher: TokenHasher, secret: string, tokenName: string, at: string): StoredToken {
   return { id: randomUUID(), hash: hasher.hash(secret), tokenName, type: 'admin', projects: ['*'], environment: '*', createdAt: at, expiresAt: null, userId: null };
 }
 

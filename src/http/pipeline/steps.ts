@@ -1,0 +1,25 @@
+import { authenticate } from '../middleware/authenticate.js';
+import { authorize, refuseTokenWithoutPermission } from '../middleware/authorize.js';
+import { bodySteps } from '../middleware/body.js';
+import { validateSync } from '../middleware/validate.js';
+import type { AppDeps, RouteSpec, Step } from '../route.js';
+
+/**
+ * The steps of one route, in order; each answers its own errors:
+ * 1. authenticate (401);
+ * 2. refuse an API token without the route's permission (403), before anything of the request is read;
+ * 3. validate path and query (400);
+ * 4. find the project and authorize (404, 503, 403);
+ * 5. bound, read and validate the body (413, 415, 400).
+ * Then `handleRoute` runs the route: use case → `ETag` → view.
+ *
+ * @example for (const step of pipelineOf(route, deps)) await step(c);
+ */
+export function pipelineOf(route: RouteSpec, deps: AppDeps): Step[] {
+  const steps: Step[] = [authenticate(route, deps), refuseTokenWithoutPermission(route)];
+  if (route.params) steps.push(validateSync('param', route.params));
+  if (route.query) steps.push(validateSync('query', route.query));
+  steps.push(authorize(route, deps));
+  if (route.body) steps.push(...bodySteps(route, route.body, deps));
+  return steps;
+}
