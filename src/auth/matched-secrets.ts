@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /** How many secrets {@link MatchedSecrets} keeps at most, by default. */
 export const MATCHED_SECRETS_MAX = 1024;
 
@@ -8,59 +10,45 @@ export const MATCHED_SECRETS_TTL_MS = 10 * 60_000;
  * The keyed hashes of secrets that matched a stored token lately, so the SDKs that send the same few tokens all
  * day are not hashed again on every request. Only the caller decides what goes in (a secret that matched);
  * at most `max` secrets stay, the least recently matched leaving first, and each leaves `ttlMs` after its last
- * match. The map's order is the order of last use, which is also the order of expiry, so expired entries are
- * dropped from its front on every call.
+ * match (`lru-cache`, with the caller's clock so tests can move time). `max` 0 keeps nothing.
  *
  * @example const known = new MatchedSecrets(); known.set(secret, hash, Date.now()); known.get(secret, Date.now()) // hash
  */
 export class MatchedSecrets {
-  readonly #entries = new Map<string, { hash: string; expires: number }>();
+  #now = 0;
+  readonly #cache: LRUCache<string, string> | undefined;
 
-  constructor(
-    private readonly max = MATCHED_SECRETS_MAX,
-    private readonly ttlMs = MATCHED_SECRETS_TTL_MS,
-  ) {}
+  constructor(max = MATCHED_SECRETS_MAX, ttlMs = MATCHED_SECRETS_TTL_MS) {
+    this.#cache = max > 0 && ttlMs > 0
+      ? new LRUCache({ max, ttl: ttlMs, updateAgeOnGet: true, ttlResolution: 0, perf: { now: () => this.#now } })
+      : undefined;
+  }
 
-  /** The hash remembered for `secret`, unless it expired; a hit counts as a use (it moves to the back, expiring later). */
+  /** The hash remembered for `secret`, unless it expired; a hit counts as a use (it expires one period later). */
   get(secret: string, now: number): string | undefined {
-    this.#dropExpired(now);
-    const entry = this.#entries.get(secret);
-    if (entry === undefined) return undefined;
-    this.#entries.delete(secret);
-    // Checked again in case the clock went back, which breaks the order `#dropExpired` relies on.
-    if (entry.expires <= now) return undefined;
-    entry.expires = now + this.ttlMs;
-    this.#entries.set(secret, entry);
-    return entry.hash;
+    this.#now = now;
+    return this.#cache?.get(secret);
   }
 
   /** Remembers that `secret` matched a stored token under `hash`; the least recently used leaves when full. */
   set(secret: string, hash: string, now: number): void {
-    this.#dropExpired(now);
-    this.#entries.delete(secret);
-    this.#entries.set(secret, { hash, expires: now + this.ttlMs });
-    if (this.#entries.size > this.max) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#now = now;
+    this.#cache?.set(secret, hash);
   }
 
   /** Forgets `secret` (its token was revoked, or matches no more). */
   delete(secret: string): void {
-    this.#entries.delete(secret);
+    this.#cache?.delete(secret);
   }
 
-  /** How many secrets are kept now. */
+  /** How many unexpired secrets are kept at the time of the last call. */
   get size(): number {
-    return this.#entries.size;
+    this.#cache?.purgeStale();
+    return this.#cache?.size ?? 0;
   }
 
-  /** Whether `secret` is kept now (expired or not): for tests, which must see that a secret is gone. */
+  /** Whether `secret` is kept, unexpired, at the time of the last call: for tests, which must see that a secret is gone. */
   has(secret: string): boolean {
-    return this.#entries.has(secret);
-  }
-
-  #dropExpired(now: number): void {
-    for (const [secret, entry] of this.#entries) {
-      if (entry.expires > now) return;
-      this.#entries.delete(secret);
-    }
+    return this.#cache?.has(secret) ?? false;
   }
 }
