@@ -159,7 +159,7 @@ export function corsStep(origins: readonly string[]): Step {
   };
 }
 
-/** The CORS headers `corsStep` sets for a request's `Origin`, as pairs (the Node shortcuts set them too). */
+/** The CORS headers `corsStep` sets for a request's `Origin`, as pairs (the frontend fast path sets them too). */
 export function corsHeaders(origins: readonly string[]): (origin: string | undefined) => [string, string][] {
   const any = origins.includes('*');
   const expose: [string, string] = ['Access-Control-Expose-Headers', 'ETag'];
