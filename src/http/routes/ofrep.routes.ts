@@ -11,7 +11,7 @@ import { weakEtagOf } from '../../queries/evaluation.query.js';
 import type { RequestContext } from '../../schemas/frontend.schema.js';
 import { OfrepBodySchema, OfrepBulkQuerySchema, OfrepEventsQuerySchema, OfrepFlagParamsSchema, ofrepContext } from '../../schemas/ofrep.schema.js';
 import { ifNoneMatches } from '../if-none-match.js';
-import type { Closable } from '../client-streams.js';
+import type { Closable } from '../client-stream-sinks.js';
 import { apiError } from '../errors.js';
 import { OFREP_ERROR_CODE } from '../middleware/ofrep-errors.js';
 import { eventStreamsOf, ofrepScopeOf } from '../ofrep-scope.js';
