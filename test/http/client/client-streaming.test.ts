@@ -202,7 +202,7 @@ describe('who may call', () => {
   });
 });
 
-describe('opened on Node\'s response (the shortcut before Hono)', () => {
+describe('opened on Node\'s response (the fast path before Hono)', () => {
   const logged = servedTest({ LOG_LEVEL: 'info' });
 
   logged('the stream carries the request id, and is logged and counted as the route\'s answer would be; the same stream under app.request', async ({ h, base }) => {
