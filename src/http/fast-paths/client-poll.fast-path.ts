@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { ClientFeaturesQuerySchema } from '../../schemas/client.schema.js';
 import { clientPoll } from '../client-spec.js';
 import { jsonAnswer } from '../gzip.js';
-import { ifNoneMatches } from '../if-none-match.js';
 import type { NodeCall } from '../route.js';
+import { conditionalAnswer } from './conditional-answer.js';
 
 /** The query of a poll without a query string, as the route's schema reads it. */
 const NO_QUERY = v.parse(ClientFeaturesQuerySchema, {});
@@ -20,15 +20,5 @@ export function clientPollOnNode({ req, res, hasQuery, principal, requestId, dep
   const { answer, streaming } = clientPoll(deps, principal, typeof spec === 'string' ? spec : undefined, NO_QUERY);
   const headers: Record<string, string | number> = { 'X-Request-Id': requestId, ETag: answer.etag };
   if (streaming) headers['fetch-mode'] = 'streaming';
-  if (ifNoneMatches(req.headers['if-none-match'], answer.etag)) {
-    res.writeHead(304, headers);
-    res.end();
-    return 304;
-  }
-  const { bytes, headers: encoding } = jsonAnswer(answer.body, req.headers['accept-encoding'], deps.gzip);
-  Object.assign(headers, encoding);
-  headers['Content-Length'] = bytes.byteLength;
-  res.writeHead(200, headers);
-  res.end(bytes);
-  return 200;
+  return conditionalAnswer({ req, res }, answer.etag, headers, () => jsonAnswer(answer.body, req.headers['accept-encoding'], deps.gzip));
 }

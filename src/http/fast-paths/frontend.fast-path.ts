@@ -1,9 +1,11 @@
 import { getQueryParams } from 'hono/utils/url';
 import { queryAsContext, readContext } from '../../schemas/frontend.schema.js';
 import { frontendAnswer, frontendHeaders } from '../frontend-answer.js';
-import { ifNoneMatches } from '../if-none-match.js';
 import { corsHeaders } from '../pipeline.js';
 import type { NodeCall } from '../route.js';
+import { conditionalAnswer } from './conditional-answer.js';
+
+const JSON_TYPE: Readonly<Record<string, string>> = { 'content-type': 'application/json' };
 
 /**
  * The fast path of `GET /api/frontend` (docs/performance.md), what every browser SDK asks every few seconds:
@@ -19,14 +21,5 @@ export function frontendOnNode({ req, res, hasQuery, principal, requestId, deps 
   const headers: Record<string, string | number> = { 'X-Request-Id': requestId };
   for (const [name, value] of corsHeaders(deps.config.frontendCorsOrigins)(req.headers.origin)) headers[name] = value;
   Object.assign(headers, frontendHeaders(etag));
-  if (ifNoneMatches(req.headers['if-none-match'], etag)) {
-    res.writeHead(304, headers);
-    res.end();
-    return 304;
-  }
-  headers['content-type'] = 'application/json';
-  headers['Content-Length'] = body.length;
-  res.writeHead(200, headers);
-  res.end(body);
-  return 200;
+  return conditionalAnswer({ req, res }, etag, headers, () => ({ bytes: body, headers: JSON_TYPE }));
 }
