@@ -11,10 +11,8 @@ import { openApiDocument } from './http/openapi.js';
 import { errorAnswer } from './http/pipeline/error-answer.js';
 import { mountRoutes } from './http/pipeline/mount-routes.js';
 import { observed } from './http/pipeline/observed.js';
-import { clientPollOnNode } from './http/client-revalidation.js';
-import { clientStreamOnNode } from './http/client-stream-shortcut.js';
-import { frontendOnNode } from './http/frontend-shortcut.js';
-import { addNodeShortcut } from './http/server.js';
+import { fastPathsOf } from './http/fast-paths/dispatch.js';
+import type { ServedApp } from './http/server.js';
 import type { AppDeps, AppEnv, RouteSpec } from './http/route.js';
 import { accessRoutes } from './http/routes/access.routes.js';
 import { clientMetricsRoutes } from './http/routes/client-metrics.routes.js';
@@ -96,6 +94,9 @@ const underPrefix = (path: string, prefix: string) => path === prefix || path.st
 /** The mounted prefix whose app serves a route path, or undefined for the main app. */
 export const mountedPrefixOf = (path: string): string | undefined => MOUNTED_PREFIXES.find((prefix) => underPrefix(path, prefix));
 
+/** The Hono app with the fast paths of its routes, which `serveApp` answers before Hono (src/http/fast-paths/). */
+export type App = Hono<AppEnv> & ServedApp;
+
 /**
  * Builds the HTTP app over a registry; no globals, so tests build one per data directory. Every request gets
  * a request id (`X-Request-Id`) and one request log line (`observed`, src/http/pipeline/observed.ts). `tokenHasher` carries the
@@ -105,7 +106,7 @@ export const mountedPrefixOf = (path: string): string | undefined => MOUNTED_PRE
  */
 export function createApp({ registry, config, tokenHasher, log = silentLogger(), routes = ROUTES }: {
   registry: Registry; config: Config; tokenHasher: TokenHasher; log?: Logger; routes?: RouteSpec[];
-}): Hono<AppEnv> {
+}): App {
   const app = new Hono<AppEnv>();
   const segments = () => Object.values(registry.service.state.segments);
   const clientFeatures = new ClientFeaturesQuery(registry, segments);
@@ -170,15 +171,8 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     app.mount(prefix, mounted.fetch, { replaceRequest: false });
   }
 
-  // The SDK poll (its 304 and its full answer) is answered by Node before Hono, when served by `serveApp` (src/http/server.ts).
-  // So is the SDK stream: opened on Node's response, each message one socket write.
-  if (routes.some((route) => route.method === 'get' && route.path === '/api/client/features')) addNodeShortcut(app, clientPollOnNode(deps, observe));
-  if (routes.some((route) => route.method === 'get' && route.path === '/api/client/streaming')) addNodeShortcut(app, clientStreamOnNode(deps, observe));
-  // And the browser SDK's read, `GET /api/frontend`, evaluated for its context.
-  if (routes.some((route) => route.method === 'get' && route.path === '/api/frontend')) addNodeShortcut(app, frontendOnNode(deps, observe));
-
   app.notFound(notFound);
   app.onError(onError);
-  return app;
+  return Object.assign(app, { fastPaths: fastPathsOf(routes, deps) });
 }
 

@@ -32,20 +32,6 @@ export function inlineSegmentConstraints(header: string | undefined): boolean {
   return semver.lt(header, SEGMENTS_SPEC);
 }
 
-/**
- * Whether an `If-None-Match` header names `etag`: in a list, in weak form (`W/"..."`), or as `*`.
- *
- * @example ifNoneMatches('W/"a:1", "b:2"', '"b:2"') // true
- */
-export function ifNoneMatches(header: string | undefined, etag: string): boolean {
-  if (header === undefined || header.length > 8192) return false;
-  for (const entry of header.split(',')) {
-    const tag = entry.trim();
-    if (tag === '*' || tag === etag || (tag.startsWith('W/') && tag.slice(2) === etag)) return true;
-  }
-  return false;
-}
-
 /** A backend SDK's poll of `GET /api/client/features`: the cached answer, and whether to tell the SDK to stream instead. */
 export interface ClientPoll {
   answer: ClientFeaturesAnswer;
@@ -55,7 +41,7 @@ export interface ClientPoll {
 
 /**
  * The answer to one poll, from the caller, its `Unleash-Client-Spec` header (400 when it is not semver) and its
- * query: what the route and the Node shortcut for 304s (`client-revalidation.ts`) both answer from.
+ * query: what the route and its fast path (`fast-paths/client-poll.fast-path.ts`) both answer from.
  */
 export function clientPoll(deps: AppDeps, principal: Principal, clientSpec: string | undefined, query: ClientFeaturesQuery): ClientPoll {
   const inline = inlineSegmentConstraints(clientSpec);

@@ -4,8 +4,8 @@ import type { RequestContext } from '../schemas/frontend.schema.js';
 import type { AppDeps } from './route.js';
 
 /**
- * `/api/frontend`'s answer, shared by its routes (`routes/frontend.routes.ts`) and the Node shortcut in front
- * of the GET (`frontend-shortcut.ts`), so both answer the same bytes and headers.
+ * `/api/frontend`'s answer, shared by its routes (`routes/frontend.routes.ts`) and the GET's fast path
+ * (`fast-paths/frontend.fast-path.ts`), so both answer the same bytes and headers.
  */
 
 /** The scope of a caller of `/api/frontend`: a frontend token's, or for an admin, every project in the context's environment. */
@@ -28,11 +28,6 @@ export function withDefaults(context: RequestContext, peer: string | undefined):
 /** The toggles enabled for `context` as the body's bytes, and its weak `ETag`. */
 export function frontendAnswer(deps: AppDeps, principal: Principal, context: RequestContext, peer: string | undefined): { body: Buffer; etag: string } {
   return deps.evaluation.frontendAnswer(frontendScope(principal, context), withDefaults(context, peer));
-}
-
-/** Whether an `If-None-Match` names a weak `ETag` (compared weakly, as RFC 9110 says for `If-None-Match`). */
-export function namesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
-  return ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag.slice(2));
 }
 
 /**

@@ -38,8 +38,8 @@ export function acceptsGzip(header: string | undefined): boolean {
 
 /**
  * The bytes and headers of a cached JSON body as answered to a client whose `Accept-Encoding` is `acceptEncoding`:
- * gzipped when it accepts it and a compressed copy is ready. The route (`sendJson`) and the Node shortcut of the
- * SDK poll (`client-revalidation.ts`) both answer from it, so their answers cannot drift apart.
+ * gzipped when it accepts it and a compressed copy is ready. The route (`sendJson`) and the fast path of the
+ * SDK poll (`fast-paths/client-poll.fast-path.ts`) both answer from it, so their answers cannot drift apart.
  */
 export function jsonAnswer(body: Bytes, acceptEncoding: string | undefined, cache: GzipCache): { bytes: Bytes; headers: Record<string, string> } {
   if (body.byteLength < MIN_GZIP_BYTES) return { bytes: body, headers: { 'content-type': 'application/json' } };

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import type * as v from 'valibot';
 import type { ProjectActor, Registry } from '../actors/registry.js';
@@ -139,7 +140,33 @@ export interface RouteSpec<
   handle(call: Call<Output<P>, Output<B>, Output<Q>>): Promise<Answer<T>> | Answer<T>;
   /** The body of a successful result; absent: no body. */
   view?(value: T, call: Call<Output<P>, Output<B>, Output<Q>>): unknown;
+  /**
+   * The route's fast path (`src/http/fast-paths/`, docs/performance.md): the same answer written on Node's
+   * response before Hono sees the request, when served by `serveApp`. Under `app.request`, `handle` answers.
+   */
+  node?: NodeAnswer;
 }
+
+/**
+ * One request a fast path may answer: the route's method and exact path (any query), from a caller holding the route's
+ * permission. The server found the caller and the request id once, and notes the answer (log line, metric).
+ */
+export interface NodeCall {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** Whether the URL has a query string (`req.url` holds it). */
+  hasQuery: boolean;
+  principal: Principal;
+  /** The caller's well-formed `X-Request-Id`, or a new UUID: the answer carries it. */
+  requestId: string;
+  deps: AppDeps;
+}
+
+/**
+ * A route's answer written on Node's response: the status of the whole answer it wrote, or `false`, having
+ * written nothing, to leave the request to the route (which answers errors in their one shape).
+ */
+export type NodeAnswer = (call: NodeCall) => number | false;
 
 /** A query schema: an object whose entries name the parameters. */
 export type QuerySchema = v.GenericSchema & { readonly entries: v.ObjectEntries };

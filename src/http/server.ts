@@ -1,40 +1,29 @@
 import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import type { Hono } from 'hono';
-import type { AppEnv } from './route.js';
 
 /**
- * A request Node answers before Hono sees it: `true` when it wrote the whole answer, `false` to leave the request
- * to Hono untouched (a shortcut only answers what the route would answer the same; anything else, errors
- * included, goes on to the route). A promise settles to the same (the request waits; Hono reads its body later).
+ * The fast paths of an app (`fastPathsOf`, src/http/fast-paths/dispatch.ts): `true` when one wrote the whole
+ * answer, `false` to hand the request to Hono untouched; a promise settles to the same (the request waits, and
+ * Hono reads its body later).
  */
-export type NodeShortcut = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+export type FastPaths = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 
-const SHORTCUTS = new WeakMap<Hono<AppEnv>, NodeShortcut[]>();
-
-/** Registers a shortcut of `app`, tried in the order added, when the app is served by {@link serveApp}. */
-export function addNodeShortcut(app: Hono<AppEnv>, shortcut: NodeShortcut): void {
-  SHORTCUTS.set(app, [...(SHORTCUTS.get(app) ?? []), shortcut]);
+/** What `serveApp` serves: Hono's `fetch`, and the fast paths answered before it, if any. */
+export interface ServedApp {
+  fetch(request: Request, env: unknown): Response | Promise<Response>;
+  readonly fastPaths?: FastPaths | undefined;
 }
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** The shortcuts of the app served at the moment, then, if none answered, node-server's listener (Hono). */
-function withShortcuts(app: () => Hono<AppEnv>, honoListener: Listener): Listener {
+/** The fast paths of the app served at the moment, then, if none answered, node-server's listener (Hono). */
+function withFastPaths(app: () => ServedApp, honoListener: Listener): Listener {
   return (req, res) => {
-    const shortcuts = SHORTCUTS.get(app());
-    if (shortcuts) {
-      for (let i = 0; i < shortcuts.length; i += 1) {
-        const answered = shortcuts[i]!(req, res);
-        if (answered === true) return;
-        if (answered !== false) {
-          answered.then((done) => { if (!done) honoListener(req, res); }, () => honoListener(req, res));
-          return;
-        }
-      }
-    }
-    honoListener(req, res);
+    const answered = app().fastPaths?.(req, res) ?? false;
+    if (answered === true) return;
+    if (answered === false) return honoListener(req, res);
+    answered.then((done) => { if (!done) honoListener(req, res); }, () => honoListener(req, res));
   };
 }
 
@@ -42,23 +31,23 @@ export interface ServeOptions {
   port: number;
   hostname?: string;
   serverOptions?: ServerOptions;
-  /** What Hono's side calls for the requests no shortcut answered (default: the app's `fetch`); tests wrap it. */
+  /** What Hono's side calls for the requests no fast path answered (default: the app's `fetch`); tests wrap it. */
   fetch?: (request: Request, env: unknown) => Response | Promise<Response>;
 }
 
 /**
- * Serves `app` over HTTP as `npm start` does: `@hono/node-server` with the app's Node shortcuts in front. `app`
- * may be a function returning the app to serve now (a test harness swaps it across restarts).
+ * Serves `app` over HTTP as `npm start` does: `@hono/node-server` with the app's fast paths in front. `app` may
+ * be a function returning the app to serve now (a test harness swaps it across restarts).
  *
- * @example const server = serveApp(app, { port: 4242, hostname: '127.0.0.1' }, (info) => log(info.port))
+ * @example const server = serveApp(createApp(options), { port: 4242, hostname: '127.0.0.1' }, (info) => log(info.port))
  */
-export function serveApp(app: Hono<AppEnv> | (() => Hono<AppEnv>), options: ServeOptions, onListen?: (info: AddressInfo) => void): ServerType {
+export function serveApp(app: ServedApp | (() => ServedApp), options: ServeOptions, onListen?: (info: AddressInfo) => void): ServerType {
   const current = typeof app === 'function' ? app : () => app;
   return serve({
     fetch: options.fetch ?? ((request, env) => current().fetch(request, env)),
     port: options.port,
     ...(options.hostname === undefined ? {} : { hostname: options.hostname }),
     serverOptions: options.serverOptions ?? {},
-    createServer: ((serverOptions: ServerOptions, listener: Listener) => createServer(serverOptions, withShortcuts(current, listener))) as typeof createServer,
+    createServer: ((serverOptions: ServerOptions, listener: Listener) => createServer(serverOptions, withFastPaths(current, listener))) as typeof createServer,
   }, onListen);
 }

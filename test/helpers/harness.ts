@@ -1,10 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Hono } from 'hono';
-import type { AppEnv } from '../../src/http/route.js';
 import { Registry } from '../../src/actors/registry.js';
-import { createApp } from '../../src/app.js';
+import { createApp, type App } from '../../src/app.js';
 import { ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from '../../src/bootstrap-tokens.js';
 import type { TokenHasher } from '../../src/auth/token-hasher.js';
 import { loadTokenHasher } from '../../src/auth/token-key.js';
@@ -19,7 +17,7 @@ export const ADMIN_TOKEN = '*:*.test-admin-token-0123456789';
 export const HARNESS_TOKEN_SECRET = 'harness-token-key-not-for-production-0123456789abcdef';
 
 export interface Harness {
-  app: Hono<AppEnv>;
+  app: App;
   registry: Registry;
   config: Config;
   /** The token hasher the app was built with (its key: {@link HARNESS_TOKEN_SECRET} unless the test chose one). */

@@ -1,6 +1,6 @@
 /**
- * A harness's app served over a real socket as `npm start` serves it (`serveApp`: the Node shortcuts in front
- * of Hono), with the requests that reached Hono counted, for the tests of those shortcuts.
+ * A harness's app served over a real socket as `npm start` serves it (`serveApp`: the fast paths in front
+ * of Hono), with the requests that reached Hono counted, for the tests of those fast paths.
  */
 import type { AddressInfo } from 'node:net';
 import type { ServerType } from '@hono/node-server';

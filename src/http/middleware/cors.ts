@@ -17,7 +17,7 @@ export function corsStep(origins: readonly string[]): Step {
 }
 
 /**
- * The CORS headers `corsStep` sets for a request's `Origin`, as pairs (the Node shortcuts set them too).
+ * The CORS headers `corsStep` sets for a request's `Origin`, as pairs (the frontend fast path sets them too).
  *
  * @example corsHeaders(['https://a.example'])('https://a.example') // [[Allow-Origin, 'https://a.example'], [Expose-Headers, 'ETag'], [Vary, 'Origin']]
  */

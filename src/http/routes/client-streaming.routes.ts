@@ -6,8 +6,9 @@
  */
 import { parseRevision } from '../../queries/client-delta.query.js';
 import { clientScopeOf } from '../client-spec.js';
-import type { Closable } from '../client-streams.js';
+import type { Closable } from '../client-stream-sinks.js';
 import { apiError } from '../errors.js';
+import { clientStreamOnNode } from '../fast-paths/client-stream.fast-path.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 
 export const clientStreamingRoutes: RouteSpec[] = [
@@ -25,5 +26,6 @@ export const clientStreamingRoutes: RouteSpec[] = [
       if (stream === 'closed') throw apiError('Unavailable', 'The server is stopping: reconnect shortly');
       return new Response(stream, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' } });
     },
+    node: clientStreamOnNode,
   }),
 ];

@@ -6,12 +6,13 @@
 import { ClientFeaturesQuerySchema } from '../../schemas/client.schema.js';
 import { FlagNameSchema, looseObject } from '../../schemas/common.schema.js';
 import { ClientFeaturesView, ClientFeatureView } from '../../schemas/responses.schema.js';
-import { clientPoll, clientScopeOf, ifNoneMatches, inlineSegmentConstraints } from '../client-spec.js';
+import { clientPoll, clientScopeOf, inlineSegmentConstraints } from '../client-spec.js';
 import { apiError } from '../errors.js';
 import { sendJson } from '../gzip.js';
 import { answerWith, setResponseHeader } from '../answer.js';
+import { clientPollOnNode } from '../fast-paths/client-poll.fast-path.js';
+import { ifNoneMatches } from '../if-none-match.js';
 import { defineRoute, type RouteSpec } from '../route.js';
-
 
 const SPEC = 'The `Unleash-Client-Spec` header (semver; 4.2.0 or newer: segment ids and top-level `segments`, else their constraints inlined)';
 
@@ -26,10 +27,10 @@ export const clientRoutes: RouteSpec[] = [
       setResponseHeader(c, 'ETag', answer.etag);
       // CLIENT_FETCH_MODE=streaming moves polling SDKs to the stream (they discard this body), while it has room.
       if (streaming) setResponseHeader(c, 'fetch-mode', 'streaming');
-      // A poll with the current ETag is usually answered before Hono (`client-revalidation.ts`); this is the same answer.
       if (ifNoneMatches(c.req.header('if-none-match'), answer.etag)) return answerWith(c, null, 304);
       return sendJson(c, answer.body, deps.gzip);
     },
+    node: clientPollOnNode,
   }),
   defineRoute({
     method: 'get', path: '/api/client/features/:featureName', tag: 'Client', permission: 'CLIENT_API',

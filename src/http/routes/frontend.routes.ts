@@ -13,7 +13,9 @@ import type { Principal } from '../../auth/permissions.js';
 import { FrontendBodySchema, PlaygroundBodySchema, queryAsContext, readContext, type RequestContext } from '../../schemas/frontend.schema.js';
 import { apiError } from '../errors.js';
 import { answerWith, setResponseHeader } from '../answer.js';
-import { frontendAnswer, frontendHeaders, namesEtag } from '../frontend-answer.js';
+import { frontendAnswer, frontendHeaders } from '../frontend-answer.js';
+import { frontendOnNode } from '../fast-paths/frontend.fast-path.js';
+import { ifNoneMatches } from '../if-none-match.js';
 import { defineRoute, type AppDeps, type AppEnv, type RouteSpec } from '../route.js';
 
 /** The request's peer address, when the server knows it (not under `app.request` in tests). */
@@ -29,7 +31,7 @@ export function peerAddress(c: Context<AppEnv>): string | undefined {
 function answerToggles(c: Context<AppEnv>, principal: Principal, context: RequestContext, deps: AppDeps): Response {
   const { body, etag } = frontendAnswer(deps, principal, context, peerAddress(c));
   for (const [name, value] of Object.entries(frontendHeaders(etag))) setResponseHeader(c, name, value);
-  if (namesEtag(c.req.header('if-none-match'), etag)) return answerWith(c, null, 304);
+  if (ifNoneMatches(c.req.header('if-none-match'), etag)) return answerWith(c, null, 304);
   return answerWith(c, new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), 200, { 'content-type': 'application/json' });
 }
 
@@ -47,6 +49,7 @@ export const frontendRoutes: RouteSpec[] = [
     summary: 'The flags enabled for the context in the query (`userId`, `sessionId`, `remoteAddress`, `properties[name]`, ...), each with its variant',
     success: { status: 200, description: '`{toggles: [{name, enabled, variant, impressionData}]}`; weak `ETag`, 304 on `If-None-Match`' },
     handle: ({ c, principal, deps }) => answerToggles(c, principal, contextFromQuery(c), deps),
+    node: frontendOnNode,
   }),
   defineRoute({
     method: 'post', path: '/api/frontend', tag: 'Frontend API', permission: 'FRONTEND_API',

@@ -10,8 +10,8 @@ import { parseRevision } from '../../queries/client-delta.query.js';
 import { weakEtagOf } from '../../queries/evaluation.query.js';
 import type { RequestContext } from '../../schemas/frontend.schema.js';
 import { OfrepBodySchema, OfrepBulkQuerySchema, OfrepEventsQuerySchema, OfrepFlagParamsSchema, ofrepContext } from '../../schemas/ofrep.schema.js';
-import { ifNoneMatches } from '../client-spec.js';
-import type { Closable } from '../client-streams.js';
+import { ifNoneMatches } from '../if-none-match.js';
+import type { Closable } from '../client-stream-sinks.js';
 import { apiError } from '../errors.js';
 import { OFREP_ERROR_CODE } from '../middleware/ofrep-errors.js';
 import { eventStreamsOf, ofrepScopeOf } from '../ofrep-scope.js';
@@ -60,7 +60,7 @@ export const ofrepRoutes: RouteSpec[] = [
       const etag = weakEtagOf(text);
       c.header('ETag', etag);
       c.header('Cache-Control', 'private, no-cache');
-      if (ifNoneMatches(c.req.header('if-none-match'), etag.slice(2))) return c.body(null, 304);
+      if (ifNoneMatches(c.req.header('if-none-match'), etag)) return c.body(null, 304);
       return c.body(text, 200, { 'content-type': 'application/json' });
     },
   }),

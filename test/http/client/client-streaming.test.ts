@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { describe, expect } from 'vitest';
 import { addStrategy, createFlag, flagPath, switchOn } from '../../helpers/flags.js';
 import { ADMIN_TOKEN } from '../../helpers/harness.js';
-import { FANOUT_CHUNK } from '../../../src/http/client-streams.js';
+import { FANOUT_CHUNK } from '../../../src/http/client-stream-pacing.js';
 import { clientToken } from './client-fixtures.js';
 import { eventsOf, openSse, servedTest, type SseMessage } from './stream-fixtures.js';
 
@@ -202,7 +202,7 @@ describe('who may call', () => {
   });
 });
 
-describe('opened on Node\'s response (the shortcut before Hono)', () => {
+describe('opened on Node\'s response (the fast path before Hono)', () => {
   const logged = servedTest({ LOG_LEVEL: 'info' });
 
   logged('the stream carries the request id, and is logged and counted as the route\'s answer would be; the same stream under app.request', async ({ h, base }) => {

@@ -1,6 +1,6 @@
 /**
  * The SDK poll (`GET /api/client/features`, no query) is answered by Node before Hono
- * (`src/http/client-revalidation.ts`): 304 with the current `ETag`, else the full answer. Over a real socket
+ * (`src/http/fast-paths/client-poll.fast-path.ts`): 304 with the current `ETag`, else the full answer. Over a real socket
  * served as `npm start` serves it (`serveApp`). It must answer exactly what the route answers, and leave
  * everything else to the route.
  */
@@ -154,7 +154,7 @@ describe('a poll without the current ETag', () => {
   });
 });
 
-describe('what the shortcut leaves to the route', () => {
+describe('what the fast path leaves to the route', () => {
   const test = servedTest();
 
   test('a query string: answered by the route, 200 then 304', async ({ h, served }) => {

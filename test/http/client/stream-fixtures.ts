@@ -33,7 +33,7 @@ export function servedTest(env: Record<string, string> = {}) {
     seen: async ({}, use) => use([]),
     base: async ({ h, seen }, use) => {
       const port = await freePort();
-      // Served as `npm start` serves it (`serveApp`: the Node shortcuts first, then Hono). Every answer is noted
+      // Served as `npm start` serves it (`serveApp`: the fast paths first, then Hono). Every answer is noted
       // when its head is written, whoever wrote it; the delta bodies are read from Hono's answers on the way.
       const deltas = new WeakMap<IncomingMessage, SeenRequest['delta']>();
       const server = serveApp(() => h.app, {

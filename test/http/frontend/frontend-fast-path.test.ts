@@ -1,5 +1,5 @@
 /**
- * `GET /api/frontend` is answered by Node before Hono (`src/http/frontend-shortcut.ts`), over a real socket
+ * `GET /api/frontend` is answered by its fast path before Hono (`src/http/fast-paths/frontend.fast-path.ts`), over a real socket
  * served as `npm start` serves it (`serveApp`). It must answer exactly what the route answers (body, `ETag`,
  * 304, CORS, request id, log line, metric) and leave everything else to the route.
  */
@@ -114,7 +114,7 @@ describe('GET /api/frontend answered by Node', () => {
   });
 });
 
-describe('what the shortcut leaves to the route', () => {
+describe('what the fast path leaves to the route', () => {
   const test = servedAppTest({}, buildWorld);
 
   test('no or a bad token, a client or personal token, a query the route refuses: the route\'s errors', async ({ h, served }) => {

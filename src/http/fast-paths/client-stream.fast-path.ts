@@ -1,0 +1,19 @@
+import { parseRevision } from '../../queries/client-delta.query.js';
+import { clientScopeOf } from '../client-spec.js';
+import type { NodeCall } from '../route.js';
+
+/**
+ * The fast path of `GET /api/client/streaming` (docs/performance.md): the stream opened on Node's response,
+ * each message one `res.write`, instead of the route's WHATWG `ReadableStream` that node-server pumps into the
+ * socket with a few promises per message per client. It opens what the route would open the same way, with
+ * its headers; a query string, streaming off, no room for one more stream or a server stopping are left to
+ * the route (404, 429, 503 in their one shape).
+ */
+export function clientStreamOnNode({ req, res, hasQuery, principal, requestId, deps }: NodeCall): number | false {
+  if (hasQuery || !deps.config.clientStreaming) return false;
+  const lastEventId = req.headers['last-event-id'];
+  const opened = deps.clientStreams.openOnNode(clientScopeOf(principal), {}, parseRevision(typeof lastEventId === 'string' ? lastEventId : undefined), res, {
+    'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no', 'X-Request-Id': requestId,
+  });
+  return opened === true ? 200 : false;
+}
