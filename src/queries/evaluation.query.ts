@@ -4,7 +4,7 @@
  * version or the service's sequence number (segments live in the service) moves; nothing on the request
  * path reads a stored flag again.
  */
-import { hash, randomBytes } from 'node:crypto';
+import { createHash, hash, randomBytes } from 'node:crypto';
 import type { Registry } from '../actors/registry.js';
 import {
   compileFlags,
@@ -45,58 +45,14 @@ interface Compiled {
 
 const TOGGLES_OPEN = Buffer.from('{"toggles":[');
 const TOGGLES_CLOSE = Buffer.from(']}');
-/** Random per process: the seeds of every frontend `ETag`, so toggle ids of an earlier process never match. */
-const ETAG_SEEDS = new Uint32Array(randomBytes(8).buffer);
+/** Random per process: mixed into every frontend `ETag`, so toggle ids of an earlier process never match. */
+const ETAG_SEED = randomBytes(16);
 
-/** murmur3's finalizer: every bit of `h` moves every bit of the answer. */
-function fmix32(h: number): number {
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-/**
- * The tag of a list of toggle ids: two 32-bit lanes, each seeded from the process's random seeds, mixing in every
- * id in order (murmur3's block step), then the length. Not a cryptographic hash: a client only ever compares the
- * tag of its own last answer, and two lists share a tag by chance about once in 2^64.
- */
+/** The tag of a list of toggle ids: SHA-1 of the process's seed and the ids, in order. */
 function idsTag(parts: readonly EncodedToggle[]): string {
-  let a = ETAG_SEEDS[0]!;
-  let b = ETAG_SEEDS[1]!;
-  for (let i = 0; i < parts.length; i += 1) {
-    const id = parts[i]!.id;
-    a = mixBlock(a, Math.imul(id, 0xcc9e2d51), 13, 0xe6546b64);
-    b = mixBlock(b, Math.imul(id, 0x1b873593), 15, 0x561ccd1b);
-  }
-  return `${fmix32(a ^ parts.length).toString(36)}-${fmix32(b ^ parts.length).toString(36)}`;
-}
-
-/** One block step of a lane: xor in the scrambled block, rotate left by `rotate`, multiply by 5, add `add`. */
-function mixBlock(h: number, block: number, rotate: number, add: number): number {
-  const x = h ^ block;
-  return (Math.imul((x << rotate) | (x >>> (32 - rotate)), 5) + add) | 0;
-}
-
-/**
- * Bodies are cut from slabs of this many bytes, as Node's own Buffer pool does for small buffers: a 7 KB body of
- * its own cost an allocation (~2.5 µs) per request. A slab is never written twice; a new one is taken when the
- * rest is too small, and an old one is freed once no body cut from it is referenced.
- */
-const SLAB_BYTES = 256 * 1024;
-let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-let slabUsed = 0;
-
-/** `length` bytes no one else holds, from the current slab when it has room. */
-function bodyBuffer(length: number): Buffer {
-  if (length > SLAB_BYTES / 4) return Buffer.allocUnsafe(length);
-  if (slabUsed + length > SLAB_BYTES) {
-    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-    slabUsed = 0;
-  }
-  const body = slab.subarray(slabUsed, slabUsed + length);
-  // Keep the next body 8-byte aligned, as Node's pool does.
-  slabUsed += (length + 7) & ~7;
-  return body;
+  const ids = new Uint32Array(parts.length);
+  for (let i = 0; i < parts.length; i += 1) ids[i] = parts[i]!.id;
+  return createHash('sha1').update(ETAG_SEED).update(ids).digest('base64url');
 }
 
 /** One toggle of a frontend answer, encoded once: its JSON bytes (and after a comma) and an id unique to them in this process. */
@@ -177,12 +133,10 @@ export class EvaluationQuery {
   }
 
   /**
-   * {@link frontendBody} and its weak `ETag`. The tag is a 64-bit hash (`idsTag`) of the ids of the encoded toggles
-   * the body is made of (each id stands for one encoding, never reused in this process), seeded at random per
-   * process: the same tag means the same bytes, and hashing one number a toggle instead of ~140 bytes saves a
-   * tenth of the request (SHA-1 of the ids cost ~4 µs of it, this ~0.3 µs). A restart, or a recompile after a
-   * change elsewhere in the project, changes the tag (one 200 where a 304 could have been), never the other way
-   * round.
+   * {@link frontendBody} and its weak `ETag`. The tag hashes the ids of the encoded toggles the body is made of
+   * (each id stands for one encoding, never reused in this process) rather than the body's bytes, seeded at random
+   * per process: the same tag means the same bytes. A restart, or a recompile after a change elsewhere in the
+   * project, changes the tag (one 200 where a 304 could have been), never the other way round.
    */
   frontendAnswer(scope: EvaluationScope, context: EvaluationContext): { body: Buffer; etag: string } {
     const projects = this.projectsOf(scope);
@@ -203,7 +157,7 @@ export class EvaluationQuery {
     if (projects.length > 1) parts.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     let length = TOGGLES_OPEN.length + TOGGLES_CLOSE.length;
     for (let i = 0; i < parts.length; i += 1) length += i === 0 ? parts[i]!.bytes.length : parts[i]!.afterComma.length;
-    const body = bodyBuffer(length);
+    const body = Buffer.allocUnsafe(length);
     let at = TOGGLES_OPEN.copy(body, 0);
     for (let i = 0; i < parts.length; i += 1) at += (i === 0 ? parts[i]!.bytes : parts[i]!.afterComma).copy(body, at);
     TOGGLES_CLOSE.copy(body, at);

@@ -45,11 +45,10 @@ test('the body equals JSON.stringify of the evaluated toggles, for 300 users, on
   expect(enabledSeen).toBeLessThan(3 * 300 * 5);
 });
 
-test('bodies stay as answered after many more (each is cut from a slab, never written twice); the ETag is one per body', async ({ h }) => {
+test('bodies stay as answered after many more (none is written twice); the ETag is one per body', async ({ h }) => {
   const query = new EvaluationQuery(h.registry);
   const kept: { body: Buffer; text: string; etag: string }[] = [];
   const scope = { projects: '*' as const, environment: 'development' };
-  // ~600 bytes a body: 1,000 of them run through several 256 KB slabs.
   for (let u = 0; u < 1000; u += 1) {
     const context = { userId: `user-${u}`, sessionId: String(u), properties: {} };
     const { body, etag } = query.frontendAnswer(scope, context);
@@ -59,7 +58,7 @@ test('bodies stay as answered after many more (each is cut from a slab, never wr
   const bodyOf = new Map<string, string>();
   const tagOf = new Map<string, string>();
   for (const { text, etag } of kept) {
-    expect(etag).toMatch(/^W\/"[0-9a-z]+-[0-9a-z]+"$/);
+    expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]+"$/);
     expect(bodyOf.get(etag) ?? text).toBe(text);
     expect(tagOf.get(text) ?? etag).toBe(etag);
     bodyOf.set(etag, text);
