@@ -38,10 +38,12 @@ export function honoStep(middleware: MiddlewareHandler): Step {
  * 4. bound, read and validate the body (413, 415, 400). Step 5, `handle`, runs the route: use case → ETag → view.
  */
 export function pipelineOf(route: RouteSpec, deps: AppDeps): Step[] {
-  const steps: Step[] = [authenticate(route, deps)];
+  // A public route (`authentication: 'none'`) has no caller to resolve or check: steps 1 and 3 are left out.
+  const open = route.authentication === 'none';
+  const steps: Step[] = open ? [] : [authenticate(route, deps)];
   if (route.params) steps.push(validateSync('param', route.params));
   if (route.query) steps.push(validateSync('query', route.query));
-  steps.push(authorize(route, deps));
+  if (!open) steps.push(authorize(route, deps));
   if (route.body) {
     const limit = route.bodyLimit === 'import' ? deps.config.importBodyLimit : deps.config.bodyLimit;
     const tooLarge = () => apiError('PayloadTooLarge', `The request body is larger than ${limit} bytes`);
