@@ -49,8 +49,11 @@ import { StreamTickets } from './auth/stream-tickets.js';
 import { HealthQuery } from './queries/health.query.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 import { metricsRoutes, METRICS_PATH, scrape } from './http/routes/metrics.routes.js';
+import { edgeRoutes } from './http/routes/edge.routes.js';
+import { AddressBudget } from './http/address-budget.js';
+import { EDGE_VALIDATE_BUDGET } from './limits.js';
 
-/** Every authenticated route, in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */
+/** Every route record (all authenticated but `POST /edge/validate`), in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */
 export const ROUTES: RouteSpec[] = [
   ...projectRoutes,
   ...environmentRoutes,
@@ -77,6 +80,7 @@ export const ROUTES: RouteSpec[] = [
   ...clientStreamingRoutes,
   ...ofrepRoutes,
   ...metricsRoutes,
+  ...edgeRoutes,
 ];
 
 /**
@@ -120,6 +124,7 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     ofrep: new OfrepQuery(evaluation), streamTickets: new StreamTickets(tokenHasher, config.ofrepStreamTicketSeconds),
     metrics: new ServiceMetrics(registry),
     search: new FeatureSearch(registry),
+    edgeValidation: new AddressBudget(EDGE_VALIDATE_BUDGET.tokensPerWindow, EDGE_VALIDATE_BUDGET.windowMs, EDGE_VALIDATE_BUDGET.addresses),
   };
   deps.metrics.setStreamingSource(clientStreams);
   const openapi = JSON.stringify(openApiDocument(routes, '1'));

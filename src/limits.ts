@@ -87,6 +87,23 @@ export const SHAPE_LIMITS = {
   clientName: 255,
   /** Strategy names one SDK registration lists. */
   clientStrategies: 1000,
+  /** Tokens one `POST /edge/validate` lists, and characters of each (a longer text is no token). */
+  edgeTokens: 1000,
+  edgeToken: 1000,
+  /** Applications and metric entries one `POST /api/client/metrics/bulk` carries (Unleash Edge sends batches under 100 KB). */
+  bulkApplications: 1000,
+  bulkMetrics: 10_000,
+} as const;
+
+/**
+ * What one address may ask of `POST /edge/validate` (no token needed, so anyone can call it): `tokensPerWindow`
+ * token lookups per `windowMs` (a call costs one lookup per listed token, at least one), for at most `addresses`
+ * addresses at once (past that, the oldest window is forgotten).
+ */
+export const EDGE_VALIDATE_BUDGET = {
+  tokensPerWindow: 10_000,
+  windowMs: 60_000,
+  addresses: 10_000,
 } as const;
 
 /**

@@ -29,7 +29,9 @@ export type Permission =
   /** Read evaluated flags through `/api/frontend`: frontend tokens (in their scope) and admin tokens. */
   | 'FRONTEND_API'
   /** OFREP bulk evaluation and its event stream: client, frontend and admin tokens (CLIENT-API "OpenFeature (OFREP)"). */
-  | 'EVALUATE';
+  | 'EVALUATE'
+  /** Anyone, without a token (`authentication: 'none'` routes: `POST /edge/validate`, as Unleash's `NONE`). */
+  | 'NONE';
 
 /** Who is calling, resolved from the `Authorization` header. */
 export type Principal =
@@ -70,6 +72,7 @@ export function effectiveProjectRole(rootRole: number, projectRole: number | und
  * route addresses (undefined for none or for routes outside a project).
  */
 export function isAllowed(principal: Principal, permission: Permission, projectRole: number | undefined): boolean {
+  if (permission === 'NONE') return true;
   switch (principal.kind) {
     case 'admin':
       return true;

@@ -51,7 +51,7 @@ export function openApiDocument(routes: RouteSpec[], version: string): Record<st
     const responses: Record<string, unknown> = { [String(route.success.status)]: success };
     // The pipeline answers these on every route of its kind, whatever the route declares.
     const implied: ErrorKind[] = [
-      'ValidationError', 'AuthenticationRequired', 'NoAccessError',
+      'ValidationError', ...(route.authentication === 'none' ? [] : ['AuthenticationRequired', 'NoAccessError'] as const),
       ...(route.path.includes(':projectId') ? ['NotFoundError', 'Unavailable'] as const : []),
       ...(route.body ? ['PayloadTooLarge', 'ContentTypeError'] as const : []),
       ...(route.conditional ? ['PreconditionFailed'] as const : []),
@@ -71,6 +71,7 @@ export function openApiDocument(routes: RouteSpec[], version: string): Record<st
       operationId: `${route.method}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, ch: string | undefined) => (ch ? ch.toUpperCase() : ''))}`,
       'x-permission': route.permission,
       ...(route.authentication === 'ticket' ? { security: [], description: 'Authenticated by the `ticket` query parameter (a short-lived stream ticket from the bulk answer\'s `eventStreams`), not the `Authorization` header.' } : {}),
+      ...(route.authentication === 'none' ? { security: [], description: 'Public: no `Authorization` header is needed or read.' } : {}),
       parameters,
       ...(route.body ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: schemaOf(route.body) } } } } : {}),
       responses,

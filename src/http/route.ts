@@ -15,6 +15,7 @@ import type { StreamTickets } from '../auth/stream-tickets.js';
 import type { HealthQuery } from '../queries/health.query.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { Result } from '../use-cases/result.js';
+import type { AddressBudget } from './address-budget.js';
 import type { ClientStreams } from './client-streams.js';
 import type { DumpStreams } from './dump-streams.js';
 import type { ErrorKind } from './errors.js';
@@ -50,6 +51,8 @@ export interface AppDeps {
   metrics: ServiceMetrics;
   /** `GET /api/admin/search/features`: per-project sort orders, kept per state version. */
   search: FeatureSearch;
+  /** What each address may still have checked by `POST /edge/validate` (token texts per minute). */
+  edgeValidation: AddressBudget;
 }
 
 /** Values the pipeline's middleware set on a request's context. */
@@ -124,8 +127,10 @@ export interface RouteSpec<
   /**
    * `ticket`: the caller is the API token named by a stream ticket in the query (`?ticket=`), not an
    * `Authorization` header (the OFREP event stream: EventSource sends no headers). See `src/auth/stream-tickets.ts`.
+   * `none`: anyone may call it (permission `NONE`): no caller is resolved or checked, and `call.principal` is
+   * not set; the route bounds what a call costs itself (`POST /edge/validate`).
    */
-  authentication?: 'ticket';
+  authentication?: 'ticket' | 'none';
   /**
    * The write is conditional on the version of the flag the path names: the pipeline reads `If-Match` into
    * `call.ifMatch` (412 on a mismatch is the domain's). Any route whose result carries a version answers it

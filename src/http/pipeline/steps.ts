@@ -11,15 +11,17 @@ import type { AppDeps, RouteSpec, Step } from '../route.js';
  * 3. validate path and query (400);
  * 4. find the project and authorize (404, 503, 403);
  * 5. bound, read and validate the body (413, 415, 400).
- * Then `handleRoute` runs the route: use case → `ETag` → view.
+ * Then `handleRoute` runs the route: use case → `ETag` → view. A public route (`authentication: 'none'`) has no
+ * caller to resolve or check: steps 1, 2 and 4 are left out.
  *
  * @example for (const step of pipelineOf(route, deps)) await step(c);
  */
 export function pipelineOf(route: RouteSpec, deps: AppDeps): Step[] {
-  const steps: Step[] = [authenticate(route, deps), refuseTokenWithoutPermission(route)];
+  const open = route.authentication === 'none';
+  const steps: Step[] = open ? [] : [authenticate(route, deps), refuseTokenWithoutPermission(route)];
   if (route.params) steps.push(validateSync('param', route.params));
   if (route.query) steps.push(validateSync('query', route.query));
-  steps.push(authorize(route, deps));
+  if (!open) steps.push(authorize(route, deps));
   if (route.body) steps.push(...bodySteps(route, route.body, deps));
   return steps;
 }

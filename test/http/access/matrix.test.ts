@@ -20,21 +20,22 @@ type Kind =
   | 'admin' // users, tokens, environments, new projects, service-wide dumps
   | 'client' // what SDKs call: client and admin tokens only, never a personal token
   | 'frontend' // the frontend API: frontend tokens and admin tokens only
-  | 'evaluate'; // OFREP bulk evaluation and its event stream: client, frontend and admin tokens
+  | 'evaluate' // OFREP bulk evaluation and its event stream: client, frontend and admin tokens
+  | 'public'; // no token needed: whoever calls (Unleash Edge's token validation)
 
 type Caller = 'admin token' | 'client token' | 'frontend token' | 'root Admin' | 'root Editor' | 'root Viewer' | 'Owner' | 'Member' | 'Reader';
 
 /** Who may do what: the rules of API-DECISIONS, restated. */
 const MAY: Record<Caller, Kind[]> = {
-  'admin token': ['read', 'flag', 'project', 'segment', 'tag-type', 'definition', 'admin', 'client', 'frontend', 'evaluate'],
-  'client token': ['client', 'evaluate'],
-  'frontend token': ['frontend', 'evaluate'],
-  'root Admin': ['read', 'flag', 'project', 'segment', 'tag-type', 'definition', 'admin'],
-  'root Editor': ['read', 'flag', 'segment', 'tag-type', 'definition'],
-  'root Viewer': ['read'],
-  Owner: ['read', 'flag', 'project'],
-  Member: ['read', 'flag'],
-  Reader: ['read'],
+  'admin token': ['read', 'flag', 'project', 'segment', 'tag-type', 'definition', 'admin', 'client', 'frontend', 'evaluate', 'public'],
+  'client token': ['client', 'evaluate', 'public'],
+  'frontend token': ['frontend', 'evaluate', 'public'],
+  'root Admin': ['read', 'flag', 'project', 'segment', 'tag-type', 'definition', 'admin', 'public'],
+  'root Editor': ['read', 'flag', 'segment', 'tag-type', 'definition', 'public'],
+  'root Viewer': ['read', 'public'],
+  Owner: ['read', 'flag', 'project', 'public'],
+  Member: ['read', 'flag', 'public'],
+  Reader: ['read', 'public'],
 };
 
 interface Row {
@@ -195,6 +196,9 @@ const EXPECTED: Record<string, Row> = {
   'GET /ofrep/v1/events': { kind: 'evaluate', stream: true, ticket: true },
   // With METRICS_REQUIRE_TOKEN=true (set for this test); without it the route answers anyone (test/faults/metrics.test.ts).
   'GET /internal-backstage/prometheus': { kind: 'admin' },
+  'POST /edge/validate': { kind: 'public', body: { tokens: ['*:development.not-a-token'] } },
+  'POST /api/client/metrics/bulk': { kind: 'client', body: { applications: [{ ...REGISTER, environment: 'development' }], metrics: [] } },
+  'POST /api/client/metrics/edge': { kind: 'client', body: { identifier: '01J0000000000000000000000', appName: 'unleash-edge', edgeVersion: '20.4.1' } },
 };
 
 /** One fresh data directory with a caller of every kind and the things the routes act on. */

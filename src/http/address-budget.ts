@@ -1,0 +1,51 @@
+/**
+ * A budget of work per peer address over fixed windows of time, for the one route anyone may call without a
+ * token (`POST /edge/validate`). It counts a cost per call (the tokens a call asks to check), which the
+ * request-counting rate limiters for Hono do not; the bound on addresses keeps its memory fixed.
+ */
+
+/** The state of one address's window. */
+interface Window {
+  start: number;
+  used: number;
+}
+
+/** Costs taken per address and window; built once per app (`AppDeps`), never shared between apps. */
+export class AddressBudget {
+  /** In order of window start: a window that starts again is moved to the end, so the first is the oldest. */
+  readonly #windows = new Map<string, Window>();
+
+  /**
+   * @param perWindow cost one address may spend in one window
+   * @param windowMs length of a window
+   * @param maxAddresses addresses tracked at once; past it the oldest window is forgotten (its address starts afresh)
+   */
+  constructor(readonly perWindow: number, readonly windowMs: number, readonly maxAddresses: number) {}
+
+  /**
+   * Takes `cost` from the budget of `address`: 0 when granted, else the milliseconds until its window ends
+   * (nothing is taken then).
+   *
+   * @example const wait = budget.take('10.0.0.7', tokens.length); if (wait > 0) answer429(Math.ceil(wait / 1000));
+   */
+  take(address: string, cost: number, now = Date.now()): number {
+    let window = this.#windows.get(address);
+    if (window === undefined || now - window.start >= this.windowMs) {
+      if (window !== undefined) this.#windows.delete(address);
+      this.#forgetOldest(now);
+      window = { start: now, used: 0 };
+      this.#windows.set(address, window);
+    }
+    if (window.used + cost > this.perWindow) return Math.max(1, window.start + this.windowMs - now);
+    window.used += cost;
+    return 0;
+  }
+
+  /** Drops windows that have ended, and the oldest ones while the map is full. */
+  #forgetOldest(now: number): void {
+    for (const [address, window] of this.#windows) {
+      if (now - window.start < this.windowMs && this.#windows.size < this.maxAddresses) return;
+      this.#windows.delete(address);
+    }
+  }
+}

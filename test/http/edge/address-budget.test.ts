@@ -1,0 +1,32 @@
+/**
+ * The per-address budget behind `POST /edge/validate`'s 429: costs add up within a window, a refusal takes
+ * nothing and says how long to wait, a new window starts afresh, and past the address bound the oldest window
+ * is forgotten (memory stays bounded; the forgotten address only gets a fresh budget).
+ */
+import { describe, expect, it } from 'vitest';
+import { AddressBudget } from '../../../src/http/address-budget.js';
+
+describe('AddressBudget', () => {
+  it('grants costs up to the budget within a window, refuses past it without taking, and starts afresh in the next window', () => {
+    const budget = new AddressBudget(10, 60_000, 100);
+    expect(budget.take('a', 6, 1_000)).toBe(0);
+    expect(budget.take('a', 4, 2_000)).toBe(0);
+    expect(budget.take('a', 1, 31_000)).toBe(30_000);
+    // The refusal took nothing: the same address is still refused, and by the same window.
+    expect(budget.take('a', 1, 60_999)).toBe(1);
+    expect(budget.take('b', 10, 2_000)).toBe(0);
+    expect(budget.take('a', 10, 61_000)).toBe(0);
+    expect(budget.take('a', 1, 61_001)).toBe(60_000 - 1);
+  });
+
+  it('keeps at most maxAddresses windows: the oldest is forgotten first', () => {
+    const budget = new AddressBudget(1, 60_000, 2);
+    expect(budget.take('a', 1, 0)).toBe(0);
+    expect(budget.take('b', 1, 10)).toBe(0);
+    expect(budget.take('a', 1, 20)).toBeGreaterThan(0);
+    // A third address pushes out the oldest window ('a'), which then starts a new one; 'b' is kept.
+    expect(budget.take('c', 1, 30)).toBe(0);
+    expect(budget.take('b', 1, 40)).toBeGreaterThan(0);
+    expect(budget.take('a', 1, 50)).toBe(0);
+  });
+});
