@@ -1,5 +1,5 @@
 import type { Scope } from '../../snapshots/keys.js';
-import type { CommittedRecord } from './command-actor.js';
+import type { CommittedRecord } from './actor-model.js';
 
 /** A flag a committed record changed: in one environment, or in all of them (`environment: null`). */
 export interface FlagTouch {

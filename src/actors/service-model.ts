@@ -3,7 +3,7 @@ import type { ServiceCommand, ServiceEvent, ServiceReplies, ServiceState } from 
 import { SIMPLE_TAG_TYPE, evolveService, forkService } from '../domain/service-state.js';
 import { BUILT_IN_CONTEXT_FIELDS, BUILT_IN_STRATEGIES } from '../domain/definitions.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
-import type { Model } from './command-actor.js';
+import type { Model } from './actor-model.js';
 
 export type ServiceModel = Model<ServiceState, ServiceState, ServiceCommand, ServiceEvent, ServiceReplies>;
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Registry } from '../actors/registry.js';
 import type { FrontendTokenSecret } from '../config.js';
 import type { StoredToken } from '../domain/service-state.js';
-import { fromDecision } from '../use-cases/result.js';
+import { fromDecision } from '../domain/result.js';
 import { tokenForSecret } from '../use-cases/tokens.use-cases.js';
 import type { TokenHasher } from './token-hasher.js';
 import { newSecret, secretLabel, type ClientTokenSecret } from './tokens.js';

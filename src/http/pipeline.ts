@@ -4,7 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { StatusCode } from 'hono/utils/http-status';
 import type * as v from 'valibot';
-import { StorageError } from '../actors/command-actor.js';
+import { StorageError } from '../actors/storage-error.js';
 import { requestLineWriter, type Logger } from '../log.js';
 import type { ServiceMetrics } from '../queries/metrics.query.js';
 import { ApiError, apiError, errorResponse, internalErrorResponse, STATUS } from './errors.js';

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type * as v from 'valibot';
-import type { ProjectActor, Registry } from '../actors/registry.js';
+import type { ProjectActor } from '../actors/actor-types.js';
+import type { Registry } from '../actors/registry.js';
 import type { Permission, Principal } from '../auth/permissions.js';
 import type { TokenHasher } from '../auth/token-hasher.js';
 import type { Config } from '../config.js';
@@ -13,7 +14,7 @@ import type { OfrepQuery } from '../queries/ofrep.query.js';
 import type { StreamTickets } from '../auth/stream-tickets.js';
 import type { HealthQuery } from '../queries/health.query.js';
 import type { ServiceMetrics } from '../queries/metrics.query.js';
-import type { Result } from '../use-cases/result.js';
+import type { Result } from '../domain/result.js';
 import type { ClientStreams } from './client-streams.js';
 import type { DumpStreams } from './dump-streams.js';
 import type { ErrorKind } from './errors.js';

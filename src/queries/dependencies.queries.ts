@@ -2,7 +2,7 @@
 import type { ProjectState } from '../domain/project-state.js';
 import { flagById } from './flags.queries.js';
 import { perStateVersion } from './state-memo.js';
-import { ok, type Result } from '../use-cases/result.js';
+import { ok, type Result } from '../domain/result.js';
 
 /**
  * Each project state's children by parent name, built with one scan per state version: `GET` of one flag

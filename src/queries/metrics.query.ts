@@ -83,7 +83,7 @@ export class ServiceMetrics {
     });
     const snapshotBytes = new client.Counter({ name: 'flagpole_snapshot_bytes_total', help: 'Bytes of the snapshots written', registers: register });
     const lastSnapshotBytes = new client.Gauge({ name: 'flagpole_snapshot_last_bytes', help: 'Bytes of the latest snapshot written', registers: register });
-    registry.store.observers.committed = (ms, ops) => {
+    registry.observers.written = (ms, ops) => {
       HandHistogram.observe(writeSecondsSeries, ms / 1000);
       HandHistogram.observe(batchOpsSeries, ops);
     };
@@ -206,7 +206,7 @@ export class ServiceMetrics {
     });
     new client.Gauge({
       name: 'flagpole_write_in_progress_seconds', help: 'How long the synced write in progress has been waiting for the disk (0: none)', registers,
-      collect() { this.set(registry.store.writeHealth().writingForMs / 1000); },
+      collect() { this.set(registry.writeHealth().writingForMs / 1000); },
     });
     new client.Gauge({
       name: 'flagpole_service_read_only', help: '1 when the service log (users, tokens, environments, segments) could not be recovered and is served read-only', registers,

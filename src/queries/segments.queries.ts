@@ -2,7 +2,7 @@
 import type { Registry } from '../actors/registry.js';
 import { fail } from '../domain/errors.js';
 import type { Segment } from '../domain/segment.js';
-import { failed, ok, type Result } from '../use-cases/result.js';
+import { failed, ok, type Result } from '../domain/result.js';
 
 /** Every segment, by id. */
 export const allSegments = (registry: Registry): Segment[] => Object.values(registry.service.state.segments).sort((a, b) => a.id - b.id);

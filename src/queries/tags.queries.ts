@@ -4,7 +4,7 @@ import { fail } from '../domain/errors.js';
 import type { ProjectState } from '../domain/project-state.js';
 import type { TagType } from '../domain/service-state.js';
 import type { Flag, Tag } from '../domain/types.js';
-import { failed, ok, type Result } from '../use-cases/result.js';
+import { failed, ok, type Result } from '../domain/result.js';
 
 /** Every tag type, in creation order. */
 export const tagTypes = (registry: Registry): TagType[] => registry.service.state.tagTypes;

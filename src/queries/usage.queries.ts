@@ -8,7 +8,7 @@ import type { ClientApplication, ClientInstance } from '../domain/client-applica
 import { fail } from '../domain/errors.js';
 import { HOUR_MS, hourStart, oldestKeptHour, type FlagSeen } from '../domain/usage-counts.js';
 import { USAGE_BOUNDS } from '../limits.js';
-import { failed, ok, type Result } from '../use-cases/result.js';
+import { failed, ok, type Result } from '../domain/result.js';
 
 export type { FlagSeen };
 

@@ -7,7 +7,7 @@ import type { Registry } from '../actors/registry.js';
 import { principalLabel, type Principal } from '../auth/permissions.js';
 import type { ContextField, LegalValue, StrategyDefinition } from '../domain/definitions.js';
 import type { ServiceCommand } from '../domain/service-state.js';
-import { fromDecision, type Result } from './result.js';
+import { fromDecision, type Result } from '../domain/result.js';
 
 type Command<T extends ServiceCommand['type']> = Extract<ServiceCommand, { type: T }>;
 

@@ -8,7 +8,8 @@ import type { ServiceState } from '../domain/service-state.js';
 import type { ProjectMeta, ProjectMode } from '../domain/types.js';
 
 export type { ProjectMeta } from '../domain/types.js';
-import { failed, fromDecision, ok, sendToProject, type Result } from './result.js';
+import { failed, fromDecision, ok, type Result } from '../domain/result.js';
+import { sendToProject } from './send-command.js';
 
 /** The project Unleash and flagpole start with; it cannot be deleted. */
 export const DEFAULT_PROJECT = 'default';

@@ -14,7 +14,7 @@ import { principalLabel, segmentWriteRefusal, type Principal } from '../auth/per
 import { fail, type DomainError } from '../domain/errors.js';
 import type { Segment, SegmentInput } from '../domain/segment.js';
 import { segmentById } from '../queries/segments.queries.js';
-import { failed, fromDecision, ok, type Result } from './result.js';
+import { failed, fromDecision, ok, type Result } from '../domain/result.js';
 
 /** The 404, 503 or 403 of a write to a segment of `project` (null: global) by `principal`, or null. */
 function refusal(registry: Registry, principal: Principal, project: string | null): DomainError | null {
@@ -22,7 +22,7 @@ function refusal(registry: Registry, principal: Principal, project: string | nul
   if (project !== null) {
     const found = registry.find(project);
     if (!found.ok) return found.error;
-    role = principal.kind === 'user' ? found.actor.state.meta.members[String(principal.user.id)] : undefined;
+    role = principal.kind === 'user' ? found.value.state.meta.members[String(principal.user.id)] : undefined;
   }
   const message = segmentWriteRefusal(principal, project, role);
   return message ? fail('NoAccessError', message) : null;

@@ -11,7 +11,8 @@ import { fail } from '../domain/errors.js';
 import type { TagType } from '../domain/service-state.js';
 import type { Tag } from '../domain/types.js';
 import { tagTypeUses } from '../queries/tags.queries.js';
-import { failed, fromDecision, sendToProject, type Result } from './result.js';
+import { failed, fromDecision, type Result } from '../domain/result.js';
+import { sendToProject } from './send-command.js';
 
 /** What changes on which flags of one project. */
 export interface TagChange {

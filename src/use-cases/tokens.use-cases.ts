@@ -1,13 +1,13 @@
 /** API tokens (admin, client) and personal tokens. Scopes are checked in the service mailbox. */
 import { randomUUID } from 'node:crypto';
-import { StorageError } from '../actors/command-actor.js';
+import { StorageError } from '../actors/storage-error.js';
 import type { Registry } from '../actors/registry.js';
 import { principalLabel, type Principal } from '../auth/permissions.js';
 import { legacyHash, type TokenHasher } from '../auth/token-hasher.js';
 import { newSecret, storedUnder } from '../auth/tokens.js';
 import { fail } from '../domain/errors.js';
 import type { StoredToken } from '../domain/service-state.js';
-import { failed, fromDecision, type Result } from './result.js';
+import { failed, fromDecision, type Result } from '../domain/result.js';
 
 /** A token created: its record and its secret, which is answered once and never stored, logged or listed. */
 export interface MintedToken {
@@ -82,7 +82,7 @@ export function tokenForSecret(registry: Registry, hasher: TokenHasher, secret: 
   if (!legacy || (legacy.expiresAt !== null && Date.parse(legacy.expiresAt) <= now)) return legacy;
   // Re-storing is an improvement, not a condition of access: while the disk fails writes, or the service
   // log is read-only, the token still authenticates (reads must keep working) and is re-stored on a later use.
-  if (registry.store.writeHealth(now).failingSince !== null) return legacy;
+  if (registry.writeHealth(now).failingSince !== null) return legacy;
   return registry.service.send({ type: 'token.rehash', id: legacy.id, hash }, 'system').then(
     (rehashed) => (rehashed.ok ? rehashed.reply : rehashed.error.kind === 'Unavailable' ? legacy : undefined),
     (error: unknown) => {

@@ -23,7 +23,7 @@ export function authorize(route: RouteSpec, deps: AppDeps): Step {
     if (projectId !== undefined) {
       const found = deps.registry.find(projectId);
       if (!found.ok) throw new ApiError(found.error);
-      actor = found.actor;
+      actor = found.value;
     }
     c.set('actor', actor);
     const principal = c.get('principal');

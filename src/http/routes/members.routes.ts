@@ -3,7 +3,7 @@ import { membersOf, projectRoles } from '../../queries/access.queries.js';
 import { MembershipBodySchema } from '../../schemas/access.schema.js';
 import { ProjectParamsSchema, ProjectUserRoleParamsSchema } from '../../schemas/params.schema.js';
 import { changeMembership, grantMembership, removeMembership, type MembershipInput } from '../../use-cases/members.use-cases.js';
-import type { Result } from '../../use-cases/result.js';
+import type { Result } from '../../domain/result.js';
 import type { Registry } from '../../actors/registry.js';
 import type { Principal } from '../../auth/permissions.js';
 import { defineRoute, type RouteSpec } from '../route.js';
