@@ -47,17 +47,6 @@ export function hasAnyTag(flag: Flag, wanted: readonly Tag[]): boolean {
   return tags !== undefined && tags.some((t) => wanted.some((w) => w.type === t.type && w.value === t.value));
 }
 
-/** The flags of every project carrying a tag of type `name` (archived ones too), as `project/flag`. */
-export function tagTypeUses(registry: Registry, name: string): string[] {
-  const uses: string[] = [];
-  for (const id of registry.projectIds()) {
-    for (const flag of registry.project(id)?.state.flags.values() ?? []) {
-      if (flag.tags?.some((t) => t.type === name)) uses.push(`${id}/${flag.name}`);
-    }
-  }
-  return uses;
-}
-
 /**
  * Every distinct tag carried by a flag of any project (archived flags included), optionally of one type,
  * sorted by type then value (Unleash's `GET /api/admin/tags`; flagpole keeps no tag that no flag carries).
