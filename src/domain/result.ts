@@ -1,4 +1,3 @@
-import type { Versioned } from './commands.js';
 import type { Decision, DomainError } from './errors.js';
 
 /**
@@ -7,6 +6,15 @@ import type { Decision, DomainError } from './errors.js';
  * of an actor is a {@link Decision}: events and a reply.
  */
 export type Result<T> = { ok: true; value: T; version?: number } | { ok: false; error: DomainError };
+
+/**
+ * The answer of a command that targets one flag: what it answers, and the flag's version after it (the
+ * version it was given, or the one it kept when the command changed nothing): the `ETag` of the answer.
+ */
+export interface Versioned<T> {
+  value: T;
+  version: number;
+}
 
 /** A success. @example ok(flag, flag.version) */
 export const ok = <T>(value: T, version?: number): Result<T> => (version === undefined ? { ok: true, value } : { ok: true, value, version });

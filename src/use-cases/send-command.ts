@@ -1,7 +1,7 @@
 import { principalLabel, type Principal } from '../auth/permissions.js';
-import type { ProjectCommand, ProjectReplies, Versioned } from '../domain/commands.js';
+import type { ProjectCommand, ProjectReplies } from '../domain/commands.js';
 import type { Decision } from '../domain/errors.js';
-import { failed, fromDecision, fromVersioned, type Result } from '../domain/result.js';
+import { failed, fromDecision, fromVersioned, type Result, type Versioned } from '../domain/result.js';
 import type { Registry } from '../actors/registry.js';
 
 /**
