@@ -1,5 +1,5 @@
 import { isAllowed, mayWriteSomeSegment, noAccessMessage } from '../../auth/permissions.js';
-import { projectOfFlag } from '../../queries/tags.queries.js';
+import { projectOfFlag } from '../../queries/tags.query.js';
 import { ApiError, apiError } from '../errors.js';
 import type { AppDeps, RouteSpec, Step } from '../route.js';
 

@@ -1,6 +1,6 @@
 /** Reads of flag dependencies from a project's committed state (docs/api-decisions.md "Dependencies"). */
 import type { ProjectState } from '../domain/project-state.js';
-import { flagById } from './flags.queries.js';
+import { flagById } from './flags.query.js';
 import { perStateVersion } from './state-memo.js';
 import { ok, type Result } from '../domain/result.js';
 
