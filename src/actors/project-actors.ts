@@ -1,4 +1,4 @@
-import type { SegmentUsage } from '../domain/decide-service.js';
+import type { SegmentUsage } from '../domain/context.js';
 import { fail } from '../domain/errors.js';
 import { failed, ok, type Result } from '../domain/result.js';
 import { segmentUsesIn } from '../domain/segment.js';

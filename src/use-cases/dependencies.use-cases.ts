@@ -5,7 +5,7 @@
 import type { Registry } from '../actors/registry.js';
 import type { Principal } from '../auth/permissions.js';
 import type { FeatureParams } from '../schemas/params.schema.js';
-import { type Result } from '../domain/result.js';
+import type { Result } from '../domain/result.js';
 import { sendToFlag } from './send-command.js';
 
 /**

@@ -16,7 +16,7 @@ export const DEFAULT_PROJECT = 'default';
 
 /**
  * The first Owner of a new project: the user who creates it, or, for an admin token, the root Admin with
- * the lowest id. The last root Admin cannot be deleted (see `decide-service.ts`), so there always is one.
+ * the lowest id. The last root Admin cannot be deleted (see `domain/decide/service.ts`), so there always is one.
  */
 function firstOwner(principal: Principal, service: ServiceState): Record<string, number> | null {
   if (principal.kind === 'user') return { [String(principal.user.id)]: PROJECT_OWNER };

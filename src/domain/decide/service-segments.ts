@@ -6,12 +6,15 @@
  * Usage is read from the committed project states through {@link ServiceLookups}; the caller makes sure no
  * project can add a reference meanwhile (the registry's segment fence, see `src/use-cases/segments.use-cases.ts`).
  */
-import { LIMIT_VARIABLES, SHAPE_LIMITS, overLimit, type Limits } from '../limits.js';
-import type { CommandContext } from './context.js';
-import { illegalConstraint } from './definitions.js';
-import { accept, fail, refuse, type Decision, type DomainError } from './errors.js';
-import { describeUse, segmentValueCount, type Segment, type SegmentInput, type SegmentUse } from './segment.js';
-import type { ServiceCommand, ServiceEvent, ServiceLookups, ServiceState } from './service-state.js';
+import { LIMIT_VARIABLES, SHAPE_LIMITS, overLimit, type Limits } from '../../limits.js';
+import type { CommandContext } from '../context.js';
+import { illegalConstraint } from '../definitions.js';
+import { accept, fail, refuse, type Decision, type DomainError } from '../errors.js';
+import { describeUse, segmentValueCount, type Segment, type SegmentInput, type SegmentUse } from '../segment.js';
+import type { ServiceCommand } from '../service-commands.js';
+import type { ServiceEvent } from '../service-events.js';
+import type { ServiceLookups } from '../context.js';
+import type { ServiceState } from '../service-state.js';
 
 type SegmentDecision = Decision<ServiceEvent, Segment>;
 type Command<T extends ServiceCommand['type']> = Extract<ServiceCommand, { type: T }>;

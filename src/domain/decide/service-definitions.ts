@@ -2,11 +2,13 @@
  * Decisions on context fields and strategy definitions, in the service mailbox: names unique, the limits, the
  * built-in strategies kept as they are (Unleash 6.10: "Cannot edit strategy ..."), only deprecated or reactivated.
  */
-import { LIMIT_VARIABLES, SHAPE_LIMITS, overLimit } from '../limits.js';
-import type { CommandContext } from './context.js';
-import type { ContextField, StrategyDefinition } from './definitions.js';
-import { accept, fail, refuse, type Decision } from './errors.js';
-import type { ServiceCommand, ServiceEvent, ServiceState } from './service-state.js';
+import { LIMIT_VARIABLES, SHAPE_LIMITS, overLimit } from '../../limits.js';
+import type { CommandContext } from '../context.js';
+import type { ContextField, StrategyDefinition } from '../definitions.js';
+import { accept, fail, refuse, type Decision } from '../errors.js';
+import type { ServiceCommand } from '../service-commands.js';
+import type { ServiceEvent } from '../service-events.js';
+import type { ServiceState } from '../service-state.js';
 
 type Of<T extends ServiceCommand['type']> = Extract<ServiceCommand, { type: T }>;
 
