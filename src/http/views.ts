@@ -6,7 +6,7 @@ import type { ClientApplication, ClientInstance } from '../domain/client-applica
 import type { Segment } from '../domain/segment.js';
 import type { Environment } from '../domain/service-state.js';
 import type { Flag, Strategy, Variant } from '../domain/types.js';
-import type { FlagSeen } from '../domain/usage-counts.js';
+import type { FlagSeen } from '../domain/usage-records.js';
 import type { ApplicationDetailView, ApplicationView, ArchivedFlagView, FlagDetailView, FlagRecordView, SegmentView } from '../schemas/responses.schema.js';
 
 export * from '../schemas/responses.schema.js';

@@ -1,7 +1,7 @@
 /** The answer of a flag search, and one flag as it shows there (Unleash's `featureSearchResponseSchema`). */
 import type { Environment } from '../domain/service-state.js';
 import type { Flag, Tag } from '../domain/types.js';
-import type { FlagSeen } from '../domain/usage-counts.js';
+import type { FlagSeen } from '../domain/usage-records.js';
 
 /** One environment of a flag in a search answer (Unleash's `featureSearchEnvironmentSchema`). */
 export interface SearchEnvironment {

@@ -6,7 +6,7 @@
 import type { Registry } from '../actors/registry.js';
 import type { ClientApplication, ClientInstance } from '../domain/client-applications.js';
 import { fail } from '../domain/errors.js';
-import { HOUR_MS, hourStart, oldestKeptHour, type FlagSeen } from '../domain/usage-counts.js';
+import { HOUR_MS, hourStart, oldestKeptHour, type FlagSeen } from '../domain/usage-records.js';
 import { USAGE_BOUNDS } from '../limits.js';
 import { failed, ok, type Result } from '../domain/result.js';
 

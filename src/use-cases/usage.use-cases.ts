@@ -7,7 +7,7 @@ import type { Registry } from '../actors/registry.js';
 import type { Principal } from '../auth/permissions.js';
 import type { ClientSighting } from '../domain/client-applications.js';
 import { fail } from '../domain/errors.js';
-import type { CountReport } from '../domain/usage-counts.js';
+import type { CountReport } from '../domain/usage-records.js';
 import type { ClientMetricsBody, ClientRegisterBody } from '../schemas/metrics.schema.js';
 import { failed, ok, type Result } from '../domain/result.js';
 

@@ -5,7 +5,7 @@
  * buckets older than 48 h are dropped.
  */
 import { describe, expect } from 'vitest';
-import { HOUR_MS, hourStart } from '../../../src/domain/usage-counts.js';
+import { HOUR_MS, hourStart } from '../../../src/domain/usage-records.js';
 import { positions } from '../../helpers/expect.js';
 import { harnessTest } from '../../helpers/fixtures.js';
 import { harness } from '../../helpers/harness.js';
