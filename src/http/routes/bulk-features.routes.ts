@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { BatchFeaturesSchema, BatchStaleSchema } from '../../schemas/feature.schema.js';
 import { EnableQuerySchema, ProjectEnvironmentParamsSchema, ProjectParamsSchema } from '../../schemas/params.schema.js';
-import { ArchivedFlagView } from '../../schemas/responses.schema.js';
+import { ArchivedFlagView } from '../../schemas/flag-responses.schema.js';
 import { archivedFlags } from '../../queries/flags.query.js';
 import { flagSeen } from '../../queries/usage.query.js';
 import { archiveFlags, markFlagsStale, toggleFlags } from '../../use-cases/bulk-flags.use-cases.js';
