@@ -21,6 +21,7 @@ export interface ProjectUsage {
   lastSeenAt(flag: string): string | null;
 }
 
+/** The usage of project `project` as the flag list and overview read it. */
 export function projectUsage(registry: Registry, project: string): ProjectUsage {
   const counts = registry.usage.counts;
   return { version: counts.version(project), lastSeenAt: (flag) => counts.seen(project, flag).lastSeenAt };

@@ -57,6 +57,7 @@ const unreadable = (id: number, projects: readonly string[]) => fail(
   `Cannot tell whether project${projects.length > 1 ? 's' : ''} ${projects.map((p) => `"${p}"`).join(', ')} (not recovered from ${projects.length > 1 ? 'their logs' : 'its log'}) use${projects.length > 1 ? '' : 's'} segment ${id}; repair ${projects.length > 1 ? 'them' : 'it'} first`,
 );
 
+/** Creates a segment (its id the service's next), within the segment limits and the constraints' rules. */
 export function decideCreateSegment(draft: ServiceState, cmd: Command<'segment.create'>, context: CommandContext, lookups: ServiceLookups): SegmentDecision {
   const invalid = checkInput(draft, cmd.segment, null, context, lookups);
   if (invalid) return refuse(invalid);
