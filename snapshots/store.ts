@@ -19,6 +19,7 @@ export interface WriteHealth {
   writingForMs: number;
 }
 
+/** How {@link Store.open} opens the store: the test gate and how often a failing disk is probed. */
 export interface StoreOptions {
   /** Test seam: consulted before every write (see `disk-faults.ts`). */
   gate?: WriteGate | undefined;
@@ -36,15 +37,6 @@ interface Waiter {
 }
 
 /**
- * The LevelDB database with group commit: every {@link Store.commit} that arrives while a synced batch is
- * being written joins the next batch, so N concurrent commands cost one fsync instead of N.
- * A resolved `commit` means the ops are on disk.
- *
- * @example
- * const store = await Store.open('./data');
- * await store.commit([{ type: 'put', key: 'a', value: '1' }]);
- */
-/**
  * The data directory is held by another process: LevelDB's lock file `<dir>/LOCK` is taken (one process
  * per data directory). The message names the lock and what to do.
  */
@@ -56,6 +48,15 @@ export class DataDirLockedError extends Error {
   }
 }
 
+/**
+ * The LevelDB database with group commit: every {@link Store.commit} that arrives while a synced batch is
+ * being written joins the next batch, so N concurrent commands cost one fsync instead of N.
+ * A resolved `commit` means the ops are on disk.
+ *
+ * @example
+ * const store = await Store.open('./data');
+ * await store.commit([{ type: 'put', key: 'a', value: '1' }]);
+ */
 export class Store {
   private pending: Waiter[] = [];
   private writing = false;
@@ -79,8 +80,9 @@ export class Store {
   /** Writes handed to LevelDB and not answered yet: a reopen waits for them. */
   private inFlight = 0;
 
-  private constructor(readonly db: Level<string, string>, private readonly directory: string, private readonly options: StoreOptions) {}
+  private constructor(private readonly db: Level<string, string>, private readonly directory: string, private readonly options: StoreOptions) {}
 
+  /** Opens (or creates) the LevelDB database in `directory`; a {@link DataDirLockedError} when another process holds it. */
   static async open(directory: string, options: StoreOptions = {}): Promise<Store> {
     const db = new Level<string, string>(directory, { valueEncoding: 'utf8', keyEncoding: 'utf8' });
     try {

@@ -8,7 +8,7 @@ import type { TokenHasher } from './auth/token-hasher.js';
 import { newSecret, secretLabel, type ClientTokenSecret } from './auth/tokens.js';
 import type { FrontendTokenSecret } from './config.js';
 import type { StoredToken } from './domain/service-state.js';
-import { fromDecision } from './use-cases/result.js';
+import { fromDecision } from './domain/result.js';
 import { tokenForSecret } from './use-cases/tokens.use-cases.js';
 
 /** An admin token as stored: its keyed hash only. */

@@ -1,113 +1,24 @@
-import { encode } from '../../snapshots/codec.js';
-import { keys, type Scope } from '../../snapshots/keys.js';
-import type { LogRecord } from '../../snapshots/records.js';
-import { pruneSnapshots, writeSnapshot } from '../../snapshots/snapshot-writer.js';
 import type { BatchOp, Store } from '../../snapshots/store.js';
-import type { Decision } from '../domain/errors.js';
-import type { Logger } from '../log.js';
+import { fail, refuse, type Decision } from '../domain/errors.js';
+import type { Command, Model, Replies } from './actor-model.js';
+import { DEFAULT_WRITE_TIMEOUT_MS, type ActorOptions } from './actor-options.js';
+import { decideBatch, type Envelope } from './decide-batch.js';
+import { SnapshotSchedule } from './snapshot-schedule.js';
+import { StorageError } from './storage-error.js';
 
-import type { ActorContext } from '../domain/context.js';
-
-/** A command: something with a `type`. */
-export type Command = { type: string };
-
-/** What each command type answers, by type. */
-export type Replies<C extends Command> = { [K in C['type']]: unknown };
-
-/**
- * The pure logic an actor runs: decide a command against a working draft, evolve the draft with the
- * events, then publish the draft as the new committed state once it is on disk. `RM` maps each command
- * type to its reply, so `send` answers with the command's own reply type.
- */
-export interface Model<S, D, C extends Command, E, RM extends Replies<C>> {
-  readonly scope: Scope;
-  fork(state: S): D;
-  decide<K extends C>(draft: D, command: K, context: ActorContext): Decision<E, RM[K['type']]>;
-  evolve(draft: D, event: E): void;
-  publish(state: S, draft: D): S;
-  /** What a snapshot of `state` holds: a small meta value and a list of immutable items. */
-  snapshotOf(state: S): { meta: unknown; items: readonly unknown[] };
-  /** Machine versions recorded in snapshot heads. */
-  readonly machines: Readonly<Record<string, number>>;
-}
-
-export interface ActorOptions {
-  /**
-   * Snapshot after at least this many commands, and once the log has grown by {@link SNAPSHOT_LOG_FACTOR}
-   * times the bytes the last snapshot took.
-   */
-  snapshotEvery: number;
-  /** Log records kept before the oldest retained snapshot; `all` never trims. */
-  logRetention: number | 'all';
-  /** Most commands decided into one batch. */
-  maxBatch: number;
-  /** Where a failed snapshot is reported. */
-  log: Logger;
-  /**
-   * Told of every batch once it is on disk and published: the scope and its records, in order. Called
-   * synchronously before the replies go out; a listener must only take note (see `CommittedFeed`).
-   */
-  onCommit?: ((scope: Scope, records: readonly CommittedRecord[]) => void) | undefined;
-  /**
-   * How long a batch may wait for the disk before its callers are answered with a {@link StorageError}
-   * (`WRITE_TIMEOUT_MS`); the batch itself is still awaited, and published if it lands later.
-   */
-  writeTimeoutMs?: number | undefined;
-  /** Told of every snapshot written: its wall time (ms) and stored bytes. */
-  onSnapshot?: ((ms: number, bytes: number) => void) | undefined;
-  /** Told of every batch written: the commands committed in it, by type (the metrics count them). */
-  onCommitted?: ((types: readonly string[]) => void) | undefined;
-}
-
-/** One committed log record, as the feed passes it on. */
-export interface CommittedRecord<E = unknown> {
+/** What a {@link CommandActor} is made of. */
+export interface CommandActorParts<S, D, C extends Command, E, RM extends Replies<C>> {
+  store: Store;
+  model: Model<S, D, C, E, RM>;
+  /** The last committed state (as recovered, or empty). */
+  state: S;
+  /** Sequence number of the last record in the log. */
   seq: number;
-  at: string;
-  by: string;
-  events: readonly E[];
-}
-
-/**
- * A snapshot is due once the log has grown by this many times the last snapshot's size: replay after a crash
- * stays within a few times the state's size, and saving a large state costs half as much as the log writes
- * that led to it.
- */
-export const SNAPSHOT_LOG_FACTOR = 2;
-
-/**
- * A failure of the store itself, not of the command. `failed`: the batch was not written (nothing of it is
- * on disk or in the state). `timeout`: the disk did not answer in time; the batch may still land, and
- * `outcome` tells whether it did (the state follows the disk either way). `stalled`: refused at once, an
- * earlier batch of this mailbox is still waiting for the disk.
- */
-export class StorageError extends Error {
-  constructor(
-    cause: unknown,
-    readonly reason: 'failed' | 'timeout' | 'stalled' = 'failed',
-    /** For `timeout`: resolves true if the batch was written after all, false if it failed. */
-    readonly outcome?: Promise<boolean>,
-  ) {
-    super(STORAGE_MESSAGES[reason], { cause });
-    this.name = 'StorageError';
-  }
-}
-
-const STORAGE_MESSAGES = {
-  failed: 'the command could not be written to disk; nothing of it was recorded',
-  timeout: 'the disk did not confirm the write in time; the command may or may not have been recorded',
-  stalled: 'an earlier write is still waiting for the disk; the command was not recorded',
-};
-
-/** The default of `WRITE_TIMEOUT_MS`. */
-export const DEFAULT_WRITE_TIMEOUT_MS = 10_000;
-
-interface Envelope<C, E> {
-  command: C;
-  by: string;
-  /** Its place in the order of arrival (1, 2, ...). */
-  arrival: number;
-  resolve: (decision: Decision<E, unknown>) => void;
-  reject: (error: unknown) => void;
+  options: ActorOptions;
+  /** Extra ops written with the first batch (a project's registration). */
+  firstOps?: BatchOp[] | undefined;
+  /** Stored size of the latest snapshot (as recovered); 0 when there is none. */
+  snapshotBytes?: number | undefined;
 }
 
 /**
@@ -115,13 +26,21 @@ interface Envelope<C, E> {
  * batch of them is written as one synced LevelDB batch (log records), and only then does the draft become
  * the committed state that reads see and do the replies go out. Serializing through the mailbox is what
  * makes checks such as "name unused" or "one owner left" hold under concurrent requests.
+ *
+ * @example const actor = new CommandActor({ store, model, state: emptyProject('p'), seq: 0, options });
  */
 export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
+  /** The last committed state; read it freely, it never holds an unwritten change. */
+  public state: S;
+  /** Sequence number of the last record in the log. */
+  public seq: number;
+  private readonly store: Store;
+  private readonly model: Model<S, D, C, E, RM>;
+  private readonly options: ActorOptions;
+  private firstOps: BatchOp[];
+  private readonly snapshots: SnapshotSchedule;
   private queue: Envelope<C, E>[] = [];
   private running = false;
-  private sinceSnapshot = 0;
-  private logBytesSinceSnapshot = 0;
-  private snapshotting: Promise<void> | null = null;
   private closed = false;
   /** Commands sent so far, and of those, how many have been answered (in order: batches run in order). */
   private sent = 0;
@@ -132,19 +51,15 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
   /** Why this actor takes no command (its log could not be fully recovered); null: it does. */
   private readOnly: string | null = null;
 
-  constructor(
-    private readonly store: Store,
-    private readonly model: Model<S, D, C, E, RM>,
-    /** The last committed state; read it freely, it never holds an unwritten change. */
-    public state: S,
-    /** Sequence number of the last record in the log. */
-    public seq: number,
-    private readonly options: ActorOptions,
-    /** Extra ops written with the first batch (a project's registration). */
-    private firstOps: BatchOp[] = [],
-    /** Stored size of the latest snapshot (as recovered). */
-    private snapshotBytes = 0,
-  ) {}
+  constructor(parts: CommandActorParts<S, D, C, E, RM>) {
+    this.store = parts.store;
+    this.model = parts.model;
+    this.state = parts.state;
+    this.seq = parts.seq;
+    this.options = parts.options;
+    this.firstOps = parts.firstOps ?? [];
+    this.snapshots = new SnapshotSchedule({ store: parts.store, scope: parts.model.scope, machines: parts.model.machines, options: parts.options, bytes: parts.snapshotBytes ?? 0 });
+  }
 
   /**
    * Queues a command; resolves with its decision once it (and its batch) is durable. The reply's type is the
@@ -152,7 +67,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
    */
   send<K extends C>(command: K, by: string): Promise<Decision<E, RM[K['type']]>> {
     if (this.closed) return Promise.reject(new StorageError(new Error('actor closed')));
-    if (this.readOnly !== null) return Promise.resolve({ ok: false, error: { kind: 'Unavailable', message: this.readOnly } });
+    if (this.readOnly !== null) return Promise.resolve(refuse(fail('Unavailable', this.readOnly)));
     if (this.stalled) return Promise.reject(new StorageError(new Error('a write is waiting for the disk'), 'stalled'));
     return new Promise((resolve, reject) => {
       // The envelope forgets the reply type; the model decided it for this very command.
@@ -177,7 +92,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
 
   /** Log records written since the last snapshot (what a restart would replay on top of it). */
   get recordsSinceSnapshot(): number {
-    return this.sinceSnapshot;
+    return this.snapshots.recordsSince;
   }
 
   /** How many commands have been sent so far: a command with an `arrival` up to this one was sent before now. */
@@ -227,38 +142,11 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
   private async runBatch(batch: Envelope<C, E>[]): Promise<void> {
     // 1. Decide every command in order against one draft, so later commands see earlier ones.
     const draft = this.model.fork(this.state);
-    const at = new Date().toISOString();
-    const ops: BatchOp[] = this.firstOps;
+    const firstOps = this.firstOps;
     this.firstOps = [];
-    // A decision or record that threw is a bug: its caller gets the exception (a logged 500), the others go
-    // on. The record is encoded before the draft evolves, so a failure leaves the draft untouched.
-    const decisions: (Decision<E, unknown> | null)[] = [];
-    const committed: CommittedRecord<E>[] = [];
-    /** The types of the commands recorded, for the metrics (only when they listen). */
-    const types: string[] | null = this.options.onCommitted ? [] : null;
-    let seq = this.seq;
-    for (const envelope of batch) {
-      let decision: Decision<E, unknown>;
-      let op: BatchOp | null = null;
-      try {
-        decision = this.model.decide(draft, envelope.command, { at, by: envelope.by, seq: seq + 1, arrival: envelope.arrival });
-        if (decision.ok && decision.events.length > 0) {
-          const record: LogRecord<C, E> = { seq: seq + 1, at, by: envelope.by, command: envelope.command, events: decision.events };
-          op = { type: 'put', key: keys.log(this.model.scope, seq + 1), value: encode(record) };
-        }
-      } catch (error) {
-        envelope.reject(error);
-        decisions.push(null);
-        continue;
-      }
-      decisions.push(decision);
-      if (!op || !decision.ok) continue;
-      for (const event of decision.events) this.model.evolve(draft, event);
-      seq += 1;
-      ops.push(op);
-      committed.push({ seq, at, by: envelope.by, events: decision.events });
-      types?.push(envelope.command.type);
-    }
+    const { decisions, ops, committed, types, seq } = decideBatch(this.model, draft, batch, {
+      seq: this.seq, at: new Date().toISOString(), ops: firstOps, countTypes: this.options.onCommitted !== undefined,
+    });
     // 2. Write the batch durably; 3. publish the draft; 4. reply.
     if (ops.length > 0) {
       const written = this.store.commit(ops);
@@ -280,9 +168,10 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
         clearTimeout(timer);
       }
       if (landed === 'timeout' && !(await this.outlast(batch, decisions, written))) return;
-      for (const op of ops) if (op.type === 'put') this.logBytesSinceSnapshot += op.value.length;
     }
-    this.sinceSnapshot += seq - this.seq;
+    let bytes = 0;
+    for (const op of ops) if (op.type === 'put') bytes += op.value.length;
+    this.snapshots.logged(seq - this.seq, bytes);
     this.state = this.model.publish(this.state, draft);
     this.seq = seq;
     if (committed.length > 0) {
@@ -294,7 +183,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
       // Answered already when the batch outlasted its timeout.
       if (decision) envelope.resolve(decision);
     });
-    this.maybeSnapshot();
+    if (!this.closed && this.readOnly === null) this.snapshots.writeIfDue(this.seq, () => this.model.snapshotOf(this.state));
   }
 
   /**
@@ -322,37 +211,10 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     return landed;
   }
 
-  private maybeSnapshot(): void {
-    if (this.snapshotting || this.closed || this.readOnly !== null) return;
-    if (this.sinceSnapshot < this.options.snapshotEvery || this.logBytesSinceSnapshot < SNAPSHOT_LOG_FACTOR * this.snapshotBytes) return;
-    // A failed snapshot loses nothing (the log holds every command); it is reported and tried again later.
-    this.snapshot().catch((error: unknown) => this.reportSnapshotFailure(error));
-  }
-
-  private reportSnapshotFailure(error: unknown): void {
-    this.sinceSnapshot = Math.max(this.sinceSnapshot, this.options.snapshotEvery);
-    this.options.log.error({ scope: this.model.scope, err: error }, `snapshot of ${JSON.stringify(this.model.scope)} failed; the log still holds every command`);
-  }
-
   /** Writes a snapshot of the committed state now (also at shutdown); concurrent calls share one write. */
   snapshot(): Promise<void> {
-    if (this.snapshotting) return this.snapshotting;
-    if (this.sinceSnapshot === 0 || this.readOnly !== null) return Promise.resolve();
-    const seq = this.seq;
-    const { meta, items } = this.model.snapshotOf(this.state);
-    this.sinceSnapshot = 0;
-    this.logBytesSinceSnapshot = 0;
-    this.snapshotting = (async () => {
-      try {
-        const started = performance.now();
-        this.snapshotBytes = await writeSnapshot(this.store, this.model.scope, { seq, at: new Date().toISOString(), machines: this.model.machines, meta }, items);
-        this.options.onSnapshot?.(performance.now() - started, this.snapshotBytes);
-        await pruneSnapshots(this.store, this.model.scope, 2, this.options.logRetention);
-      } finally {
-        this.snapshotting = null;
-      }
-    })();
-    return this.snapshotting;
+    if (this.readOnly !== null) return Promise.resolve();
+    return this.snapshots.write(this.seq, () => this.model.snapshotOf(this.state));
   }
 
   /**
@@ -362,17 +224,17 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
   async retire(): Promise<void> {
     while (this.running || this.queue.length > 0) await new Promise<void>((r) => setTimeout(r, 1));
     this.closed = true;
-    await this.snapshotting?.catch(() => undefined);
+    await this.snapshots.idle().catch(() => undefined);
   }
 
   /** Waits for queued commands and a running snapshot, writes a last snapshot, then refuses new commands. */
   async close(): Promise<void> {
     while (this.running || this.queue.length > 0) await new Promise<void>((r) => setTimeout(r, 1));
     try {
-      if (this.snapshotting) await this.snapshotting;
+      await this.snapshots.idle();
       await this.snapshot();
     } catch (error) {
-      this.reportSnapshotFailure(error);
+      this.snapshots.reportFailure(error);
     }
     this.closed = true;
   }

@@ -1,5 +1,5 @@
 import type { Scope } from '../../snapshots/keys.js';
-import type { CommittedRecord } from './command-actor.js';
+import type { CommittedRecord } from './actor-model.js';
 import { DEFAULT_HISTORY_BOUNDS, FeedHistory, type HistoryBounds } from './feed-history.js';
 
 /** One committed batch of one scope, with the service's revision after it. */

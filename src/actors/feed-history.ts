@@ -1,12 +1,6 @@
 import type { Scope } from '../../snapshots/keys.js';
-import type { CommittedRecord } from './command-actor.js';
-
-/** A flag a committed record changed: in one environment, or in all of them (`environment: null`). */
-export interface FlagTouch {
-  project: string;
-  name: string;
-  environment: string | null;
-}
+import type { CommittedRecord } from './actor-model.js';
+import { LatestTouches, type FlagTouch } from './latest-touches.js';
 
 /** What one committed record changed that an SDK can see, at the revision it brought the service to. */
 export interface HistoryEntry {
@@ -35,8 +29,7 @@ export const DEFAULT_HISTORY_BOUNDS: HistoryBounds = { events: 50_000, bytes: 16
  * dropped: 48 bytes. Several touches add their array; a touch is one object per (project, flag, environment),
  * shared by every entry that names it, so only the entry that first names it counts it, with its names.
  * Measured with 50,000 toggles, the history alone (heap after a full collection): 26 bytes each over 200
- * flags (49 counted), 116 over 20,000 flags (118 counted), 212 over 50,000 (224 counted). With an object
- * graph per entry, as before, it held 362 and 452 bytes a toggle (200 and 20,000 flags).
+ * flags (49 counted), 116 over 20,000 flags (118 counted), 212 over 50,000 (224 counted).
  */
 const ENTRY_BYTES = 48;
 const TOUCHES_BYTES = 32;
@@ -51,12 +44,6 @@ const RARE_BYTES = 96;
  */
 const FORGET_EVERY = 1024;
 
-/** A (project, flag, environment) the history names, once, and the latest revision that touched it. */
-interface Latest {
-  readonly touch: FlagTouch;
-  revision: number;
-}
-
 /** What few entries carry beside flag touches: segments, a reset. */
 interface Rare {
   readonly segments: readonly number[];
@@ -64,9 +51,6 @@ interface Rare {
 }
 
 const NO_SEGMENTS: readonly number[] = Object.freeze([]);
-
-/** The environment key of a change to a flag in every environment (no environment is named with a control character). */
-const ALL = '\u0001';
 
 /**
  * The recent committed changes SDKs can see, newest last, bounded in entries and bytes: what the delta API
@@ -78,9 +62,9 @@ const ALL = '\u0001';
  * rebuilt from the logs: after a restart, an older revision gets a hydration, which misses nothing) and
  * moves up as old entries are dropped.
  *
- * Beside the entries it keeps the latest revision of each (flag, environment) and each segment they touch, in
- * the order of those revisions: a client many changes behind is answered from those (one per flag touched)
- * instead of from every entry since (`changesSince`).
+ * Beside the entries it keeps the latest revision of each (flag, environment) and each segment they touch
+ * (`LatestTouches`): a client many changes behind is answered from those (one per flag touched) instead of
+ * from every entry since (`changesSince`).
  *
  * The entries are kept as columns (revisions, touches, counted bytes) and the touches are shared: a write
  * that touches a flag already named leaves no object behind. Every entry lives for tens of thousands of
@@ -102,15 +86,8 @@ export class FeedHistory {
   private head = 0;
   private bytes = 0;
   private start: number | null = null;
-  /** The latest touch of each (project, flag, environment) within the history, in the order of their revisions. */
-  private readonly latestFlags = new Set<Latest>();
-  /**
-   * The same, found by project, environment (`ALL` for a change to every one) and flag name: names that are
-   * there already, not a key built and hashed per touch.
-   */
-  private readonly latestByName = new Map<string, Map<string, Map<string, Latest>>>();
-  /** The latest revision of each segment within the history, in that order. */
-  private readonly latestSegments = new Map<number, number>();
+  /** The latest touch of each (project, flag, environment) and segment within the history. */
+  private readonly latest = new LatestTouches();
   /** The revision of the latest reset (0: none). */
   private latestReset = 0;
   /** The floor of the last pass that forgot latest touches. */
@@ -125,9 +102,7 @@ export class FeedHistory {
 
   /** Entries kept, their estimated bytes, and the latest touches kept (flags per environment, segments). */
   size(): { events: number; bytes: number; latest: number } {
-    let latest = this.latestSegments.size;
-    for (const byEnvironment of this.latestByName.values()) for (const byName of byEnvironment.values()) latest += byName.size;
-    return { events: this.revisions.length - this.head, bytes: this.bytes, latest };
+    return { events: this.revisions.length - this.head, bytes: this.bytes, latest: this.latest.count };
   }
 
   /** Notes a committed batch of `scope` whose last record brought the service to `revision`. */
@@ -180,7 +155,7 @@ export class FeedHistory {
     if (revision < this.floor(current)) return 'gone';
     if (this.latestReset > revision) return 'reset';
     const first = this.firstAfter(revision);
-    if (this.revisions.length - first <= this.latestFlags.size + this.latestSegments.size) {
+    if (this.revisions.length - first <= this.latest.count) {
       for (let i = first; i < this.revisions.length; i += 1) {
         const at = this.revisions[i]!;
         const touched = this.touches[i]!;
@@ -190,8 +165,7 @@ export class FeedHistory {
       }
       return 'changes';
     }
-    for (const latest of this.latestFlags) if (latest.revision > revision) onFlag(latest.touch, latest.revision);
-    for (const [id, at] of this.latestSegments) if (at > revision) onSegment(id, at);
+    this.latest.since(revision, onFlag, onSegment);
     return 'changes';
   }
 
@@ -215,22 +189,14 @@ export class FeedHistory {
         continue;
       }
       const environment = typeof event.environment === 'string' ? event.environment : null;
-      const byName = this.namesOf(scope.project, environment);
-      let latest = byName.get(name);
-      if (latest) {
-        // Moved to the end: its revision only grows.
-        this.latestFlags.delete(latest);
-        latest.revision = revision;
-      } else {
-        latest = { touch: { project: scope.project, name, environment }, revision };
-        byName.set(name, latest);
-        bytes += TOUCH_BYTES + 2 * (scope.project.length + name.length + (environment?.length ?? 0));
-      }
-      this.latestFlags.add(latest);
-      if (touched === null) touched = latest.touch;
-      else if (isTouchList(touched)) touched.push(latest.touch);
+      const named = this.latest.flagCount;
+      const touch = this.latest.flag(scope.project, name, environment, revision);
+      // Only the entry that first names a touch counts it, with its names.
+      if (this.latest.flagCount > named) bytes += TOUCH_BYTES + 2 * (scope.project.length + name.length + (environment?.length ?? 0));
+      if (touched === null) touched = touch;
+      else if (isTouchList(touched)) touched.push(touch);
       else {
-        touched = [touched, latest.touch];
+        touched = [touched, touch];
         bytes += TOUCHES_BYTES;
       }
     }
@@ -239,10 +205,7 @@ export class FeedHistory {
     if (segments !== null || reset) {
       this.rare.set(revision, { segments: segments ?? NO_SEGMENTS, reset });
       bytes += RARE_BYTES + SEGMENT_BYTES * (segments?.length ?? 0);
-      for (const id of segments ?? NO_SEGMENTS) {
-        this.latestSegments.delete(id);
-        this.latestSegments.set(id, revision);
-      }
+      for (const id of segments ?? NO_SEGMENTS) this.latest.segment(id, revision);
       if (reset) this.latestReset = revision;
     }
     this.push(revision, touched, bytes);
@@ -265,7 +228,7 @@ export class FeedHistory {
     // Touches at or below the floor are never answered (a client there or later wants what came after), so
     // forgetting them in passes only keeps at most FORGET_EVERY more of them around.
     if (dropped && this.start! - this.forgotUpTo >= FORGET_EVERY) {
-      this.forgetLatestUpTo(this.start!);
+      this.latest.forgetUpTo(this.start!);
       this.forgotUpTo = this.start!;
     }
     // Compact once the dropped prefix is as long as what is kept, so a drop costs O(1) on average.
@@ -274,35 +237,6 @@ export class FeedHistory {
       this.touches = this.touches.slice(this.head);
       this.sizes = this.sizes.slice(this.head);
       this.head = 0;
-    }
-  }
-
-  /** The latest touches of one project in one environment (or in all of them), by flag name. */
-  private namesOf(project: string, environment: string | null): Map<string, Latest> {
-    let byEnvironment = this.latestByName.get(project);
-    if (!byEnvironment) this.latestByName.set(project, (byEnvironment = new Map()));
-    let byName = byEnvironment.get(environment ?? ALL);
-    if (!byName) byEnvironment.set(environment ?? ALL, (byName = new Map()));
-    return byName;
-  }
-
-  /**
-   * Drops the latest touches at or below the floor (no client the history serves is before them). An entry
-   * kept names only touches above it: each touch's latest revision is at least that of any entry naming it.
-   */
-  private forgetLatestUpTo(floor: number): void {
-    for (const latest of this.latestFlags) {
-      if (latest.revision > floor) break;
-      this.latestFlags.delete(latest);
-      const { project, name, environment } = latest.touch;
-      const byName = this.latestByName.get(project)!.get(environment ?? ALL)!;
-      byName.delete(name);
-      if (byName.size === 0) this.latestByName.get(project)!.delete(environment ?? ALL);
-      if (this.latestByName.get(project)!.size === 0) this.latestByName.delete(project);
-    }
-    for (const [id, at] of this.latestSegments) {
-      if (at > floor) break;
-      this.latestSegments.delete(id);
     }
   }
 }

@@ -1,9 +1,11 @@
-import { decode } from '../../snapshots/codec.js';
+import { CorruptRecordError, decode } from '../../snapshots/codec.js';
 import { keys } from '../../snapshots/keys.js';
 import type { LogRecord } from '../../snapshots/records.js';
 import type { Store } from '../../snapshots/store.js';
 import type { ProjectCommand } from '../domain/commands.js';
+import { fail } from '../domain/errors.js';
 import type { ProjectEvent } from '../domain/events.js';
+import { failed, ok, type Result } from '../domain/result.js';
 
 /** One change, as the history endpoint lists it (docs/storage.md "History"). */
 export interface HistoryEntry {
@@ -102,10 +104,21 @@ export function entriesOf(project: string, record: LogRecord<ProjectCommand, Pro
 
 /**
  * A page of a project's history, newest first, read from its command log (records trimmed by
- * LOG_RETENTION are gone from it). Reads back from the end and stops once the page is full, so recent
- * pages are cheap however long the log is.
+ * LOG_RETENTION are gone from it); a damaged record met on the way is a 503 naming its key. Reads back from
+ * the end and stops once the page is full, so recent pages are cheap however long the log is.
+ *
+ * @example await readHistory(store, 'default', { offset: 0, limit: 50 })
  */
-export async function readHistory(store: Store, project: string, query: HistoryQuery): Promise<HistoryPage> {
+export async function readHistory(store: Store, project: string, query: HistoryQuery): Promise<Result<HistoryPage>> {
+  try {
+    return ok(await readPage(store, project, query));
+  } catch (error) {
+    if (error instanceof CorruptRecordError) return failed(fail('Unavailable', error.message));
+    throw error;
+  }
+}
+
+async function readPage(store: Store, project: string, query: HistoryQuery): Promise<HistoryPage> {
   const events: HistoryEntry[] = [];
   let skipped = 0;
   let hasMore = false;

@@ -7,7 +7,7 @@ import { ProjectDraft, evolve, type ProjectState } from '../domain/project-state
 import { metaWithDicts, withDicts } from '../domain/flag-events.js';
 import type { Flag, ProjectMeta } from '../domain/types.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
-import type { Model } from './command-actor.js';
+import type { Model } from './actor-model.js';
 
 export type ProjectModel = Model<ProjectState, ProjectDraft, ProjectCommand, ProjectEvent, ProjectReplies>;
 

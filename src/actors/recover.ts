@@ -2,7 +2,7 @@ import { planMigration } from '../../machines/versions.js';
 import { keys } from '../../snapshots/keys.js';
 import { readLatestSnapshot, readLog, type RecoveryNotice } from '../../snapshots/recovery.js';
 import type { Store } from '../../snapshots/store.js';
-import type { Model } from './command-actor.js';
+import type { Model } from './actor-model.js';
 
 /** What recovery rebuilt: the state, the sequence number it is at, and anything it worked around. */
 export interface Recovered<S> {

@@ -1,9 +1,13 @@
-import { decideService, type ServiceLookups } from '../domain/decide-service.js';
-import type { ServiceCommand, ServiceEvent, ServiceReplies, ServiceState } from '../domain/service-state.js';
-import { SIMPLE_TAG_TYPE, evolveService, forkService } from '../domain/service-state.js';
+import type { ServiceLookups } from '../domain/context.js';
+import { decideService } from '../domain/decide/service.js';
+import type { ServiceCommand, ServiceReplies } from '../domain/service-commands.js';
+import type { ServiceEvent } from '../domain/service-events.js';
+import type { ServiceState } from '../domain/service-state.js';
+import { SIMPLE_TAG_TYPE, forkService } from '../domain/service-state.js';
+import { evolveService } from '../domain/service-evolve.js';
 import { BUILT_IN_CONTEXT_FIELDS, BUILT_IN_STRATEGIES } from '../domain/definitions.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
-import type { Model } from './command-actor.js';
+import type { Model } from './actor-model.js';
 
 export type ServiceModel = Model<ServiceState, ServiceState, ServiceCommand, ServiceEvent, ServiceReplies>;
 

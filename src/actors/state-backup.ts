@@ -1,5 +1,7 @@
 import { DUMP_FORMAT } from '../../snapshots/dump-format.js';
+import { fail } from '../domain/errors.js';
 import type { ProjectState } from '../domain/project-state.js';
+import { failed, ok, type Result } from '../domain/result.js';
 import type { ServiceState, StoredToken } from '../domain/service-state.js';
 import type { Flag, ProjectMeta } from '../domain/types.js';
 import { PROJECT_MACHINES } from './project-model.js';
@@ -42,13 +44,17 @@ const backedUpToken = ({ prefix: _prefix, ...token }: StoredToken & { prefix?: u
  * Captures the committed state of every scope in one synchronous step: no write waits for it, and every
  * project is at one log position (the last batch it made durable), the service with them. The capture
  * holds the states' own immutable records, so it can be written out later, a line at a time, and still be
- * that moment. Returns the ids of projects that could not be recovered instead: a backup without them would
+ * that moment. A 503 naming the projects that could not be recovered instead: a backup without them would
  * silently lose them.
  *
- * @example const captured = captureBackup(registry); if (captured.ok) for (const line of backupLines(captured.backup)) out.write(line);
+ * @example const captured = captureBackup(registry); if (captured.ok) for (const line of backupLines(captured.value)) out.write(line);
  */
-export function captureBackup(registry: Registry, now = new Date()): { ok: true; backup: Backup } | { ok: false; unavailable: string[] } {
-  if (registry.unavailable.size > 0) return { ok: false, unavailable: [...registry.unavailable.keys()].sort() };
+export function captureBackup(registry: Registry, now = new Date()): Result<Backup> {
+  if (registry.unavailable.size > 0) {
+    const ids = [...registry.unavailable.keys()].sort();
+    const one = ids.length === 1;
+    return failed(fail('Unavailable', `Cannot back up: project${one ? '' : 's'} ${ids.map((id) => `"${id}"`).join(', ')} could not be recovered at start (see the start log); repair or remove ${one ? 'it' : 'them'} first`));
+  }
   const projects = registry.projectIds().sort().map((id) => {
     const actor = registry.project(id)!;
     const state: ProjectState = actor.state;
@@ -60,7 +66,7 @@ export function captureBackup(registry: Registry, now = new Date()): { ok: true;
     flagpoleBackup: BACKUP_FORMAT, dumpFormat: DUMP_FORMAT, createdAt: now.toISOString(), machines: PROJECT_MACHINES,
     projects: projects.length, flags: projects.reduce((n, p) => n + p.flags.length, 0),
   };
-  return { ok: true, backup: { header, service: { seq: service.seq, state }, projects } };
+  return ok({ header, service: { seq: service.seq, state }, projects });
 }
 
 /**

@@ -2,7 +2,8 @@ import { CorruptRecordError, decode, encode } from '../../snapshots/codec.js';
 import { keys, usageKeyParts } from '../../snapshots/keys.js';
 import type { BatchOp, Store } from '../../snapshots/store.js';
 import { ClientApplications, type ApplicationChange, type ClientApplication, type ClientInstance, type ClientSighting } from '../domain/client-applications.js';
-import { UsageCounts, type CountChange, type CountReport, type Counts, type SeenRecord } from '../domain/usage-counts.js';
+import { UsageCounts } from '../domain/usage-counts.js';
+import type { CountChange, CountReport, Counts, SeenRecord } from '../domain/usage-records.js';
 import type { Logger } from '../log.js';
 import type { CommittedBatch, CommittedFeed } from './committed-feed.js';
 

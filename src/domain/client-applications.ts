@@ -7,7 +7,7 @@
  * for 48 h goes too, as Unleash drops instances older than two days.
  */
 import { USAGE_BOUNDS } from '../limits.js';
-import type { Plan } from './usage-counts.js';
+import type { Plan } from './usage-records.js';
 
 /** An application as stored and listed. */
 export interface ClientApplication {

@@ -1,6 +1,7 @@
 import type { Operation } from 'fast-json-patch';
 import type { Dependency, Flag, FlagType, ProjectMeta, ProjectMode, Strategy, StrategyInput, StrategyOrder, Tag, Variant } from './types.js';
 import type { ImportPlan, ImportReport } from './import-plan.js';
+import type { Versioned } from './result.js';
 
 /**
  * The flag version a caller last saw (`If-Match`): a version, or `mismatch` for a header that names none.
@@ -87,15 +88,6 @@ export type ProjectCommandType = ProjectCommand['type'];
 
 /** The command of one type. */
 export type Cmd<T extends ProjectCommandType> = Extract<ProjectCommand, { type: T }>;
-
-/**
- * The answer of a command that targets one flag: what it answers, and the flag's version after it (the
- * version it was given, or the one it kept when the command changed nothing): the `ETag` of the answer.
- */
-export interface Versioned<T> {
-  value: T;
-  version: number;
-}
 
 /**
  * What each command answers when accepted. The actor's `send` takes its reply type from here, so a caller

@@ -1,6 +1,6 @@
 import type { Limits } from '../limits.js';
 import type { ContextField, StrategyDefinition } from './definitions.js';
-import type { SegmentRef } from './segment.js';
+import type { SegmentRef, SegmentUse } from './segment.js';
 
 /** What the actor tells a decision: when, who, and the sequence number its record will get. */
 export interface ActorContext {
@@ -33,4 +33,21 @@ export interface ProjectLookups {
 /** A project command's context; without `lookups` no segment is known (pure tests, replay). */
 export interface ProjectContext extends CommandContext {
   lookups?: ProjectLookups | undefined;
+}
+
+/** Where a segment is referenced, from the committed project states. */
+export interface SegmentUsage {
+  uses: SegmentUse[];
+  /** Projects whose state could not be recovered: whether they reference it is unknown. */
+  unreadable: string[];
+}
+
+/** What the service's decisions may look up outside its own state (read, never changed). */
+export interface ServiceLookups {
+  /** Whether a project with this id exists (token scopes and project segments name projects). */
+  projectExists(id: string): boolean;
+  /** Where segment `id` is referenced in the committed project states. */
+  segmentUses(id: number): SegmentUsage;
+  /** The projects connected to an environment, in the committed project states. */
+  environmentProjects(name: string): string[];
 }

@@ -2,9 +2,8 @@ import jsonpatch, { type Operation } from 'fast-json-patch';
 import { SHAPE_LIMITS } from '../limits.js';
 import { jsonStringBytes, measureJson } from '../schemas/json-size.js';
 import { pointerSegments } from '../schemas/patch.schema.js';
-import { fail, type DomainError } from './errors.js';
-
-export type PatchResult<T> = { ok: true; value: T } | { ok: false; error: DomainError };
+import { fail } from './errors.js';
+import { failed, ok, type Result } from './result.js';
 
 /**
  * Largest document, in bytes of JSON, an operation may grow a patched document to: the default body limit
@@ -47,10 +46,11 @@ const memberBytes = (key: string): number => jsonStringBytes(key) + 2;
 /** Size of a value already in the document, which the document's estimate bounds. */
 const bytesOf = (value: unknown, within: number): number => measureJson(value, within)?.bytes ?? 0;
 
-type Priced = { ok: true; next: Estimate; run: Operation } | { ok: false; error: DomainError };
+/** An operation priced: the estimate after it and the operation to run, or why it is refused. */
+type Priced = Result<{ next: Estimate; run: Operation }>;
 
 const refused = (index: number, problem: string): Priced =>
-  ({ ok: false, error: fail('ValidationError', `Invalid JSON Patch: operation ${index} ${problem}`) });
+  failed(fail('ValidationError', `Invalid JSON Patch: operation ${index} ${problem}`));
 const tooBig = (index: number, op: string, limit: number) =>
   refused(index, `("${op}") would make the document larger than ${limit} bytes, the limit of a patched document`);
 const tooMuch = (index: number, limit: number) =>
@@ -77,16 +77,16 @@ function price(document: unknown, estimate: Estimate, operation: Operation, inde
   const path = pointerSegments(operation.path);
   const maxBytes = Math.max(limit, bytes);
   const maxDepth = Math.max(PATCH_DEPTH_LIMIT, depth);
-  const unchanged: Priced = { ok: true, next: estimate, run: operation };
+  const unchanged = (next: Estimate = estimate): Priced => ok({ next, run: operation });
   switch (operation.op) {
     case 'add':
     case 'replace':
     case 'copy':
       break;
     case 'remove': {
-      if (path.length === 0) return { ...unchanged, next: { ...estimate, bytes: 4, depth: 0 } }; // the document becomes null
+      if (path.length === 0) return unchanged({ ...estimate, bytes: 4, depth: 0 }); // the document becomes null
       const target = lookup(document, path);
-      return { ...unchanged, next: { ...estimate, bytes: target.found ? bytes - bytesOf(target.value, bytes) : bytes } };
+      return unchanged({ ...estimate, bytes: target.found ? bytes - bytesOf(target.value, bytes) : bytes });
     }
     case 'move': {
       const from = pointerSegments(operation.from);
@@ -94,15 +94,15 @@ function price(document: unknown, estimate: Estimate, operation: Operation, inde
       if (from.length < path.length && from.every((segment, i) => segment === path[i])) {
         return refused(index, '("move") would move a value into itself');
       }
-      if (path.length === 0) return unchanged; // the moved value becomes the whole document, which shrinks
+      if (path.length === 0) return unchanged(); // the moved value becomes the whole document, which shrinks
       // A moved value keeps its size; only its key is new. What it may overwrite is not subtracted.
       const next = { bytes: bytes + memberBytes(path.at(-1)!), depth: Math.max(depth, depth - from.length + path.length), copied };
       if (next.bytes > maxBytes) return tooBig(index, operation.op, limit);
       if (next.depth > maxDepth) return tooDeep(index, operation.op);
-      return { ...unchanged, next };
+      return unchanged(next);
     }
     case 'test':
-      return unchanged;
+      return unchanged();
     default: // the schema admits no other op; `_get` would write into the caller's operation
       return refused(index, `("${String(operation.op).slice(0, 20)}") is not an RFC 6902 operation`);
   }
@@ -130,7 +130,7 @@ function price(document: unknown, estimate: Estimate, operation: Operation, inde
   if (next.depth > maxDepth) return tooDeep(index, operation.op);
   // A missing value is left for fast-json-patch's validation to refuse (deepClone would make it null).
   const copy = value === undefined ? value : jsonpatch.deepClone(value);
-  return { ok: true, next, run: { op: operation.op === 'replace' ? 'replace' : 'add', path: operation.path, value: copy } };
+  return ok({ next, run: { op: operation.op === 'replace' ? 'replace' : 'add', path: operation.path, value: copy } });
 }
 
 /**
@@ -175,7 +175,7 @@ export function applyJsonPatch<T>(
   document: T,
   operations: readonly Operation[],
   { limit = PATCH_RESULT_LIMIT, owned = false }: { limit?: number; owned?: boolean } = {},
-): PatchResult<unknown> {
+): Result<unknown> {
   // 1. Measure the document, and copy it unless the caller owns it: a stored one is never touched.
   const measured = measureJson(document, Infinity)!;
   let estimate: Estimate = { bytes: measured.bytes, depth: measured.depth, copied: 0 };
@@ -186,16 +186,16 @@ export function applyJsonPatch<T>(
     if (!priced.ok) return priced;
     // 3. Do it on the copy.
     try {
-      patched = run(patched, priced.run, index);
+      patched = run(patched, priced.value.run, index);
     } catch (error) {
       const name = (error as { name?: string }).name;
       const message = error instanceof Error ? error.message.split('\n')[0] ?? 'invalid patch' : 'invalid patch';
-      if (name === 'TEST_OPERATION_FAILED') return { ok: false, error: fail('PatchTestFailed', `A JSON Patch test operation failed: ${message}`) };
-      return { ok: false, error: fail('ValidationError', `Invalid JSON Patch: ${message}`) };
+      if (name === 'TEST_OPERATION_FAILED') return failed(fail('PatchTestFailed', `A JSON Patch test operation failed: ${message}`));
+      return failed(fail('ValidationError', `Invalid JSON Patch: ${message}`));
     }
-    estimate = priced.next;
+    estimate = priced.value.next;
   }
-  return { ok: true, value: patched };
+  return ok(patched);
 }
 
 /** The first path segment of a JSON pointer (`/parameters/rollout` -> `parameters`). */

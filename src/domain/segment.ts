@@ -2,7 +2,9 @@
  * Segments (CLIENT-API "Segments"): named lists of constraints that strategies reference by id. They are
  * service-wide state (the service actor holds them); strategies live in project actors and name them.
  */
+import { fail } from './errors.js';
 import type { ProjectState } from './project-state.js';
+import { failed, ok, type Result } from './result.js';
 import type { Constraint, Strategy, StrategyInput } from './types.js';
 
 /** A stored segment. `project` null: a global segment, usable by every project. */
@@ -21,6 +23,12 @@ export interface Segment {
    * includes, so a changed segment changes the answer's version.
    */
   version: number;
+}
+
+/** The segment with this id among `segments` (the service's, by id); 404 when there is none. */
+export function segmentWithId(segments: Readonly<Record<string, Segment>>, id: number): Result<Segment> {
+  const segment = Object.hasOwn(segments, String(id)) ? segments[String(id)] : undefined;
+  return segment ? ok(segment) : failed(fail('NotFoundError', `Could not find segment with id ${id}`));
 }
 
 /** What a create or an update gives: the fields a client chooses. */

@@ -1,5 +1,5 @@
 /**
- * Usage counts of flags as SDKs report them: yes, no and variant counts per (project, flag, environment,
+ * Usage counts of flags as SDKs report them (their records: `usage-records.ts`): yes, no and variant counts per (project, flag, environment,
  * hour), and when each flag was last seen in each environment and by which applications. Pure state, no
  * I/O: the usage actor (`src/actors/usage-actor.ts`) feeds it, writes what {@link UsageCounts.plan} gives it
  * and then applies the plan.
@@ -9,66 +9,7 @@
  * are written does the plan apply them. So a read never shows a count that a crash could still lose.
  */
 import { USAGE_BOUNDS } from '../limits.js';
-
-export const HOUR_MS = 3_600_000;
-
-/** The start of the hour `ms` falls in. */
-export const hourStart = (ms: number): number => Math.floor(ms / HOUR_MS) * HOUR_MS;
-
-/** The start of the oldest hourly bucket kept at `now`: a bucket that ended more than 48 h ago is dropped. */
-export const oldestKeptHour = (now: number): number => hourStart(now - USAGE_BOUNDS.retentionHours * HOUR_MS);
-
-/** Counts of one flag in one environment over one hour. */
-export interface Counts {
-  yes: number;
-  no: number;
-  variants: Record<string, number>;
-}
-
-/** An hourly bucket: its start (ms), its environment and its counts. */
-export interface CountCell extends Counts {
-  hour: number;
-  environment: string;
-}
-
-/** When a flag was last seen, per environment and per application (ISO dates): its stored form. */
-export interface SeenRecord {
-  environments: Record<string, string>;
-  apps: Record<string, string>;
-}
-
-/** A flag's `lastSeenAt` (the latest over its environments) and each environment's own. */
-export interface FlagSeen {
-  lastSeenAt: string | null;
-  environments: ReadonlyMap<string, string>;
-}
-
-export const NOT_SEEN: FlagSeen = Object.freeze({ lastSeenAt: null, environments: new Map<string, string>() });
-
-/** One flag of a metrics post, resolved to the project that holds it. */
-export interface CountReport {
-  project: string;
-  flag: string;
-  yes: number;
-  no: number;
-  variants: Record<string, number>;
-}
-
-/** A change of published records, for the actor to write. */
-export type CountChange =
-  | { kind: 'cell'; project: string; flag: string; cell: CountCell }
-  | { kind: 'cell-removed'; project: string; flag: string; hour: number; environment: string }
-  | { kind: 'seen'; project: string; flag: string; seen: SeenRecord }
-  | { kind: 'seen-removed'; project: string; flag: string };
-
-/**
- * What a flush writes, and the step that publishes it once written. `changes` may be computed as it is
- * iterated (so a large flush can yield to the event loop between changes); iterate it fully before `apply`.
- */
-export interface Plan<C> {
-  changes: Iterable<C>;
-  apply(): void;
-}
+import { addCounts, NOT_SEEN, oldestKeptHour, hourStart, touchRecent, type CountCell, type CountChange, type CountReport, type FlagSeen, type Plan, type SeenRecord } from './usage-records.js';
 
 interface FlagUsage {
   /** Keyed by `${hour}/${environment}`. */
@@ -84,29 +25,11 @@ const emptyUsage = (): FlagUsage => ({ cells: new Map(), environments: new Map()
 const cellKey = (hour: number, environment: string) => `${hour}/${environment}`;
 /** Project ids and flag names cannot hold NUL. */
 const flagKey = (project: string, flag: string) => `${project}\u0000${flag}`;
-const safeAdd = (a: number, b: number) => Math.min(Number.MAX_SAFE_INTEGER, a + b);
 const latest = (dates: Iterable<string>): string | null => {
   let max: string | null = null;
   for (const date of dates) if (max === null || date > max) max = date;
   return max;
 };
-
-/** Adds `from`'s counts into `into` (mutated), keeping at most `variantsPerBucket` variant names. */
-function addCounts(into: Counts, from: Counts): void {
-  into.yes = safeAdd(into.yes, from.yes);
-  into.no = safeAdd(into.no, from.no);
-  for (const [name, count] of Object.entries(from.variants)) {
-    if (Object.hasOwn(into.variants, name)) into.variants[name] = safeAdd(into.variants[name]!, count);
-    else if (Object.keys(into.variants).length < USAGE_BOUNDS.variantsPerBucket) into.variants[name] = count;
-  }
-}
-
-/** `map` with `key` moved to the end (most recent), at most `max` entries (least recent dropped). */
-function touch(map: Map<string, string>, key: string, value: string, max: number): void {
-  map.delete(key);
-  map.set(key, value);
-  while (map.size > max) map.delete(map.keys().next().value!);
-}
 
 interface PendingFlag {
   project: string;
@@ -150,7 +73,7 @@ export class UsageCounts {
         addCounts(cell, report);
       }
       pending.environments.set(environment, seenAt);
-      touch(pending.apps, appName, seenAt, USAGE_BOUNDS.applicationsPerFlag);
+      touchRecent(pending.apps, appName, seenAt, USAGE_BOUNDS.applicationsPerFlag);
     }
   }
 
@@ -229,7 +152,7 @@ export class UsageCounts {
     const environments = new Map(published?.environments);
     for (const [environment, at] of update.environments) environments.set(environment, at);
     const apps = new Map(published?.apps);
-    for (const [app, at] of update.apps) touch(apps, app, at, USAGE_BOUNDS.applicationsPerFlag);
+    for (const [app, at] of update.apps) touchRecent(apps, app, at, USAGE_BOUNDS.applicationsPerFlag);
     yield { kind: 'seen', project, flag, seen: { environments: Object.fromEntries(environments), apps: Object.fromEntries(apps) } };
     steps.push(() => {
       const usage = this.usageOf(project, flag);

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import type * as v from 'valibot';
-import type { ProjectActor, Registry } from '../actors/registry.js';
+import type { ProjectActor } from '../actors/actor-types.js';
+import type { Registry } from '../actors/registry.js';
 import type { Permission, Principal } from '../auth/permissions.js';
 import type { TokenHasher } from '../auth/token-hasher.js';
 import type { Config } from '../config.js';
@@ -14,7 +15,7 @@ import type { OfrepQuery } from '../queries/ofrep.query.js';
 import type { StreamTickets } from '../auth/stream-tickets.js';
 import type { HealthQuery } from '../queries/health.query.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
-import type { Result } from '../use-cases/result.js';
+import type { Result } from '../domain/result.js';
 import type { AddressBudget } from './address-budget.js';
 import type { ClientStreams } from './client-streams.js';
 import type { DumpStreams } from './dump-streams.js';

@@ -6,10 +6,16 @@ import type { ClientApplication, ClientInstance } from '../domain/client-applica
 import type { Segment } from '../domain/segment.js';
 import type { Environment } from '../domain/service-state.js';
 import type { Flag, Strategy, Variant } from '../domain/types.js';
-import type { FlagSeen } from '../domain/usage-counts.js';
-import type { ApplicationDetailView, ApplicationView, ArchivedFlagView, FlagDetailView, FlagRecordView, SegmentView } from '../schemas/responses.schema.js';
+import type { FlagSeen } from '../domain/usage-records.js';
+import type { ArchivedFlagView, FlagDetailView, FlagRecordView } from '../schemas/flag-responses.schema.js';
+import type { SegmentView } from '../schemas/service-responses.schema.js';
+import type { ApplicationDetailView, ApplicationView } from '../schemas/usage-responses.schema.js';
 
-export * from '../schemas/responses.schema.js';
+export * from '../schemas/client-responses.schema.js';
+export * from '../schemas/flag-responses.schema.js';
+export * from '../schemas/project-responses.schema.js';
+export * from '../schemas/service-responses.schema.js';
+export * from '../schemas/usage-responses.schema.js';
 
 /** The fields every flag record starts with, in Unleash's order. */
 const recordHead = (flag: Flag, project: string) => ({

@@ -67,7 +67,7 @@ export class ServiceMetrics {
     const snapshotSeconds = new client.Histogram({ name: 'flagpole_snapshot_duration_seconds', help: 'Time to write one snapshot', buckets: SNAPSHOT_BUCKETS, registers });
     const snapshotBytes = new client.Counter({ name: 'flagpole_snapshot_bytes_total', help: 'Bytes of the snapshots written', registers });
     const lastSnapshotBytes = new client.Gauge({ name: 'flagpole_snapshot_last_bytes', help: 'Bytes of the latest snapshot written', registers });
-    registry.store.observers.committed = (ms, ops) => {
+    registry.observers.written = (ms, ops) => {
       writeSeconds.observe(ms / 1000);
       batchOps.observe(ops);
     };

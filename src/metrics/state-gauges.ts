@@ -69,7 +69,7 @@ export function stateGauges(registry: Registry, streaming: () => StreamingSource
   });
   new client.Gauge({
     name: 'flagpole_write_in_progress_seconds', help: 'How long the synced write in progress has been waiting for the disk (0: none)', registers,
-    collect() { this.set(registry.store.writeHealth().writingForMs / 1000); },
+    collect() { this.set(registry.writeHealth().writingForMs / 1000); },
   });
   new client.Gauge({
     name: 'flagpole_service_read_only', help: '1 when the service log (users, tokens, environments, segments) could not be recovered and is served read-only', registers,

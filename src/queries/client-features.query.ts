@@ -3,7 +3,7 @@ import { crc32 } from 'node:zlib';
 import type { Registry } from '../actors/registry.js';
 import type { ProjectState } from '../domain/project-state.js';
 import type { Constraint, Dependency, Flag, Strategy, Variant } from '../domain/types.js';
-import { hasAnyTag, parseTagFilters } from './tags.queries.js';
+import { hasAnyTag, parseTagFilters } from './tags.query.js';
 
 /** Encoded JSON, the type Hono sends as is. */
 export type Bytes = Uint8Array<ArrayBuffer>;

@@ -5,7 +5,7 @@ import { fail } from '../domain/errors.js';
 import type { ProjectState } from '../domain/project-state.js';
 import type { Environment } from '../domain/service-state.js';
 import type { StrategyInput } from '../domain/types.js';
-import { failed, ok, type Result } from '../use-cases/result.js';
+import { failed, ok, type Result } from '../domain/result.js';
 
 /** An environment as Unleash 6.10 lists it: `requiredApprovals` (Enterprise change requests) is always null here. */
 export type ListedEnvironment = Environment & { requiredApprovals: null; projectCount: number; apiTokenCount: number; enabledToggleCount: number };

@@ -11,7 +11,7 @@ import { fail } from '../domain/errors.js';
 import type { Flag, Strategy } from '../domain/types.js';
 import { SHAPE_LIMITS } from '../limits.js';
 import type { ExportQuery } from '../schemas/import.schema.js';
-import { failed, ok, type Result } from '../use-cases/result.js';
+import { failed, ok, type Result } from '../domain/result.js';
 
 /** One flag with its project. */
 interface Held {
@@ -108,7 +108,7 @@ function choose(registry: Registry, query: ExportQuery): Result<Held[]> {
   if (query.project !== undefined) {
     const found = registry.find(query.project);
     if (!found.ok) return failed(found.error);
-    return ok([...found.actor.state.flags.values()].filter((f) => !f.archived).map((flag) => ({ project: query.project!, flag })));
+    return ok([...found.value.state.flags.values()].filter((f) => !f.archived).map((flag) => ({ project: query.project!, flag })));
   }
   return ok(all(true, () => true));
 }

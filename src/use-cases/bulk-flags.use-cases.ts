@@ -1,7 +1,8 @@
 /** Bulk writes to the flags of one project (Unleash 6.10's bulk routes): one command, one record, all or nothing. */
 import type { Registry } from '../actors/registry.js';
 import type { Principal } from '../auth/permissions.js';
-import { sendToProject, type Result } from './result.js';
+import type { Result } from '../domain/result.js';
+import { sendToProject } from './send-command.js';
 
 /** The flags a bulk request lists in a project. */
 export interface FlagsRef {

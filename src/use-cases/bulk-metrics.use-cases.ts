@@ -7,7 +7,7 @@ import type { Registry } from '../actors/registry.js';
 import type { Principal } from '../auth/permissions.js';
 import type { BulkMetricsBody } from '../schemas/edge.schema.js';
 import type { ClientMetricsBody, FlagCountsBody } from '../schemas/metrics.schema.js';
-import { ok, type Result } from './result.js';
+import { ok, type Result } from '../domain/result.js';
 import { recordMetrics, registerClient, type ClientOrigin } from './usage.use-cases.js';
 
 /** One SDK bucket rebuilt from a batch: an application's counts in one environment over one hour. */

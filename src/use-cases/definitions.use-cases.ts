@@ -1,13 +1,13 @@
 /**
  * Writes of context fields and strategy definitions: one service command each, decided in the service mailbox
- * (src/domain/decide-definitions.ts). Flags that use a field or a definition are not changed by these writes
+ * (src/domain/decide/service-definitions.ts). Flags that use a field or a definition are not changed by these writes
  * (docs/api-decisions.md "Context fields and strategy definitions").
  */
 import type { Registry } from '../actors/registry.js';
 import { principalLabel, type Principal } from '../auth/permissions.js';
 import type { ContextField, LegalValue, StrategyDefinition } from '../domain/definitions.js';
-import type { ServiceCommand } from '../domain/service-state.js';
-import { fromDecision, type Result } from './result.js';
+import type { ServiceCommand } from '../domain/service-commands.js';
+import { fromDecision, type Result } from '../domain/result.js';
 
 type Command<T extends ServiceCommand['type']> = Extract<ServiceCommand, { type: T }>;
 

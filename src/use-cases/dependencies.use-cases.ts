@@ -5,7 +5,8 @@
 import type { Registry } from '../actors/registry.js';
 import type { Principal } from '../auth/permissions.js';
 import type { FeatureParams } from '../schemas/params.schema.js';
-import { sendToFlag, type Result } from './result.js';
+import type { Result } from '../domain/result.js';
+import { sendToFlag } from './send-command.js';
 
 /**
  * Makes `featureName` depend on `feature` (enabled by default, optionally on some of its variants); a

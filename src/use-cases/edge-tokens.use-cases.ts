@@ -8,7 +8,7 @@ import type { TokenHasher } from '../auth/token-hasher.js';
 import { tokenFromHeader } from '../auth/tokens.js';
 import type { StoredToken } from '../domain/service-state.js';
 import type { EdgeToken } from '../schemas/edge.schema.js';
-import { ok, type Result } from './result.js';
+import { ok, type Result } from '../domain/result.js';
 import { tokenForSecret } from './tokens.use-cases.js';
 
 /**

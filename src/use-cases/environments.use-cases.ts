@@ -4,7 +4,7 @@ import { principalLabel, type Principal } from '../auth/permissions.js';
 import { fail } from '../domain/errors.js';
 import type { Environment } from '../domain/service-state.js';
 import type { StrategyInput } from '../domain/types.js';
-import { failed, fromDecision, ok, type Result } from './result.js';
+import { failed, fromDecision, ok, type Result } from '../domain/result.js';
 
 /**
  * Creates an environment. Without `sortOrder` it goes after every existing one; that place is decided in

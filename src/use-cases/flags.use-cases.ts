@@ -7,7 +7,8 @@ import type { IfMatch } from '../domain/commands.js';
 import type { Flag, FlagType } from '../domain/types.js';
 import type { Operation } from 'fast-json-patch';
 import type { Registry } from '../actors/registry.js';
-import { sendToFlag, sendToProject, type Result } from './result.js';
+import type { Result } from '../domain/result.js';
+import { sendToFlag, sendToProject } from './send-command.js';
 
 /** A flag a request names, and the version its caller last saw. */
 export interface FlagRef {

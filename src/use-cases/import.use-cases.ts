@@ -21,7 +21,7 @@ import { importRefused } from '../domain/decide/import.js';
 import type { TagType } from '../domain/service-state.js';
 import type { Dependency, StrategyInput, Tag, Variant } from '../domain/types.js';
 import type { ImportBody } from '../schemas/import.schema.js';
-import { failed, ok, type Result } from './result.js';
+import { failed, ok, type Result } from '../domain/result.js';
 
 /** The answer of a dry run (Unleash's `importTogglesValidateSchema`). */
 export interface ImportValidation {
@@ -43,7 +43,7 @@ export function validateImport(registry: Registry, body: ImportBody, principal: 
     const found = registry.find(body.project);
     if (!found.ok) return failed(found.error);
     const { plan, errors } = planImport(registry, body);
-    const decided = await found.actor.send({ type: 'flags.import', plan, dryRun: true }, principalLabel(principal));
+    const decided = await found.value.send({ type: 'flags.import', plan, dryRun: true }, principalLabel(principal));
     if (!decided.ok) return failed(decided.error);
     const permissions = isAllowed(principal, IMPORT_PERMISSION, undefined)
       ? [] : [{ message: 'We detected you are missing the following permissions:', affectedItems: [IMPORT_PERMISSION] }];
@@ -69,7 +69,7 @@ export function importFeatures(registry: Registry, body: ImportBody, principal: 
     if (earlier) return failed(earlier);
     const { plan, errors } = planImport(registry, body);
     if (errors.length > 0) return failed(importRefused(errors));
-    const decided = await found.actor.send({ type: 'flags.import', plan, dryRun: false }, by);
+    const decided = await found.value.send({ type: 'flags.import', plan, dryRun: false }, by);
     if (!decided.ok) return failed(decided.error);
     const unsettled = await settlePendingImport(registry, body.project, by);
     // The flags are committed; what the service refused is retried at the next start (and logged there).

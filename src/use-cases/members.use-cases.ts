@@ -8,7 +8,8 @@ import type { Principal } from '../auth/permissions.js';
 import { fail, type DomainError } from '../domain/errors.js';
 import { ROLES } from '../domain/roles.js';
 import type { ServiceState } from '../domain/service-state.js';
-import { failed, sendToProject, type Result } from './result.js';
+import { failed, type Result } from '../domain/result.js';
+import { sendToProject } from './send-command.js';
 
 const PROJECT_ROLES = ROLES.filter((r) => r.type === 'project');
 

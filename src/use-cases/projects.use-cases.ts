@@ -8,14 +8,15 @@ import type { ServiceState } from '../domain/service-state.js';
 import type { ProjectMeta, ProjectMode } from '../domain/types.js';
 
 export type { ProjectMeta } from '../domain/types.js';
-import { failed, fromDecision, ok, sendToProject, type Result } from './result.js';
+import { failed, fromDecision, ok, type Result } from '../domain/result.js';
+import { sendToProject } from './send-command.js';
 
 /** The project Unleash and flagpole start with; it cannot be deleted. */
 export const DEFAULT_PROJECT = 'default';
 
 /**
  * The first Owner of a new project: the user who creates it, or, for an admin token, the root Admin with
- * the lowest id. The last root Admin cannot be deleted (see `decide-service.ts`), so there always is one.
+ * the lowest id. The last root Admin cannot be deleted (see `domain/decide/service.ts`), so there always is one.
  */
 function firstOwner(principal: Principal, service: ServiceState): Record<string, number> | null {
   if (principal.kind === 'user') return { [String(principal.user.id)]: PROJECT_OWNER };

@@ -12,9 +12,8 @@
 import type { Registry } from '../actors/registry.js';
 import { principalLabel, segmentWriteRefusal, type Principal } from '../auth/permissions.js';
 import { fail, type DomainError } from '../domain/errors.js';
-import type { Segment, SegmentInput } from '../domain/segment.js';
-import { segmentById } from '../queries/segments.queries.js';
-import { failed, fromDecision, ok, type Result } from './result.js';
+import { segmentWithId, type Segment, type SegmentInput } from '../domain/segment.js';
+import { failed, fromDecision, ok, type Result } from '../domain/result.js';
 
 /** The 404, 503 or 403 of a write to a segment of `project` (null: global) by `principal`, or null. */
 function refusal(registry: Registry, principal: Principal, project: string | null): DomainError | null {
@@ -22,7 +21,7 @@ function refusal(registry: Registry, principal: Principal, project: string | nul
   if (project !== null) {
     const found = registry.find(project);
     if (!found.ok) return found.error;
-    role = principal.kind === 'user' ? found.actor.state.meta.members[String(principal.user.id)] : undefined;
+    role = principal.kind === 'user' ? found.value.state.meta.members[String(principal.user.id)] : undefined;
   }
   const message = segmentWriteRefusal(principal, project, role);
   return message ? fail('NoAccessError', message) : null;
@@ -53,7 +52,7 @@ export function createSegment(registry: Registry, input: SegmentInput, principal
 export function updateSegment(registry: Registry, input: { id: number } & SegmentInput, principal: Principal): Promise<Result<Segment>> {
   const { id, ...segment } = input;
   return registry.segmentWrites.run(async () => {
-    const current = segmentById(registry, id);
+    const current = segmentWithId(registry.service.state.segments, id);
     if (!current.ok) return current;
     const denied = refusal(registry, principal, current.value.project) ?? (segment.project === current.value.project ? null : refusal(registry, principal, segment.project));
     if (denied) return failed(denied);
@@ -70,7 +69,7 @@ export function updateSegment(registry: Registry, input: { id: number } & Segmen
 export function deleteSegment(registry: Registry, input: { id: number }, principal: Principal): Promise<Result<null>> {
   const { id } = input;
   return registry.segmentWrites.run(async () => {
-    const current = segmentById(registry, id);
+    const current = segmentWithId(registry.service.state.segments, id);
     if (!current.ok) return current;
     const denied = refusal(registry, principal, current.value.project);
     if (denied) return failed(denied);

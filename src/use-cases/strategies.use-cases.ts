@@ -4,7 +4,8 @@ import type { Registry } from '../actors/registry.js';
 import type { Principal } from '../auth/permissions.js';
 import type { Strategy, StrategyInput, StrategyOrder } from '../domain/types.js';
 import type { FlagRef } from './flags.use-cases.js';
-import { sendToFlag, type Result } from './result.js';
+import type { Result } from '../domain/result.js';
+import { sendToFlag } from './send-command.js';
 
 /** A flag in one environment a request names. */
 export interface FlagEnvironmentRef extends FlagRef {

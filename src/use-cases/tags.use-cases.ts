@@ -10,8 +10,8 @@ import { principalLabel, type Principal } from '../auth/permissions.js';
 import { fail } from '../domain/errors.js';
 import type { TagType } from '../domain/service-state.js';
 import type { Tag } from '../domain/types.js';
-import { tagTypeUses } from '../queries/tags.queries.js';
-import { failed, fromDecision, sendToProject, type Result } from './result.js';
+import { failed, fromDecision, type Result } from '../domain/result.js';
+import { sendToProject } from './send-command.js';
 
 /** What changes on which flags of one project. */
 export interface TagChange {
@@ -61,4 +61,15 @@ export function deleteTagType(registry: Registry, name: string, principal: Princ
     if (damaged.length > 0) return failed(fail('Unavailable', `Cannot tell whether projects ${damaged.map((p) => `"${p}"`).join(', ')} (not recovered) use tag type "${name}"; repair them first`));
     return fromDecision(await registry.service.send({ type: 'tag-type.delete', name }, principalLabel(principal)));
   });
+}
+
+/** The flags of every project carrying a tag of type `name` (archived ones too), as `project/flag`. */
+function tagTypeUses(registry: Registry, name: string): string[] {
+  const uses: string[] = [];
+  for (const id of registry.projectIds()) {
+    for (const flag of registry.project(id)?.state.flags.values() ?? []) {
+      if (flag.tags?.some((t) => t.type === name)) uses.push(`${id}/${flag.name}`);
+    }
+  }
+  return uses;
 }

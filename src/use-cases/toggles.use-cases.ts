@@ -9,7 +9,8 @@
 import type { Registry } from '../actors/registry.js';
 import type { Principal } from '../auth/permissions.js';
 import type { StrategyInput } from '../domain/types.js';
-import { sendToFlag, sendToProject, type Result } from './result.js';
+import type { Result } from '../domain/result.js';
+import { sendToFlag, sendToProject } from './send-command.js';
 import type { FlagEnvironmentRef } from './strategies.use-cases.js';
 
 /**

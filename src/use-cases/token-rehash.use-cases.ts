@@ -1,5 +1,5 @@
 /** Tokens from before keyed hashes: re-stored under their HMAC on first use. docs/storage.md "Token hashes". */
-import { StorageError } from '../actors/command-actor.js';
+import { StorageError } from '../actors/storage-error.js';
 import type { Registry } from '../actors/registry.js';
 import { legacyHash, type TokenHasher } from '../auth/token-hasher.js';
 import type { StoredToken } from '../domain/service-state.js';
@@ -21,7 +21,7 @@ export function rehashLegacyToken(registry: Registry, hasher: TokenHasher, secre
   if (!legacy || (legacy.expiresAt !== null && Date.parse(legacy.expiresAt) <= now)) return legacy;
   // Re-storing is an improvement, not a condition of access: while the disk fails writes, or the service
   // log is read-only, the token still authenticates (reads must keep working) and is re-stored on a later use.
-  if (registry.store.writeHealth(now).failingSince !== null) return legacy;
+  if (registry.writeHealth(now).failingSince !== null) return legacy;
   return registry.service.send({ type: 'token.rehash', id: legacy.id, hash: hasher.hash(secret) }, 'system').then(
     (rehashed) => (rehashed.ok ? rehashed.reply : rehashed.error.kind === 'Unavailable' ? legacy : undefined),
     (error: unknown) => {

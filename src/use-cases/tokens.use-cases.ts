@@ -6,7 +6,7 @@ import type { TokenHasher } from '../auth/token-hasher.js';
 import { newSecret } from '../auth/tokens.js';
 import { fail } from '../domain/errors.js';
 import type { StoredToken } from '../domain/service-state.js';
-import { failed, fromDecision, type Result } from './result.js';
+import { failed, fromDecision, ok, type Result } from '../domain/result.js';
 import { rehashLegacyToken } from './token-rehash.use-cases.js';
 
 /** A token created: its record and its secret, which is answered once and never stored, logged or listed. */
@@ -39,7 +39,7 @@ export async function createApiToken(
   if (expiresAt === false) return pastExpiry();
   const minted = mint(hasher, { tokenName: input.tokenName, type: input.type, projects: input.projects, environment: input.environment, expiresAt, userId: null });
   const created = await registry.service.send({ type: 'token.create', token: minted.token }, principalLabel(principal));
-  return created.ok ? { ok: true, value: minted } : failed(created.error);
+  return created.ok ? ok(minted) : failed(created.error);
 }
 
 /** Creates a personal token that acts as the user (who must exist when the mailbox decides). */
@@ -50,7 +50,7 @@ export async function createPersonalToken(
   if (expiresAt === false) return pastExpiry();
   const minted = mint(hasher, { tokenName: input.description, type: 'personal', projects: ['*'], environment: '*', expiresAt, userId: input.userId });
   const created = await registry.service.send({ type: 'token.create', token: minted.token }, principalLabel(principal));
-  return created.ok ? { ok: true, value: minted } : failed(created.error);
+  return created.ok ? ok(minted) : failed(created.error);
 }
 
 /** Revokes a token found by its listing id; `userId` narrows it to that user's personal tokens. */

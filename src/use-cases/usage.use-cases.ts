@@ -7,9 +7,9 @@ import type { Registry } from '../actors/registry.js';
 import type { Principal } from '../auth/permissions.js';
 import type { ClientSighting } from '../domain/client-applications.js';
 import { fail } from '../domain/errors.js';
-import type { CountReport } from '../domain/usage-counts.js';
+import type { CountReport } from '../domain/usage-records.js';
 import type { ClientMetricsBody, ClientRegisterBody } from '../schemas/metrics.schema.js';
-import { failed, ok, type Result } from './result.js';
+import { failed, ok, type Result } from '../domain/result.js';
 
 /** Where an SDK's usage counts: the projects its token reads and the environment it reports for. */
 interface UsageScope {

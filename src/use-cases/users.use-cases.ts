@@ -1,10 +1,11 @@
 /** Users (API-DECISIONS "Projects, environments, users, roles, tokens"). */
-import type { ProjectActor, Registry } from '../actors/registry.js';
+import type { ProjectActor } from '../actors/actor-types.js';
+import type { Registry } from '../actors/registry.js';
 import { principalLabel, type Principal } from '../auth/permissions.js';
 import { fail } from '../domain/errors.js';
 import { PROJECT_OWNER, ROOT_ADMIN } from '../domain/roles.js';
 import type { User } from '../domain/service-state.js';
-import { failed, fromDecision, ok, type Result } from './result.js';
+import { failed, fromDecision, ok, type Result } from '../domain/result.js';
 
 export function createUser(registry: Registry, input: Omit<User, 'id' | 'createdAt'>, principal: Principal): Promise<Result<User>> {
   return registry.service.send({ type: 'user.create', user: input }, principalLabel(principal)).then(fromDecision);

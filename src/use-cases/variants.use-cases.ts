@@ -4,7 +4,8 @@ import type { Registry } from '../actors/registry.js';
 import type { Principal } from '../auth/permissions.js';
 import type { Variant } from '../domain/types.js';
 import type { FlagRef } from './flags.use-cases.js';
-import { sendToFlag, type Result } from './result.js';
+import type { Result } from '../domain/result.js';
+import { sendToFlag } from './send-command.js';
 
 export function setVariants(registry: Registry, input: FlagRef & { variants: Variant[] }, principal: Principal): Promise<Result<Variant[]>> {
   return sendToFlag(registry, input.projectId, { type: 'variants.set', feature: input.featureName, ifMatch: input.ifMatch, variants: input.variants }, principal);

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { FeedHistory } from '../../src/actors/feed-history.js';
-import type { CommittedRecord } from '../../src/actors/command-actor.js';
+import type { CommittedRecord } from '../../src/actors/actor-model.js';
 
 const record = (...events: object[]): CommittedRecord => ({ seq: 0, at: '2026-01-01T00:00:00.000Z', by: 'test', events });
 const P = { project: 'web' };

@@ -5,11 +5,12 @@
  */
 import { expect, vi } from 'vitest';
 import { harnessTest } from '../helpers/fixtures.js';
+import { storeOf } from '../helpers/store-of.js';
 
 const test = harnessTest({ env: { SNAPSHOT_EVERY: '1' } });
 
 test('given failing snapshot writes, when commands keep coming, then they are answered and survive a restart', async ({ h }) => {
-  const store = h.registry.store;
+  const store = storeOf(h.registry);
   const write = store.writeUnsynced.bind(store);
   store.writeUnsynced = async () => { throw new Error('no space left on device'); };
 

@@ -4,7 +4,7 @@
  * and the service's environment update, toggle, sort order, delete and a deleted project's traces.
  */
 import { describe, expect, test } from 'vitest';
-import type { ServiceLookups } from '../../src/domain/service-state.js';
+import type { ServiceLookups } from '../../src/domain/context.js';
 import { AT, flagAfter, given, givenService, projects } from '../helpers/decider.js';
 import { META, flagArchived, flagCreated, strategy, strategyAdded } from '../helpers/project-events.js';
 import { environment, environmentCreated, token, tokenCreated } from '../helpers/service-events.js';

@@ -5,7 +5,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ClientApplications, type ClientSighting } from '../../src/domain/client-applications.js';
-import { HOUR_MS, UsageCounts, type Plan } from '../../src/domain/usage-counts.js';
+import { UsageCounts } from '../../src/domain/usage-counts.js';
+import { HOUR_MS, type Plan } from '../../src/domain/usage-records.js';
 import { USAGE_BOUNDS } from '../../src/limits.js';
 
 const NOW = Date.parse('2026-11-23T12:30:00.000Z');

@@ -11,6 +11,7 @@ import { legacyHash } from '../../src/auth/token-hasher.js';
 import { expectError } from '../helpers/expect.js';
 import { addStrategy, createFlag, envPath, featuresPath, flagPath } from '../helpers/flags.js';
 import { harness, type Harness } from '../helpers/harness.js';
+import { storeOf } from '../helpers/store-of.js';
 
 interface FaultFixtures {
   faults: DiskFaults;
@@ -34,7 +35,7 @@ const test = base.extend<FaultFixtures>({
 
 /** The last log position of project `default` on disk (read from LevelDB, not from memory). */
 async function seqOnDisk(h: Harness, project = 'default'): Promise<number> {
-  for await (const key of h.registry.store.keys(keys.logPrefix({ project }), { reverse: true, limit: 1 })) return Number(key.slice(-16));
+  for await (const key of storeOf(h.registry).keys(keys.logPrefix({ project }), { reverse: true, limit: 1 })) return Number(key.slice(-16));
   return 0;
 }
 

@@ -6,7 +6,8 @@
  *
  * @example spawn(process.execPath, ['--import', 'tsx', 'test/faults/hung-disk-main.ts'], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env })
  */
-import { Registry, type RegistryOptions } from '../../src/actors/registry.js';
+import { Registry } from '../../src/actors/registry.js';
+import type { RegistryOptions } from '../../src/actors/registry-options.js';
 import { DiskFaults } from '../../snapshots/disk-faults.js';
 
 const faults = new DiskFaults();

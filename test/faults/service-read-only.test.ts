@@ -10,6 +10,7 @@ import { expectError } from '../helpers/expect.js';
 import { harnessTest } from '../helpers/fixtures.js';
 import { createFlag, flagPath } from '../helpers/flags.js';
 import { harness } from '../helpers/harness.js';
+import { storeOf } from '../helpers/store-of.js';
 
 const test = harnessTest();
 
@@ -33,7 +34,7 @@ async function damagedDirectory(dir: string, edit: (db: Level<string, string>, k
   }
   await createFlag(h, 'kept');
   h.registry.usage.abandon();
-  await h.registry.store.close();
+  await storeOf(h.registry).close();
   const db = new Level<string, string>(dir, { valueEncoding: 'utf8' });
   await db.open();
   try {

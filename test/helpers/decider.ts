@@ -14,13 +14,16 @@
  */
 import { expect } from 'vitest';
 import type { ProjectCommand, ProjectReplies } from '../../src/domain/commands.js';
-import type { CommandContext } from '../../src/domain/context.js';
+import type { CommandContext, ServiceLookups } from '../../src/domain/context.js';
 import { decide } from '../../src/domain/decide.js';
-import { decideService, type ServiceLookups } from '../../src/domain/decide-service.js';
+import { decideService } from '../../src/domain/decide/service.js';
 import type { Decision, ErrorKind } from '../../src/domain/errors.js';
 import type { ProjectEvent } from '../../src/domain/events.js';
 import { ProjectDraft, evolve, type ProjectState } from '../../src/domain/project-state.js';
-import { evolveService, forkService, type ServiceCommand, type ServiceEvent, type ServiceReplies, type ServiceState } from '../../src/domain/service-state.js';
+import { evolveService } from '../../src/domain/service-evolve.js';
+import { forkService, type ServiceState } from '../../src/domain/service-state.js';
+import type { ServiceCommand, ServiceReplies } from '../../src/domain/service-commands.js';
+import type { ServiceEvent } from '../../src/domain/service-events.js';
 import type { Flag } from '../../src/domain/types.js';
 import { DEFAULT_LIMITS } from '../../src/limits.js';
 import { AT, META, stamped } from './project-events.js';

@@ -2,7 +2,8 @@
  * Past facts of the service (environments, users, tokens), for `givenService` and `then` (see `decider.ts`).
  */
 import { ROOT_ADMIN, ROOT_VIEWER } from '../../src/domain/roles.js';
-import type { Environment, ServiceEvent, StoredToken, User } from '../../src/domain/service-state.js';
+import type { Environment, StoredToken, User } from '../../src/domain/service-state.js';
+import type { ServiceEvent } from '../../src/domain/service-events.js';
 import { AT } from './project-events.js';
 
 /** An environment as stored: enabled, not protected, of type `development` unless named `production`. */

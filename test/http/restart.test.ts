@@ -11,6 +11,7 @@ import { keys } from '../../snapshots/keys.js';
 import { test } from '../helpers/fixtures.js';
 import { flagPath } from '../helpers/flags.js';
 import type { Harness } from '../helpers/harness.js';
+import { storeOf } from '../helpers/store-of.js';
 
 const P = '/api/admin/projects/default';
 
@@ -136,7 +137,7 @@ test('a crash copy of the data directory recovers by replaying the log over the 
 
   const crashed = await openHarness({ SNAPSHOT_EVERY: '5' }, copyDir);
   const snapshotSeqs: number[] = [];
-  for await (const [key] of crashed.registry.store.entries(keys.snapshotPrefix({ project: 'default' }))) {
+  for await (const [key] of storeOf(crashed.registry).entries(keys.snapshotPrefix({ project: 'default' }))) {
     if (key.endsWith('/head')) snapshotSeqs.push(Number(key.split('/').at(-2)));
   }
   expect(snapshotSeqs.length).toBeGreaterThan(0);

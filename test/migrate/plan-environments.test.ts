@@ -5,7 +5,8 @@
  * steps out); the CLI tests (test/cli/migrate.test.ts) send what it plans to a real flagpole.
  */
 import { describe, expect, it } from 'vitest';
-import { serviceSteps, type Capabilities } from '../../src/migrate/plan.js';
+import type { Capabilities } from '../../src/migrate/plan.js';
+import { serviceSteps } from '../../src/migrate/service-steps.js';
 import type { SourceData } from '../../src/migrate/source-model.js';
 import type { TargetDump } from '../../src/migrate/target.js';
 

@@ -13,6 +13,7 @@ import { ok } from './fixtures.js';
 import { TokenHasher } from '../../src/auth/token-hasher.js';
 import { HARNESS_TOKEN_SECRET } from '../helpers/harness.js';
 import { ROOT, dumpCli } from './run-cli.js';
+import { storeOf } from '../helpers/store-of.js';
 
 const F = '/api/admin/projects/default/features';
 const DEFAULT = { project: 'default' };
@@ -32,7 +33,7 @@ async function stopped(dir: string, env: Record<string, string>, flags: number, 
   await write(h, flags);
   const expected = stableStringify(dumpRegistry(h.registry)!);
   // A crash-like stop skips the snapshot close() writes, so the tail of the log is needed at the next start.
-  if (crash) await h.registry.store.close();
+  if (crash) await storeOf(h.registry).close();
   else await h.registry.close();
   return { dir, expected };
 }
@@ -86,7 +87,7 @@ describe('a damaged snapshot', () => {
       expect(registry.notices.map((n) => n.key)).toEqual([named(newest)]);
       expect(registry.notices[0]!.message).toContain('falling back');
     } finally {
-      await registry.store.close();
+      await storeOf(registry).close();
     }
     const cli = await dumpCli(['--data-dir', dir]);
     expect(cli.code).toBe(0);
@@ -104,7 +105,7 @@ describe('a damaged snapshot', () => {
       expect(stableStringify(dumpRegistry(registry)!)).toBe(expected);
       expect(registry.notices).toHaveLength(2);
     } finally {
-      await registry.store.close();
+      await storeOf(registry).close();
     }
   });
 });
@@ -139,7 +140,7 @@ describe('a damaged log record', () => {
       expect(body.message).toContain(record(seq));
       expect((await app.request('/api/admin/projects')).status).toBe(200);
     } finally {
-      await registry.store.close();
+      await storeOf(registry).close();
     }
     const cli = await dumpCli(['--data-dir', dir]);
     expect(cli.code).toBe(1);
@@ -192,7 +193,7 @@ describe('a damaged log record', () => {
     try {
       expect(stableStringify(dumpRegistry(registry)!)).toBe(expected);
     } finally {
-      await registry.store.close();
+      await storeOf(registry).close();
     }
     // Time travel needs it, and says which record is damaged.
     const travel = await dumpCli(['--data-dir', dir, '--project', 'default', '--at', '3']);

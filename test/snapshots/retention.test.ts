@@ -7,6 +7,7 @@ import { test } from '../helpers/fixtures.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { ok } from './fixtures.js';
 import { dumpCli } from './run-cli.js';
+import { storeOf } from '../helpers/store-of.js';
 
 const SCOPE = { project: 'default' };
 const F = '/api/admin/projects/default/features';
@@ -14,9 +15,9 @@ const F = '/api/admin/projects/default/features';
 /** Sequence numbers of the log records and snapshot heads the store holds for project default. */
 async function stored(h: Harness): Promise<{ log: number[]; heads: number[] }> {
   const log: number[] = [];
-  for await (const [key] of h.registry.store.entries(keys.logPrefix(SCOPE))) log.push(Number(key.slice(keys.logPrefix(SCOPE).length)));
+  for await (const [key] of storeOf(h.registry).entries(keys.logPrefix(SCOPE))) log.push(Number(key.slice(keys.logPrefix(SCOPE).length)));
   const heads: number[] = [];
-  for await (const [key] of h.registry.store.entries(keys.snapshotPrefix(SCOPE))) {
+  for await (const [key] of storeOf(h.registry).entries(keys.snapshotPrefix(SCOPE))) {
     if (key.endsWith('/head')) heads.push(Number(key.slice(keys.snapshotPrefix(SCOPE).length, -'/head'.length)));
   }
   return { log, heads };
@@ -78,12 +79,12 @@ describe('LOG_RETENTION', () => {
   test('chunks of a snapshot whose head was never written (a crash mid-write) are removed too', async ({ openHarness }) => {
     const h = await openHarness({ SNAPSHOT_EVERY: '10' });
     const orphan = keys.snapshotChunk(SCOPE, 2, 0);
-    await h.registry.store.commit([{ type: 'put', key: orphan, value: encode([{ name: 'half-written' }]) }]);
-    expect(await h.registry.store.get(orphan)).toBeDefined();
+    await storeOf(h.registry).commit([{ type: 'put', key: orphan, value: encode([{ name: 'half-written' }]) }]);
+    expect(await storeOf(h.registry).get(orphan)).toBeDefined();
     await churn(h, 10);
     await h.restart();
     expect((await stored(h)).heads[0]).toBeGreaterThan(2);
-    expect(await h.registry.store.get(orphan)).toBeUndefined();
+    expect(await storeOf(h.registry).get(orphan)).toBeUndefined();
   });
 
   test('without LOG_RETENTION the whole log is kept', async ({ tempDir }) => {

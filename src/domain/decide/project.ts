@@ -2,9 +2,10 @@ import { LIMIT_VARIABLES, overLimit } from '../../limits.js';
 import type { Cmd } from '../commands.js';
 import { own, withKey, withoutKey } from '../dict.js';
 import type { CommandContext } from '../context.js';
-import { accept, fail, refuse, type Decision, type DomainError } from '../errors.js';
+import { accept, fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import type { ProjectDraft } from '../project-state.js';
+import { failed, ok, type Result } from '../result.js';
 import { PROJECT_OWNER } from '../roles.js';
 import type { ProjectMeta, StrategyInput } from '../types.js';
 
@@ -30,13 +31,13 @@ const notConnected = (draft: ProjectDraft, environment: string) =>
   fail('NotFoundError', `Environment "${environment}" is not enabled for project "${draft.meta.id}"`);
 
 /** The meta without `environment`, or why it cannot lose it (flagpole keeps at least one per project). */
-function withoutEnvironment(draft: ProjectDraft, environment: string): { ok: true; meta: ProjectMeta } | { ok: false; error: DomainError } {
-  if (!draft.meta.environments.includes(environment)) return { ok: false, error: notConnected(draft, environment) };
+function withoutEnvironment(draft: ProjectDraft, environment: string): Result<ProjectMeta> {
+  if (!draft.meta.environments.includes(environment)) return failed(notConnected(draft, environment));
   if (draft.meta.environments.length === 1) {
-    return { ok: false, error: fail('InvalidOperationError', `Environment "${environment}" is the last environment of project "${draft.meta.id}"; a project must keep at least one environment`) };
+    return failed(fail('InvalidOperationError', `Environment "${environment}" is the last environment of project "${draft.meta.id}"; a project must keep at least one environment`));
   }
   const defaultStrategies = withoutKey(draft.meta.defaultStrategies, environment);
-  return { ok: true, meta: { ...draft.meta, environments: draft.meta.environments.filter((e) => e !== environment), defaultStrategies } };
+  return ok({ ...draft.meta, environments: draft.meta.environments.filter((e) => e !== environment), defaultStrategies });
 }
 
 /**
@@ -46,7 +47,7 @@ function withoutEnvironment(draft: ProjectDraft, environment: string): { ok: tru
 export function decideDisconnect(draft: ProjectDraft, cmd: Cmd<'environment.disconnect'>, context: CommandContext): MetaDecision {
   const next = withoutEnvironment(draft, cmd.environment);
   if (!next.ok) return refuse(next.error);
-  return accept([{ type: 'environment.disconnected', environment: cmd.environment, meta: next.meta, before: draft.meta, version: context.seq }], null);
+  return accept([{ type: 'environment.disconnected', environment: cmd.environment, meta: next.value, before: draft.meta, version: context.seq }], null);
 }
 
 /**
@@ -62,7 +63,7 @@ export function decideRelease(draft: ProjectDraft, cmd: Cmd<'environment.release
   const next = withoutEnvironment(draft, cmd.environment);
   if (!next.ok) return refuse(next.error);
   const defaultStrategy = own(draft.meta.defaultStrategies, cmd.environment) ?? null;
-  return accept([{ type: 'environment.disconnected', environment: cmd.environment, meta: next.meta, before: draft.meta, version: context.seq }], defaultStrategy);
+  return accept([{ type: 'environment.disconnected', environment: cmd.environment, meta: next.value, before: draft.meta, version: context.seq }], defaultStrategy);
 }
 
 /** `PUT /api/admin/projects/:projectId`: name, description, mode and default stickiness. */

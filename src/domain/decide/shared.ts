@@ -4,14 +4,13 @@ import { formatIssues } from '../../schemas/issues.js';
 import { own } from '../dict.js';
 import { applyFlagEvent, enabledCount } from '../flag-events.js';
 import type { FlagEvent } from '../events.js';
-import type { IfMatch, ProjectReplies, Versioned } from '../commands.js';
+import type { IfMatch, ProjectReplies } from '../commands.js';
+import { failed, ok, type Result, type Versioned } from '../result.js';
 import type { CommandContext } from '../context.js';
-import { accept, fail, type Decision, type DomainError } from '../errors.js';
+import { accept, fail, refuse, type Decision, type DomainError } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import type { ProjectDraft } from '../project-state.js';
 import type { Flag, FlagEnvironment } from '../types.js';
-
-export type Found<T> = { ok: true; value: T } | { ok: false; error: DomainError };
 
 /** An environment connected after the flag was created: the machine's initial state, no strategies. */
 const EMPTY_ENVIRONMENT: FlagEnvironment = Object.freeze({ ...flagRules.newEnvironment(), strategies: [] }) as FlagEnvironment;
@@ -20,16 +19,16 @@ const EMPTY_ENVIRONMENT: FlagEnvironment = Object.freeze({ ...flagRules.newEnvir
  * Loads a flag for a change: it must exist, match `If-Match` when given, and (unless `archivedOk`) the
  * lifecycle machine must accept a change.
  */
-export function flagForChange(draft: ProjectDraft, name: string, ifMatch: IfMatch, archivedOk = false): Found<Flag> {
+export function flagForChange(draft: ProjectDraft, name: string, ifMatch: IfMatch, archivedOk = false): Result<Flag> {
   const flag = draft.getFlag(name);
-  if (!flag) return { ok: false, error: fail('NotFoundError', `Could not find feature flag "${name}" in project "${draft.meta.id}"`) };
+  if (!flag) return failed(fail('NotFoundError', `Could not find feature flag "${name}" in project "${draft.meta.id}"`));
   if (ifMatch !== undefined && ifMatch !== flag.version) {
-    return { ok: false, error: fail('PreconditionFailed', `If-Match does not match the current version of "${name}"`) };
+    return failed(fail('PreconditionFailed', `If-Match does not match the current version of "${name}"`));
   }
   if (!archivedOk && !flagRules.acceptsChange(flag.archived)) {
-    return { ok: false, error: fail('ArchivedFeatureError', `Feature flag "${name}" is archived; revive it before changing it`) };
+    return failed(fail('ArchivedFeatureError', `Feature flag "${name}" is archived; revive it before changing it`));
   }
-  return { ok: true, value: flag };
+  return ok(flag);
 }
 
 /** The environment must be connected to the project. */
@@ -39,14 +38,14 @@ export function checkEnvironment(draft: ProjectDraft, environment: string): Doma
 }
 
 /** A flag and its entry in one environment of the project, loaded for a change (see {@link flagForChange}). */
-export type Target = { ok: true; flag: Flag; entry: FlagEnvironment } | { ok: false; error: DomainError };
+export type Target = Result<{ flag: Flag; entry: FlagEnvironment }>;
 
 export function flagInEnvironment(draft: ProjectDraft, cmd: { feature: string; environment: string; ifMatch?: IfMatch }): Target {
   const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
   if (!found.ok) return found;
   const envError = checkEnvironment(draft, cmd.environment);
-  if (envError) return { ok: false, error: envError };
-  return { ok: true, flag: found.value, entry: environmentOf(found.value, cmd.environment) };
+  if (envError) return failed(envError);
+  return ok({ flag: found.value, entry: environmentOf(found.value, cmd.environment) });
 }
 
 /** A flag's entry for an environment; environments connected after the flag was created start empty. */
@@ -87,7 +86,7 @@ export function checkFlagSize(flag: Flag, context: CommandContext): DomainError 
 export function acceptFlagChange<T>(draft: ProjectDraft, flag: Flag, event: FlagEvent, value: T, context: CommandContext): Decision<ProjectEvent, Versioned<T>> {
   const after = applyFlagEvent(flag, event);
   const tooLarge = after ? checkFlagSize(after, context) : null;
-  if (tooLarge) return { ok: false, error: tooLarge };
+  if (tooLarge) return refuse(tooLarge);
   if (after) draft.noteBuilt(event, after);
   return acceptOnFlag([event], value, flag, context);
 }

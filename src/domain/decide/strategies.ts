@@ -4,7 +4,8 @@ import { flagRules } from '../../../machines/flag-rules.js';
 import { StrategyRecordSchema } from '../../schemas/strategy.schema.js';
 import { distributeWeights } from '../../schemas/variant.schema.js';
 import type { CommandContext, ProjectContext } from '../context.js';
-import type { Cmd, Versioned } from '../commands.js';
+import type { Cmd } from '../commands.js';
+import type { Versioned } from '../result.js';
 import { fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import { dict } from '../dict.js';
@@ -62,32 +63,32 @@ export function decideAddStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.add'>,
   if (!t.ok) return refuse(t.error);
   const badSegment = checkSegmentRefs(draft, cmd.strategy.segments, [], context) ?? checkDefinitions(cmd.strategy, context);
   if (badSegment) return refuse(badSegment);
-  const highest = t.entry.strategies.reduce((max, s) => Math.max(max, s.sortOrder), -1);
-  const tooMany = checkStrategyCount(t.flag, cmd.environment, t.entry.strategies.length + 1, context);
+  const highest = t.value.entry.strategies.reduce((max, s) => Math.max(max, s.sortOrder), -1);
+  const tooMany = checkStrategyCount(t.value.flag, cmd.environment, t.value.entry.strategies.length + 1, context);
   if (tooMany) return refuse(tooMany);
-  const strategy = buildStrategy(cmd.strategy, t.flag.name, randomUUID(), cmd.strategy.sortOrder ?? highest + 1);
-  const enabled = enabledAfter(t.entry, [...t.entry.strategies, strategy]);
-  return acceptFlagChange(draft, t.flag, { type: 'strategy.added', name: t.flag.name, version: context.seq, environment: cmd.environment, strategy, enabled }, strategy, context);
+  const strategy = buildStrategy(cmd.strategy, t.value.flag.name, randomUUID(), cmd.strategy.sortOrder ?? highest + 1);
+  const enabled = enabledAfter(t.value.entry, [...t.value.entry.strategies, strategy]);
+  return acceptFlagChange(draft, t.value.flag, { type: 'strategy.added', name: t.value.flag.name, version: context.seq, environment: cmd.environment, strategy, enabled }, strategy, context);
 }
 
 export function decideUpdateStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.update'>, context: ProjectContext): StrategyDecision {
   const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
-  const current = findStrategy(t.entry, cmd);
+  const current = findStrategy(t.value.entry, cmd);
   if (!('id' in current)) return refuse(current);
   const badSegment = checkSegmentRefs(draft, cmd.strategy.segments, current.segments, context) ?? checkDefinitions(cmd.strategy, context);
   if (badSegment) return refuse(badSegment);
-  const strategy = buildStrategy(cmd.strategy, t.flag.name, current.id, current.sortOrder);
-  return replaced(draft, t, cmd, current, strategy, context);
+  const strategy = buildStrategy(cmd.strategy, t.value.flag.name, current.id, current.sortOrder);
+  return replaced(draft, t.value, cmd, current, strategy, context);
 }
 
 export function decidePatchStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.patch'>, context: ProjectContext): StrategyDecision {
   const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
-  const current = findStrategy(t.entry, cmd);
+  const current = findStrategy(t.value.entry, cmd);
   if (!('id' in current)) return refuse(current);
   // An empty patch changes nothing: no event, the flag keeps its version.
-  if (cmd.operations.length === 0) return acceptOnFlag([], current, t.flag, context);
+  if (cmd.operations.length === 0) return acceptOnFlag([], current, t.value.flag, context);
   const patched = applyJsonPatch(current, cmd.operations);
   if (!patched.ok) return refuse(patched.error);
   const parsed = safeParseCapped(StrategyRecordSchema, patched.value);
@@ -97,15 +98,15 @@ export function decidePatchStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.patc
   }
   const badSegment = checkSegmentRefs(draft, parsed.output.segments, current.segments, context) ?? checkDefinitions(parsed.output, context);
   if (badSegment) return refuse(badSegment);
-  const strategy = buildStrategy(parsed.output, t.flag.name, current.id, parsed.output.sortOrder ?? current.sortOrder);
-  return replaced(draft, t, cmd, current, strategy, context);
+  const strategy = buildStrategy(parsed.output, t.value.flag.name, current.id, parsed.output.sortOrder ?? current.sortOrder);
+  return replaced(draft, t.value, cmd, current, strategy, context);
 }
 
 export function decideDeleteStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.delete'>, context: CommandContext): StrategyDecision<null> {
   const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
-  const current = findStrategy(t.entry, cmd);
+  const current = findStrategy(t.value.entry, cmd);
   if (!('id' in current)) return refuse(current);
-  const enabled = enabledAfter(t.entry, t.entry.strategies.filter((s) => s.id !== current.id));
-  return acceptFlagChange(draft, t.flag, { type: 'strategy.deleted', name: t.flag.name, version: context.seq, environment: cmd.environment, before: current, enabled }, null, context);
+  const enabled = enabledAfter(t.value.entry, t.value.entry.strategies.filter((s) => s.id !== current.id));
+  return acceptFlagChange(draft, t.value.flag, { type: 'strategy.deleted', name: t.value.flag.name, version: context.seq, environment: cmd.environment, before: current, enabled }, null, context);
 }

@@ -1,6 +1,7 @@
 /** `POST .../environments/:environment/strategies/copy`: a flag's strategies copied from another environment. */
 import { randomUUID } from 'node:crypto';
-import type { Cmd, Versioned } from '../commands.js';
+import type { Cmd } from '../commands.js';
+import type { Versioned } from '../result.js';
 import type { ProjectContext } from '../context.js';
 import { fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
@@ -25,15 +26,15 @@ export function decideCopyStrategies(draft: ProjectDraft, cmd: Cmd<'strategy.cop
   }
   const sourceError = checkEnvironment(draft, cmd.fromEnvironment);
   if (sourceError) return refuse(sourceError);
-  const source = ordered(environmentOf(t.flag, cmd.fromEnvironment).strategies);
+  const source = ordered(environmentOf(t.value.flag, cmd.fromEnvironment).strategies);
   const wanted = cmd.strategyIds === undefined ? null : new Set(cmd.strategyIds);
   const unknown = cmd.strategyIds?.find((id) => !source.some((s) => s.id === id));
   if (unknown !== undefined) return refuse(fail('NotFoundError', `No strategy "${unknown}" on flag "${cmd.feature}" in environment "${cmd.fromEnvironment}"`));
   const picked = wanted ? source.filter((s) => wanted.has(s.id)) : source;
-  const tooMany = checkStrategyCount(t.flag, cmd.environment, t.entry.strategies.length + picked.length, context);
+  const tooMany = checkStrategyCount(t.value.flag, cmd.environment, t.value.entry.strategies.length + picked.length, context);
   if (tooMany) return refuse(tooMany);
-  let flag = t.flag;
-  let highest = t.entry.strategies.reduce((max, s) => Math.max(max, s.sortOrder), -1);
+  let flag = t.value.flag;
+  let highest = t.value.entry.strategies.reduce((max, s) => Math.max(max, s.sortOrder), -1);
   const events: ProjectEvent[] = [];
   const copies: Strategy[] = [];
   // The copies name only segments the flag already names, so no segment check is needed: one in use is not deleted.
@@ -48,5 +49,5 @@ export function decideCopyStrategies(draft: ProjectDraft, cmd: Cmd<'strategy.cop
   }
   const tooLarge = checkFlagSize(flag, context);
   if (tooLarge) return refuse(tooLarge);
-  return acceptOnFlag(events, copies, t.flag, context);
+  return acceptOnFlag(events, copies, t.value.flag, context);
 }

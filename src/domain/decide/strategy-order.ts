@@ -1,5 +1,6 @@
 /** `POST .../strategies/set-sort-order`: new places for some strategies of a flag in one environment. */
-import type { Cmd, Versioned } from '../commands.js';
+import type { Cmd } from '../commands.js';
+import type { Versioned } from '../result.js';
 import type { CommandContext } from '../context.js';
 import { fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
@@ -15,11 +16,11 @@ import { acceptFlagChange, acceptOnFlag, flagInEnvironment } from './shared.js';
 export function decideSetSortOrder(draft: ProjectDraft, cmd: Cmd<'strategy.set-sort-order'>, context: CommandContext): Decision<ProjectEvent, Versioned<null>> {
   const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
-  const current = new Map(t.entry.strategies.map((s) => [s.id, s.sortOrder]));
+  const current = new Map(t.value.entry.strategies.map((s) => [s.id, s.sortOrder]));
   const unknown = cmd.order.find((o) => !current.has(o.id));
   if (unknown) return refuse(fail('NotFoundError', `No strategy "${unknown.id}" on flag "${cmd.feature}" in environment "${cmd.environment}"`));
   const order: StrategyOrder[] = cmd.order.filter((o) => current.get(o.id) !== o.sortOrder).map((o) => ({ id: o.id, sortOrder: o.sortOrder }));
-  if (order.length === 0) return acceptOnFlag([], null, t.flag, context);
+  if (order.length === 0) return acceptOnFlag([], null, t.value.flag, context);
   const before = order.map((o) => ({ id: o.id, sortOrder: current.get(o.id)! }));
-  return acceptFlagChange(draft, t.flag, { type: 'strategies.sorted', name: t.flag.name, version: context.seq, environment: cmd.environment, order, before }, null, context);
+  return acceptFlagChange(draft, t.value.flag, { type: 'strategies.sorted', name: t.value.flag.name, version: context.seq, environment: cmd.environment, order, before }, null, context);
 }

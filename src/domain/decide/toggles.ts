@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { flagRules } from '../../../machines/flag-rules.js';
 import type { CommandContext, ProjectContext } from '../context.js';
-import type { Cmd, Versioned } from '../commands.js';
+import type { Cmd } from '../commands.js';
+import type { Versioned } from '../result.js';
 import { own, withKey } from '../dict.js';
 import { accept, fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
@@ -20,7 +21,7 @@ import { buildStrategy } from './strategies.js';
 export function decideEnable(draft: ProjectDraft, cmd: Cmd<'flag.enable'>, context: CommandContext): Decision<ProjectEvent, Versioned<null>> {
   const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
-  const { flag, entry } = t;
+  const { flag, entry } = t.value;
   let added: Strategy | null = null;
   const activated = cmd.activateDisabled ? entry.strategies.filter((s) => s.disabled === true).map((s) => s.id) : [];
   let count = enabledCount(entry) + activated.length;
@@ -57,7 +58,7 @@ function withGroupId(strategy: StrategyInput, flagName: string): StrategyInput {
 export function decideDisable(draft: ProjectDraft, cmd: Cmd<'flag.disable'>, context: CommandContext): Decision<ProjectEvent, Versioned<null>> {
   const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
-  const { flag, entry } = t;
+  const { flag, entry } = t.value;
   const step = flagRules.disable(entry.enabled, enabledCount(entry));
   if (step === null || step.enabled === entry.enabled) return acceptOnFlag([], null, flag, context);
   return acceptOnFlag([{ type: 'flag.disabled', name: flag.name, version: context.seq, environment: cmd.environment }], null, flag, context);

@@ -1,7 +1,8 @@
 import { safeParseCapped } from '../../schemas/capped-parse.js';
 import { VariantsSchema, distributeWeights } from '../../schemas/variant.schema.js';
 import type { CommandContext } from '../context.js';
-import type { Cmd, Versioned } from '../commands.js';
+import type { Cmd } from '../commands.js';
+import type { Versioned } from '../result.js';
 import { refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import { applyJsonPatch } from '../json-patch.js';

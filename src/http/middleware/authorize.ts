@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { isAllowed, mayWriteSomeSegment, noAccessMessage, type Principal } from '../../auth/permissions.js';
-import { projectOfFlag } from '../../queries/tags.queries.js';
+import { projectOfFlag } from '../../queries/tags.query.js';
 import { ApiError, apiError } from '../errors.js';
 import type { AppDeps, RouteSpec, Step } from '../route.js';
 
@@ -43,7 +43,7 @@ export function authorize(route: RouteSpec, deps: AppDeps): Step {
     if (projectId !== undefined) {
       const found = deps.registry.find(projectId);
       if (!found.ok) throw new ApiError(found.error);
-      actor = found.actor;
+      actor = found.value;
     }
     c.set('actor', actor);
     const principal = c.get('principal');

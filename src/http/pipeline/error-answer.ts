@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { StorageError } from '../../actors/command-actor.js';
+import { StorageError } from '../../actors/storage-error.js';
 import { setResponseHeader } from '../answer.js';
 import { ApiError, errorResponse, internalErrorResponse, STATUS } from '../errors.js';
 import { ofrepErrorAnswer } from '../middleware/ofrep-errors.js';

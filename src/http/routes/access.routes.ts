@@ -2,7 +2,7 @@
  * Access control: roles, users, API and personal tokens, project membership. Which permission each route
  * needs is in docs/permissions.md, checked against ROUTES by test/http/access/permissions-doc.test.ts.
  */
-import { allRoles, roleById } from '../../queries/access.queries.js';
+import { allRoles, roleById } from '../../queries/access.query.js';
 import { IntIdParamSchema, looseObject } from '../../schemas/common.schema.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 import { RoleListView, RoleView } from '../views.js';

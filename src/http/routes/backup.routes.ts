@@ -13,8 +13,8 @@ export const backupRoutes: RouteSpec[] = [
     handle: ({ c, registry, deps }) => {
       // One synchronous capture of the committed states: no write waits for the backup.
       const captured = captureBackup(registry);
-      if (!captured.ok) throw apiError('Unavailable', `Cannot back up: project${captured.unavailable.length === 1 ? '' : 's'} ${captured.unavailable.map((id) => `"${id}"`).join(', ')} could not be recovered at start (see the start log); repair or remove ${captured.unavailable.length === 1 ? 'it' : 'them'} first`);
-      const body = deps.dumps.streamPieces(backupLines(captured.backup));
+      if (!captured.ok) throw apiError(captured.error.kind, captured.error.message);
+      const body = deps.dumps.streamPieces(backupLines(captured.value));
       if (!body) {
         c.header('Retry-After', '1');
         return errorResponse(c, { kind: 'TooManyRequests', message: `${DUMP_STREAMS_AT_ONCE} dumps or backups are being written already; try again when one is done` });

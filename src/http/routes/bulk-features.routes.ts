@@ -6,10 +6,9 @@
 import * as v from 'valibot';
 import { BatchFeaturesSchema, BatchStaleSchema } from '../../schemas/feature.schema.js';
 import { EnableQuerySchema, ProjectEnvironmentParamsSchema, ProjectParamsSchema } from '../../schemas/params.schema.js';
-import { ArchivedFlagView } from '../../schemas/responses.schema.js';
-import { archivedFlags } from '../../queries/flags.queries.js';
-import { flagSeen } from '../../queries/usage.queries.js';
-import { ok } from '../../use-cases/result.js';
+import { ArchivedFlagView } from '../../schemas/flag-responses.schema.js';
+import { archivedFlags } from '../../queries/flags.query.js';
+import { flagSeen } from '../../queries/usage.query.js';
 import { archiveFlags, markFlagsStale, toggleFlags } from '../../use-cases/bulk-flags.use-cases.js';
 import { defineRoute, inputOf, type RouteSpec } from '../route.js';
 import { archivedFlagRecord } from '../views.js';
@@ -46,7 +45,7 @@ export const bulkFeatureRoutes: RouteSpec[] = [
     method: 'get', path: '/api/admin/archive/features/:projectId', tag: 'Features', permission: 'READ',
     summary: 'List the archived flags of a project (Unleash 6.10 getArchivedFeaturesByProjectId)', params: ProjectParamsSchema,
     success: { status: 200, description: '`{version: 2, features: [archived flag]}`', schema: v.object({ version: v.literal(2), features: v.array(ArchivedFlagView) }) },
-    handle: ({ project }) => ok(archivedFlags(project().state)),
+    handle: ({ project }) => archivedFlags(project().state),
     view: (flags, { params, registry }) => ({ version: 2 as const, features: flags.map((f) => archivedFlagRecord(f, params.projectId, flagSeen(registry, params.projectId, f.name))) }),
   }),
 ];

@@ -5,7 +5,7 @@
  */
 import { parseRevision } from '../../queries/client-delta.query.js';
 import { ClientFeaturesQuerySchema } from '../../schemas/client.schema.js';
-import { ClientDeltaView } from '../../schemas/responses.schema.js';
+import { ClientDeltaView } from '../../schemas/client-responses.schema.js';
 import { clientScopeOf } from '../client-spec.js';
 import { sendJson } from '../gzip.js';
 import { answerWith, setResponseHeader } from '../answer.js';

@@ -5,7 +5,7 @@
  */
 import { ClientFeaturesQuerySchema } from '../../schemas/client.schema.js';
 import { FlagNameSchema, looseObject } from '../../schemas/common.schema.js';
-import { ClientFeaturesView, ClientFeatureView } from '../../schemas/responses.schema.js';
+import { ClientFeaturesView, ClientFeatureView } from '../../schemas/client-responses.schema.js';
 import { clientPoll, clientScopeOf, inlineSegmentConstraints } from '../client-spec.js';
 import { apiError } from '../errors.js';
 import { sendJson } from '../gzip.js';

@@ -5,7 +5,7 @@
 import {
   ContextFieldNameBodySchema, ContextFieldParamsSchema, CreateContextFieldSchema, LegalValueParamsSchema, LegalValueSchema, UpdateContextFieldSchema,
 } from '../../schemas/definition.schema.js';
-import { contextFieldByName, contextFields, strategiesUsingContextField } from '../../queries/definitions.queries.js';
+import { contextFieldByName, contextFields, strategiesUsingContextField } from '../../queries/definitions.query.js';
 import { createContextField, deleteContextField, deleteLegalValue, setLegalValue, updateContextField } from '../../use-cases/definitions.use-cases.js';
 import { apiError } from '../errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';

@@ -4,7 +4,7 @@
  */
 import { FeatureParamsSchema, ProjectParamsSchema } from '../../schemas/params.schema.js';
 import { CreateDependencySchema, DependencyParamsSchema } from '../../schemas/dependency.schema.js';
-import { dependenciesExist, parentVariants, possibleParents } from '../../queries/dependencies.queries.js';
+import { dependenciesExist, parentVariants, possibleParents } from '../../queries/dependencies.query.js';
 import { addDependency, removeDependency } from '../../use-cases/dependencies.use-cases.js';
 import { defineRoute, inputOf, type RouteSpec } from '../route.js';
 

@@ -8,7 +8,7 @@ import { EdgeInstanceDataSchema, EdgeTokensView, EdgeValidateSchema, BulkMetrics
 import { EDGE_VALIDATE_BUDGET } from '../../limits.js';
 import { recordBulkMetrics } from '../../use-cases/bulk-metrics.use-cases.js';
 import { validateEdgeTokens } from '../../use-cases/edge-tokens.use-cases.js';
-import { ok } from '../../use-cases/result.js';
+import { ok } from '../../domain/result.js';
 import { setResponseHeader } from '../answer.js';
 import { apiError } from '../errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';

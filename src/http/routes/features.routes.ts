@@ -10,11 +10,11 @@ import { BatchFeaturesSchema, CloneFeatureSchema, CreateFeatureSchema, ReviveSch
 import { FeatureParamsSchema, ProjectParamsSchema } from '../../schemas/params.schema.js';
 import { JsonPatchSchema } from '../../schemas/patch.schema.js';
 import { archiveFlag, cloneFlag, createFlag, deleteArchivedFlags, patchFlag, reviveFlags, updateFlag } from '../../use-cases/flags.use-cases.js';
-import { flagChildren } from '../../queries/dependencies.queries.js';
-import { hasAnyTag, parseTagFilters } from '../../queries/tags.queries.js';
+import { flagChildren } from '../../queries/dependencies.query.js';
+import { hasAnyTag, parseTagFilters } from '../../queries/tags.query.js';
 import { FlagListQuerySchema } from '../../schemas/tag.schema.js';
-import { flagById } from '../../queries/flags.queries.js';
-import { flagSeen, projectUsage } from '../../queries/usage.queries.js';
+import { flagById } from '../../queries/flags.query.js';
+import { flagSeen, projectUsage } from '../../queries/usage.query.js';
 import { apiError } from '../errors.js';
 import { sendJson } from '../gzip.js';
 import { defineRoute, inputOf, type RouteSpec } from '../route.js';

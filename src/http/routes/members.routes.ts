@@ -1,9 +1,9 @@
 /** Seed 4.17 to 4.19: who is in a project, with which role; the 400s of these routes are `[{msg}]`. */
-import { membersOf, projectRoles } from '../../queries/access.queries.js';
+import { membersOf, projectRoles } from '../../queries/access.query.js';
 import { MembershipBodySchema } from '../../schemas/access.schema.js';
 import { ProjectParamsSchema, ProjectUserRoleParamsSchema } from '../../schemas/params.schema.js';
 import { changeMembership, grantMembership, removeMembership, type MembershipInput } from '../../use-cases/members.use-cases.js';
-import type { Result } from '../../use-cases/result.js';
+import type { Result } from '../../domain/result.js';
 import type { Registry } from '../../actors/registry.js';
 import type { Principal } from '../../auth/permissions.js';
 import { defineRoute, type RouteSpec } from '../route.js';

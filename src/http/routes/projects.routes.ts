@@ -2,8 +2,8 @@
 import type { ProjectMeta } from '../../use-cases/projects.use-cases.js';
 import { CreateProjectSchema, ProjectEnvironmentSchema, UpdateProjectSchema } from '../../schemas/project.schema.js';
 import { ProjectEnvironmentParamsSchema, ProjectParamsSchema } from '../../schemas/params.schema.js';
-import { projectUsage } from '../../queries/usage.queries.js';
-import { activeFlagCount } from '../../queries/flags.queries.js';
+import { projectUsage } from '../../queries/usage.query.js';
+import { activeFlagCount } from '../../queries/flags.query.js';
 import { connectEnvironment, createProject, deleteProject, disconnectEnvironment, updateProject } from '../../use-cases/projects.use-cases.js';
 import { sendJson } from '../gzip.js';
 import { defineRoute, inputOf, type RouteSpec } from '../route.js';

@@ -5,7 +5,7 @@
  */
 import { SegmentParamsSchema } from '../../schemas/params.schema.js';
 import { UpsertSegmentSchema } from '../../schemas/segment.schema.js';
-import { allSegments, segmentById } from '../../queries/segments.queries.js';
+import { allSegments, segmentById } from '../../queries/segments.query.js';
 import { createSegment, deleteSegment, updateSegment } from '../../use-cases/segments.use-cases.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 import { SegmentListView, SegmentView, segmentView } from '../views.js';

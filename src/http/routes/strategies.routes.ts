@@ -3,7 +3,7 @@ import { FeatureEnvironmentParamsSchema, StrategyParamsSchema } from '../../sche
 import { JsonPatchSchema } from '../../schemas/patch.schema.js';
 import { StrategySchema } from '../../schemas/strategy.schema.js';
 import { CopyStrategiesSchema, StrategySortOrderSchema } from '../../schemas/strategy-order.schema.js';
-import { flagEnvironment, flagInEnvironment, strategyById } from '../../queries/flags.queries.js';
+import { flagEnvironment, flagInEnvironment, strategyById } from '../../queries/flags.query.js';
 import { addStrategy, copyStrategies, deleteStrategy, patchStrategy, setStrategySortOrder, updateStrategy } from '../../use-cases/strategies.use-cases.js';
 import type { ErrorKind } from '../errors.js';
 import { defineRoute, inputOf, type RouteSpec } from '../route.js';

@@ -5,7 +5,7 @@
 import {
   CreateStrategyDefinitionSchema, StrategyDefinitionActionParamsSchema, StrategyDefinitionParamsSchema, UpdateStrategyDefinitionSchema,
 } from '../../schemas/definition.schema.js';
-import { strategyDefinitionByName, strategyDefinitions } from '../../queries/definitions.queries.js';
+import { strategyDefinitionByName, strategyDefinitions } from '../../queries/definitions.query.js';
 import {
   createStrategyDefinition, deleteStrategyDefinition, deprecateStrategyDefinition, updateStrategyDefinition,
 } from '../../use-cases/definitions.use-cases.js';

@@ -7,7 +7,7 @@ import { ProjectParamsSchema } from '../../schemas/params.schema.js';
 import {
   BulkTagsSchema, CreateTagTypeSchema, FlagTagParamsSchema, FlagTagsParamsSchema, TagSchema, TagTypeParamsSchema, UpdateTagTypeSchema, UpdateTagsSchema,
 } from '../../schemas/tag.schema.js';
-import { flagTags, tagTypeByName, tagTypes, tagsInUse } from '../../queries/tags.queries.js';
+import { flagTags, tagTypeByName, tagTypes, tagsInUse } from '../../queries/tags.query.js';
 import { changeTags, createTagType, deleteTagType, updateTagType } from '../../use-cases/tags.use-cases.js';
 import { apiError } from '../errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';

@@ -1,7 +1,7 @@
 /** API tokens (admin and client) and users' personal tokens; every route needs `ADMIN`. */
 import { secretLabel } from '../../auth/tokens.js';
 import type { StoredToken } from '../../domain/service-state.js';
-import { apiTokens, personalTokens, userById } from '../../queries/access.queries.js';
+import { apiTokens, personalTokens, userById } from '../../queries/access.query.js';
 import { CreateApiTokenSchema, CreatePersonalTokenSchema } from '../../schemas/access.schema.js';
 import { IntIdParamSchema, looseObject, nonEmptyString } from '../../schemas/common.schema.js';
 import { UserParamsSchema } from '../../schemas/params.schema.js';

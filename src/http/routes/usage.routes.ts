@@ -3,7 +3,7 @@
  * and its `/raw` hourly buckets) and the registered applications with their instances. `READ`.
  */
 import { ApplicationParamsSchema, FeatureMetricsParamsSchema, HoursBackQuerySchema } from '../../schemas/metrics.schema.js';
-import { applicationByName, applications, featureMetrics, featureUsage } from '../../queries/usage.queries.js';
+import { applicationByName, applications, featureMetrics, featureUsage } from '../../queries/usage.query.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 import { ApplicationDetailView, ApplicationsView, FeatureMetricsView, FeatureUsageView, applicationDetail, applicationView } from '../views.js';
 

@@ -1,6 +1,6 @@
 /** Users (API-DECISIONS "Projects, environments, users, roles, tokens"); every route needs `ADMIN`. */
 import type { User } from '../../domain/service-state.js';
-import { allUsers, rootRoles, userById } from '../../queries/access.queries.js';
+import { allUsers, rootRoles, userById } from '../../queries/access.query.js';
 import { CreateUserSchema } from '../../schemas/access.schema.js';
 import { UserParamsSchema } from '../../schemas/params.schema.js';
 import { createUser, deleteUser } from '../../use-cases/users.use-cases.js';

@@ -2,7 +2,7 @@
 import { FeatureParamsSchema } from '../../schemas/params.schema.js';
 import { JsonPatchSchema } from '../../schemas/patch.schema.js';
 import { VariantsSchema } from '../../schemas/variant.schema.js';
-import { flagById } from '../../queries/flags.queries.js';
+import { flagById } from '../../queries/flags.query.js';
 import { patchVariants, setVariants } from '../../use-cases/variants.use-cases.js';
 import type { ErrorKind } from '../errors.js';
 import { defineRoute, inputOf, type RouteSpec } from '../route.js';

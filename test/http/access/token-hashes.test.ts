@@ -15,6 +15,7 @@ import { keys } from '../../../snapshots/keys.js';
 import { positions } from '../../helpers/expect.js';
 import { test } from '../../helpers/fixtures.js';
 import { ADMIN_TOKEN, HARNESS_TOKEN_SECRET, harness, type Harness } from '../../helpers/harness.js';
+import { storeOf } from '../../helpers/store-of.js';
 
 const LEGACY_SECRET = '*:*.chosen-by-an-operator-long-ago';
 
@@ -96,7 +97,7 @@ describe('records from before keyed hashes (plain SHA-256)', () => {
 
     // One durable record, which names the token by id and does not repeat the unkeyed hash.
     expect(h.registry.service.seq).toBe(seq + 1);
-    const record = decode(keys.log('service', seq + 1), (await h.registry.store.get(keys.log('service', seq + 1)))!) as { command: unknown; events: unknown[] };
+    const record = decode(keys.log('service', seq + 1), (await storeOf(h.registry).get(keys.log('service', seq + 1)))!) as { command: unknown; events: unknown[] };
     expect(record.command).toEqual({ type: 'token.rehash', id: legacy.id, hash: hmac });
     expect(record.events).toEqual([{ type: 'token.rehashed', id: legacy.id, hash: hmac }]);
 
@@ -104,7 +105,7 @@ describe('records from before keyed hashes (plain SHA-256)', () => {
     const before = positions(h);
     expect((await h.json('GET', '/api/admin/projects', undefined, { token: LEGACY_SECRET })).status).toBe(200);
     expect(positions(h)).toBe(before);
-    await h.registry.store.close();
+    await storeOf(h.registry).close();
     const again = await openHarnessOverTempDir({}, h.dataDir);
     expect(tokensOf(again)[hmac]).toEqual({ ...same, hash: hmac });
     expect(tokensOf(again)[legacy.hash]).toBeUndefined();

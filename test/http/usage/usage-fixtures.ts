@@ -8,6 +8,7 @@
  */
 import { expect } from 'vitest';
 import type { Harness } from '../../helpers/harness.js';
+import { storeOf } from '../../helpers/store-of.js';
 
 export const P = '/api/admin/projects/default';
 export const flagPath = (name: string, project = 'default') => `/api/admin/projects/${project}/features/${name}`;
@@ -80,6 +81,6 @@ export async function countedBuckets(h: Harness, flag: string) {
 /** Every key the store holds under `prefix`. */
 export async function storedKeys(h: Harness, prefix = 'use/'): Promise<string[]> {
   const out: string[] = [];
-  for await (const key of h.registry.store.keys(prefix)) out.push(key);
+  for await (const key of storeOf(h.registry).keys(prefix)) out.push(key);
   return out;
 }

@@ -5,11 +5,12 @@
  * buckets older than 48 h are dropped.
  */
 import { describe, expect } from 'vitest';
-import { HOUR_MS, hourStart } from '../../../src/domain/usage-counts.js';
+import { HOUR_MS, hourStart } from '../../../src/domain/usage-records.js';
 import { positions } from '../../helpers/expect.js';
 import { harnessTest } from '../../helpers/fixtures.js';
 import { harness } from '../../helpers/harness.js';
 import { P, ISO, clientToken, countedBuckets, createFlag, flagPath, nodeMetricsBody, postMetrics, storedKeys } from './usage-fixtures.js';
+import { storeOf } from '../../helpers/store-of.js';
 
 /** Every test starts with a development client token (`sdk`) and flag `checkout`. */
 const test = harnessTest().extend<{ sdk: string }>({
@@ -137,7 +138,7 @@ describe('durability', () => {
   test('a damaged usage entry is reported, dropped and deleted; the start goes on', async ({ h, sdk }) => {
     await postMetrics(h, sdk, seen(2));
     await h.registry.usage.flush();
-    await h.registry.store.writeUnsynced([
+    await storeOf(h.registry).writeUnsynced([
       { type: 'put', key: 'use/c/2026-11-23T19/default/checkout/production', value: '1:00000000:{"yes":1}' },
       { type: 'put', key: 'use/x/unknown', value: 'junk' },
     ]);

@@ -1,8 +1,8 @@
 /** Reads of flag dependencies from a project's committed state (docs/api-decisions.md "Dependencies"). */
 import type { ProjectState } from '../domain/project-state.js';
-import { flagById } from './flags.queries.js';
+import { flagById } from './flags.query.js';
 import { perStateVersion } from './state-memo.js';
-import { ok, type Result } from '../use-cases/result.js';
+import { ok, type Result } from '../domain/result.js';
 
 /**
  * Each project state's children by parent name, built with one scan per state version: `GET` of one flag

@@ -3,8 +3,11 @@
  * environments"): update, enable/disable, sort order, delete. Decided in the service mailbox, like the
  * names and sort orders of new environments.
  */
-import { accept, fail, refuse, type Decision } from './errors.js';
-import type { Environment, ServiceCommand, ServiceEvent, ServiceLookups, ServiceState } from './service-state.js';
+import { accept, fail, refuse, type Decision } from '../errors.js';
+import type { Environment, ServiceState } from '../service-state.js';
+import type { ServiceCommand } from '../service-commands.js';
+import type { ServiceEvent } from '../service-events.js';
+import type { ServiceLookups } from '../context.js';
 
 type EnvironmentCommand = Extract<ServiceCommand, { type: 'environment.update' | 'environment.toggle' | 'environment.sort' | 'environment.delete' }>;
 

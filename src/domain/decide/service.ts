@@ -1,20 +1,19 @@
-import type { CommandContext } from './context.js';
+import type { CommandContext } from '../context.js';
 import {
   decideCreateContextField, decideCreateStrategyDefinition, decideDeleteContextField, decideDeleteStrategyDefinition,
   decideDeleteLegalValue, decideDeprecateStrategyDefinition, decideSetLegalValue, decideUpdateContextField, decideUpdateStrategyDefinition,
-} from './decide-definitions.js';
-import { decideCreateSegment, decideDeleteSegment, decideUpdateSegment } from './decide-segments.js';
-import { accept, fail, refuse, type Decision } from './errors.js';
-import { ROOT_ADMIN } from './roles.js';
-import { LIMIT_VARIABLES, overLimit, type Limits } from '../limits.js';
-import { decideEnvironmentChange } from './decide-environments.js';
-import { hashOfTokenId, projectTraces, rehashedToken, type ServiceCommand, type ServiceEvent, type ServiceLookups, type ServiceReplies, type ServiceState } from './service-state.js';
+} from './service-definitions.js';
+import { decideCreateSegment, decideDeleteSegment, decideUpdateSegment } from './service-segments.js';
+import { accept, fail, refuse, type Decision } from '../errors.js';
+import { ROOT_ADMIN } from '../roles.js';
+import { LIMIT_VARIABLES, overLimit, type Limits } from '../../limits.js';
+import { decideEnvironmentChange } from './service-environments.js';
+import { hashOfTokenId, projectTraces, rehashedToken, type ServiceState } from '../service-state.js';
+import type { ServiceCommand, ServiceReplies } from '../service-commands.js';
+import type { ServiceEvent } from '../service-events.js';
+import type { ServiceLookups } from '../context.js';
 
 const exceeds = (what: string, limit: number, key: keyof Limits) => fail('ExceedsLimitError', overLimit(what, limit, LIMIT_VARIABLES[key]));
-
-
-
-export type { SegmentUsage, ServiceLookups } from './service-state.js';
 
 type Reply<C extends ServiceCommand> = Decision<ServiceEvent, ServiceReplies[C['type']]>;
 

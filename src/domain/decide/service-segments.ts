@@ -6,12 +6,15 @@
  * Usage is read from the committed project states through {@link ServiceLookups}; the caller makes sure no
  * project can add a reference meanwhile (the registry's segment fence, see `src/use-cases/segments.use-cases.ts`).
  */
-import { LIMIT_VARIABLES, SHAPE_LIMITS, overLimit, type Limits } from '../limits.js';
-import type { CommandContext } from './context.js';
-import { illegalConstraint } from './definitions.js';
-import { accept, fail, refuse, type Decision, type DomainError } from './errors.js';
-import { describeUse, segmentValueCount, type Segment, type SegmentInput, type SegmentUse } from './segment.js';
-import type { ServiceCommand, ServiceEvent, ServiceLookups, ServiceState } from './service-state.js';
+import { LIMIT_VARIABLES, SHAPE_LIMITS, overLimit, type Limits } from '../../limits.js';
+import type { CommandContext } from '../context.js';
+import { illegalConstraint } from '../definitions.js';
+import { accept, fail, refuse, type Decision, type DomainError } from '../errors.js';
+import { describeUse, segmentValueCount, type Segment, type SegmentInput, type SegmentUse } from '../segment.js';
+import type { ServiceCommand } from '../service-commands.js';
+import type { ServiceEvent } from '../service-events.js';
+import type { ServiceLookups } from '../context.js';
+import type { ServiceState } from '../service-state.js';
 
 type SegmentDecision = Decision<ServiceEvent, Segment>;
 type Command<T extends ServiceCommand['type']> = Extract<ServiceCommand, { type: T }>;
@@ -54,6 +57,7 @@ const unreadable = (id: number, projects: readonly string[]) => fail(
   `Cannot tell whether project${projects.length > 1 ? 's' : ''} ${projects.map((p) => `"${p}"`).join(', ')} (not recovered from ${projects.length > 1 ? 'their logs' : 'its log'}) use${projects.length > 1 ? '' : 's'} segment ${id}; repair ${projects.length > 1 ? 'them' : 'it'} first`,
 );
 
+/** Creates a segment (its id the service's next), within the segment limits and the constraints' rules. */
 export function decideCreateSegment(draft: ServiceState, cmd: Command<'segment.create'>, context: CommandContext, lookups: ServiceLookups): SegmentDecision {
   const invalid = checkInput(draft, cmd.segment, null, context, lookups);
   if (invalid) return refuse(invalid);

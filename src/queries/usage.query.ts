@@ -6,9 +6,9 @@
 import type { Registry } from '../actors/registry.js';
 import type { ClientApplication, ClientInstance } from '../domain/client-applications.js';
 import { fail } from '../domain/errors.js';
-import { HOUR_MS, hourStart, oldestKeptHour, type FlagSeen } from '../domain/usage-counts.js';
+import { HOUR_MS, hourStart, oldestKeptHour, type FlagSeen } from '../domain/usage-records.js';
 import { USAGE_BOUNDS } from '../limits.js';
-import { failed, ok, type Result } from '../use-cases/result.js';
+import { failed, ok, type Result } from '../domain/result.js';
 
 export type { FlagSeen };
 
@@ -21,6 +21,7 @@ export interface ProjectUsage {
   lastSeenAt(flag: string): string | null;
 }
 
+/** The usage of project `project` as the flag list and overview read it. */
 export function projectUsage(registry: Registry, project: string): ProjectUsage {
   const counts = registry.usage.counts;
   return { version: counts.version(project), lastSeenAt: (flag) => counts.seen(project, flag).lastSeenAt };

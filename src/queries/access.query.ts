@@ -3,7 +3,7 @@ import type { Registry } from '../actors/registry.js';
 import { fail } from '../domain/errors.js';
 import { ROLES, type Role } from '../domain/roles.js';
 import type { StoredToken, User } from '../domain/service-state.js';
-import { failed, ok, type Result } from '../use-cases/result.js';
+import { failed, ok, type Result } from '../domain/result.js';
 
 /** The six built-in roles, in id order. */
 export const allRoles = (): readonly Role[] => ROLES;

@@ -2,11 +2,13 @@
  * Decisions on context fields and strategy definitions, in the service mailbox: names unique, the limits, the
  * built-in strategies kept as they are (Unleash 6.10: "Cannot edit strategy ..."), only deprecated or reactivated.
  */
-import { LIMIT_VARIABLES, SHAPE_LIMITS, overLimit } from '../limits.js';
-import type { CommandContext } from './context.js';
-import type { ContextField, StrategyDefinition } from './definitions.js';
-import { accept, fail, refuse, type Decision } from './errors.js';
-import type { ServiceCommand, ServiceEvent, ServiceState } from './service-state.js';
+import { LIMIT_VARIABLES, SHAPE_LIMITS, overLimit } from '../../limits.js';
+import type { CommandContext } from '../context.js';
+import type { ContextField, StrategyDefinition } from '../definitions.js';
+import { accept, fail, refuse, type Decision } from '../errors.js';
+import type { ServiceCommand } from '../service-commands.js';
+import type { ServiceEvent } from '../service-events.js';
+import type { ServiceState } from '../service-state.js';
 
 type Of<T extends ServiceCommand['type']> = Extract<ServiceCommand, { type: T }>;
 
@@ -24,6 +26,7 @@ const definitionOf = (d: StrategyDefinition): StrategyDefinition => ({
   parameters: d.parameters.map((p) => ({ name: p.name, type: p.type, description: p.description, required: p.required })),
 });
 
+/** Creates a context field with a new name, within the context fields limit. */
 export function decideCreateContextField(draft: ServiceState, { field }: Of<'context-field.create'>, context: CommandContext): Decision<ServiceEvent, ContextField> {
   if (draft.contextFields.some((f) => f.name === field.name)) return refuse(fail('NameExistsError', `A context field named "${field.name}" already exists`));
   const limit = context.limits.contextFields;
@@ -32,6 +35,7 @@ export function decideCreateContextField(draft: ServiceState, { field }: Of<'con
   return accept([{ type: 'context-field.created', field: created }], created);
 }
 
+/** Replaces a field's description, stickiness, sort order (when given) and legal values. */
 export function decideUpdateContextField(draft: ServiceState, { field }: Of<'context-field.update'>): Decision<ServiceEvent, ContextField> {
   const before = draft.contextFields.find((f) => f.name === field.name);
   if (!before) return refuse(fail('NotFoundError', `Could not find context field with name: ${field.name}`));
@@ -64,12 +68,14 @@ export function decideDeleteLegalValue(draft: ServiceState, { name, value }: Of<
   return accept([{ type: 'context-field.updated', field: after, before }], after);
 }
 
+/** Deletes a context field; 404 when there is none of that name. */
 export function decideDeleteContextField(draft: ServiceState, { name }: Of<'context-field.delete'>): Decision<ServiceEvent, ContextField> {
   const field = draft.contextFields.find((f) => f.name === name);
   if (!field) return refuse(fail('NotFoundError', `Could not find context field with name ${name}`));
   return accept([{ type: 'context-field.deleted', field }], field);
 }
 
+/** Creates a custom strategy definition with a new name, within its limit. */
 export function decideCreateStrategyDefinition(draft: ServiceState, { definition }: Of<'strategy-definition.create'>, context: CommandContext): Decision<ServiceEvent, StrategyDefinition> {
   if (draft.strategyDefinitions.some((d) => d.name === definition.name)) return refuse(fail('NameExistsError', `Strategy with name ${definition.name} already exist!`));
   const limit = context.limits.strategyDefinitions;
@@ -86,6 +92,7 @@ function editable(draft: ServiceState, name: string, verb: string): StrategyDefi
   return found;
 }
 
+/** Replaces a custom strategy definition; built-in ones are not editable. */
 export function decideUpdateStrategyDefinition(draft: ServiceState, { definition }: Of<'strategy-definition.update'>): Decision<ServiceEvent, StrategyDefinition> {
   const before = editable(draft, definition.name, 'edit');
   if (!('editable' in before)) return refuse(before);
@@ -95,6 +102,7 @@ export function decideUpdateStrategyDefinition(draft: ServiceState, { definition
   return accept([{ type: 'strategy-definition.updated', definition: after, before }], after);
 }
 
+/** Deprecates or un-deprecates a strategy definition. */
 export function decideDeprecateStrategyDefinition(draft: ServiceState, { name, deprecated }: Of<'strategy-definition.deprecate'>): Decision<ServiceEvent, StrategyDefinition> {
   const before = draft.strategyDefinitions.find((d) => d.name === name);
   if (!before) return refuse(fail('NotFoundError', `Could not find strategy with name ${name}`));
@@ -103,6 +111,7 @@ export function decideDeprecateStrategyDefinition(draft: ServiceState, { name, d
   return accept([{ type: 'strategy-definition.updated', definition: after, before }], after);
 }
 
+/** Deletes a custom strategy definition; built-in ones are kept. */
 export function decideDeleteStrategyDefinition(draft: ServiceState, { name }: Of<'strategy-definition.delete'>): Decision<ServiceEvent, StrategyDefinition> {
   const found = editable(draft, name, 'delete');
   if (!('editable' in found)) return refuse(found);

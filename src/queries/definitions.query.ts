@@ -2,7 +2,7 @@
 import type { Registry } from '../actors/registry.js';
 import type { ContextField, StrategyDefinition } from '../domain/definitions.js';
 import { fail } from '../domain/errors.js';
-import { failed, ok, type Result } from '../use-cases/result.js';
+import { failed, ok, type Result } from '../domain/result.js';
 
 /** A context field as answered: Unleash's `contextFieldSchema`, usage counts included. */
 export type ContextFieldAnswer = ContextField & { usedInFeatures: number; usedInProjects: number };

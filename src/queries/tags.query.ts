@@ -4,7 +4,7 @@ import { fail } from '../domain/errors.js';
 import type { ProjectState } from '../domain/project-state.js';
 import type { TagType } from '../domain/service-state.js';
 import type { Flag, Tag } from '../domain/types.js';
-import { failed, ok, type Result } from '../use-cases/result.js';
+import { failed, ok, type Result } from '../domain/result.js';
 
 /** Every tag type, in creation order. */
 export const tagTypes = (registry: Registry): TagType[] => registry.service.state.tagTypes;
@@ -45,17 +45,6 @@ export function hasAnyTag(flag: Flag, wanted: readonly Tag[]): boolean {
   if (wanted.length === 0) return true;
   const tags = flag.tags;
   return tags !== undefined && tags.some((t) => wanted.some((w) => w.type === t.type && w.value === t.value));
-}
-
-/** The flags of every project carrying a tag of type `name` (archived ones too), as `project/flag`. */
-export function tagTypeUses(registry: Registry, name: string): string[] {
-  const uses: string[] = [];
-  for (const id of registry.projectIds()) {
-    for (const flag of registry.project(id)?.state.flags.values() ?? []) {
-      if (flag.tags?.some((t) => t.type === name)) uses.push(`${id}/${flag.name}`);
-    }
-  }
-  return uses;
 }
 
 /**

@@ -2,7 +2,7 @@
 import { fail } from '../domain/errors.js';
 import type { ProjectState } from '../domain/project-state.js';
 import type { Flag, Strategy } from '../domain/types.js';
-import { failed, ok, type Result } from '../use-cases/result.js';
+import { failed, ok, type Result } from '../domain/result.js';
 import { perStateVersion } from './state-memo.js';
 
 /** A flag of the project (archived ones too), with its version as the answer's `ETag`; 404 when unknown. */
@@ -40,10 +40,10 @@ export const activeFlagCount = perStateVersion((state) => {
 });
 
 /** The archived flags of the project, by name. */
-export function archivedFlags(state: ProjectState): Flag[] {
+export function archivedFlags(state: ProjectState): Result<Flag[]> {
   const archived: Flag[] = [];
   for (const flag of state.flags.values()) if (flag.archived) archived.push(flag);
-  return archived.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return ok(archived.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
 }
 
 /** A flag's entry in one environment as Unleash's `getFeatureEnvironment` answers it: `{name, environment, enabled, strategies}`. */

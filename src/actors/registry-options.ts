@@ -1,0 +1,45 @@
+import type { WriteGate } from '../../snapshots/disk-faults.js';
+import type { Limits } from '../limits.js';
+import { silentLogger } from '../log.js';
+import type { ActorOptions } from './actor-options.js';
+import type { HistoryBounds } from './feed-history.js';
+
+/** What `Registry.open` is given: where the data lives, the first start's environments, limits, and the actors' options. */
+export interface RegistryOptions extends Partial<ActorOptions> {
+  dataDir: string;
+  /** Environments of a new data directory. */
+  initEnvironments: string[];
+  /** What may accumulate (docs/limits.md); the defaults when absent. */
+  limits?: Limits | undefined;
+  /** Milliseconds between two writes of the usage metrics (`METRICS_FLUSH_SECONDS`); 10 s when absent. */
+  usageFlushMs?: number | undefined;
+  /** How much committed history the feed keeps for deltas (`CLIENT_DELTA_HISTORY_*`); the defaults when absent. */
+  feedHistory?: HistoryBounds | undefined;
+  /** Test seam: consulted before every write of the store (`snapshots/disk-faults.ts`); absent in production. */
+  writeGate?: WriteGate | undefined;
+}
+
+/** What the metrics are told as it happens (set by whoever reads them; nothing when unset). */
+export interface RegistryObservers {
+  /** Commands committed in one batch, by type. */
+  committed?: ((types: readonly string[]) => void) | undefined;
+  /** A snapshot written: how long it took (ms) and its stored bytes. */
+  snapshot?: ((ms: number, bytes: number) => void) | undefined;
+  /** One synced batch of the store written: how long it took (ms) and its ops. */
+  written?: ((ms: number, ops: number) => void) | undefined;
+}
+
+const DEFAULTS: Omit<ActorOptions, 'log'> = { snapshotEvery: 1000, logRetention: 'all', maxBatch: 256 };
+
+/**
+ * The actors' options: the defaults, with what `options` sets over them (a silent logger when it sets none).
+ *
+ * @example actorOptionsOf({ dataDir, initEnvironments: [], snapshotEvery: 10 }).maxBatch // 256
+ */
+export function actorOptionsOf(options: RegistryOptions): ActorOptions {
+  return { ...DEFAULTS, log: silentLogger(), ...withoutUndefined(options) } as ActorOptions;
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

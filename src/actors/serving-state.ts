@@ -1,0 +1,39 @@
+import type { WriteHealth } from '../../snapshots/store.js';
+
+/** Whether the registry serves everything, and if not, what and why (for `/health` and the start's log). */
+export interface ServingState {
+  /** `serving`: reads and writes work. `degraded`: reads work, some or all writes do not. */
+  status: 'serving' | 'degraded';
+  /** One sentence per cause, for an operator. */
+  problems: string[];
+  /** The last write failed, or one has waited for the disk past the write timeout. */
+  writesFailing: boolean;
+  writes: WriteHealth;
+}
+
+/** What {@link servingState} weighs. */
+export interface ServingFacts {
+  writes: WriteHealth;
+  /** The write timeout (ms): a write waiting longer is stuck. */
+  writeTimeoutMs: number;
+  /** Why the service log is read-only, or null. */
+  serviceReadOnly: string | null;
+  /** The projects not served, with why. */
+  unavailable: ReadonlyMap<string, Error>;
+}
+
+/**
+ * Serving, or serving reads while writes fail: the store's last write failed or one is stuck past the
+ * write timeout, the service log is read-only, or projects could not be recovered.
+ *
+ * @example servingState({ writes, writeTimeoutMs: 10_000, serviceReadOnly: null, unavailable: new Map() }).status // 'serving' while writes work
+ */
+export function servingState({ writes, writeTimeoutMs, serviceReadOnly, unavailable }: ServingFacts): ServingState {
+  const problems: string[] = [];
+  if (writes.failingSince !== null) problems.push(`writes are failing since ${new Date(writes.failingSince).toISOString()}: ${writes.lastError ?? 'unknown error'}`);
+  const stuck = writes.writingForMs > writeTimeoutMs;
+  if (stuck) problems.push(`a write has been waiting for the disk for ${writes.writingForMs} ms (timeout ${writeTimeoutMs} ms)`);
+  if (serviceReadOnly !== null) problems.push(serviceReadOnly);
+  for (const [id, error] of unavailable) problems.push(`project "${id}" is not served: ${error.message}`);
+  return { status: problems.length === 0 ? 'serving' : 'degraded', problems, writesFailing: writes.failingSince !== null || stuck, writes };
+}
