@@ -1,7 +1,7 @@
 /**
  * The statechart of one flag in one environment: `disabled` (initial) or `enabled`.
  *
- * Invariant (API-DECISIONS "Strategies"): enabled implies at least one enabled (not `disabled`) strategy.
+ * Invariant (docs/api-decisions.md "Strategies"): enabled implies at least one enabled (not `disabled`) strategy.
  * The machine keeps only the count of enabled strategies; the strategies themselves live in the domain state.
  *
  * @example

@@ -1,7 +1,7 @@
 /**
  * The statechart of a flag's lifecycle: `active` (initial) or `archived`.
  *
- * The rules it decides (API-DECISIONS "Flags"): an archived flag keeps its data but refuses every change
+ * The rules it decides (docs/api-decisions.md "Flags"): an archived flag keeps its data but refuses every change
  * (`change` is not accepted there: 400 `ArchivedFeatureError`); archive is idempotent; revive only brings
  * back an archived flag and, as its effect, resets every environment of the flag to disabled; a flag is
  * deleted for good only once archived.

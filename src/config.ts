@@ -6,7 +6,7 @@ import { clientTokenSecret, type ClientTokenSecret } from './auth/tokens.js';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './log.js';
 import { RESERVED_NAMES } from './schemas/common.schema.js';
 
-/** Service configuration, read from the environment (API-DECISIONS "Running the service"). */
+/** Service configuration, read from the environment (docs/api-decisions.md "Running the service"). */
 export interface Config {
   port: number;
   host: string;

@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     const generated = await ensureAdminTokens(registry, tokenKey.hasher, config.initAdminApiTokens);
     await ensureFrontendTokens(registry, tokenKey.hasher, config.initFrontendApiTokens);
     await ensureClientTokens(registry, tokenKey.hasher, config.initClientApiTokens);
-    // The one secret ever printed: on the terminal, once, outside the log stream (API-DECISIONS "Running the service").
+    // The one secret ever printed: on the terminal, once, outside the log stream (docs/api-decisions.md "Running the service").
     if (generated) process.stdout.write(`\n[flagpole] created an admin API token (shown once, stored only as a hash):\n\n    ${generated}\n\n`);
   }
   const app = createApp({ registry, config, log, tokenHasher: tokenKey.hasher });

@@ -28,7 +28,7 @@ export type Permission =
   | 'CLIENT_API'
   /** Read evaluated flags through `/api/frontend`: frontend tokens (in their scope) and admin tokens. */
   | 'FRONTEND_API'
-  /** OFREP bulk evaluation and its event stream: client, frontend and admin tokens (CLIENT-API "OpenFeature (OFREP)"). */
+  /** OFREP bulk evaluation and its event stream: client, frontend and admin tokens (docs/client-contract.md "OpenFeature (OFREP)"). */
   | 'EVALUATE'
   /** Anyone, without a token (`authentication: 'none'` routes: `POST /edge/validate`, as Unleash's `NONE`). */
   | 'NONE';

@@ -1,5 +1,5 @@
 /**
- * The closed vocabulary of failures (API-DECISIONS "Errors"). The domain returns these as values; the HTTP
+ * The closed vocabulary of failures (docs/api-decisions.md "Errors"). The domain returns these as values; the HTTP
  * layer maps each kind to its status in one place (src/http/errors.ts).
  */
 export type ErrorKind =
@@ -22,7 +22,7 @@ export type ErrorKind =
   | 'Unavailable'
   /** The disk refused or did not confirm a write (full, failing, stuck): nothing unconfirmed was acknowledged; reads still work. */
   | 'StorageUnavailable'
-  /** The project-user endpoints' 400, answered as `[{msg}]` (seed 4.17 to 4.19). */
+  /** The project-user endpoints' 400, answered as `[{msg}]` (docs/admin-contract.md §4.17 to §4.19). */
   | 'MembershipError';
 
 export interface DomainError {

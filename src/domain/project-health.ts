@@ -1,6 +1,6 @@
 import type { Flag } from './types.js';
 
-/** How long a flag of each type lives before it counts as potentially stale (API-DECISIONS "Overview"). */
+/** How long a flag of each type lives before it counts as potentially stale (docs/api-decisions.md "Overview"). */
 export const LIFETIME_DAYS: Record<Flag['type'], number | null> = {
   release: 40, experiment: 40, operational: 7, 'kill-switch': null, permission: null,
 };
@@ -57,7 +57,7 @@ export function healthFacts(flags: Iterable<Flag>, staleFromOf: (flag: Flag) => 
 }
 
 /**
- * API-DECISIONS "Overview": `round(100 - 100*stale/total - 100*potentiallyStale/total)` over active flags,
+ * docs/api-decisions.md "Overview": `round(100 - 100*stale/total - 100*potentiallyStale/total)` over active flags,
  * 100 when there are none; potentially stale = not stale and older than its type's lifetime.
  */
 export const projectHealth = (flags: Iterable<Flag>, now: number): number => healthAt(healthFacts(flags), now);

@@ -1,4 +1,4 @@
-/** A built-in role (API-DECISIONS "Projects, environments, users, roles, tokens"). */
+/** A built-in role (docs/api-decisions.md "Projects, environments, users, roles, tokens"). */
 export interface Role {
   id: number;
   name: 'Admin' | 'Editor' | 'Viewer' | 'Owner' | 'Member' | 'Reader';

@@ -1,5 +1,5 @@
 /**
- * Segments (CLIENT-API "Segments"): named lists of constraints that strategies reference by id. They are
+ * Segments (docs/client-contract.md "Segments"): named lists of constraints that strategies reference by id. They are
  * service-wide state (the service actor holds them); strategies live in project actors and name them.
  */
 import { fail } from './errors.js';

@@ -25,7 +25,7 @@ import type { ContextField, TagType } from './definitions.js';
 export type Constraint = ConstraintBody;
 export type Payload = PayloadBody;
 export type StrategyVariant = StrategyVariantBody;
-/** A strategy as stored and returned (API-DECISIONS "Strategies"): the record a strategy PATCH must still be. */
+/** A strategy as stored and returned (docs/api-decisions.md "Strategies"): the record a strategy PATCH must still be. */
 export type Strategy = StrategyRecord;
 /** A strategy before it gets an id and a place: the body of add, put and default-strategy. */
 export type StrategyInput = StrategyBody;
@@ -87,7 +87,7 @@ export interface ProjectMeta {
   createdAt: string;
   /** Environment names connected to the project. */
   environments: string[];
-  /** Default strategy per environment name (seed 4.16). */
+  /** Default strategy per environment name (docs/admin-contract.md §4.16). */
   defaultStrategies: Record<string, StrategyInput>;
   /** userId (as string key) -> project role id. */
   members: Record<string, number>;

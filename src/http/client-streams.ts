@@ -25,7 +25,7 @@ const MAX_CACHED_HYDRATIONS = 100;
 
 /**
  * The open `GET /api/client/streaming` connections (and the OFREP event streams, `format: 'ofrep'`) and their
- * fan-out (CLIENT-API "Backend SDK API").
+ * fan-out (docs/client-contract.md "Backend SDK API").
  *
  * Each commit schedules a fan-out (`FanOut`: when, and the messages shared by the streams that need them);
  * fan-outs and keep-alive rounds run in slices (`Slices`), so a request waits behind one slice at most. A

@@ -42,7 +42,7 @@ export const apiError = (kind: ErrorKind, message: string, details?: { message: 
 const requestIdOf = (c: Context): string => (c.get('requestId') as string | undefined) ?? randomUUID();
 
 /**
- * The error body of API-DECISIONS: `{id, name, message, details?}` with the request id as `id`; the
+ * The error body of docs/api-decisions.md "Errors": `{id, name, message, details?}` with the request id as `id`; the
  * project-user 400s are `[{msg}]`.
  */
 export function errorResponse(c: Context, error: DomainError): Response {

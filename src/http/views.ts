@@ -29,7 +29,7 @@ const recordHead = (flag: Flag, project: string) => ({
 });
 
 /**
- * The flag record of seed 2.3 plus `impressionData`: the answer of create, update, patch and clone.
+ * The flag record (docs/admin-contract.md §2.3) plus `impressionData`: the answer of create, update, patch and clone.
  * `lastSeenAt` is the usage metrics' (the latest over environments), not part of the stored flag.
  */
 export const flagRecord = (flag: Flag, project: string, seen: FlagSeen): FlagRecordView => Object.assign(recordHead(flag, project), {
@@ -80,7 +80,7 @@ export const flagDetail = (flag: Flag, project: string, environments: Environmen
   children,
 });
 
-/** The answer of the variants endpoints (seed 4.14: a string version). */
+/** The answer of the variants endpoints (docs/admin-contract.md §4.14: a string version). */
 export const variantsResponse = (variants: Variant[]) => ({ version: '1' as const, variants });
 
 /** A segment as the API shows it (its `version` is internal). */

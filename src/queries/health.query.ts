@@ -3,7 +3,7 @@ import { healthAt, healthFacts, potentiallyStaleFrom, type HealthFacts } from '.
 import type { Flag } from '../domain/types.js';
 
 /**
- * Project health (API-DECISIONS "Overview") as the overview, the project list and later the console ask for
+ * Project health (docs/api-decisions.md "Overview") as the overview, the project list and later the console ask for
  * it: facts cached per project state version, the figure computed at the moment asked.
  *
  * @example const health = new HealthQuery(); health.of(actor.state, Date.now()) // 100

@@ -1,5 +1,5 @@
 /**
- * OFREP evaluation (CLIENT-API "OpenFeature (OFREP)"): the flags of a scope, evaluated for a context by the
+ * OFREP evaluation (docs/client-contract.md "OpenFeature (OFREP)"): the flags of a scope, evaluated for a context by the
  * same compiled flags and engine as the frontend API (`EvaluationQuery`), in OFREP's answer shape.
  */
 import { evaluate, type CompiledFlag, type Evaluation, type EvaluationContext } from '../domain/evaluation/index.js';

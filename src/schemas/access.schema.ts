@@ -1,5 +1,5 @@
 /**
- * Bodies of the user, token and membership routes (API-DECISIONS "Projects,
+ * Bodies of the user, token and membership routes (docs/api-decisions.md "Projects,
  * environments, users, roles, tokens").
  */
 import * as v from 'valibot';
@@ -144,7 +144,7 @@ export const CreatePersonalTokenSchema = strictObject({
 export type CreatePersonalToken = v.InferOutput<typeof CreatePersonalTokenSchema>;
 
 /**
- * Optional body of the membership routes (seed 4.17 to 4.19): its example
+ * Optional body of the membership routes (docs/admin-contract.md §4.17 to §4.19): its example
  * repeats `userId`, `projectId` and `roleId`; the path is what counts, so the
  * body is accepted whatever its fields and ignored.
  */

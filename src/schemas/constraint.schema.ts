@@ -1,6 +1,6 @@
 /**
- * A strategy constraint (seed 2.5), validated per operator (API-DECISIONS
- * "Strategies"): list operators need `values`, single-value operators a
+ * A strategy constraint (docs/admin-contract.md §2.5), validated per operator
+ * (docs/api-decisions.md "Strategies"): list operators need `values`, single-value operators a
  * `value` in the operator's format.
  */
 import * as v from 'valibot';
@@ -9,7 +9,7 @@ import { identifier, strictBoolean, strictObject } from './common.schema.js';
 import { isIsoDateTime, isNumericString, isStrictSemver } from './formats.js';
 import { mustBe, oneOf } from './messages.js';
 
-/** Every operator, in the seed's order. */
+/** Every operator, in the order of docs/admin-contract.md §2.5. */
 export const CONSTRAINT_OPERATORS = [
   'NOT_IN', 'IN',
   'STR_ENDS_WITH', 'STR_STARTS_WITH', 'STR_CONTAINS',

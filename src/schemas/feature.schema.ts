@@ -1,5 +1,5 @@
 /**
- * Bodies of the flag routes (API-DECISIONS "Flags"): create, update (PUT),
+ * Bodies of the flag routes (docs/api-decisions.md "Flags"): create, update (PUT),
  * the result of a JSON Patch of the flag record, clone, batch delete, revive.
  */
 import * as v from 'valibot';

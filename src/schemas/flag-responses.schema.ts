@@ -9,7 +9,7 @@ import { VariantSchema } from './variant.schema.js';
 
 const isoDate = v.pipe(v.string(), v.isoTimestamp());
 
-/** The flag record of seed 2.3 plus `impressionData`: the answer of create, update, patch and clone. */
+/** The flag record (docs/admin-contract.md §2.3) plus `impressionData`: the answer of create, update, patch and clone. */
 export const FlagRecordView = v.object({
   name: v.string(),
   description: v.string(),
@@ -67,5 +67,5 @@ export const TagTypesView = v.object({ version: v.literal(1), tagTypes: v.array(
 /** One tag type. */
 export const TagTypeOneView = v.object({ version: v.literal(1), tagType: TagTypeView });
 
-/** The answer of the variants endpoints (seed 4.14: a string version). */
+/** The answer of the variants endpoints (docs/admin-contract.md §4.14: a string version). */
 export const VariantsView = v.object({ version: v.literal('1'), variants: v.array(VariantSchema) });

@@ -1,5 +1,5 @@
 /**
- * The OpenFeature Remote Evaluation Protocol's requests (CLIENT-API "OpenFeature (OFREP)"): the flag key in
+ * The OpenFeature Remote Evaluation Protocol's requests (docs/client-contract.md "OpenFeature (OFREP)"): the flag key in
  * the path, `{context}` in the body, the refetch hints of the bulk query, the stream ticket. The context is
  * mapped onto the Unleash context and then checked by `readContext`, with the frontend API's bounds.
  */

@@ -1,5 +1,5 @@
 /**
- * A variant payload (seed 2.8), shared by flag variants and strategy variants.
+ * A variant payload (docs/admin-contract.md §2.8), shared by flag variants and strategy variants.
  */
 import * as v from 'valibot';
 import { SHAPE_LIMITS } from '../limits.js';

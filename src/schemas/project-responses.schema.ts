@@ -8,7 +8,7 @@ import { FLAG_TYPES } from './feature.schema.js';
 
 const isoDate = v.pipe(v.string(), v.isoTimestamp());
 
-/** A feature summary of seed 2.2 (the list and the overview). */
+/** A feature summary (docs/admin-contract.md §2.2) (the list and the overview). */
 export const FeatureSummaryView = v.object({
   name: v.string(),
   type: v.picklist(FLAG_TYPES),
@@ -18,10 +18,10 @@ export const FeatureSummaryView = v.object({
   environments: v.array(v.object({ name: v.string(), displayName: v.string(), enabled: v.boolean() })),
 });
 
-/** The flag list of seed 4.2. */
+/** The flag list (docs/admin-contract.md §4.2). */
 export const FeatureListView = v.object({ version: v.literal(2), features: v.array(FeatureSummaryView) });
 
-/** The overview of seed 2.1. */
+/** The overview (docs/admin-contract.md §2.1). */
 export const OverviewView = v.object({
   name: v.string(),
   description: v.string(),

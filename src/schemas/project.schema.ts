@@ -1,5 +1,5 @@
 /**
- * Bodies of the project and environment routes (API-DECISIONS "Projects,
+ * Bodies of the project and environment routes (docs/api-decisions.md "Projects,
  * environments, users, roles, tokens").
  */
 import * as v from 'valibot';

@@ -1,5 +1,5 @@
 /**
- * The body of `POST /api/admin/segments` and `PUT /api/admin/segments/:id` (CLIENT-API "Segments", Unleash
+ * The body of `POST /api/admin/segments` and `PUT /api/admin/segments/:id` (docs/client-contract.md "Segments", Unleash
  * 6.10's `upsertSegmentSchema`): `name` and `constraints` required, constraints validated exactly as a
  * strategy's. How many values a segment holds in all is a limit decided in the service mailbox.
  */

@@ -1,5 +1,5 @@
 /**
- * Strategy bodies (seed 2.4, 2.7; API-DECISIONS "Strategies"): add, put and
+ * Strategy bodies (docs/admin-contract.md §2.4, §2.7; docs/api-decisions.md "Strategies"): add, put and
  * default-strategy requests, and a strategy record after a JSON Patch.
  */
 import * as v from 'valibot';
@@ -29,7 +29,7 @@ export const STRATEGY_LIMITS = {
 
 /**
  * `parameters`: string keys to strings. Numbers and booleans are stored as
- * their string (the seed sends `rollout` both as `50` and `"50"`). Reserved
+ * their string (`rollout` comes both as `50` and `"50"`, docs/admin-contract.md §2.4). Reserved
  * names (`RESERVED_NAMES`) are refused as keys.
  */
 export const ParametersSchema = v.pipe(
@@ -61,7 +61,7 @@ export const ParametersSchema = v.pipe(
   ),
 );
 
-/** A strategy variant (seed 2.7); `stickiness` defaults to `"default"`. */
+/** A strategy variant (docs/admin-contract.md §2.7); `stickiness` defaults to `"default"`. */
 export const StrategyVariantSchema = strictObject({
   name: nonEmptyString(100),
   weight: integerIn(0, TOTAL_WEIGHT),
@@ -90,7 +90,7 @@ export const strategyEntries = {
       v.array(StrategyVariantSchema, mustBe('an array of variants')),
       v.maxLength(STRATEGY_LIMITS.variants, `must hold at most ${STRATEGY_LIMITS.variants} variants`),
       uniqueNames(),
-      // The rules of flag variants (API-DECISIONS "Variants"); the domain stores the distributed weights.
+      // The rules of flag variants (docs/api-decisions.md "Variants"); the domain stores the distributed weights.
       variableNeeded(),
       fixBelowTotal(),
     ),

@@ -1,5 +1,5 @@
 /**
- * Flag-level variants (seed 2.6, 4.14, 4.15; API-DECISIONS "Variants"): the
+ * Flag-level variants (docs/admin-contract.md §2.6, §4.14, §4.15; docs/api-decisions.md "Variants"): the
  * shape of one variant, the rules of a list, and how stored weights are
  * computed from it.
  */
@@ -93,7 +93,7 @@ export function fixBelowTotal<T extends Weighted>() {
 
 /**
  * Body of `PUT .../features/:featureName/variants`, and the list after a
- * `PATCH` of it. Rules (seed 4.14): names unique; a non-empty list has at
+ * `PATCH` of it. Rules (docs/admin-contract.md §4.14): names unique; a non-empty list has at
  * least one `variable` variant; the `fix` weights total strictly below 1000.
  * Weights are not yet distributed: pass the output to {@link distributeWeights}.
  */
@@ -110,7 +110,7 @@ export type VariantsBody = v.InferOutput<typeof VariantsSchema>;
 export const VariantPatchResultSchema = VariantsSchema;
 
 /**
- * Stored weights (API-DECISIONS "Variants"): each `fix` variant keeps its
+ * Stored weights (docs/api-decisions.md "Variants"): each `fix` variant keeps its
  * weight; 1000 minus the fix total is split over the `variable` variants,
  * each gets the floor of its share and the remainder goes one by one to the
  * first variable variants in list order. Order is kept; inputs are not mutated.

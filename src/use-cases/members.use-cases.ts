@@ -1,5 +1,5 @@
 /**
- * Project membership (seed 4.17 to 4.19). Every change runs in the registry's access mailbox, as user
+ * Project membership (docs/admin-contract.md §4.17 to §4.19). Every change runs in the registry's access mailbox, as user
  * deletion does, so a grant can never land on a user being deleted; the at-least-one-Owner rule is then
  * decided in the project's own mailbox.
  */
@@ -40,9 +40,9 @@ function membership(type: 'member.add' | 'member.change' | 'member.remove') {
     });
 }
 
-/** Seed 4.17: adds a user to the project with a role (400 `msg` when they already have one). */
+/** Adds a user to the project with a role (400 `msg` when they already have one; docs/admin-contract.md §4.17). */
 export const grantMembership = membership('member.add');
-/** Seed 4.18: changes a member's role; a user not in the project is left alone. */
+/** Changes a member's role; a user not in the project is left alone (docs/admin-contract.md §4.18). */
 export const changeMembership = membership('member.change');
-/** Seed 4.19: removes a user from the project; they must hold the role named. */
+/** Removes a user from the project; they must hold the role named (docs/admin-contract.md §4.19). */
 export const removeMembership = membership('member.remove');

@@ -1,4 +1,4 @@
-/** Writes to a flag's strategies in one environment (seed 4.9 to 4.12), decided in the project's mailbox. */
+/** Writes to a flag's strategies in one environment (docs/admin-contract.md §4.9 to §4.12), decided in the project's mailbox. */
 import type { Operation } from 'fast-json-patch';
 import type { Registry } from '../actors/registry.js';
 import type { Principal } from '../auth/permissions.js';

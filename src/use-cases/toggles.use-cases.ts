@@ -1,5 +1,5 @@
 /**
- * Switching a flag in an environment (seed 4.13) and the environment's default strategy (seed 4.16).
+ * Switching a flag in an environment (docs/admin-contract.md §4.13) and the environment's default strategy (§4.16).
  *
  * This module is the example to copy for a use case: a typed input that names what the request addresses
  * (validated by the route's schemas), the principal it acts for, one command to the mailbox that decides

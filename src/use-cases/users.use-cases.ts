@@ -1,4 +1,4 @@
-/** Users (API-DECISIONS "Projects, environments, users, roles, tokens"). */
+/** Users (docs/api-decisions.md "Projects, environments, users, roles, tokens"). */
 import type { ProjectActor } from '../actors/actor-types.js';
 import type { Registry } from '../actors/registry.js';
 import { principalLabel, type Principal } from '../auth/permissions.js';

@@ -1,4 +1,4 @@
-/** Flag-level variants (seed 4.14, 4.15), decided in the project's mailbox. */
+/** Flag-level variants (docs/admin-contract.md §4.14, §4.15), decided in the project's mailbox. */
 import type { Operation } from 'fast-json-patch';
 import type { Registry } from '../actors/registry.js';
 import type { Principal } from '../auth/permissions.js';

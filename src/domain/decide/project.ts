@@ -97,7 +97,7 @@ export function decideDeleteProject(draft: ProjectDraft): Decision<ProjectEvent,
 const owners = (meta: ProjectMeta) => Object.values(meta.members).filter((role) => role === PROJECT_OWNER).length;
 const noOwnerLeft = () => fail('MembershipError', 'A project must have at least one owner');
 
-/** Seed 4.17: one role per user; adding a member twice is a 400. */
+/** One role per user; adding a member twice is a 400 (docs/admin-contract.md §4.17). */
 export function decideAddMember(draft: ProjectDraft, cmd: Cmd<'member.add'>, context: CommandContext): MetaDecision {
   const key = String(cmd.userId);
   if (draft.meta.members[key] !== undefined) return refuse(fail('MembershipError', 'User already has access to this project'));
@@ -108,7 +108,7 @@ export function decideAddMember(draft: ProjectDraft, cmd: Cmd<'member.add'>, con
   return updated(draft, { ...draft.meta, members: { ...draft.meta.members, [key]: cmd.roleId } });
 }
 
-/** Seed 4.18: a user not in the project is left alone (200); the last Owner cannot be demoted. */
+/** A user not in the project is left alone (200, docs/admin-contract.md §4.18); the last Owner cannot be demoted. */
 export function decideChangeMember(draft: ProjectDraft, cmd: Cmd<'member.change'>): MetaDecision {
   const key = String(cmd.userId);
   const current = draft.meta.members[key];
@@ -117,7 +117,7 @@ export function decideChangeMember(draft: ProjectDraft, cmd: Cmd<'member.change'
   return updated(draft, { ...draft.meta, members: { ...draft.meta.members, [key]: cmd.roleId } });
 }
 
-/** Seed 4.19: the user must hold the role; the last Owner cannot leave. */
+/** The user must hold the role (docs/admin-contract.md §4.19); the last Owner cannot leave. */
 export function decideRemoveMember(draft: ProjectDraft, cmd: Cmd<'member.remove'>): MetaDecision {
   const key = String(cmd.userId);
   const current = draft.meta.members[key];

@@ -1,5 +1,5 @@
 /**
- * The service's segment commands (CLIENT-API "Segments"): names unique, the number of segments and of their
+ * The service's segment commands (docs/client-contract.md "Segments"): names unique, the number of segments and of their
  * values within the limits, a project segment's project known and, when a segment is narrowed to a project
  * or deleted, no strategy outside that project (or none at all) referencing it.
  *

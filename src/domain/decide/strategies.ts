@@ -19,7 +19,7 @@ import { acceptFlagChange, acceptOnFlag, checkStrategyCount, enabledCount, flagI
 export type StrategyDecision<T = Strategy> = Decision<ProjectEvent, Versioned<T>>;
 
 /**
- * A stored strategy from a request: defaults of API-DECISIONS "Strategies", and for a gradual rollout the
+ * A stored strategy from a request: defaults of docs/api-decisions.md "Strategies", and for a gradual rollout the
  * `rollout`, `stickiness` and `groupId` parameters Unleash fills in.
  */
 export function buildStrategy(input: StrategyInput, flagName: string, id: string, sortOrder: number): Strategy {

@@ -17,7 +17,7 @@ function store(draft: ProjectDraft, flag: Flag, variants: Variant[], context: Co
   return acceptFlagChange(draft, flag, { type: 'variants.updated', name: flag.name, version: context.seq, variants: stored, before: flag.variants }, stored, context);
 }
 
-/** PUT: replaces every variant (seed 4.14); the list was validated by the route's schema. */
+/** PUT: replaces every variant (docs/admin-contract.md §4.14); the list was validated by the route's schema. */
 export function decideSetVariants(draft: ProjectDraft, cmd: Cmd<'variants.set'>, context: CommandContext): VariantsDecision {
   const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
   if (!found.ok) return refuse(found.error);

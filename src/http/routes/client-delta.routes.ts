@@ -1,5 +1,5 @@
 /**
- * `GET /api/client/delta` (CLIENT-API "Backend SDK API"), what `unleash-client` polls with
+ * `GET /api/client/delta` (docs/client-contract.md "Backend SDK API"), what `unleash-client` polls with
  * `experimentalMode: {type: 'polling', format: 'delta'}`: the changes since the revision it presents in
  * `If-None-Match`, from the feed's bounded history; a hydration when it presents none it can be served from.
  */

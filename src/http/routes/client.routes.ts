@@ -1,5 +1,5 @@
 /**
- * The client API of backend SDKs (CLIENT-API "Backend SDK API"): the flags of a token's projects in its one
+ * The client API of backend SDKs (docs/client-contract.md "Backend SDK API"): the flags of a token's projects in its one
  * environment. Client tokens and admin tokens may call it (`CLIENT_API`), personal tokens may not. The
  * answers come cached from `ClientFeaturesQuery`; an SDK that sends the current `ETag` back gets a 304.
  */

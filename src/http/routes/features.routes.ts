@@ -1,5 +1,5 @@
 /**
- * Seed 4.2 to 4.8, 4.20 and revive: the flags of a project.
+ * The flags of a project (docs/admin-contract.md §4.2 to §4.8, §4.20, and revive).
  *
  * This module is the example to copy for a route module: each route is one record (method, path,
  * permission, schemas, whether it is conditional on the flag's version, the errors it adds) whose handler

@@ -1,4 +1,4 @@
-/** Seed 4.17 to 4.19: who is in a project, with which role; the 400s of these routes are `[{msg}]`. */
+/** Who is in a project, with which role (docs/admin-contract.md §4.17 to §4.19); the 400s of these routes are `[{msg}]`. */
 import { membersOf, projectRoles } from '../../queries/access.query.js';
 import { MembershipBodySchema } from '../../schemas/access.schema.js';
 import { ProjectParamsSchema, ProjectUserRoleParamsSchema } from '../../schemas/params.schema.js';
@@ -35,7 +35,7 @@ export const memberRoutes: RouteSpec[] = [
       groups: [],
     }),
   }),
-  membershipRoute('post', 'Add a user to the project with a role (seed 4.17)', grantMembership),
-  membershipRoute('put', "Change a member's role (seed 4.18; a user not in the project is left alone)", changeMembership),
-  membershipRoute('delete', 'Remove a user from the project; they must hold the role named (seed 4.19)', removeMembership),
+  membershipRoute('post', 'Add a user to the project with a role (docs/admin-contract.md §4.17)', grantMembership),
+  membershipRoute('put', "Change a member's role (a user not in the project is left alone; docs/admin-contract.md §4.18)", changeMembership),
+  membershipRoute('delete', 'Remove a user from the project; they must hold the role named (docs/admin-contract.md §4.19)', removeMembership),
 ];

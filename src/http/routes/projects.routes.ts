@@ -1,4 +1,4 @@
-/** Projects (create, update, delete), their overview (seed 4.1) and which environments they use. */
+/** Projects (create, update, delete), their overview (docs/admin-contract.md §4.1) and which environments they use. */
 import type { ProjectMeta } from '../../use-cases/projects.use-cases.js';
 import { CreateProjectSchema, ProjectEnvironmentSchema, UpdateProjectSchema } from '../../schemas/project.schema.js';
 import { ProjectEnvironmentParamsSchema, ProjectParamsSchema } from '../../schemas/params.schema.js';
@@ -58,7 +58,7 @@ export const projectRoutes: RouteSpec[] = [
   defineRoute({
     method: 'get', path: '/api/admin/projects/:projectId', tag: 'Projects', permission: 'READ',
     summary: 'Project overview: details, active flags with their environments, health and members', params: ProjectParamsSchema,
-    success: { status: 200, description: 'The overview (seed 2.1)', schema: OverviewView }, errors: ['NotFoundError'],
+    success: { status: 200, description: 'The overview (docs/admin-contract.md §2.1)', schema: OverviewView }, errors: ['NotFoundError'],
     handle: ({ c, params, project, registry, deps }) => {
       const state = project().state;
       const service = registry.service;

@@ -1,5 +1,5 @@
 /**
- * Segments (CLIENT-API "Segments", Unleash 6.10's `/api/admin/segments`). Reading needs `READ`; writing a
+ * Segments (docs/client-contract.md "Segments", Unleash 6.10's `/api/admin/segments`). Reading needs `READ`; writing a
  * global segment `UPDATE_SEGMENT`, a project's `UPDATE_PROJECT` there (`scope: 'segment'`: checked by the
  * use case once the body or the stored segment names the project).
  */

@@ -1,4 +1,4 @@
-/** Seed 4.9 to 4.12: strategies of a flag in one environment. */
+/** Strategies of a flag in one environment (docs/admin-contract.md §4.9 to §4.12). */
 import { FeatureEnvironmentParamsSchema, StrategyParamsSchema } from '../../schemas/params.schema.js';
 import { JsonPatchSchema } from '../../schemas/patch.schema.js';
 import { StrategySchema } from '../../schemas/strategy.schema.js';

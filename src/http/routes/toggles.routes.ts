@@ -1,4 +1,4 @@
-/** Seed 4.13 and 4.16: switching a flag in an environment, and the environment's default strategy. */
+/** Switching a flag in an environment, and the environment's default strategy (docs/admin-contract.md §4.13, §4.16). */
 import { DefaultStrategyParamsSchema, EnableQuerySchema, FeatureEnvironmentParamsSchema } from '../../schemas/params.schema.js';
 import { StrategySchema } from '../../schemas/strategy.schema.js';
 import { disableFlag, enableFlag, setDefaultStrategy } from '../../use-cases/toggles.use-cases.js';

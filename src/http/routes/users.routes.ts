@@ -1,4 +1,4 @@
-/** Users (API-DECISIONS "Projects, environments, users, roles, tokens"); every route needs `ADMIN`. */
+/** Users (docs/api-decisions.md "Projects, environments, users, roles, tokens"); every route needs `ADMIN`. */
 import type { User } from '../../domain/service-state.js';
 import { allUsers, rootRoles, userById } from '../../queries/access.query.js';
 import { CreateUserSchema } from '../../schemas/access.schema.js';

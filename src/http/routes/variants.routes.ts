@@ -1,4 +1,4 @@
-/** Seed 4.14 and 4.15: flag-level variants, for every environment at once. */
+/** Flag-level variants, for every environment at once (docs/admin-contract.md §4.14, §4.15). */
 import { FeatureParamsSchema } from '../../schemas/params.schema.js';
 import { JsonPatchSchema } from '../../schemas/patch.schema.js';
 import { VariantsSchema } from '../../schemas/variant.schema.js';
