@@ -71,11 +71,10 @@ function lifecycleStep(archived: boolean, event: FlagLifecycleEvent): LifecycleS
 }
 
 /*
- * Why a memo: `transition()` builds an inert actor on every call, which measured ~15-21 µs per step; a memo hit
- * costs well under a microsecond. The machines are finite and deterministic, so each result is computed once,
- * by actually running the machine, and reused. The memos live in this module next to the one machine
- * definition they were filled from, so the machine version is implicit in them. `null` (refused) is cached
- * too; `undefined` means "not computed yet".
+ * Hand-kept for speed: docs/performance.md "Machine step memo". The machines are finite and deterministic, so
+ * each result is computed once, by running the machine, and reused; the memos sit beside the machine definitions
+ * they were filled from, so the machine version is implicit in them. `null` (refused) is cached too; `undefined`:
+ * not computed yet.
  */
 const environmentResults = new Map<string, EnvironmentResult | null>();
 const lifecycleResults = new Map<string, LifecycleStep | null>();

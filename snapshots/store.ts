@@ -71,8 +71,8 @@ export class Store {
   private closing = false;
   /**
    * Set by a failed write: LevelDB may have torn its log file (a record half-written on a full disk), and
-   * went on accepting writes after it that its recovery then drops (measured: a write acknowledged after the
-   * disk came back was gone after a restart). So the next write first closes and reopens the database, which
+   * went on accepting writes after it that its recovery then drops (a write acknowledged after the disk came
+   * back was seen gone after a restart). So the next write first closes and reopens the database, which
    * recovers the log up to the tear and starts a new one.
    */
   private reopenNeeded = false;
@@ -216,9 +216,8 @@ export class Store {
 
   /**
    * Builds `ops` into one LevelDB chained batch and writes it (atomically; synced if asked), giving the event
-   * loop a turn after every `slice` ops when given. Always the chained form: the array form, `db.batch(ops)`,
-   * clones every op and then adds keys to the clone, a new V8 hidden class each time (docs/architecture.md):
-   * measured with level 10, batches of 16 log records, 12.0 to 12.3 µs of CPU per op against 4.2 µs.
+   * loop a turn after every `slice` ops when given. Always the chained form, never `db.batch(ops)`.
+   * Hand-kept for speed: docs/performance.md "Chained LevelDB batch".
    */
   private async writeOps(ops: BatchOp[], sync: boolean, slice?: number): Promise<void> {
     const batch = this.db.batch();

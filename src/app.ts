@@ -87,9 +87,9 @@ export const ROUTES: RouteSpec[] = [
  * Route prefixes served by an app of their own, mounted on the main one. Hono's RegExpRouter refuses a static
  * segment beside a parameter that goes on (`POST /api/admin/environments/validate` beside `.../:name/on`,
  * `GET .../environments/project/:projectId` beside `.../:name`, `POST /api/admin/context/validate` beside
- * `.../:contextField/legal-values`), and Hono's default router then falls back to its TrieRouter for every route:
- * ~5 µs more a request. Mounted, these few admin routes go through a TrieRouter and a WHATWG Request; every other
- * route keeps the RegExpRouter.
+ * `.../:contextField/legal-values`), and Hono's default router then falls back to its TrieRouter for every route.
+ * Mounted, these few admin routes go through a TrieRouter; every other route keeps the RegExpRouter.
+ * Hand-kept for speed: docs/performance.md "Mounted route prefixes".
  */
 export const MOUNTED_PREFIXES = ['/api/admin/environments', '/api/admin/context'];
 

@@ -28,8 +28,7 @@ export const DEFAULT_HISTORY_BOUNDS: HistoryBounds = { events: 50_000, bytes: 16
  * its touches, this count), with the slack of arrays that grow by doubling and are compacted when half is
  * dropped: 48 bytes. Several touches add their array; a touch is one object per (project, flag, environment),
  * shared by every entry that names it, so only the entry that first names it counts it, with its names.
- * Measured with 50,000 toggles, the history alone (heap after a full collection): 26 bytes each over 200
- * flags (49 counted), 116 over 20,000 flags (118 counted), 212 over 50,000 (224 counted).
+ * The figures are set at or above the heap the history takes after a full collection, from 200 to 50,000 flags.
  */
 const ENTRY_BYTES = 48;
 const TOUCHES_BYTES = 32;
@@ -39,8 +38,7 @@ const RARE_BYTES = 96;
 
 /**
  * Dropped revisions between two passes that forget the latest touches at or below the floor. A pass walks
- * the map from its oldest end, over the holes its deletions left there: one per dropped entry cost ~3 µs of
- * every write once the history was full; one per 1,024 costs that once.
+ * the map from its oldest end, over the holes earlier deletions left there, so it runs once per many drops.
  */
 const FORGET_EVERY = 1024;
 
@@ -68,8 +66,7 @@ const NO_SEGMENTS: readonly number[] = Object.freeze([]);
  *
  * The entries are kept as columns (revisions, touches, counted bytes) and the touches are shared: a write
  * that touches a flag already named leaves no object behind. Every entry lives for tens of thousands of
- * writes, long enough to be promoted and collected by the old generation's marking; one object graph per
- * entry made that, at ~400 bytes a toggle, a few percent of each write under load.
+ * writes, long enough to be promoted: what it leaves is marked again by every old-generation collection.
  *
  * @example history.record({ project: 'default' }, records, 41); history.since(38) // entries 39..41
  */
@@ -143,8 +140,8 @@ export class FeedHistory {
    * hydration), else `'changes'`.
    *
    * It reads whichever is shorter: the entries after `revision` (a client a few changes behind), or the latest
-   * touches (a client behind a flood of changes to the same flags: a stream between two fan-outs under a
-   * write load read ~25,000 entries, 5 to 30 ms of the event loop at once, to find 200 flags).
+   * touches (a client behind a flood of changes to the same flags, where the entries since are tens of
+   * thousands for a few hundred flags).
    */
   changesSince(
     revision: number,

@@ -23,8 +23,7 @@ export function projectModel(projectId: string, limits: Limits = DEFAULT_LIMITS,
     scope: { project: projectId },
     machines: PROJECT_MACHINES,
     fork: (state) => new ProjectDraft(state),
-    // One literal, not `{ ...context, limits, lookups }`: that spread gives every command's context its own V8
-    // hidden class, and every decision's reads of it go megamorphic (docs/architecture.md).
+    // One literal, not `{ ...context, limits, lookups }`: docs/performance.md "No spread that adds keys".
     decide: (draft, command, { at, by, seq, arrival }) => decide(draft, command, { at, by, seq, arrival, limits, lookups }),
     evolve,
     publish: (state, draft) => draft.publishTo(state),

@@ -47,7 +47,7 @@ export function applyFlagEvent(flag: Flag | undefined, event: FlagEvent): Flag |
   if (!flag) throw new Error(`event ${event.type} for unknown flag "${event.name}"`);
   const { version } = event;
   // Keys a flag may not have yet (`tags`, `dependencies`, an imported flag's `version`) are added with
-  // Object.assign: `{ ...flag, newKey }` would give every such flag its own V8 hidden class (docs/architecture.md).
+  // Object.assign, not `{ ...flag, newKey }`: docs/performance.md "No spread that adds keys".
   switch (event.type) {
     case 'flag.updated':
       return { ...flag, ...event.after, version };

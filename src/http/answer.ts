@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 
 /**
- * Answers written the cheap way when served by Node (`@hono/node-server`): headers straight onto Node's
- * response, plain `Response`s that node-server writes as they are; through Hono otherwise (`app.request`).
- * A WHATWG `Headers` per answer (Hono's `c.header`) cost 12 µs of a ~50 µs read (docs/architecture.md).
+ * Answers written the cheap way when served by Node (`@hono/node-server`): headers noted and written with the
+ * answer, plain `Response`s that node-server writes as they are; through Hono otherwise (`app.request`).
+ * Hand-kept for speed: docs/performance.md "Noted response headers".
  */
 
 /** The node-server bindings of a request served over HTTP (absent under `app.request`). */
@@ -15,16 +15,16 @@ export interface NodeBindings {
 
 /**
  * The headers an answer's steps noted, per request served by Node, until its answer takes them: a property of
- * the request's context (a `WeakMap` beside it cost about what the noting saves).
+ * the request's context (a `WeakMap` beside it would cost about what the noting saves).
  */
 const NOTED = Symbol('notedHeaders');
 type Noting = Context & { [NOTED]?: Record<string, string> | undefined };
 
 /**
  * Sets a header of the answer. Served by Node it is noted, and {@link answerWith} writes it with the answer's
- * own headers; an answer built otherwise gets it on Node's response ({@link flushNotedHeaders}). Setting it
- * there first would put a header map on the response, into which Node then merges the answer's headers one
- * `setHeader` at a time (its slow path): 1.5 to 5 µs of a ~55 µs flag-list read. Through Hono under `app.request`.
+ * own headers; an answer built otherwise gets it on Node's response ({@link flushNotedHeaders}). Not set there
+ * first: Node would then merge the answer's headers into that map one `setHeader` at a time. Through Hono
+ * under `app.request`.
  */
 export function setResponseHeader(c: Context, name: string, value: string): void {
   if (!(c.env as NodeBindings | undefined)?.outgoing) return void c.header(name, value);

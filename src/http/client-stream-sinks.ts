@@ -46,6 +46,7 @@ export function webStreamSink(bufferBytes: number, socket: Closable | undefined,
  * Node's response as a sink holding at most `bufferBytes` unread (what the response and its socket still
  * hold). Each message is one `res.write`: one chunk of the chunked body (Node corks the socket while it
  * frames it), or the bytes as they are for an HTTP/1.0 client.
+ * Hand-kept for speed: docs/performance.md "SDK stream fast path".
  */
 export function responseSink(res: ServerResponse, bufferBytes: number): StreamSink {
   return {

@@ -107,7 +107,7 @@ export class ClientStreams {
   /**
    * Opens a stream on Node's response itself (the fast path of `GET /api/client/streaming`): writes the head
    * (`headers`, status 200) with the first message; each message after is one `res.write`. `full` and
-   * `closed` as `open`, with nothing written.
+   * `closed` as `open`, with nothing written. Hand-kept for speed: docs/performance.md "SDK stream fast path".
    */
   openOnNode(scope: ClientScope, query: DeltaQuery, lastEventId: number | undefined, res: ServerResponse, headers: Record<string, string>): true | 'full' | 'closed' {
     if (!this.hasRoom()) return this.closed ? 'closed' : 'full';

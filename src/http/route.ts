@@ -192,11 +192,8 @@ export function defineRoute<P extends v.GenericSchema | undefined, B extends v.G
 export type Step = (c: Context<AppEnv>) => void | Promise<unknown>;
 
 /**
- * A use case's input: the path's params with the rest of what it needs, copied onto one new object. Written
- * as `{ ...params, ifMatch }` instead, each request's input got its own V8 hidden class on Node 20 (a spread
- * followed by keys the spread object lacks), and every read of it in the use case took V8's slow path: an
- * `addStrategy` cost the server 180 to 191 µs of CPU against 147 to 150 µs with one stable class
- * (docs/architecture.md).
+ * A use case's input: the path's params with the rest of what it needs, copied onto one new object rather than
+ * spread into a literal. Hand-kept for speed: docs/performance.md "Use-case input without spreads".
  *
  * @example inputOf(params, { ifMatch, strategy: body }) // { projectId, featureName, environment, ifMatch, strategy }
  */

@@ -1,6 +1,7 @@
 /**
  * Views: what a route answers, shaped from state records. Typed by the response schemas of
- * `src/schemas/responses.schema.ts` (which the OpenAPI document is generated from).
+ * `src/schemas/*-responses.schema.ts` (which the OpenAPI document is generated from). Fields are added with
+ * Object.assign, never a spread that adds keys: docs/performance.md "No spread that adds keys".
  */
 import type { ClientApplication, ClientInstance } from '../domain/client-applications.js';
 import type { Segment } from '../domain/segment.js';

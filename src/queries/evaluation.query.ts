@@ -125,8 +125,8 @@ export class EvaluationQuery {
   /**
    * `/api/frontend`'s body, `{"toggles":[...]}`, as UTF-8 bytes: the same text `JSON.stringify({toggles: frontend(...)})`
    * gives, without building the toggles. Each (compiled flag, variant answer) toggle is encoded once and reused
-   * (the engine's variant answers are frozen and shared), and the body is one copy of those bytes: building
-   * the JSON per request was a third of its cost, and encoding the string another tenth.
+   * (the engine's variant answers are frozen and shared), and the body is one copy of those bytes.
+   * Hand-kept for speed: docs/performance.md "Frontend body from encoded toggles".
    */
   frontendBody(scope: EvaluationScope, context: EvaluationContext): Buffer {
     return this.frontendAnswer(scope, context).body;

@@ -25,8 +25,8 @@ export interface ProjectIndex {
   base: Entry[];
   /**
    * Every flag's lower-cased `name \u0001 description \u0000`, in `base` order, in one string: a term is found by
-   * `indexOf` over contiguous memory instead of visiting 100k strings scattered through the heap (3-4 times
-   * faster at 100k flags). Undefined when it would exceed {@link TEXT_MAX} characters.
+   * `indexOf` over contiguous memory instead of visiting 100k strings scattered through the heap. Undefined
+   * when it would exceed {@link TEXT_MAX} characters.
    */
   text: string | undefined;
   /** Where each flag's part of `text` starts, and (last) the text's length. */

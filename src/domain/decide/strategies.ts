@@ -23,7 +23,7 @@ export type StrategyDecision<T = Strategy> = Decision<ProjectEvent, Versioned<T>
  * `rollout`, `stickiness` and `groupId` parameters Unleash fills in.
  */
 export function buildStrategy(input: StrategyInput, flagName: string, id: string, sortOrder: number): Strategy {
-  // A copy of its own: the defaults are set on it (a copy per default cost ~1 µs of each strategy added).
+  // A copy of its own, made once: the defaults are set on it.
   const parameters = dict(input.parameters ?? {});
   if (input.name === 'flexibleRollout') {
     parameters['rollout'] ??= '100';

@@ -9,10 +9,11 @@ import { conditionalAnswer } from './conditional-answer.js';
 const NO_QUERY = v.parse(ClientFeaturesQuerySchema, {});
 
 /**
- * The fast path of `GET /api/client/features` (docs/performance.md), the poll every backend SDK sends every few
- * seconds: 304 when its `If-None-Match` names the current `ETag`, else the cached answer in full, from the
- * route's own parts (`clientPoll`, `jsonAnswer` with the route's gzip). A poll with a query string, or a bad
+ * The fast path of `GET /api/client/features`, the poll every backend SDK sends every few seconds: 304 when its
+ * `If-None-Match` names the current `ETag`, else the cached answer in full, from the route's own parts
+ * (`clientPoll`, `jsonAnswer` with the route's gzip). A poll with a query string, or a bad
  * `Unleash-Client-Spec` (thrown: the route's 400), is left to the route.
+ * Hand-kept for speed: docs/performance.md "SDK poll fast path".
  */
 export function clientPollOnNode({ req, res, hasQuery, principal, requestId, deps }: NodeCall): number | false {
   if (hasQuery) return false;

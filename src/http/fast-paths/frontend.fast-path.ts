@@ -8,10 +8,11 @@ import { conditionalAnswer } from './conditional-answer.js';
 const JSON_TYPE: Readonly<Record<string, string>> = { 'content-type': 'application/json' };
 
 /**
- * The fast path of `GET /api/frontend` (docs/performance.md), what every browser SDK asks every few seconds:
- * the toggles enabled for the query's context, from the route's own parts (the query read by Hono's
- * `getQueryParams`, `queryAsContext` and `readContext`; `frontendAnswer`; the CORS headers of `corsHeaders`),
- * 304 when `If-None-Match` names the `ETag`. A query the route refuses is left to it (its 400).
+ * The fast path of `GET /api/frontend`, what every browser SDK asks every few seconds: the toggles enabled for
+ * the query's context, from the route's own parts (the query read by Hono's `getQueryParams`, `queryAsContext`
+ * and `readContext`; `frontendAnswer`; the CORS headers of `corsHeaders`), 304 when `If-None-Match` names the
+ * `ETag`. A query the route refuses is left to it (its 400).
+ * Hand-kept for speed: docs/performance.md "Frontend fast path".
  */
 export function frontendOnNode({ req, res, hasQuery, principal, requestId, deps }: NodeCall): number | false {
   const query = queryAsContext(hasQuery ? getQueryParams(req.url!) as Record<string, string[]> : {});

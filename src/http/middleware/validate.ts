@@ -22,9 +22,8 @@ function hook(result: { success: true } | { success: false; issues: [v.BaseIssue
 
 /**
  * A parsed JSON body, validated by valibot synchronously through the same hook and stored where
- * `@hono/valibot-validator` stores it (`c.req.valid('json')`). The validator would parse the text a second
- * time and run valibot's asynchronous parse, a promise per nested value: measured on an SDK's metrics post
- * (20 flags), ~33 of its ~209 µs of CPU; every schema of this API is synchronous.
+ * `@hono/valibot-validator` stores it (`c.req.valid('json')`), parsed once; every schema of this API is synchronous.
+ * Hand-kept for speed: docs/performance.md "Synchronous valibot validation".
  *
  * @example validateBody(CreateFeatureSchema)(c, JSON.parse(text))
  */
@@ -39,8 +38,8 @@ export function validateBody(schema: v.GenericSchema): (c: Context, value: unkno
 
 /**
  * The path or the query, validated by valibot synchronously through the same hook and stored where
- * `@hono/valibot-validator` stores it (`c.req.valid(target)`). Every request has a path to validate: the
- * validator's asynchronous steps cost about a quarter of a small read.
+ * `@hono/valibot-validator` stores it (`c.req.valid(target)`).
+ * Hand-kept for speed: docs/performance.md "Synchronous valibot validation".
  *
  * @example validateSync('param', FeatureParamsSchema)
  */

@@ -9,6 +9,7 @@ import { pipelineOf } from './steps.js';
 /**
  * Registers every route on `app`: one handler each, `observed`, running its steps ({@link pipelineOf}) and
  * then {@link handleRoute}. Routes `cors` names answer browsers of other origins (`FRONTEND_CORS_ORIGINS`).
+ * Hand-kept for speed: docs/performance.md "One handler per route".
  *
  * @example mountRoutes(app, ROUTES, deps, (route) => route.path.startsWith('/api/frontend'))
  */

@@ -9,9 +9,8 @@ const REQUEST_ID = /^[\w\-=]{1,255}$/;
 /**
  * The request's id, noted on the context (`c.get('requestId')`) and set as `X-Request-Id` on the answer.
  *
- * This is `hono/request-id`'s contract without it: that middleware sets the header through `c.header`, which
- * makes every answer carry a WHATWG `Headers` that node-server must copy back. Served by Node, the header goes
- * straight onto Node's response, which merges it into the head.
+ * This is `hono/request-id`'s contract without it: the header is noted (`setResponseHeader`), not set through
+ * `c.header`. Hand-kept for speed: docs/performance.md "Noted response headers".
  */
 export function takeRequestId(c: Context<AppEnv>): string {
   const incoming = (c.env as NodeBindings | undefined)?.incoming;
