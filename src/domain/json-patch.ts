@@ -14,7 +14,7 @@ export const PATCH_RESULT_LIMIT = SHAPE_LIMITS.bodyBytes;
 
 /**
  * Deepest nesting an operation may grow a patched document to: the depth limit of request bodies
- * (`MAX_DEPTH`, src/http/body.ts). No resource is nested more than a few levels; the bound keeps the
+ * (`SHAPE_LIMITS.bodyDepth`, src/limits.ts). No resource is nested more than a few levels; the bound keeps the
  * recursive clones and comparisons of fast-json-patch far from the stack limit.
  */
 export const PATCH_DEPTH_LIMIT = SHAPE_LIMITS.bodyDepth;

@@ -30,7 +30,7 @@ export class GzipCache {
 
 /**
  * Whether an `Accept-Encoding` header accepts gzip: a `gzip` entry whose quality is not 0, read by Hono's
- * header parser (the one `hono/accepts` uses; the Node shortcut of the SDK poll has no Hono context to hand it).
+ * header parser (the one `hono/accepts` uses; the fast path of the SDK poll has no Hono context to hand it).
  */
 export function acceptsGzip(header: string | undefined): boolean {
   return header !== undefined && parseAccept(header).some((entry) => entry.type.toLowerCase() === 'gzip' && entry.q > 0);

@@ -83,8 +83,8 @@ export class ServiceMetrics {
   }
 
   /**
-   * Counts one answered request (`observed` in src/http/pipeline.ts, once the answer's head is ready). `route`
-   * is the route template (null for a path no route matched); `seconds` its duration.
+   * Counts one answered request (`observed` in src/http/pipeline/observed.ts, and the fast paths' dispatch), once
+   * its answer exists. `route` is the route template (null for a path no route matched); `seconds` its duration.
    */
   observeRequest(route: string | null, method: string, status: number, seconds: number): void {
     this.requests.observe({ route: route ?? 'unmatched', method: METHODS.has(method) ? method : 'other', status }, seconds);
