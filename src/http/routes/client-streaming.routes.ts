@@ -2,7 +2,7 @@
  * `GET /api/client/streaming` (docs/client-contract.md "Backend SDK API"), what `unleash-client` reads with
  * `experimentalMode: {type: 'streaming'}`: server-sent events fed by the committed-event feed (see
  * `ClientStreams`). A route record like the others (authentication, permission, OpenAPI); its handler answers
- * a streaming `Response` instead of a view (docs/architecture.md, departures).
+ * a streaming `Response` instead of a view (docs/architecture.md "Streamed answers").
  */
 import { parseRevision } from '../../queries/client-delta.query.js';
 import { clientScopeOf } from '../client-spec.js';

@@ -2,7 +2,7 @@
  * The OpenFeature Remote Evaluation Protocol (docs/client-contract.md "OpenFeature (OFREP)"): any OpenFeature SDK reads
  * flagpole through the generic OFREP providers. Single evaluation (client tokens, for server-side providers),
  * bulk evaluation (client and frontend tokens, `ETag` / `If-None-Match`), and the bulk answer's change stream,
- * reached with a stream ticket since EventSource sends no headers (docs/architecture.md, departures).
+ * reached with a stream ticket since EventSource sends no headers (docs/architecture.md "OFREP stream tickets").
  * Evaluated by the frontend API's compiled flags and engine (`OfrepQuery` over `EvaluationQuery`).
  */
 import type { Context } from 'hono';
