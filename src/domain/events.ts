@@ -31,8 +31,10 @@ export type FlagEvent =
   | ({ type: 'strategy.deleted'; environment: string; before: Strategy; enabled: boolean } & OnFlag)
   /** `order`: the new sortOrder of each strategy that changed, `before`: their previous ones. */
   | ({ type: 'strategies.sorted'; environment: string; order: StrategyOrder[]; before: StrategyOrder[] } & OnFlag)
-  /** `added`: the default strategy `/on` added first, when it had to. */
-  /** `activated`: ids of the disabled strategies enabled with it (`shouldActivateDisabledStrategies`; absent in older logs: none). */
+  /**
+   * `added`: the default strategy `/on` added first, when it had to; `activated`: ids of the disabled strategies
+   * enabled with it (`shouldActivateDisabledStrategies`; absent in older logs: none).
+   */
   | ({ type: 'flag.enabled'; environment: string; added: Strategy | null; activated?: string[] } & OnFlag)
   | ({ type: 'flag.disabled'; environment: string } & OnFlag)
   | ({ type: 'variants.updated'; variants: Variant[]; before: Variant[] } & OnFlag)

@@ -1,5 +1,6 @@
 /**
- * Whose flags an OFREP caller reads, and the stream tickets that stand for it (docs/client-contract.md "OpenFeature (OFREP)").
+ * Whose flags an OFREP caller reads, and the stream tickets that stand for it
+ * (docs/client-contract.md "OpenFeature (OFREP)").
  */
 import type { Context } from 'hono';
 import type { Principal } from '../auth/permissions.js';

@@ -120,9 +120,9 @@ export interface RouteSpec<
   /** The body may be absent (the membership routes accept an optional echo of their path). */
   bodyOptional?: boolean;
   /**
-   * `msg-array`: this route answers every 400 as `[{msg}]` (the project-user routes, docs/admin-contract.md §4.17 to §4.19
-   * and docs/api-decisions.md "Errors"); `ofrep`: its 400s and 404s in OFREP's shape (`{key?, errorCode, errorDetails}`);
-   * every other error keeps the standard body.
+   * `msg-array`: this route answers every 400 as `[{msg}]` (the project-user routes, docs/admin-contract.md §4.17 to
+   * §4.19 and docs/api-decisions.md "Errors"); `ofrep`: its 400s and 404s in OFREP's shape
+   * (`{key?, errorCode, errorDetails}`); every other error keeps the standard body.
    */
   errorBody?: 'msg-array' | 'ofrep';
   /**

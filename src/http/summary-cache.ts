@@ -16,8 +16,8 @@ export interface SummaryUsage {
 export type Bytes = Uint8Array<ArrayBuffer>;
 
 /**
- * A feature summary: exactly the fields of docs/admin-contract.md §2.2. Lists of large projects are mostly these, so nothing
- * beyond the contract is added to them.
+ * A feature summary: exactly the fields of docs/admin-contract.md §2.2. Lists of large projects are mostly these, so
+ * nothing beyond the contract is added to them.
  */
 const summary = (flag: Flag, environments: Environment[], lastSeenAt: string | null) => ({
   name: flag.name,

@@ -1,6 +1,6 @@
 /**
- * Writes to a project's flags (docs/admin-contract.md §4.3 to §4.8, §4.20, and revive). Each is one command to the project's
- * mailbox, where its rules are decided: names unique, archived flags unchanged, If-Match.
+ * Writes to a project's flags (docs/admin-contract.md §4.3 to §4.8, §4.20, and revive). Each is one command to the
+ * project's mailbox, where its rules are decided: names unique, archived flags unchanged, If-Match.
  */
 import type { Principal } from '../auth/permissions.js';
 import type { IfMatch } from '../domain/commands.js';

@@ -1,7 +1,7 @@
 /**
- * Project membership (docs/admin-contract.md §4.17 to §4.19). Every change runs in the registry's access mailbox, as user
- * deletion does, so a grant can never land on a user being deleted; the at-least-one-Owner rule is then
- * decided in the project's own mailbox.
+ * Project membership (docs/admin-contract.md §4.17 to §4.19). Every change runs in the registry's access mailbox, as
+ * user deletion does, so a grant can never land on a user being deleted; the at-least-one-Owner rule is then decided
+ * in the project's own mailbox.
  */
 import type { Registry } from '../actors/registry.js';
 import type { Principal } from '../auth/permissions.js';

@@ -1,8 +1,9 @@
 /**
- * Segments (docs/client-contract.md "Segments"). Every write runs in the registry's segment mailbox (`segmentWrites`), one
- * at a time, and is decided in the service mailbox (names, limits, usage). A segment's permission depends on
- * its project, which only the body or the stored segment names, so it is checked here: `UPDATE_SEGMENT` for
- * a global segment, `UPDATE_PROJECT` in a project segment's project (both the old and the new on a move).
+ * Segments (docs/client-contract.md "Segments"). Every write runs in the registry's segment mailbox
+ * (`segmentWrites`), one at a time, and is decided in the service mailbox (names, limits, usage). A segment's
+ * permission depends on its project, which only the body or the stored segment names, so it is checked here:
+ * `UPDATE_SEGMENT` for a global segment, `UPDATE_PROJECT` in a project segment's project (both the old and the new on
+ * a move).
  *
  * Deleting a segment, or narrowing it to one project, must not miss a strategy that a project mailbox is
  * adding at the same moment. So the segment is first fenced (projects see it as unknown, or all but the

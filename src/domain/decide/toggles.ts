@@ -15,8 +15,9 @@ import { buildStrategy } from './strategies.js';
 
 /**
  * `/on`: the environment machine enables only with an enabled strategy. With `activateDisabled` (Unleash's
- * `shouldActivateDisabledStrategies`), every disabled strategy of the environment is enabled with it. Without
- * an enabled strategy then, the environment's default strategy (docs/admin-contract.md §4.16) is added first; without that, 409.
+ * `shouldActivateDisabledStrategies`), every disabled strategy of the environment is enabled with it. Without an
+ * enabled strategy then, the environment's default strategy (docs/admin-contract.md §4.16) is added first; without
+ * that, 409.
  */
 export function decideEnable(draft: ProjectDraft, cmd: Cmd<'flag.enable'>, context: CommandContext): Decision<ProjectEvent, Versioned<null>> {
   const t = flagInEnvironment(draft, cmd);
