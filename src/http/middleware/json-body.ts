@@ -23,6 +23,7 @@ const PRECHECK_CHARS = 16 * 1024;
  * (415), a content type that is not JSON (415), bytes that are not UTF-8 (400), no body when one is required
  * (400), text that does not parse (400) or nests too deep (400), an array where an object is expected (400). The
  * parsed value goes to `validate` (the route's schema, `validateBody`); an optional body left out skips it.
+ * Why not Hono's JSON validator: docs/architecture.md "The JSON body reader".
  */
 export function jsonBody(optional: boolean, schema: v.GenericSchema, expectsObject: boolean, validate: (c: Context, value: unknown, parsed?: v.SafeParseResult<v.GenericSchema>) => void): MiddlewareHandler {
   return async (c, next) => {
