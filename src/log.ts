@@ -32,10 +32,21 @@ const GATHER_MS = 250;
 export function createLogger(options: { level: LogLevel; format: LogFormat }, destination?: DestinationStream): Logger {
   const base = { level: options.level, base: { service: 'flagpole' }, redact: { paths: REDACT, censor: '[redacted]' } };
   if (destination) return pino(base, destination);
-  const to = (fd: 1 | 2): DestinationStream => options.format === 'pretty'
-    ? pretty({ destination: fd, colorize: (fd === 1 ? process.stdout : process.stderr).isTTY ?? false, ignore: 'pid,hostname,service' })
-    : pino.destination(fd === 1 ? { fd, sync: false, minLength: GATHER_BYTES, periodicFlush: GATHER_MS } : { fd, sync: false });
-  return pino(base, pino.multistream([{ level: 'trace', stream: to(1) }, { level: 'warn', stream: to(2) }], { dedupe: true }));
+  if (options.format === 'pretty') {
+    const to = (fd: 1 | 2): DestinationStream =>
+      pretty({ destination: fd, colorize: (fd === 1 ? process.stdout : process.stderr).isTTY ?? false, ignore: 'pid,hostname,service' });
+    return pino(base, pino.multistream([{ level: 'trace', stream: to(1) }, { level: 'warn', stream: to(2) }], { dedupe: true }));
+  }
+  // Standard output in sonic-boom's buffer mode: handed text, it re-measures its whole pending text on every
+  // line. Request lines are gathered apart (docs/performance.md "Request log lines").
+  const out = pino.destination({ fd: 1, sync: false, contentMode: 'buffer', minLength: GATHER_BYTES, periodicFlush: GATHER_MS });
+  // sonic-boom's types know only its text mode.
+  const writeBytes = (bytes: Buffer) => out.write(bytes as unknown as string);
+  const requests = new RequestLines(writeBytes);
+  const stdout = { write: (line: string) => writeBytes(Buffer.from(line)), flushSync: () => { requests.flush(); out.flushSync(); } };
+  const log = pino(base, pino.multistream([{ level: 'trace', stream: stdout }, { level: 'warn', stream: pino.destination({ fd: 2, sync: false }) }], { dedupe: true }));
+  REQUEST_LINES.set(log, requests);
+  return log;
 }
 
 /**
@@ -47,19 +58,51 @@ export function flushLogSync(log: Logger): void {
   stream?.flushSync?.();
 }
 
+/** Request lines of the JSON format, gathered and handed to standard output 64 at a time and every 250 ms. */
+class RequestLines {
+  private lines: string[] = [];
+
+  constructor(private readonly write: (bytes: Buffer) => unknown) {
+    setInterval(() => this.flush(), GATHER_MS).unref();
+  }
+
+  push(line: string): void {
+    if (this.lines.push(line) >= 64) this.flush();
+  }
+
+  flush(): void {
+    if (this.lines.length === 0) return;
+    const text = this.lines.join('');
+    this.lines = [];
+    this.write(Buffer.from(text));
+  }
+}
+
+const REQUEST_LINES = new WeakMap<Logger, RequestLines>();
+
 /** Writes the line of one answered request: its id, method, status and duration in milliseconds. */
 export type RequestLineWriter = (reqId: string, method: string, status: number, ms: number) => void;
 
 /**
- * The request line writer of one route: a child logger bound to the route template (null: no route
- * matched), writing at `info` one line per request with `reqId`, `method`, `status` and `ms` (rounded to
- * hundredths), message `request`.
+ * The request line writer of one route (null: no route matched): at `info`, one line per request with the
+ * route template, `reqId`, `method`, `status` and `ms` (rounded to hundredths), message `request`, the same
+ * JSON object `log.child({ route }).info({ reqId, method, status, ms }, 'request')` writes. In the JSON format
+ * the line is written by hand and gathered (docs/performance.md "Request log lines"); otherwise pino writes it.
  *
  * @example const line = requestLineWriter(log, '/health'); line(reqId, 'GET', 200, 0.31);
  */
 export function requestLineWriter(log: Logger, route: string | null): RequestLineWriter {
-  const child = log.child({ route });
-  return (reqId, method, status, ms) => child.info({ reqId, method, status, ms: Math.round(ms * 100) / 100 }, 'request');
+  const gathered = REQUEST_LINES.get(log);
+  if (!gathered) {
+    // Its fields are fixed and hold no secret, so the line skips the redaction every other line goes through.
+    const child = log.child({ route }, { redact: [] });
+    return (reqId, method, status, ms) => child.info({ reqId, method, status, ms: Math.round(ms * 100) / 100 }, 'request');
+  }
+  const middle = `,"service":"flagpole","route":${JSON.stringify(route)},"reqId":`;
+  return (reqId, method, status, ms) => {
+    if (!log.isLevelEnabled('info')) return;
+    gathered.push(`{"level":30,"time":${Date.now()}${middle}${JSON.stringify(reqId)},"method":${JSON.stringify(method)},"status":${status},"ms":${Math.round(ms * 100) / 100},"msg":"request"}\n`);
+  };
 }
 
 /** A logger that writes nothing, for tests and tools that do not log. */

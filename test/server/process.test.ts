@@ -138,7 +138,10 @@ test('standard output: one JSON line per request (the id of its X-Request-Id), w
   const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
   const requests = parsed.filter((line) => line['msg'] === 'request');
   expect(requests.map((line) => line['reqId']).sort()).toEqual([...ids].sort());
-  expect(requests[0]).toMatchObject({ level: 30, method: 'GET', route: '/api/admin/projects/:projectId/features/:featureName', status: 404 });
+  expect(requests[0]).toMatchObject({ level: 30, service: 'flagpole', method: 'GET', route: '/api/admin/projects/:projectId/features/:featureName', status: 404 });
+  // The same keys, in the same order, as pino's own line of `log.child({ route }).info({ reqId, method, status, ms }, 'request')`.
+  expect(Object.keys(requests[0]!)).toEqual(['level', 'time', 'service', 'route', 'reqId', 'method', 'status', 'ms', 'msg']);
+  for (const line of requests) expect(typeof line['ms'] === 'number' && typeof line['time'] === 'number').toBe(true);
   // The logger's own lines share the output with them, whole.
   expect(parsed.some((line) => String(line['msg']).startsWith('listening on'))).toBe(true);
   expect(parsed.some((line) => line['msg'] === 'SIGTERM: stopped')).toBe(true);
