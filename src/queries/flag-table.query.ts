@@ -1,0 +1,77 @@
+/**
+ * The console's flag table (issue 31 §2): one page of a project's flags, searched, filtered and sorted by the
+ * server from the flag search's per-project indexes (`search-index.ts`, shared with
+ * `GET /api/admin/search/features`): the free text is an `indexOf` over the project's joined names and
+ * descriptions, the order is the search's kept order for the column, and one pass over it counts the matches
+ * and keeps the page's flags. Only the page's flags become rows.
+ */
+import type { Registry } from '../actors/registry.js';
+import { fail } from '../domain/errors.js';
+import { potentiallyStaleFrom } from '../domain/project-health.js';
+import type { ProjectState } from '../domain/project-state.js';
+import { failed, ok, type Result } from '../domain/result.js';
+import type { Flag } from '../domain/types.js';
+import type { FlagTableQuery } from '../schemas/flag-table.schema.js';
+import { flagTableFilter } from './flag-table-filter.js';
+import { flagRow, type FlagTablePage } from './flag-table-row.js';
+import { textMatches, type Entry, type SearchIndexes } from './search-index.js';
+import { comparator, orderKey, sortField } from './search-order.js';
+
+export type { FlagRow, FlagRowEnvironment, FlagTableEnvironment, FlagTablePage } from './flag-table-row.js';
+
+/**
+ * The flag table of every project, over the search's indexes.
+ *
+ * @example new FlagTable(registry, deps.search.indexes).page(actor.state, v.parse(FlagTableQuerySchema, {}))
+ */
+export class FlagTable {
+  /** Parsing creation dates is most of a staleness filter's cost; each flag image is parsed once. */
+  private readonly staleFrom = new WeakMap<Flag, number>();
+  private readonly staleFromOf = (flag: Flag): number => {
+    let from = this.staleFrom.get(flag);
+    if (from === undefined) {
+      from = potentiallyStaleFrom(flag);
+      this.staleFrom.set(flag, from);
+    }
+    return from;
+  };
+  private readonly entryStaleFrom = (entry: Entry): number => this.staleFromOf(entry.flag);
+
+  constructor(private readonly registry: Registry, private readonly indexes: SearchIndexes) {}
+
+  /**
+   * The page `query` asks for of the project whose committed state is `state`, with staleness judged at
+   * `now`. A 400 `ValidationError` when `enabled` names an environment the project is not connected to.
+   */
+  page(state: ProjectState, query: FlagTableQuery, now: number = Date.now()): Result<FlagTablePage> {
+    const id = state.meta.id;
+    const connected = new Set(state.meta.environments);
+    const unknown = query.enabled.find((f) => !connected.has(f.environment));
+    if (unknown) return failed(fail('ValidationError', `"enabled": project "${id}" has no environment "${unknown.environment}"`));
+    const environments = this.registry.service.state.environments.filter((e) => connected.has(e.name)).map(({ name, type }) => ({ name, type }));
+    const names = environments.map((e) => e.name);
+
+    const usage = this.registry.usage.counts;
+    const descending = query.order === 'desc';
+    const field = sortField(query.sort, (project, flag) => usage.seen(project, flag).lastSeenAt);
+    const order = this.indexes.order(id, state, orderKey(query.sort, descending, usage.version(id)), comparator(field, descending));
+    const index = this.indexes.index(id, state);
+    const text = query.q ? textMatches(index, [query.q]) : undefined;
+    const keep = flagTableFilter(query, now, this.entryStaleFrom);
+
+    const { offset, limit } = query;
+    const end = offset + limit;
+    const flags: Flag[] = [];
+    let total = 0;
+    for (let k = 0; k < order.length; k += 1) {
+      const at = order[k]!;
+      if (text !== undefined && text[at] === 0) continue;
+      const entry = index.base[at]!;
+      if (!keep(entry)) continue;
+      if (total >= offset && total < end) flags.push(entry.flag);
+      total += 1;
+    }
+    const rows = flags.map((flag) => flagRow(flag, names, usage.seen(id, flag.name).lastSeenAt, now, this.staleFromOf(flag)));
+    return ok({ rows, total, offset, limit, environments });
+  }
+}
