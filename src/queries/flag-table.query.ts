@@ -7,14 +7,14 @@
  */
 import type { Registry } from '../actors/registry.js';
 import { fail } from '../domain/errors.js';
-import { potentiallyStaleFrom } from '../domain/project-health.js';
 import type { ProjectState } from '../domain/project-state.js';
 import { failed, ok, type Result } from '../domain/result.js';
 import type { Flag } from '../domain/types.js';
 import type { FlagTableQuery } from '../schemas/flag-table.schema.js';
 import { flagTableFilter } from './flag-table-filter.js';
 import { flagRow, type FlagTablePage } from './flag-table-row.js';
-import { textMatches, type Entry, type SearchIndexes } from './search-index.js';
+import { TableColumns } from './flag-table-columns.js';
+import { textMatches, type SearchIndexes } from './search-index.js';
 import { comparator, orderKey, sortField } from './search-order.js';
 
 export type { FlagRow, FlagRowEnvironment, FlagTableEnvironment, FlagTablePage } from './flag-table-row.js';
@@ -25,17 +25,7 @@ export type { FlagRow, FlagRowEnvironment, FlagTableEnvironment, FlagTablePage }
  * @example new FlagTable(registry, deps.search.indexes).page(actor.state, v.parse(FlagTableQuerySchema, {}))
  */
 export class FlagTable {
-  /** Parsing creation dates is most of a staleness filter's cost; each flag image is parsed once. */
-  private readonly staleFrom = new WeakMap<Flag, number>();
-  private readonly staleFromOf = (flag: Flag): number => {
-    let from = this.staleFrom.get(flag);
-    if (from === undefined) {
-      from = potentiallyStaleFrom(flag);
-      this.staleFrom.set(flag, from);
-    }
-    return from;
-  };
-  private readonly entryStaleFrom = (entry: Entry): number => this.staleFromOf(entry.flag);
+  private readonly columns = new TableColumns();
 
   constructor(private readonly registry: Registry, private readonly indexes: SearchIndexes) {}
 
@@ -57,7 +47,7 @@ export class FlagTable {
     const order = this.indexes.order(id, state, orderKey(query.sort, descending, usage.version(id)), comparator(field, descending));
     const index = this.indexes.index(id, state);
     const text = query.q ? textMatches(index, [query.q]) : undefined;
-    const keep = flagTableFilter(query, now, this.entryStaleFrom);
+    const keep = flagTableFilter(query, index, this.columns, now);
 
     const { offset, limit } = query;
     const end = offset + limit;
@@ -66,12 +56,11 @@ export class FlagTable {
     for (let k = 0; k < order.length; k += 1) {
       const at = order[k]!;
       if (text !== undefined && text[at] === 0) continue;
-      const entry = index.base[at]!;
-      if (!keep(entry)) continue;
-      if (total >= offset && total < end) flags.push(entry.flag);
+      if (!keep(at)) continue;
+      if (total >= offset && total < end) flags.push(index.base[at]!.flag);
       total += 1;
     }
-    const rows = flags.map((flag) => flagRow(flag, names, usage.seen(id, flag.name).lastSeenAt, now, this.staleFromOf(flag)));
+    const rows = flags.map((flag) => flagRow(flag, names, usage.seen(id, flag.name).lastSeenAt, now, this.columns.staleFromOf(flag)));
     return ok({ rows, total, offset, limit, environments });
   }
 }

@@ -31,10 +31,16 @@ export interface ProjectIndex {
   text: string | undefined;
   /** Where each flag's part of `text` starts, and (last) the text's length. */
   starts: Uint32Array;
-  /** Positions in `base`, sorted, per order asked for. */
-  orders: Map<string, Uint32Array>;
+  /** Positions in `base`, sorted, per order asked for, with the comparison that sorted them. */
+  orders: Map<string, KeptOrder>;
   /** Names of flags another (active) flag of the project depends on. */
   parents?: Set<string>;
+}
+
+/** One kept sort order of a project. */
+interface KeptOrder {
+  positions: Uint32Array;
+  compare: (a: Hit, b: Hit) => number;
 }
 
 /** Largest joined text kept per project (characters); past it, terms are matched flag by flag. */
@@ -59,16 +65,7 @@ export class SearchIndexes {
   index(id: string, state: ProjectState): ProjectIndex {
     let index = this.indexes.get(id);
     if (!index || index.version !== state.version) {
-      const base = [...state.flags.values()].map((flag) => this.entry(flag));
-      const starts = new Uint32Array(base.length + 1);
-      let length = 0;
-      base.forEach((e, at) => {
-        starts[at] = length;
-        length += e.name.length + e.description.length + 2;
-      });
-      starts[base.length] = length;
-      const text = length <= TEXT_MAX ? base.map((e) => `${e.name}\u0001${e.description}\u0000`).join('') : undefined;
-      index = { version: state.version, base, text, starts, orders: new Map() };
+      index = this.build(state, index);
       this.indexes.set(id, index);
       // Projects deleted since: drop their orders.
       if (this.indexes.size > this.projectIds().length) {
@@ -85,11 +82,44 @@ export class SearchIndexes {
     let order = index.orders.get(key);
     if (!order) {
       const hits = index.base.map((entry, at) => ({ flag: entry.flag, project: id, at }));
-      order = Uint32Array.from(hits.sort(compare), (h) => h.at);
+      order = { positions: Uint32Array.from(hits.sort(compare), (h) => h.at), compare };
       if (index.orders.size >= ORDERS_PER_PROJECT) index.orders.clear();
       index.orders.set(key, order);
     }
-    return order;
+    return order.positions;
+  }
+
+  /**
+   * The index of `state`, from `before` (the project's last index) where it still holds: a write replaces a
+   * few flags in place, so the other entries, the text when no name or description changed, and each order
+   * whose comparison ranks every replaced flag as before are kept, rather than 100k flags joined and sorted
+   * again after each switch.
+   */
+  private build(state: ProjectState, before: ProjectIndex | undefined): ProjectIndex {
+    const base: Entry[] = new Array(state.flags.size);
+    const old = before?.base.length === state.flags.size ? before.base : undefined;
+    // Positions whose flag was replaced; undefined once a flag was added, removed or moved.
+    let replaced: number[] | undefined = old && [];
+    let at = 0;
+    for (const flag of state.flags.values()) {
+      const prior = old?.[at];
+      if (prior?.flag === flag) base[at] = prior;
+      else {
+        base[at] = this.entry(flag);
+        if (replaced && prior?.flag.name === flag.name) replaced.push(at);
+        else replaced = undefined;
+      }
+      at += 1;
+    }
+    const orders = new Map<string, KeptOrder>();
+    if (!replaced || !before || !old) return { version: state.version, ...joinedText(base), orders };
+    const sameText = replaced.every((p) => base[p]!.name === old[p]!.name && base[p]!.description === old[p]!.description);
+    const project = state.meta.id;
+    for (const [key, order] of before.orders) {
+      if (replaced.every((p) => order.compare({ flag: old[p]!.flag, project }, { flag: base[p]!.flag, project }) === 0)) orders.set(key, order);
+    }
+    const { text, starts } = sameText ? before : joinedText(base);
+    return { version: state.version, base, text, starts, orders };
   }
 
   /** Names of the flags of the project another active flag depends on. */
@@ -112,6 +142,19 @@ export class SearchIndexes {
     }
     return entry;
   }
+}
+
+/** `base` with its joined text and where each flag's part starts (see {@link ProjectIndex.text}). */
+function joinedText(base: Entry[]): Pick<ProjectIndex, 'base' | 'text' | 'starts'> {
+  const starts = new Uint32Array(base.length + 1);
+  let length = 0;
+  base.forEach((e, at) => {
+    starts[at] = length;
+    length += e.name.length + e.description.length + 2;
+  });
+  starts[base.length] = length;
+  const text = length <= TEXT_MAX ? base.map((e) => `${e.name}\u0001${e.description}\u0000`).join('') : undefined;
+  return { base, text, starts };
 }
 
 /**
