@@ -117,7 +117,19 @@ async function main(): Promise<void> {
       const used = process.cpuUsage(cpu);
       afterWrite.push({ wall: performance.now() - start, cpu: (used.user + used.system) / 1000 });
     }
-    report('first page after a write', '', percentiles(afterWrite.map((s) => s.wall)), percentiles(afterWrite.map((s) => s.cpu)));
+    report('first page after a switch', '', percentiles(afterWrite.map((s) => s.wall)), percentiles(afterWrite.map((s) => s.cpu)));
+    // After a new flag: the orders take it in by binary search, the text grows by its part.
+    const afterCreate: { wall: number; cpu: number }[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      const r = await registry.project('default')!.send({ type: 'flag.create', name: `late-${i}`, description: 'made after the seed', flagType: 'release', impressionData: false }, 'bench');
+      if (!r.ok) throw new Error(r.error.message);
+      const cpu = process.cpuUsage();
+      const start = performance.now();
+      table.page(registry.project('default')!.state, v.parse(FlagTableQuerySchema, { q: 'seed' }), later);
+      const used = process.cpuUsage(cpu);
+      afterCreate.push({ wall: performance.now() - start, cpu: (used.user + used.system) / 1000 });
+    }
+    report('search after a new flag', '', percentiles(afterCreate.map((s) => s.wall)), percentiles(afterCreate.map((s) => s.cpu)));
   } finally {
     await registry.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -1,10 +1,11 @@
 /**
  * What a flag search keeps per project, per state version: its flags (lower-cased for the free text), their
  * names and descriptions joined in one string, the sort orders asked for, and which flags are parents.
- * Built once, on the first search after a change.
+ * Built on the first search after a change, from the previous index where it holds (`search-index-build.ts`).
  */
 import type { ProjectState } from '../domain/project-state.js';
 import type { Flag } from '../domain/types.js';
+import { buildIndex } from './search-index-build.js';
 import type { Hit } from './search-order.js';
 
 /** A flag with its name and description lower-cased, as the free text compares them. */
@@ -26,7 +27,7 @@ export interface ProjectIndex {
   /**
    * Every flag's lower-cased `name \u0001 description \u0000`, in `base` order, in one string: a term is found by
    * `indexOf` over contiguous memory instead of visiting 100k strings scattered through the heap (3-4 times
-   * faster at 100k flags). Undefined when it would exceed {@link TEXT_MAX} characters.
+   * faster at 100k flags). Undefined when it would exceed 2^25 characters (`search-index-build.ts`).
    */
   text: string | undefined;
   /** Where each flag's part of `text` starts, and (last) the text's length. */
@@ -38,13 +39,11 @@ export interface ProjectIndex {
 }
 
 /** One kept sort order of a project. */
-interface KeptOrder {
+export interface KeptOrder {
   positions: Uint32Array;
   compare: (a: Hit, b: Hit) => number;
 }
 
-/** Largest joined text kept per project (characters); past it, terms are matched flag by flag. */
-const TEXT_MAX = 2 ** 25;
 /** Most sort orders kept per project (one per field and direction; `environment:<name>` adds two per environment). */
 const ORDERS_PER_PROJECT = 32;
 
@@ -65,7 +64,7 @@ export class SearchIndexes {
   index(id: string, state: ProjectState): ProjectIndex {
     let index = this.indexes.get(id);
     if (!index || index.version !== state.version) {
-      index = this.build(state, index);
+      index = buildIndex(state, index, (flag) => this.entry(flag));
       this.indexes.set(id, index);
       // Projects deleted since: drop their orders.
       if (this.indexes.size > this.projectIds().length) {
@@ -89,39 +88,6 @@ export class SearchIndexes {
     return order.positions;
   }
 
-  /**
-   * The index of `state`, from `before` (the project's last index) where it still holds: a write replaces a
-   * few flags in place, so the other entries, the text when no name or description changed, and each order
-   * whose comparison ranks every replaced flag as before are kept, rather than 100k flags joined and sorted
-   * again after each switch.
-   */
-  private build(state: ProjectState, before: ProjectIndex | undefined): ProjectIndex {
-    const base: Entry[] = new Array(state.flags.size);
-    const old = before?.base.length === state.flags.size ? before.base : undefined;
-    // Positions whose flag was replaced; undefined once a flag was added, removed or moved.
-    let replaced: number[] | undefined = old && [];
-    let at = 0;
-    for (const flag of state.flags.values()) {
-      const prior = old?.[at];
-      if (prior?.flag === flag) base[at] = prior;
-      else {
-        base[at] = this.entry(flag);
-        if (replaced && prior?.flag.name === flag.name) replaced.push(at);
-        else replaced = undefined;
-      }
-      at += 1;
-    }
-    const orders = new Map<string, KeptOrder>();
-    if (!replaced || !before || !old) return { version: state.version, ...joinedText(base), orders };
-    const sameText = replaced.every((p) => base[p]!.name === old[p]!.name && base[p]!.description === old[p]!.description);
-    const project = state.meta.id;
-    for (const [key, order] of before.orders) {
-      if (replaced.every((p) => order.compare({ flag: old[p]!.flag, project }, { flag: base[p]!.flag, project }) === 0)) orders.set(key, order);
-    }
-    const { text, starts } = sameText ? before : joinedText(base);
-    return { version: state.version, base, text, starts, orders };
-  }
-
   /** Names of the flags of the project another active flag depends on. */
   parents(id: string, state: ProjectState): Set<string> {
     const index = this.index(id, state);
@@ -142,19 +108,6 @@ export class SearchIndexes {
     }
     return entry;
   }
-}
-
-/** `base` with its joined text and where each flag's part starts (see {@link ProjectIndex.text}). */
-function joinedText(base: Entry[]): Pick<ProjectIndex, 'base' | 'text' | 'starts'> {
-  const starts = new Uint32Array(base.length + 1);
-  let length = 0;
-  base.forEach((e, at) => {
-    starts[at] = length;
-    length += e.name.length + e.description.length + 2;
-  });
-  starts[base.length] = length;
-  const text = length <= TEXT_MAX ? base.map((e) => `${e.name}\u0001${e.description}\u0000`).join('') : undefined;
-  return { base, text, starts };
 }
 
 /**
