@@ -36,13 +36,13 @@ function repeated<T>(item: v.GenericSchema<string, T>) {
   ), []);
 }
 
-/** `<a>:<b>`, split at the first colon (`at: 'last'`: the last one), both sides trimmed and non-empty. */
-const pair = (text: string, at: 'first' | 'last') => {
-  const cut = at === 'first' ? text.indexOf(':') : text.lastIndexOf(':');
+/** `<a>:<b>` split at its first colon, both sides trimmed. */
+const pair = (text: string) => {
+  const cut = text.indexOf(':');
   return [text.slice(0, cut).trim(), text.slice(cut + 1).trim()] as const;
 };
 
-const wholeNumber = (max: number) => v.pipe(once(20), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.maxValue(max, `must be at most ${max}`));
+const wholeNumber = () => v.pipe(once(20), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number));
 
 /**
  * The table's query. Defaults: every active flag, sorted by `createdAt` newest first; `order` defaults to
@@ -60,23 +60,23 @@ export const FlagTableQuerySchema = v.pipe(
     tag: repeated(v.pipe(
       v.string(),
       v.maxLength(SHAPE_LIMITS.searchText, `must be at most ${SHAPE_LIMITS.searchText} characters`),
-      v.check((s) => { const [t, value] = pair(s, 'first'); return s.includes(':') && t !== '' && value !== ''; }, 'must be of the form "type:value"'),
-      v.transform((s) => { const [type, value] = pair(s, 'first'); return { type, value }; }),
+      v.check((s) => { const [t, value] = pair(s); return s.includes(':') && t !== '' && value !== ''; }, 'must be of the form "type:value"'),
+      v.transform((s) => { const [type, value] = pair(s); return { type, value }; }),
     )),
     /** `<environment>:on` or `<environment>:off`; every one given must hold. */
     enabled: repeated(v.pipe(
       v.string(),
       v.maxLength(SHAPE_LIMITS.name + 4, `must be at most ${SHAPE_LIMITS.name + 4} characters`),
       v.regex(/^[^:]+:(on|off)$/, 'must be "<environment>:on" or "<environment>:off"'),
-      v.transform((s) => { const [environment, state] = pair(s, 'last'); return { environment, on: state === 'on' }; }),
+      v.transform((s) => { const [environment, state] = pair(s); return { environment, on: state === 'on' }; }),
     )),
     /** `true`: the archived flags instead of the active ones. */
     archived: v.optional(v.pipe(once(5), v.picklist(['true', 'false'], oneOf(['true', 'false'])), v.transform((s) => s === 'true')), 'false'),
     sort: v.optional(v.pipe(once(20), v.picklist(FLAG_TABLE_SORTS, oneOf(FLAG_TABLE_SORTS))), 'createdAt'),
     order: v.optional(v.pipe(once(4), v.picklist(['asc', 'desc'], oneOf(['asc', 'desc'])))),
-    offset: v.optional(wholeNumber(SHAPE_LIMITS.searchOffset), '0'),
+    offset: v.optional(v.pipe(wholeNumber(), v.maxValue(SHAPE_LIMITS.searchOffset, `must be at most ${SHAPE_LIMITS.searchOffset}`)), '0'),
     limit: v.optional(v.pipe(
-      wholeNumber(Number.MAX_SAFE_INTEGER),
+      wholeNumber(),
       v.minValue(1, 'must be at least 1'),
       v.transform((n) => Math.min(n, FLAG_TABLE_PAGE_MAX)),
     ), String(FLAG_TABLE_PAGE_DEFAULT)),
