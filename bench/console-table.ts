@@ -23,7 +23,7 @@ const ms = (value: number) => `${value.toFixed(1).padStart(6)} ms`;
 
 /** One line of the report: wall-clock and CPU (this process, all threads) p50/p99. */
 function report(what: string, extra: string, wall: { p50: number; p99: number }, cpu: { p50: number; p99: number }): void {
-  process.stdout.write(`${what.padEnd(38)} ${extra.padEnd(30)} wall p50 ${ms(wall.p50)} p99 ${ms(wall.p99)}   cpu p50 ${ms(cpu.p50)} p99 ${ms(cpu.p99)}\n`);
+  process.stdout.write(`${what.padEnd(38)} ${extra.padEnd(46)} wall p50 ${ms(wall.p50)} p99 ${ms(wall.p99)}   cpu p50 ${ms(cpu.p50)} p99 ${ms(cpu.p99)}\n`);
 }
 
 /** p50 and p99 of `samples` (ms). */
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
       const samples = Array.from({ length: RUNS }, time);
       const wall = percentiles(samples.map((s) => s.wall));
       const cpu = percentiles(samples.map((s) => s.cpu));
-      report(what, `total ${String(first.total).padStart(6)}  first ${ms(first.wall)}`, wall, cpu);
+      report(what, `total ${String(first.total).padStart(6)}  first ${ms(first.wall)} (cpu ${ms(first.cpu)})`, wall, cpu);
     }
     // After one write the index is built for the new state version (its orders carried over).
     const afterWrite: { wall: number; cpu: number }[] = [];

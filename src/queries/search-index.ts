@@ -38,6 +38,10 @@ export interface ProjectIndex {
   parents?: Set<string>;
 }
 
+/** A flag's entry; flags are replaced, never changed, so an unchanged flag keeps its entry across versions (`buildIndex`). */
+const entryOf = (flag: Flag): Entry =>
+  ({ flag, name: flag.name.toLowerCase(), description: flag.description.toLowerCase(), archived: flag.archived, type: flag.type });
+
 /** One kept sort order of a project. */
 export interface KeptOrder {
   positions: Uint32Array;
@@ -54,8 +58,6 @@ const ORDERS_PER_PROJECT = 32;
  */
 export class SearchIndexes {
   private readonly indexes = new Map<string, ProjectIndex>();
-  /** Per flag image: flags are replaced, never changed, so an unchanged flag keeps its entry across versions. */
-  private readonly entries = new WeakMap<Flag, Entry>();
 
   /** `projectIds`: the projects that exist now. */
   constructor(private readonly projectIds: () => string[]) {}
@@ -64,7 +66,7 @@ export class SearchIndexes {
   index(id: string, state: ProjectState): ProjectIndex {
     let index = this.indexes.get(id);
     if (!index || index.version !== state.version) {
-      index = buildIndex(state, index, (flag) => this.entry(flag));
+      index = buildIndex(state, index, entryOf);
       this.indexes.set(id, index);
       // Projects deleted since: drop their orders.
       if (this.indexes.size > this.projectIds().length) {
@@ -100,14 +102,6 @@ export class SearchIndexes {
     return index.parents;
   }
 
-  private entry(flag: Flag): Entry {
-    let entry = this.entries.get(flag);
-    if (!entry) {
-      entry = { flag, name: flag.name.toLowerCase(), description: flag.description.toLowerCase(), archived: flag.archived, type: flag.type };
-      this.entries.set(flag, entry);
-    }
-    return entry;
-  }
 }
 
 /**
