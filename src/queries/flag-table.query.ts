@@ -12,7 +12,7 @@ import { failed, ok, type Result } from '../domain/result.js';
 import type { Flag } from '../domain/types.js';
 import type { FlagTableQuery } from '../schemas/flag-table.schema.js';
 import { flagTableFilter } from './flag-table-filter.js';
-import { flagRow, type FlagTablePage } from './flag-table-row.js';
+import { flagRow, type FlagRow, type FlagTableEnvironment, type FlagTablePage } from './flag-table-row.js';
 import { TableColumns } from './flag-table-columns.js';
 import { textMatches, type SearchIndexes } from './search-index.js';
 import { comparator, orderKey, sortField } from './search-order.js';
@@ -38,7 +38,7 @@ export class FlagTable {
     const connected = new Set(state.meta.environments);
     const unknown = query.enabled.find((f) => !connected.has(f.environment));
     if (unknown) return failed(fail('ValidationError', `"enabled": project "${id}" has no environment "${unknown.environment}"`));
-    const environments = this.registry.service.state.environments.filter((e) => connected.has(e.name)).map(({ name, type }) => ({ name, type }));
+    const environments = this.environmentsOf(state);
     const names = environments.map((e) => e.name);
 
     const usage = this.registry.usage.counts;
@@ -62,5 +62,22 @@ export class FlagTable {
     }
     const rows = flags.map((flag) => flagRow(flag, names, usage.seen(id, flag.name).lastSeenAt, now, this.columns.staleFromOf(flag)));
     return ok({ rows, total, offset, limit, environments });
+  }
+
+  /**
+   * One flag's row as the table shows it (for the page to redraw a row after a switch); a 404 `NotFoundError`
+   * when the project has no flag of that name.
+   */
+  row(state: ProjectState, name: string, now: number = Date.now()): Result<FlagRow> {
+    const flag = state.flags.get(name);
+    if (!flag) return failed(fail('NotFoundError', `Could not find feature flag "${name}" in project "${state.meta.id}"`));
+    const names = this.environmentsOf(state).map((e) => e.name);
+    return ok(flagRow(flag, names, this.registry.usage.counts.seen(state.meta.id, name).lastSeenAt, now, this.columns.staleFromOf(flag)));
+  }
+
+  /** The project's environments, in the service's order: the table's switch columns. */
+  private environmentsOf(state: ProjectState): FlagTableEnvironment[] {
+    const connected = new Set(state.meta.environments);
+    return this.registry.service.state.environments.filter((e) => connected.has(e.name)).map(({ name, type }) => ({ name, type }));
   }
 }

@@ -44,7 +44,7 @@ async function markStale(h: Harness, flag: string) {
 const nextMillisecond = () => new Promise((resolve) => setTimeout(resolve, 2));
 
 describe('a page', () => {
-  test('a row: name, description, type, created, last seen, mark, tags, and per environment on/off, enabled strategy, strategy count', async ({ h }) => {
+  test('a row: name, description, type, created, last seen, mark, tags, and per environment on/off, enabled strategy, strategy count; one row alone', async ({ h }) => {
     await createFlag(h, 'checkout', { description: 'New basket', type: 'experiment' });
     await tag(h, 'checkout', 'simple', 'beta');
     await addStrategy(h, 'checkout', 'development');
@@ -68,6 +68,10 @@ describe('a page', () => {
       }],
     });
     expect(Date.parse(page().rows[0]!.lastSeenAt!)).toBeGreaterThanOrEqual(Date.parse(detail.createdAt));
+    const { table } = tableOf(h);
+    const state = h.registry.project('default')!.state;
+    expect(table.row(state, 'checkout')).toEqual({ ok: true, value: page().rows[0] });
+    expect(table.row(state, 'nothing')).toEqual({ ok: false, error: expect.objectContaining({ kind: 'NotFoundError', message: 'Could not find feature flag "nothing" in project "default"' }) });
   });
 
   test('marks: stale, potentially stale past the type’s lifetime (release and experiment 40 days, operational 7, never for kill-switch and permission), archived', async ({ h }) => {
