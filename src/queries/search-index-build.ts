@@ -3,8 +3,8 @@
  * holds, since between two versions a project's flags are replaced in place, removed, or added at the end
  * (its map keeps creation order). Unchanged entries are kept; the joined text is kept or extended when no
  * name or description changed; each sort order is kept when every replaced flag ranks as before, minus the
- * removed flags, with the added ones put in place by binary search. So a switch or a new flag in a
- * 100k-flag project does not join and sort 100k flags again.
+ * removed flags, with the added ones put in place by binary search (an order not asked for in the last
+ * builds is dropped). So a switch or a new flag in a 100k-flag project does not join and sort 100k flags again.
  */
 import type { ProjectState } from '../domain/project-state.js';
 import type { Flag } from '../domain/types.js';
@@ -13,6 +13,8 @@ import type { Hit } from './search-order.js';
 
 /** Largest joined text kept per project (characters); past it, terms are matched flag by flag. */
 const TEXT_MAX = 2 ** 25;
+/** Builds an order is carried through without being asked for (a `lastSeenAt` order of a past usage version never is again). */
+const ORDER_IDLE_BUILDS = 16;
 
 /** How the flags moved from the previous index to this one. */
 interface Moves {
@@ -58,15 +60,16 @@ export function buildIndex(state: ProjectState, before: ProjectIndex | undefined
   // Mostly new flags (or none before): sorting afresh is as cheap as carrying.
   if (!before || moves.added.length > base.length / 2) {
     const { text, starts } = joinedText(base);
-    return { version: state.version, base, text, starts, orders };
+    return { version: state.version, base, text, starts, orders, builds: 0 };
   }
   const project = state.meta.id;
   for (const [key, order] of before.orders) {
+    if (before.builds - order.askedAt >= ORDER_IDLE_BUILDS) continue;
     const carried = carriedOrder(order, moves, old, base, project);
     if (carried) orders.set(key, carried);
   }
   const { text, starts } = carriedText(before, moves, base);
-  return { version: state.version, base, text, starts, orders };
+  return { version: state.version, base, text, starts, orders, builds: before.builds + 1 };
 }
 
 /** `base` with its joined text and where each flag's part starts (see `ProjectIndex.text`). */
@@ -130,5 +133,5 @@ function carriedOrder(order: KeptOrder, { moved, replaced, added, removed }: Mov
     positions[out++] = a.at;
   }
   positions.set(survivors.subarray(from), out);
-  return { positions, compare };
+  return { positions, compare, askedAt: order.askedAt };
 }

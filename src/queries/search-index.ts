@@ -34,6 +34,8 @@ export interface ProjectIndex {
   starts: Uint32Array;
   /** Positions in `base`, sorted, per order asked for, with the comparison that sorted them. */
   orders: Map<string, KeptOrder>;
+  /** How many indexes of the project were built before this one (since the first search). */
+  builds: number;
   /** Names of flags another (active) flag of the project depends on. */
   parents?: Set<string>;
 }
@@ -46,6 +48,8 @@ const entryOf = (flag: Flag): Entry =>
 export interface KeptOrder {
   positions: Uint32Array;
   compare: (a: Hit, b: Hit) => number;
+  /** `builds` of the last index it was asked for on: an order left unasked is not carried for ever. */
+  askedAt: number;
 }
 
 /** Most sort orders kept per project (one per field and direction; `environment:<name>` adds two per environment). */
@@ -81,9 +85,10 @@ export class SearchIndexes {
   order(id: string, state: ProjectState, key: string, compare: (a: Hit, b: Hit) => number): Uint32Array {
     const index = this.index(id, state);
     let order = index.orders.get(key);
-    if (!order) {
+    if (order) order.askedAt = index.builds;
+    else {
       const hits = index.base.map((entry, at) => ({ flag: entry.flag, project: id, at }));
-      order = { positions: Uint32Array.from(hits.sort(compare), (h) => h.at), compare };
+      order = { positions: Uint32Array.from(hits.sort(compare), (h) => h.at), compare, askedAt: index.builds };
       if (index.orders.size >= ORDERS_PER_PROJECT) index.orders.clear();
       index.orders.set(key, order);
     }
