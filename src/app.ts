@@ -39,6 +39,7 @@ import { usageRoutes } from './http/routes/usage.routes.js';
 import { variantRoutes } from './http/routes/variants.routes.js';
 import { SummaryCache } from './http/summary-cache.js';
 import { FeatureSearch } from './queries/search.query.js';
+import { FlagTable } from './queries/flag-table.query.js';
 import { searchRoutes } from './http/routes/search.routes.js';
 import { silentLogger, type Logger } from './log.js';
 import { EvaluationQuery } from './queries/evaluation.query.js';
@@ -119,11 +120,13 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     maxConnections: config.clientStreamingMaxConnections, bufferBytes: config.clientStreamingBufferBytes, keepAliveMs: config.clientStreamingKeepAliveMs,
   }, log);
   const evaluation = new EvaluationQuery(registry);
+  const search = new FeatureSearch(registry);
   const deps: AppDeps = { registry, config, log, tokenHasher, summaries: new SummaryCache(), evaluation, health: new HealthQuery(), gzip: new GzipCache(), dumps: new DumpStreams(),
     clientFeatures, clientDelta, clientStreams,
     ofrep: new OfrepQuery(evaluation), streamTickets: new StreamTickets(tokenHasher, config.ofrepStreamTicketSeconds),
     metrics: new ServiceMetrics(registry),
-    search: new FeatureSearch(registry),
+    search,
+    flagTable: new FlagTable(registry, search.indexes),
     edgeValidation: new AddressBudget(EDGE_VALIDATE_BUDGET.tokensPerWindow, EDGE_VALIDATE_BUDGET.windowMs, EDGE_VALIDATE_BUDGET.addresses),
   };
   deps.metrics.setStreamingSource(clientStreams);

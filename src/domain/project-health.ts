@@ -17,6 +17,20 @@ export function potentiallyStaleFrom(flag: Flag): number {
   return Date.parse(flag.createdAt) + lifetime * DAY_MS;
 }
 
+/** How fresh an active flag is: marked stale, past its type's lifetime (potentially stale), or neither. */
+export type Staleness = 'stale' | 'potentially-stale' | 'fresh';
+
+/**
+ * The staleness of `flag` at `now` (archival aside), by the rule project health counts with; `staleFrom`
+ * is the flag's {@link potentiallyStaleFrom}, for a caller that keeps it.
+ *
+ * @example stalenessAt(flag, Date.now()) // 'potentially-stale' for a release flag created 41 days ago
+ */
+export function stalenessAt(flag: Flag, now: number, staleFrom: number = potentiallyStaleFrom(flag)): Staleness {
+  if (flag.stale) return 'stale';
+  return staleFrom < now ? 'potentially-stale' : 'fresh';
+}
+
 /** What project health needs of a project's active flags. */
 export interface HealthFacts {
   total: number;

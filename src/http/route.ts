@@ -23,6 +23,7 @@ import type { ErrorKind } from './errors.js';
 import type { GzipCache } from './gzip.js';
 import type { SummaryCache } from './summary-cache.js';
 import type { FeatureSearch } from '../queries/search.query.js';
+import type { FlagTable } from '../queries/flag-table.query.js';
 
 /** What every route handler may use; built once per app, no globals. */
 export interface AppDeps {
@@ -52,6 +53,8 @@ export interface AppDeps {
   metrics: ServiceMetrics;
   /** `GET /api/admin/search/features`: per-project sort orders, kept per state version. */
   search: FeatureSearch;
+  /** The console's flag table (`/projects/:projectId`), over `search`'s indexes. */
+  flagTable: FlagTable;
   /** What each address may still have checked by `POST /edge/validate` (token texts per minute). */
   edgeValidation: AddressBudget;
 }

@@ -1,10 +1,11 @@
 /**
  * What a flag search keeps per project, per state version: its flags (lower-cased for the free text), their
  * names and descriptions joined in one string, the sort orders asked for, and which flags are parents.
- * Built once, on the first search after a change.
+ * Built on the first search after a change, from the previous index where it holds (`search-index-build.ts`).
  */
 import type { ProjectState } from '../domain/project-state.js';
 import type { Flag } from '../domain/types.js';
+import { buildIndex } from './search-index-build.js';
 import type { Hit } from './search-order.js';
 
 /** A flag with its name and description lower-cased, as the free text compares them. */
@@ -26,19 +27,31 @@ export interface ProjectIndex {
   /**
    * Every flag's lower-cased `name \u0001 description \u0000`, in `base` order, in one string: a term is found by
    * `indexOf` over contiguous memory instead of visiting 100k strings scattered through the heap. Undefined
-   * when it would exceed {@link TEXT_MAX} characters.
+   * when it would exceed 2^25 characters (`search-index-build.ts`).
    */
   text: string | undefined;
   /** Where each flag's part of `text` starts, and (last) the text's length. */
   starts: Uint32Array;
-  /** Positions in `base`, sorted, per order asked for. */
-  orders: Map<string, Uint32Array>;
+  /** Positions in `base`, sorted, per order asked for, with the comparison that sorted them. */
+  orders: Map<string, KeptOrder>;
+  /** How many indexes of the project were built before this one (since the first search). */
+  builds: number;
   /** Names of flags another (active) flag of the project depends on. */
   parents?: Set<string>;
 }
 
-/** Largest joined text kept per project (characters); past it, terms are matched flag by flag. */
-const TEXT_MAX = 2 ** 25;
+/** A flag's entry; flags are replaced, never changed, so an unchanged flag keeps its entry across versions (`buildIndex`). */
+const entryOf = (flag: Flag): Entry =>
+  ({ flag, name: flag.name.toLowerCase(), description: flag.description.toLowerCase(), archived: flag.archived, type: flag.type });
+
+/** One kept sort order of a project. */
+export interface KeptOrder {
+  positions: Uint32Array;
+  compare: (a: Hit, b: Hit) => number;
+  /** `builds` of the last index it was asked for on: an order left unasked is not carried for ever. */
+  askedAt: number;
+}
+
 /** Most sort orders kept per project (one per field and direction; `environment:<name>` adds two per environment). */
 const ORDERS_PER_PROJECT = 32;
 
@@ -49,8 +62,6 @@ const ORDERS_PER_PROJECT = 32;
  */
 export class SearchIndexes {
   private readonly indexes = new Map<string, ProjectIndex>();
-  /** Per flag image: flags are replaced, never changed, so an unchanged flag keeps its entry across versions. */
-  private readonly entries = new WeakMap<Flag, Entry>();
 
   /** `projectIds`: the projects that exist now. */
   constructor(private readonly projectIds: () => string[]) {}
@@ -59,16 +70,7 @@ export class SearchIndexes {
   index(id: string, state: ProjectState): ProjectIndex {
     let index = this.indexes.get(id);
     if (!index || index.version !== state.version) {
-      const base = [...state.flags.values()].map((flag) => this.entry(flag));
-      const starts = new Uint32Array(base.length + 1);
-      let length = 0;
-      base.forEach((e, at) => {
-        starts[at] = length;
-        length += e.name.length + e.description.length + 2;
-      });
-      starts[base.length] = length;
-      const text = length <= TEXT_MAX ? base.map((e) => `${e.name}\u0001${e.description}\u0000`).join('') : undefined;
-      index = { version: state.version, base, text, starts, orders: new Map() };
+      index = buildIndex(state, index, entryOf);
       this.indexes.set(id, index);
       // Projects deleted since: drop their orders.
       if (this.indexes.size > this.projectIds().length) {
@@ -83,13 +85,14 @@ export class SearchIndexes {
   order(id: string, state: ProjectState, key: string, compare: (a: Hit, b: Hit) => number): Uint32Array {
     const index = this.index(id, state);
     let order = index.orders.get(key);
-    if (!order) {
+    if (order) order.askedAt = index.builds;
+    else {
       const hits = index.base.map((entry, at) => ({ flag: entry.flag, project: id, at }));
-      order = Uint32Array.from(hits.sort(compare), (h) => h.at);
+      order = { positions: Uint32Array.from(hits.sort(compare), (h) => h.at), compare, askedAt: index.builds };
       if (index.orders.size >= ORDERS_PER_PROJECT) index.orders.clear();
       index.orders.set(key, order);
     }
-    return order;
+    return order.positions;
   }
 
   /** Names of the flags of the project another active flag depends on. */
@@ -104,14 +107,6 @@ export class SearchIndexes {
     return index.parents;
   }
 
-  private entry(flag: Flag): Entry {
-    let entry = this.entries.get(flag);
-    if (!entry) {
-      entry = { flag, name: flag.name.toLowerCase(), description: flag.description.toLowerCase(), archived: flag.archived, type: flag.type };
-      this.entries.set(flag, entry);
-    }
-    return entry;
-  }
 }
 
 /**

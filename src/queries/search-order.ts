@@ -64,3 +64,12 @@ export function sortField(sortBy: string, lastSeenAt: (project: string, flag: st
     }
   }
 }
+
+/**
+ * The key a project's order by `sortBy` is kept under in `SearchIndexes`; a `lastSeenAt` order also keys on
+ * the project's usage version, as sightings change without a state change.
+ *
+ * @example indexes.order(id, state, orderKey('name', false, usage), comparator(sortField('name', seen), false))
+ */
+export const orderKey = (sortBy: string, descending: boolean, usageVersion: number): string =>
+  `${sortBy}\u0000${descending ? 'desc' : 'asc'}${sortBy === 'lastSeenAt' ? `\u0000${usageVersion}` : ''}`;

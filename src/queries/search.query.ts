@@ -10,7 +10,7 @@ import type { Registry } from '../actors/registry.js';
 import type { FeatureSearchQuery } from '../schemas/search.schema.js';
 import { isMatch, searchFilter } from './search-filter.js';
 import { SearchIndexes, textMatches } from './search-index.js';
-import { comparator, sortField, type Hit } from './search-order.js';
+import { comparator, orderKey, sortField, type Hit } from './search-order.js';
 import { searchFeature, type SearchAnswer } from './search-view.js';
 
 const DEFAULT_LIMIT = 50;
@@ -21,7 +21,8 @@ const DEFAULT_LIMIT = 50;
  * @example new FeatureSearch(registry).search({ query: ['checkout'], limit: 10 }).total
  */
 export class FeatureSearch {
-  private readonly indexes: SearchIndexes;
+  /** The per-project indexes and orders, shared with the console's flag table (`flag-table.query.ts`). */
+  readonly indexes: SearchIndexes;
 
   constructor(private readonly registry: Registry) {
     this.indexes = new SearchIndexes(() => registry.projectIds());
@@ -53,8 +54,7 @@ export class FeatureSearch {
     for (const id of projects) {
       const state = registry.project(id)?.state;
       if (!state) continue;
-      // A `lastSeenAt` order also keys on the usage version: sightings change without a state change.
-      const key = `${sortBy}\u0000${descending ? 'desc' : 'asc'}${sortBy === 'lastSeenAt' ? `\u0000${registry.usage.counts.version(id)}` : ''}`;
+      const key = orderKey(sortBy, descending, registry.usage.counts.version(id));
       const order = this.indexes.order(id, state, key, compare);
       const index = this.indexes.index(id, state);
       const text = terms.length > 0 ? textMatches(index, terms) : undefined;

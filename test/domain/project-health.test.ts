@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { Flag, FlagType } from '../../src/domain/types.js';
-import { healthAt, healthFacts, projectHealth } from '../../src/domain/project-health.js';
+import { healthAt, healthFacts, projectHealth, stalenessAt } from '../../src/domain/project-health.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.parse('2025-06-01T00:00:00.000Z');
@@ -80,5 +80,23 @@ describe('projectHealth', () => {
       }).length;
       expect(healthAt(facts, at), `${days} days on`).toBe(Math.round(100 - (100 * stale) / active.length - (100 * potentially) / active.length));
     }
+  });
+});
+
+describe('stalenessAt', () => {
+  test.each([
+    ['release', 40],
+    ['experiment', 40],
+    ['operational', 7],
+  ] as const)('a %s flag is fresh until %i days, potentially stale after, by the rule health counts with', (type, days) => {
+    expect(stalenessAt(flag(type, days * DAY), NOW)).toBe('fresh');
+    expect(stalenessAt(flag(type, days * DAY + 1), NOW)).toBe('potentially-stale');
+    expect(projectHealth([flag(type, days * DAY + 1)], NOW)).toBe(0);
+  });
+
+  test('kill-switch and permission flags stay fresh; a flag marked stale is stale at any age', () => {
+    expect(stalenessAt(flag('kill-switch', 10_000 * DAY), NOW)).toBe('fresh');
+    expect(stalenessAt(flag('permission', 10_000 * DAY), NOW)).toBe('fresh');
+    expect(stalenessAt(flag('release', 0, { stale: true }), NOW)).toBe('stale');
   });
 });

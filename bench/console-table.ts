@@ -1,0 +1,101 @@
+/**
+ * The console's flag table at scale, in process (`npx tsx bench/console-table.ts [flags]`, default 100,000):
+ * a registry on a fresh data directory, one project seeded through its actor (varied types, descriptions, tags,
+ * stale, archived and enabled flags), then the server-side time of `FlagTable.page` for the first page, a
+ * search and a filter: the first call after the seed (indexes and orders built) and then p50/p99 of repeated
+ * calls. The page itself (HTML over HTTP) is measured once it exists; this is the query it calls.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import * as v from 'valibot';
+import { Registry } from '../src/actors/registry.js';
+import { FlagTable } from '../src/queries/flag-table.query.js';
+import { SearchIndexes } from '../src/queries/search-index.js';
+import { FlagTableQuerySchema } from '../src/schemas/flag-table.schema.js';
+import { toggleFlags } from '../src/use-cases/bulk-flags.use-cases.js';
+import { ADMIN, seededName, seedTable } from '../test/helpers/flag-table-seed.js';
+
+const RUNS = 200;
+
+const ms = (value: number) => `${value.toFixed(1).padStart(6)} ms`;
+
+/** One line of the report: wall-clock and CPU (this process, all threads) p50/p99. */
+function report(what: string, extra: string, wall: { p50: number; p99: number }, cpu: { p50: number; p99: number }): void {
+  process.stdout.write(`${what.padEnd(38)} ${extra.padEnd(46)} wall p50 ${ms(wall.p50)} p99 ${ms(wall.p99)}   cpu p50 ${ms(cpu.p50)} p99 ${ms(cpu.p99)}\n`);
+}
+
+/** p50 and p99 of `samples` (ms). */
+function percentiles(samples: number[]): { p50: number; p99: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return { p50: at(0.5), p99: at(0.99) };
+}
+
+async function main(): Promise<void> {
+  const count = Number(process.argv[2] ?? 100_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'flagpole-console-table-'));
+  const registry = await Registry.open({ dataDir, initEnvironments: ['development', 'production'] });
+  try {
+    const seedStart = performance.now();
+    await seedTable(registry, 'default', count);
+    process.stdout.write(`seeded ${count} flags in ${((performance.now() - seedStart) / 1000).toFixed(1)} s\n`);
+    const table = new FlagTable(registry, new SearchIndexes(() => registry.projectIds()));
+    const cases: [string, Record<string, string | string[]>][] = [
+      ['first page (createdAt desc)', {}],
+      ['first page by name', { sort: 'name' }],
+      ['search "checkout"', { q: 'checkout' }],
+      ['search "number 4242"', { q: 'number 4242' }],
+      ['filter release + on in development', { type: 'release', enabled: 'development:on' }],
+      ['filter potentially stale + tag', { stale: 'potentially-stale', tag: 'team:cart' }],
+    ];
+    const later = Date.now() + 45 * 24 * 3600 * 1000;
+    for (const [what, raw] of cases) {
+      const query = v.parse(FlagTableQuerySchema, raw);
+      const state = registry.project('default')!.state;
+      const time = () => {
+        const cpu = process.cpuUsage();
+        const start = performance.now();
+        const page = table.page(state, query, later);
+        if (!page.ok) throw new Error(page.error.message);
+        const used = process.cpuUsage(cpu);
+        return { wall: performance.now() - start, cpu: (used.user + used.system) / 1000, total: page.value.total };
+      };
+      const first = time();
+      const samples = Array.from({ length: RUNS }, time);
+      const wall = percentiles(samples.map((s) => s.wall));
+      const cpu = percentiles(samples.map((s) => s.cpu));
+      report(what, `total ${String(first.total).padStart(6)}  first ${ms(first.wall)} (cpu ${ms(first.cpu)})`, wall, cpu);
+    }
+    // After one write the index is built for the new state version (its orders carried over).
+    const afterWrite: { wall: number; cpu: number }[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      const r = await toggleFlags(registry, { projectId: 'default', features: [seededName(1)], environment: 'development', enabled: i % 2 === 0 }, ADMIN);
+      if (!r.ok) throw new Error(r.error.message);
+      const cpu = process.cpuUsage();
+      const start = performance.now();
+      table.page(registry.project('default')!.state, v.parse(FlagTableQuerySchema, {}), later);
+      const used = process.cpuUsage(cpu);
+      afterWrite.push({ wall: performance.now() - start, cpu: (used.user + used.system) / 1000 });
+    }
+    report('first page after a switch', '', percentiles(afterWrite.map((s) => s.wall)), percentiles(afterWrite.map((s) => s.cpu)));
+    // After a new flag: the orders take it in by binary search, the text grows by its part.
+    const afterCreate: { wall: number; cpu: number }[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      const r = await registry.project('default')!.send({ type: 'flag.create', name: `late-${i}`, description: 'made after the seed', flagType: 'release', impressionData: false }, 'bench');
+      if (!r.ok) throw new Error(r.error.message);
+      const cpu = process.cpuUsage();
+      const start = performance.now();
+      table.page(registry.project('default')!.state, v.parse(FlagTableQuerySchema, { q: 'seed' }), later);
+      const used = process.cpuUsage(cpu);
+      afterCreate.push({ wall: performance.now() - start, cpu: (used.user + used.system) / 1000 });
+    }
+    report('search after a new flag', '', percentiles(afterCreate.map((s) => s.wall)), percentiles(afterCreate.map((s) => s.cpu)));
+  } finally {
+    await registry.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();
