@@ -31,9 +31,10 @@ const DEFAULT_BOUNDS: CheckpointBounds = { interval: 4096, most: 16 };
 /**
  * States of one project after past log records, from snapshots plus the log (the dump engine's way).
  * Replaying 100,000 records takes a second or more and the store keeps only its two newest snapshots, so
- * the states met while replaying are kept in memory as checkpoints every `interval` records, built lazily:
- * a past state then costs one interval of replay at most. At most 16 are kept (past that, every other one
- * goes and the interval doubles), so memory stays at 16 flag maps plus the flag versions only they hold.
+ * the states met while replaying are kept in memory as checkpoints every `interval` records, built lazily
+ * (or ahead, by {@link prepare}, which the history page starts): a past state then costs one interval of
+ * replay at most. At most 16 are kept (past that, every other one goes and the interval doubles), so memory
+ * stays at 16 flag maps plus the flag versions only they hold.
  *
  * @example const states = new PastStates(store, projectModel('default')); await states.stateAt(1200, 1)
  */
@@ -55,6 +56,17 @@ export class PastStates {
     return this.replay(base, seq);
   }
 
+  /**
+   * Replays from the last checkpoint (or the earliest start the log allows) to `lastSeq`, keeping
+   * checkpoints all the way: unlike {@link stateAt}, never from a later snapshot, which would skip them.
+   */
+  async prepare(lastSeq: number, firstLogSeq: number): Promise<void> {
+    const floor = firstLogSeq - 1;
+    const checkpoint = this.checkpoints.findLast((c) => c.seq >= floor);
+    const base = checkpoint ? this.fromCheckpoint(checkpoint) : floor === 0 ? this.empty() : await this.snapshotBase(floor, Math.min(...(await this.snapshotSeqs()).filter((h) => h >= floor)));
+    if (base && base.seq < lastSeq) await this.replay(base, lastSeq);
+  }
+
   /** The nearest start at or before `seq` whose following records the log still holds. */
   private async baseFor(seq: number, firstLogSeq: number): Promise<Base | { earliest: number | null }> {
     // A base below this would need records LOG_RETENTION dropped.
@@ -64,11 +76,11 @@ export class PastStates {
     const from = checkpoint?.seq ?? (floor === 0 ? 0 : -Infinity);
     // A snapshot is read whole (a few MB at 10,000 flags): worth it only when it saves a long replay.
     if (heads.some((h) => h <= seq && h >= floor && h - from > this.bounds.interval)) {
-      const snapshot = await migratedSnapshot<ProjectMeta, Flag>(this.store, this.model, [], seq);
-      if (snapshot && snapshot.head.seq >= floor) return { seq: snapshot.head.seq, state: stateFromSnapshot(snapshot.head.meta, snapshot.items) };
+      const snapshot = await this.snapshotBase(floor, seq);
+      if (snapshot) return snapshot;
     }
-    if (checkpoint) return { seq: checkpoint.seq, state: { meta: checkpoint.meta, flags: new Map(checkpoint.flags), version: 0 } };
-    if (floor === 0) return { seq: 0, state: emptyProject(this.projectId) };
+    if (checkpoint) return this.fromCheckpoint(checkpoint);
+    if (floor === 0) return this.empty();
     return { earliest: await this.earliest(firstLogSeq, heads) };
   }
 
@@ -77,6 +89,22 @@ export class PastStates {
     if (firstLogSeq === 1) return 1;
     const reachable = [...(heads ?? (await this.snapshotSeqs())), ...this.checkpoints.map((c) => c.seq)].filter((s) => s >= firstLogSeq - 1);
     return reachable.length > 0 ? Math.max(firstLogSeq, Math.min(...reachable)) : null;
+  }
+
+  /** The newest good snapshot at or before `atMost`, when the log after it is kept (its seq is at least `floor`). */
+  private async snapshotBase(floor: number, atMost: number): Promise<Base | null> {
+    if (!Number.isFinite(atMost)) return null;
+    const snapshot = await migratedSnapshot<ProjectMeta, Flag>(this.store, this.model, [], atMost);
+    return snapshot && snapshot.head.seq >= floor ? { seq: snapshot.head.seq, state: stateFromSnapshot(snapshot.head.meta, snapshot.items) } : null;
+  }
+
+  /** A checkpoint as a start: its own copy of the map, since replaying publishes into it. */
+  private fromCheckpoint(checkpoint: Checkpoint): Base {
+    return { seq: checkpoint.seq, state: { meta: checkpoint.meta, flags: new Map(checkpoint.flags), version: 0 } };
+  }
+
+  private empty(): Base {
+    return { seq: 0, state: emptyProject(this.projectId) };
   }
 
   /** Evolves `base` through the records after it up to `seq`, keeping checkpoints on the way. */

@@ -72,13 +72,15 @@ export class ProjectPast {
     }
   }
 
-  /** Builds the checkpoints up to now in the background, so the first past view opened from a history page is quick. */
-  warm(): void {
-    // A failure here (a damaged record) is the business of the read that meets it, which names its key.
-    this.warming ??= (async () => {
+  /**
+   * Builds the checkpoints up to now in the background (once at a time), so the first past view opened from a
+   * history page is quick; resolves when done. A failure (a damaged record) is left to the read that meets it.
+   */
+  warm(): Promise<void> {
+    return (this.warming ??= (async () => {
       const bounds = await logBounds(this.store, this.scope);
-      if (bounds) await this.states.stateAt(bounds.last.seq, bounds.first.seq);
-    })().catch(() => undefined).finally(() => { this.warming = null; });
+      if (bounds) await this.states.prepare(bounds.last.seq, bounds.first.seq);
+    })().catch(() => undefined).finally(() => { this.warming = null; }));
   }
 
   private warming: Promise<void> | null = null;

@@ -22,6 +22,8 @@ const NO_ENVIRONMENT: FlagEnvironment = { enabled: false, strategies: [] };
 
 /** One environment of a flag: on/off, its strategies (added, removed, changed) and their order. */
 export function environmentChanges(environment: string, before: FlagEnvironment, after: FlagEnvironment, out: FieldChange[]): void {
+  // Records are immutable: an entry both versions share did not change (the common case between two moments).
+  if (before === after) return;
   scalar(environment, before.enabled, after.enabled, out);
   strategyListChanges(environment, before.strategies, after.strategies, out);
   const kept = new Set(after.strategies.map((s) => s.id));
@@ -57,7 +59,7 @@ export function flagChanges(before: Flag | null, after: Flag | null): FieldChang
   if (was.archived !== after.archived) out.push(moved('archived', was.archived ? 'yes' : 'no', after.archived ? 'yes' : 'no'));
   const environments = new Set([...Object.keys(was.environments), ...Object.keys(after.environments)]);
   for (const env of environments) environmentChanges(env, was.environments[env] ?? NO_ENVIRONMENT, after.environments[env] ?? NO_ENVIRONMENT, out);
-  variantChanges('variants', was.variants, after.variants, out);
+  if (was.variants !== after.variants) variantChanges('variants', was.variants, after.variants, out);
   lists('tags', (was.tags ?? []).map(tagWords), (after.tags ?? []).map(tagWords), out);
   lists('dependencies', (was.dependencies ?? []).map(dependencyWords), (after.dependencies ?? []).map(dependencyWords), out);
   return out;

@@ -72,7 +72,7 @@ export async function projectHistory(registry: Registry, projectId: string, filt
     feature: filters.feature, by: filters.by, types, from: from?.value, to: to?.value, offset: filters.offset ?? 0, limit: filters.limit ?? 50,
   });
   if (!page.ok) return page;
-  past.value.warm();
+  void past.value.warm();
   const entries = page.value.events.map((entry) => Object.assign(entry, { kind: KIND_OF.get(entry.type)!, changes: changesOf(entry) }));
   return ok({ entries, offset: page.value.offset, limit: page.value.limit, hasMore: page.value.hasMore });
 }

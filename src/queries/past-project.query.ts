@@ -63,6 +63,18 @@ export async function projectAt(registry: Registry, projectId: string, time: str
   return ok(Object.assign(mark(moment.value), { meta: state.meta, flags: Array.from(state.flags.values()) }));
 }
 
+/**
+ * Starts building, in the background, what past views of the project need (checkpoints of its log), so
+ * the first past view or comparison opened from a page answers quickly; for the project and history pages.
+ * An unknown project does nothing.
+ *
+ * @example preparePastViews(registry, 'default')
+ */
+export function preparePastViews(registry: Registry, projectId: string): void {
+  const past = registry.past(projectId);
+  if (past.ok) void past.value.warm();
+}
+
 /** How a flag went from `before` to `after`, in one word. */
 function statusOf(before: Flag | null, after: Flag | null): FlagComparison['status'] {
   if (!before) return 'created';

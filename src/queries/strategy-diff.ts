@@ -81,6 +81,6 @@ export function strategyListChanges(environment: string, before: readonly Strate
   for (const [b, a] of paired(before, after, (s) => s.id)) {
     if (!b) out.push(added(pathOf(environment, 'strategy'), strategyWords(a!)));
     else if (!a) out.push(removed(pathOf(environment, 'strategy'), strategyWords(b)));
-    else strategyChanges(environment, b, a, out);
+    else if (b !== a) strategyChanges(environment, b, a, out);
   }
 }

@@ -3,6 +3,7 @@
  * what a past view says once LOG_RETENTION dropped the records that lead to a moment.
  */
 import { describe, expect, onTestFinished, vi } from 'vitest';
+import { logBounds } from '../../src/actors/log-positions.js';
 import { PastStates } from '../../src/actors/past-states.js';
 import { projectModel } from '../../src/actors/project-model.js';
 import { isMomentError, projectAt } from '../../src/queries/past-project.query.js';
@@ -58,6 +59,10 @@ describe('PastStates', () => {
     expect(kept.length).toBeLessThanOrEqual(3);
     expect(kept.every((seq) => seq % 16 === 0)).toBe(true);
     for (const seq of seqs) expect(flagsOf(await states.stateAt(seq, 1)), `seq ${seq}`).toBe(seen.get(seq)!.flags);
+    const prepared = new PastStates(storeOf(h.registry), projectModel('default'), { interval: 4, most: 100 });
+    await prepared.prepare(seqs.at(-1)!, 1);
+    const built = (prepared as unknown as { checkpoints: { seq: number }[] }).checkpoints.map((c) => c.seq);
+    expect(built).toEqual(Array.from({ length: Math.floor(seqs.at(-1)! / 4) }, (_, i) => 4 * (i + 1)));
     await h.restart();
     const fresh = new PastStates(storeOf(h.registry), projectModel('default'), { interval: 4, most: 3 });
     for (const seq of [seqs[10]!, seqs.at(-1)!, seqs[3]!]) expect(flagsOf(await fresh.stateAt(seq, 1)), `seq ${seq}`).toBe(seen.get(seq)!.flags);
@@ -82,6 +87,13 @@ describe('a past view over a log LOG_RETENTION trimmed', () => {
     expect(shown.ok && JSON.stringify(shown.value.flags)).toBe(seen.get(seqAtEarliest)!.flags);
     const justBefore = await projectAt(h.registry, 'default', seen.get(seqAtEarliest - 1)?.at ?? minute(0));
     expect(!justBefore.ok && isMomentError(justBefore.error) && justBefore.error.reason).toBe('trimmed');
+    // Checkpoints built ahead start from the older snapshot, the earliest start the trimmed log allows.
+    const prepared = new PastStates(storeOf(h.registry), projectModel('default'), { interval: 1, most: 100 });
+    const bounds = (await logBounds(storeOf(h.registry), { project: 'default' }))!;
+    expect(bounds.first.seq).toBeGreaterThan(1);
+    await prepared.prepare(bounds.last.seq, bounds.first.seq);
+    const built = (prepared as unknown as { checkpoints: { seq: number }[] }).checkpoints.map((c) => c.seq);
+    expect(built).toEqual(Array.from({ length: bounds.last.seq - seqAtEarliest }, (_, i) => seqAtEarliest + 1 + i));
     const last = seqs.at(-2)!;
     const recent = await projectAt(h.registry, 'default', seen.get(last)!.at);
     expect(recent.ok && JSON.stringify(recent.value.flags)).toBe(seen.get(last)!.flags);
