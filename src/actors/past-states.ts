@@ -26,15 +26,15 @@ export interface CheckpointBounds {
   most: number;
 }
 
-const DEFAULT_BOUNDS: CheckpointBounds = { interval: 4096, most: 16 };
+const DEFAULT_BOUNDS: CheckpointBounds = { interval: 2048, most: 64 };
 
 /**
  * States of one project after past log records, from snapshots plus the log (the dump engine's way).
  * Replaying 100,000 records takes a second or more and the store keeps only its two newest snapshots, so
  * the states met while replaying are kept in memory as checkpoints every `interval` records, built lazily
  * (or ahead, by {@link prepare}, which the history page starts): a past state then costs one interval of
- * replay at most. At most 16 are kept (past that, every other one goes and the interval doubles), so memory
- * stays at 16 flag maps plus the flag versions only they hold.
+ * replay at most. At most 64 are kept (past that, every other one goes and the interval doubles), so memory
+ * stays at 64 flag maps plus the flag versions only they hold.
  *
  * @example const states = new PastStates(store, projectModel('default')); await states.stateAt(1200, 1)
  */
