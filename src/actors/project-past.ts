@@ -114,7 +114,11 @@ export class ProjectPast {
 
 const pasts = new WeakMap<ProjectActor, ProjectPast>();
 
-/** The past of the project `actor` serves, kept as long as the actor is (its checkpoints with it). */
+/**
+ * The past of the project `actor` serves, kept as long as the actor is (its checkpoints with it).
+ * TODO: no bound across projects: each project viewed keeps its checkpoints until a restart; an LRU over
+ * projects would cap memory at the price of replaying again for a project not viewed lately.
+ */
 export function pastOf(actor: ProjectActor, store: Store): ProjectPast {
   let past = pasts.get(actor);
   if (!past) pasts.set(actor, (past = new ProjectPast(store, actor)));
