@@ -240,11 +240,11 @@ export class Store {
     return (await this.db.get(key)) ?? undefined;
   }
 
-  /** Entries whose key starts with `prefix`, in key order (or reversed), optionally after `gt`. */
-  async *entries(prefix: string, options: { reverse?: boolean; gt?: string; limit?: number } = {}): AsyncGenerator<[string, string]> {
+  /** Entries whose key starts with `prefix`, in key order (or reversed), optionally after `gt` and up to `lte`. */
+  async *entries(prefix: string, options: { reverse?: boolean; gt?: string; lte?: string; limit?: number } = {}): AsyncGenerator<[string, string]> {
     const range = {
       gt: options.gt !== undefined && options.gt > prefix ? options.gt : prefix,
-      lt: `${prefix}\xff`,
+      ...(options.lte !== undefined && options.lte < `${prefix}\xff` ? { lte: options.lte } : { lt: `${prefix}\xff` }),
       reverse: options.reverse ?? false,
       limit: options.limit ?? -1,
     };

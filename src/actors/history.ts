@@ -6,6 +6,7 @@ import type { ProjectCommand } from '../domain/commands.js';
 import { fail } from '../domain/errors.js';
 import type { ProjectEvent } from '../domain/events.js';
 import { failed, ok, type Result } from '../domain/result.js';
+import { lastAtOrBefore, logBounds } from './log-positions.js';
 
 /** One change, as the history endpoint lists it (docs/storage.md "History"). */
 export interface HistoryEntry {
@@ -29,8 +30,16 @@ export interface HistoryEntry {
   environmentEnabled: boolean | null;
 }
 
+/** Which entries a page lists; every filter given must hold. `offset` counts matching entries. */
 export interface HistoryQuery {
   feature?: string | undefined;
+  /** Who sent the command, as recorded: `user:3`, `admin-token:ci`, `system`. */
+  by?: string | undefined;
+  /** Only these event types. */
+  types?: ReadonlySet<ProjectEvent['type']> | undefined;
+  /** Only records committed at or after `from` and at or before `to` (ISO times, as `toISOString()` writes them). */
+  from?: string | undefined;
+  to?: string | undefined;
   offset: number;
   limit: number;
 }
@@ -118,14 +127,30 @@ export async function readHistory(store: Store, project: string, query: HistoryQ
   }
 }
 
+/** Where a reverse read for `query` starts: the last record at or before `to`; null when none is. */
+async function lastKey(store: Store, project: string, to: string | undefined): Promise<string | undefined | null> {
+  if (to === undefined) return undefined;
+  const bounds = await logBounds(store, { project });
+  const mark = bounds && (await lastAtOrBefore(store, { project }, bounds, to));
+  return mark ? keys.log({ project }, mark.seq) : null;
+}
+
+const matches = (entry: HistoryEntry, query: HistoryQuery): boolean =>
+  (query.feature === undefined || entry.feature === query.feature) && (query.types === undefined || query.types.has(entry.type));
+
 async function readPage(store: Store, project: string, query: HistoryQuery): Promise<HistoryPage> {
   const events: HistoryEntry[] = [];
   let skipped = 0;
   let hasMore = false;
-  scan: for await (const [key, value] of store.entries(keys.logPrefix({ project }), { reverse: true })) {
+  const lte = await lastKey(store, project, query.to);
+  if (lte === null) return { events, offset: query.offset, limit: query.limit, hasMore };
+  scan: for await (const [key, value] of store.entries(keys.logPrefix({ project }), { reverse: true, lte })) {
     const record = decode<LogRecord<ProjectCommand, ProjectEvent>>(key, value);
+    // Times do not decrease along the log: once before `from`, every older record is too.
+    if (query.from !== undefined && record.at < query.from) break;
+    if (query.by !== undefined && record.by !== query.by) continue;
     for (const entry of entriesOf(project, record).reverse()) {
-      if (query.feature !== undefined && entry.feature !== query.feature) continue;
+      if (!matches(entry, query)) continue;
       if (skipped < query.offset) {
         skipped += 1;
         continue;

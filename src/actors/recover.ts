@@ -1,5 +1,6 @@
 import { planMigration } from '../../machines/versions.js';
 import { keys } from '../../snapshots/keys.js';
+import type { Snapshot } from '../../snapshots/records.js';
 import { readLatestSnapshot, readLog, type RecoveryNotice } from '../../snapshots/recovery.js';
 import type { Store } from '../../snapshots/store.js';
 import type { Model } from './actor-model.js';
@@ -41,14 +42,8 @@ export async function recoverState<S, D, M, I>(
   atMost = Infinity,
 ): Promise<Recovered<S>> {
   const notices: RecoveryNotice[] = [];
-  const snapshot = await readLatestSnapshot<M, I>(store, model.scope, notices, atMost);
-  let items = snapshot?.items ?? [];
-  if (snapshot) {
-    const plan = planMigration(snapshot.head.machines, model.machines);
-    if (!plan.ok) throw new IncompatibleSnapshotError(keys.snapshotHead(model.scope, snapshot.head.seq), plan.reason);
-    for (const migrate of plan.migrations) items = items.map((item) => migrate(item) as I);
-  }
-  let state = snapshot ? fromSnapshot(snapshot.head.meta, items) : empty();
+  const snapshot = await migratedSnapshot<M, I>(store, model, notices, atMost);
+  let state = snapshot ? fromSnapshot(snapshot.head.meta, snapshot.items) : empty();
   const snapshotSeq = snapshot?.head.seq ?? 0;
   let seq = snapshotSeq;
   let draft = model.fork(state);
@@ -65,4 +60,24 @@ export async function recoverState<S, D, M, I>(
   }
   state = model.publish(state, draft);
   return { state, seq, snapshotSeq, snapshotBytes: snapshot?.bytes ?? 0, replayed, notices };
+}
+
+/**
+ * The newest good snapshot at or before `atMost`, its items migrated to the model's machine versions; null
+ * without one. Versions it cannot read throw {@link IncompatibleSnapshotError}.
+ */
+export async function migratedSnapshot<M, I>(
+  store: Store,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any model: only its scope and machine versions are used
+  model: Model<any, any, any, any, any>,
+  notices: RecoveryNotice[],
+  atMost = Infinity,
+): Promise<Snapshot<M, I> | null> {
+  const snapshot = await readLatestSnapshot<M, I>(store, model.scope, notices, atMost);
+  if (!snapshot) return null;
+  const plan = planMigration(snapshot.head.machines, model.machines);
+  if (!plan.ok) throw new IncompatibleSnapshotError(keys.snapshotHead(model.scope, snapshot.head.seq), plan.reason);
+  let items = snapshot.items;
+  for (const migrate of plan.migrations) items = items.map((item) => migrate(item) as I);
+  return { head: snapshot.head, items, bytes: snapshot.bytes };
 }

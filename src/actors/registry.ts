@@ -5,7 +5,7 @@ import { DEFAULT_LIMITS, LIMIT_VARIABLES, overLimit, type Limits } from '../limi
 import type { ProjectLookups } from '../domain/context.js';
 import { fail, refuse, type Decision } from '../domain/errors.js';
 import type { ProjectEvent } from '../domain/events.js';
-import { failed, type Result } from '../domain/result.js';
+import { failed, ok, type Result } from '../domain/result.js';
 import type { ProjectMeta } from '../domain/types.js';
 import type { ProjectActor, ServiceActor } from './actor-types.js';
 import { DEFAULT_WRITE_TIMEOUT_MS, type ActorOptions } from './actor-options.js';
@@ -16,6 +16,7 @@ import { firstStart } from './first-start.js';
 import { readHistory, type HistoryPage, type HistoryQuery } from './history.js';
 import { settlePendingImports } from './import-settle.js';
 import { ProjectActors } from './project-actors.js';
+import { pastOf, type ProjectPast } from './project-past.js';
 import { emptyProject, projectModel } from './project-model.js';
 import { projectLookups } from './project-lookups.js';
 import { projectKeyDeletions, projectRegistration } from './project-keys.js';
@@ -273,6 +274,12 @@ export class Registry {
   async history(project: string, query: HistoryQuery): Promise<Result<HistoryPage>> {
     const found = this.find(project);
     return found.ok ? readHistory(this.store, project, query) : failed(found.error);
+  }
+
+  /** A project's past from its log and snapshots: filtered history pages, its state at a moment (`project-past.ts`). */
+  past(project: string): Result<ProjectPast> {
+    const found = this.find(project);
+    return found.ok ? ok(pastOf(found.value, this.store)) : failed(found.error);
   }
 
   /** What project `id` looks up in the service while deciding (`project-lookups.ts`). */

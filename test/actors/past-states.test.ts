@@ -1,0 +1,101 @@
+/**
+ * States at past sequence numbers from checkpoints, snapshots and the log (`src/actors/past-states.ts`), and
+ * what a past view says once LOG_RETENTION dropped the records that lead to a moment.
+ */
+import { describe, expect, onTestFinished, vi } from 'vitest';
+import { logBounds } from '../../src/actors/log-positions.js';
+import { PastStates } from '../../src/actors/past-states.js';
+import { projectModel } from '../../src/actors/project-model.js';
+import { isMomentError, projectAt } from '../../src/queries/past-project.query.js';
+import { test } from '../helpers/fixtures.js';
+import { addStrategy, createFlag, envPath } from '../helpers/flags.js';
+import type { Harness } from '../helpers/harness.js';
+import { storeOf } from '../helpers/store-of.js';
+
+/** Minute `n` of a day after the project's creation, as records are stamped. */
+const minute = (n: number) => new Date(Date.UTC(2099, 0, 1, 0, n)).toISOString();
+
+/**
+ * Two flags with a strategy each, then `rounds` on/off switches, one command a minute (Date faked); returns
+ * each seq's flags as JSON and commit time, as the live state had them right after that command.
+ */
+async function churn(h: Harness, rounds: number): Promise<Map<number, { at: string; flags: string }>> {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  onTestFinished(() => { vi.useRealTimers(); });
+  const seen = new Map<number, { at: string; flags: string }>();
+  let n = 0;
+  const step = async (send: () => Promise<unknown>) => {
+    vi.setSystemTime(new Date(minute((n += 1))));
+    await send();
+    const actor = h.registry.project('default')!;
+    seen.set(actor.seq, { at: minute(n), flags: JSON.stringify([...actor.state.flags.values()]) });
+  };
+  for (const name of ['a', 'b']) {
+    await step(() => createFlag(h, name));
+    await step(() => addStrategy(h, name, 'development'));
+  }
+  const on = new Set<string>();
+  for (let i = 0; i < rounds; i += 1) {
+    const flag = i % 3 === 0 ? 'b' : 'a';
+    const action = on.has(flag) ? 'off' : 'on';
+    if (action === 'on') on.add(flag);
+    else on.delete(flag);
+    await step(async () => expect((await h.req('POST', `${envPath(flag, 'development')}/${action}`)).status).toBe(200));
+  }
+  expect([...seen.keys()]).toEqual(Array.from({ length: 4 + rounds }, (_, i) => i + 2));
+  return seen;
+}
+
+const flagsOf = (state: object) => ('flags' in state ? JSON.stringify([...(state.flags as Map<string, unknown>).values()]) : state);
+
+describe('PastStates', () => {
+  test('every past seq in any order equals the live state it was, with checkpoints thinned as they grow', async ({ h }) => {
+    const seen = await churn(h, 40);
+    const states = new PastStates(storeOf(h.registry), projectModel('default'), { interval: 4, most: 3 });
+    const seqs = [...seen.keys()];
+    for (const seq of [...seqs].reverse()) expect(flagsOf(await states.stateAt(seq, 1)), `seq ${seq}`).toBe(seen.get(seq)!.flags);
+    // Built while replaying to the end: at most 3 kept, so the interval grew from 4.
+    const kept = (states as unknown as { checkpoints: { seq: number }[] }).checkpoints.map((c) => c.seq);
+    expect(kept.length).toBeLessThanOrEqual(3);
+    expect(kept.every((seq) => seq % 16 === 0)).toBe(true);
+    for (const seq of seqs) expect(flagsOf(await states.stateAt(seq, 1)), `seq ${seq}`).toBe(seen.get(seq)!.flags);
+    const prepared = new PastStates(storeOf(h.registry), projectModel('default'), { interval: 4, most: 100 });
+    await prepared.prepare(seqs.at(-1)!, 1);
+    const built = (prepared as unknown as { checkpoints: { seq: number }[] }).checkpoints.map((c) => c.seq);
+    expect(built).toEqual(Array.from({ length: Math.floor(seqs.at(-1)! / 4) }, (_, i) => 4 * (i + 1)));
+    await h.restart();
+    const fresh = new PastStates(storeOf(h.registry), projectModel('default'), { interval: 4, most: 3 });
+    for (const seq of [seqs[10]!, seqs.at(-1)!, seqs[3]!]) expect(flagsOf(await fresh.stateAt(seq, 1)), `seq ${seq}`).toBe(seen.get(seq)!.flags);
+  });
+});
+
+describe('a past view over a log LOG_RETENTION trimmed', () => {
+  test('moments whose records are gone are a typed error naming the earliest moment kept; that one is shown', async ({ openHarness }) => {
+    const h = await openHarness({ SNAPSHOT_EVERY: '10', LOG_RETENTION: '5' });
+    const seen = await churn(h, 46);
+    await h.restart(); // close() writes a snapshot and trims
+    const seqs = [...seen.keys()];
+    const gone = await projectAt(h.registry, 'default', seen.get(seqs[2]!)!.at);
+    expect(gone.ok).toBe(false);
+    if (gone.ok || !isMomentError(gone.error)) throw new Error('expected a moment error');
+    expect(gone.error.reason).toBe('trimmed');
+    expect(gone.error.message).toMatch(/is not kept \(trimmed by LOG_RETENTION/);
+    const earliest = gone.error.earliest!;
+    const seqAtEarliest = seqs.find((seq) => seen.get(seq)!.at === earliest)!;
+    // The earliest moment kept is the older snapshot's, and just before it nothing can be shown.
+    const shown = await projectAt(h.registry, 'default', earliest);
+    expect(shown.ok && JSON.stringify(shown.value.flags)).toBe(seen.get(seqAtEarliest)!.flags);
+    const justBefore = await projectAt(h.registry, 'default', seen.get(seqAtEarliest - 1)?.at ?? minute(0));
+    expect(!justBefore.ok && isMomentError(justBefore.error) && justBefore.error.reason).toBe('trimmed');
+    // Checkpoints built ahead start from the older snapshot, the earliest start the trimmed log allows.
+    const prepared = new PastStates(storeOf(h.registry), projectModel('default'), { interval: 1, most: 100 });
+    const bounds = (await logBounds(storeOf(h.registry), { project: 'default' }))!;
+    expect(bounds.first.seq).toBeGreaterThan(1);
+    await prepared.prepare(bounds.last.seq, bounds.first.seq);
+    const built = (prepared as unknown as { checkpoints: { seq: number }[] }).checkpoints.map((c) => c.seq);
+    expect(built).toEqual(Array.from({ length: bounds.last.seq - seqAtEarliest }, (_, i) => seqAtEarliest + 1 + i));
+    const last = seqs.at(-2)!;
+    const recent = await projectAt(h.registry, 'default', seen.get(last)!.at);
+    expect(recent.ok && JSON.stringify(recent.value.flags)).toBe(seen.get(last)!.flags);
+  });
+});
