@@ -28,7 +28,7 @@ function ProjectCard({ project }: { project: ProjectSummary }) {
     <li class="card project-card">
       <div class="project-head">
         <h2 class="project-name"><a href={`/projects/${encodeURIComponent(project.id)}`}>{project.name}</a></h2>
-        <span class={`health health-${healthClass(project.health)}`}><span class="sr-only">Health </span>{project.health}%</span>
+        <span class={`health health-${healthClass(project.health)}`}>{project.health}% health</span>
       </div>
       <p class="project-id"><code>{project.id}</code></p>
       {project.description ? <p class="project-desc">{project.description}</p> : <p class="project-desc muted">No description</p>}
