@@ -45,5 +45,9 @@ if (tsc === undefined || !existsSync(join(root, 'tsconfig.build.json'))) {
   process.exit(1);
 }
 const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: ['ignore', process.stderr, 'inherit'] });
-if (result.status === 0) executable();
+if (result.status === 0) {
+  // tsc compiles only TypeScript: the console's static files are copied beside the compiled code.
+  spawnSync(process.execPath, [join(root, 'scripts/copy-static.mjs')], { cwd: root, stdio: ['ignore', process.stderr, 'inherit'] });
+  executable();
+}
 process.exit(result.status ?? 1);

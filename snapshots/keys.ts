@@ -38,6 +38,9 @@ export const keys = {
   usageApp: (appName: string) => `use/a/${part(appName)}`,
   usageInstancesPrefix: 'use/i/',
   usageInstance: (appName: string, instanceId: string) => `use/i/${part(appName)}/${part(instanceId)}`,
+  /** Console sessions, outside every log, by the keyed hash of their id (docs/storage.md "Sessions"). */
+  sessionPrefix: 'ses/',
+  session: (hash: string) => `ses/${hash}`,
 };
 
 /** A name as one part of a usage key. */

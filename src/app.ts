@@ -53,8 +53,13 @@ import { metricsRoutes, METRICS_PATH, scrape } from './http/routes/metrics.route
 import { edgeRoutes } from './http/routes/edge.routes.js';
 import { AddressBudget } from './http/address-budget.js';
 import { EDGE_VALIDATE_BUDGET } from './limits.js';
+import { authRoutes } from './http/routes/auth.routes.js';
+import { consoleDeps } from './http/console/console-deps.js';
+import { errorPage } from './http/console/page-errors.js';
+import { loginPages } from './http/console/pages/login.pages.js';
+import { projectPages } from './http/console/pages/projects.pages.js';
 
-/** Every route record (all authenticated but `POST /edge/validate`), in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */
+/** Every route record (all authenticated but `POST /edge/validate`, the sign-in routes and page), in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */
 export const ROUTES: RouteSpec[] = [
   ...projectRoutes,
   ...environmentRoutes,
@@ -82,6 +87,10 @@ export const ROUTES: RouteSpec[] = [
   ...ofrepRoutes,
   ...metricsRoutes,
   ...edgeRoutes,
+  ...authRoutes,
+  // The console's pages (src/http/console/pages/): records like the API's, answered as HTML.
+  ...loginPages,
+  ...projectPages,
 ];
 
 /**
@@ -93,6 +102,9 @@ export const ROUTES: RouteSpec[] = [
  * Hand-kept for speed: docs/performance.md "Mounted route prefixes".
  */
 export const MOUNTED_PREFIXES = ['/api/admin/environments', '/api/admin/context'];
+
+/** Paths of the APIs (not console pages): their 404 stays JSON whatever the client accepts. */
+const API_PATH = /^\/(api|ofrep|edge|internal-backstage|auth|docs|assets|health)(\/|$)/;
 
 const underPrefix = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
 
@@ -128,9 +140,11 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     search,
     flagTable: new FlagTable(registry, search.indexes),
     edgeValidation: new AddressBudget(EDGE_VALIDATE_BUDGET.tokensPerWindow, EDGE_VALIDATE_BUDGET.windowMs, EDGE_VALIDATE_BUDGET.addresses),
+    console: consoleDeps(config),
   };
   deps.metrics.setStreamingSource(clientStreams);
-  const openapi = JSON.stringify(openApiDocument(routes, '1'));
+  // Console pages answer HTML to browsers: they are not part of the API's document.
+  const openapi = JSON.stringify(openApiDocument(routes.filter((route) => !route.page), '1'));
 
   const observe = { log, metrics: deps.metrics };
   // 200 while the service answers requests; `status` tells whether writes work too (docs/operations.md "Metrics").
@@ -138,6 +152,7 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     const { status, problems } = registry.serving();
     return c.json(status === 'serving' ? { health: 'GOOD', status } : { health: 'GOOD', status, problems });
   }));
+  app.get('/assets/:file', observed(observe, '/assets/:file', (c) => deps.console.assets.answer(c.req.path) ?? errorResponse(c, { kind: 'NotFoundError', message: 'No such asset' })));
   app.get('/docs/openapi.json', observed(observe, '/docs/openapi.json', (c) => c.body(openapi, 200, { 'content-type': 'application/json' })));
   // Without METRICS_REQUIRE_TOKEN the metrics answer without a token, as Unleash's do; with it, the route
   // record (ROUTES, permission ADMIN) answers instead.
@@ -165,7 +180,12 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
   });
   app.options('/ofrep/*', observed(observe, '/ofrep/*', async (c) => (await ofrepCors(c, async () => {})) ?? c.body(null, 204)));
   const browsers = (route: RouteSpec) => underPrefix(route.path, '/api/frontend') || route.path.startsWith('/ofrep/');
-  const notFound = observed(observe, null, (c) => errorResponse(c, { kind: 'NotFoundError', message: `No route ${c.req.method} ${c.req.path.slice(0, 200)}` }));
+  const notFound = observed(observe, null, (c) => {
+    const message = `No route ${c.req.method} ${c.req.path.slice(0, 200)}`;
+    // A browser that asked for a page outside the APIs gets a page.
+    if (c.req.method === 'GET' && (c.req.header('accept') ?? '').includes('text/html') && !API_PATH.test(c.req.path)) return errorPage(c, deps, 404, message);
+    return errorResponse(c, { kind: 'NotFoundError', message });
+  });
   // Every handler answers its own errors (`observed`); this is the net under the CORS middleware.
   const onError = (error: unknown, c: Context<AppEnv>) => errorAnswer(c, error, observe, null);
   mountRoutes(app, routes.filter((route) => mountedPrefixOf(route.path) === undefined), deps, browsers);

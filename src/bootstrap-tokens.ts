@@ -1,10 +1,12 @@
 /**
- * The tokens a start makes sure of (`INIT_*_API_TOKENS`, or one generated admin token): run by `main` (and the
- * test harness) once the registry is open, before the app serves.
+ * The tokens a start makes sure of (`INIT_*_API_TOKENS`, or one generated admin token), and the console's first
+ * password: run by `main` (and the test harness, tokens only) once the registry is open, before the app serves.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Registry } from './actors/registry.js';
+import { hashPassword } from './auth/passwords.js';
 import type { TokenHasher } from './auth/token-hasher.js';
+import { ROOT_ADMIN } from './domain/roles.js';
 import { newSecret, secretLabel, type ClientTokenSecret } from './auth/tokens.js';
 import type { FrontendTokenSecret } from './config.js';
 import type { StoredToken } from './domain/service-state.js';
@@ -68,4 +70,25 @@ export async function ensureClientTokens(registry: Registry, hasher: TokenHasher
     const stored = await registry.service.send({ type: 'token.create', token }, 'system');
     if (!stored.ok) throw new Error(`INIT_CLIENT_API_TOKENS: token ${i + 1} (${secretLabel(token)}...) was refused: ${stored.error.message}`);
   }
+}
+
+/**
+ * Makes sure someone can sign in to the console: when no user has a password yet (a new data directory, or
+ * one from before passwords), user `admin` (created as a root Admin when there are no users at all) gets a
+ * random password, returned so `main` can print it once beside the admin token. Returns null otherwise.
+ */
+export async function ensureAdminPassword(registry: Registry): Promise<{ username: string; password: string } | null> {
+  const state = registry.service.state;
+  if (Object.keys(state.passwords).length > 0) return null;
+  const users = Object.values(state.users);
+  const password = randomBytes(18).toString('base64url');
+  const passwordHash = await hashPassword(password);
+  const admin = users.find((u) => u.username?.toLowerCase() === 'admin');
+  if (admin) {
+    const set = await registry.service.send({ type: 'user.password.set', userId: admin.id, passwordHash }, 'system');
+    return set.ok ? { username: admin.username!, password } : null;
+  }
+  if (users.length > 0) return null;
+  const created = await registry.service.send({ type: 'user.create', user: { name: 'admin', email: null, username: 'admin', rootRole: ROOT_ADMIN }, passwordHash }, 'system');
+  return created.ok ? { username: 'admin', password } : null;
 }

@@ -69,6 +69,39 @@ export interface Config {
   writeTimeoutMs: number;
   /** `SHUTDOWN_TIMEOUT_MS`: the most a SIGTERM/SIGINT stop takes before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /** The console's sign-in and sessions (README "Console", docs/limits.md "Sign-in"). */
+  console: ConsoleConfig;
+}
+
+/** The console's settings. */
+export interface ConsoleConfig {
+  /** `SESSION_IDLE_MINUTES` (default 720): a session unused this long ends. */
+  sessionIdleMs: number;
+  /** `SESSION_MAX_HOURS` (default 168): a session ends this long after its sign-in, used or not. */
+  sessionMaxMs: number;
+  /** `CONSOLE_SECURE_COOKIES`: mark the session cookie `Secure` (and expect `https` origins) behind a TLS proxy. */
+  secureCookies: boolean;
+  /** `LOGIN_FAILURES_PER_USER` / `LOGIN_FAILURES_PER_ADDRESS` (default 10 each): failed sign-ins a minute before 429. */
+  loginFailuresPerUser: number;
+  loginFailuresPerAddress: number;
+}
+
+/** A positive number of `unit`s (decimals allowed, so a test can ask for seconds), as milliseconds. */
+function duration(name: string, value: string | undefined, fallback: number, unitMs: number): number {
+  if (value === undefined || value === '') return fallback * unitMs;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n > 1_000_000) throw new Error(`${name} must be a positive number up to 1000000, got "${value.slice(0, 50)}"`);
+  return Math.max(1, Math.round(n * unitMs));
+}
+
+function consoleSettings(env: NodeJS.ProcessEnv): ConsoleConfig {
+  return {
+    sessionIdleMs: duration('SESSION_IDLE_MINUTES', env['SESSION_IDLE_MINUTES'], 720, 60_000),
+    sessionMaxMs: duration('SESSION_MAX_HOURS', env['SESSION_MAX_HOURS'], 168, 3_600_000),
+    secureCookies: boolean('CONSOLE_SECURE_COOKIES', env['CONSOLE_SECURE_COOKIES'], false),
+    loginFailuresPerUser: integer('LOGIN_FAILURES_PER_USER', env['LOGIN_FAILURES_PER_USER'], 10, 1, 1_000_000),
+    loginFailuresPerAddress: integer('LOGIN_FAILURES_PER_ADDRESS', env['LOGIN_FAILURES_PER_ADDRESS'], 10, 1, 1_000_000),
+  };
 }
 
 /** A frontend token given at start, with the scope its secret names. */
@@ -214,5 +247,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsRequireToken: boolean('METRICS_REQUIRE_TOKEN', env['METRICS_REQUIRE_TOKEN'], false),
     writeTimeoutMs: integer('WRITE_TIMEOUT_MS', env['WRITE_TIMEOUT_MS'], 10_000, 100, 600_000),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', env['SHUTDOWN_TIMEOUT_MS'], 10_000, 100, 600_000),
+    console: consoleSettings(env),
   };
 }

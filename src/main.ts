@@ -1,7 +1,7 @@
 import { Registry } from './actors/registry.js';
 import { createApp } from './app.js';
 import { serveApp } from './http/server.js';
-import { ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from './bootstrap-tokens.js';
+import { ensureAdminPassword, ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from './bootstrap-tokens.js';
 import { loadTokenHasher } from './auth/token-key.js';
 import { readConfig } from './config.js';
 import { createLogger, flushLogSync } from './log.js';
@@ -19,6 +19,7 @@ async function main(): Promise<void> {
     dataDir: config.dataDir, initEnvironments: config.initEnvironments,
     snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits,
     usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs,
+    sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs },
   });
   processMetrics();
   for (const notice of registry.notices) log.warn({ key: notice.key }, `recovery: ${notice.message}`);
@@ -38,8 +39,10 @@ async function main(): Promise<void> {
     const generated = await ensureAdminTokens(registry, tokenKey.hasher, config.initAdminApiTokens);
     await ensureFrontendTokens(registry, tokenKey.hasher, config.initFrontendApiTokens);
     await ensureClientTokens(registry, tokenKey.hasher, config.initClientApiTokens);
-    // The one secret ever printed: on the terminal, once, outside the log stream (docs/api-decisions.md "Running the service").
+    const first = await ensureAdminPassword(registry);
+    // The only secrets ever printed: on the terminal, once, outside the log stream (docs/api-decisions.md "Running the service").
     if (generated) process.stdout.write(`\n[flagpole] created an admin API token (shown once, stored only as a hash):\n\n    ${generated}\n\n`);
+    if (first) process.stdout.write(`\n[flagpole] sign in to the console at /login as "${first.username}" with this password (shown once, stored only as a hash; change it after signing in):\n\n    ${first.password}\n\n`);
   }
   const app = createApp({ registry, config, log, tokenHasher: tokenKey.hasher });
   // A slow client holds a connection only so long: the headers within HEADERS_TIMEOUT_MS, the whole request

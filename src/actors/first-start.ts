@@ -13,6 +13,7 @@ export function firstStart(environments: string[], at: string): { service: Servi
   const service: ServiceState = {
     environments: environments.map((name, i) => ({ name, type: name === 'production' ? 'production' : 'development', sortOrder: i + 1, enabled: true, protected: false })),
     users: { '1': { id: 1, name: 'admin', email: null, username: 'admin', rootRole: ROOT_ADMIN, createdAt: at } },
+    passwords: {},
     nextUserId: 2,
     tokens: {},
     segments: {},

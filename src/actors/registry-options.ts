@@ -3,6 +3,7 @@ import type { Limits } from '../limits.js';
 import { silentLogger } from '../log.js';
 import type { ActorOptions } from './actor-options.js';
 import type { HistoryBounds } from './feed-history.js';
+import type { SessionLifetimes } from './session-store.js';
 
 /** What `Registry.open` is given: where the data lives, the first start's environments, limits, and the actors' options. */
 export interface RegistryOptions extends Partial<ActorOptions> {
@@ -15,6 +16,8 @@ export interface RegistryOptions extends Partial<ActorOptions> {
   usageFlushMs?: number | undefined;
   /** How much committed history the feed keeps for deltas (`CLIENT_DELTA_HISTORY_*`); the defaults when absent. */
   feedHistory?: HistoryBounds | undefined;
+  /** How long console sessions live (`SESSION_IDLE_MINUTES`, `SESSION_MAX_HOURS`); 12 h idle, 7 days at most when absent. */
+  sessions?: SessionLifetimes | undefined;
   /** Test seam: consulted before every write of the store (`snapshots/disk-faults.ts`); absent in production. */
   writeGate?: WriteGate | undefined;
 }

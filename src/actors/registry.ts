@@ -29,6 +29,7 @@ import { serviceModel } from './service-model.js';
 import { servingState, type ServingState } from './serving-state.js';
 import { StorageError } from './storage-error.js';
 import { UsageActor } from './usage-actor.js';
+import { SessionStore } from './session-store.js';
 
 /**
  * Owns the store and every actor: the service actor and one actor per project, recovered from disk at
@@ -66,6 +67,8 @@ export class Registry {
   service!: ServiceActor;
   /** SDK usage metrics: counts, last seen, applications; kept outside every log (docs/storage.md "Usage metrics"). */
   usage!: UsageActor;
+  /** The console's sessions, outside every log (docs/storage.md "Sessions"). */
+  sessions!: SessionStore;
   /** The actors' options, with the hooks that report their commits to the feed and the observers. */
   private readonly options: ActorOptions;
 
@@ -102,6 +105,7 @@ export class Registry {
         log: base.log,
         exists: (project, flag) => registry.projects.get(project)?.state.flags.has(flag) ?? false,
       });
+      registry.sessions = await SessionStore.open(store, options.sessions ?? { idleMs: 720 * 60_000, maxMs: 168 * 3_600_000 }, base.log);
       return registry;
     } catch (error) {
       await store.close();
@@ -294,6 +298,7 @@ export class Registry {
     await this.usage.close();
     for (const actor of this.projects.actors()) await actor.close();
     await this.service.close();
+    this.sessions.close();
     await this.store.close();
   }
 }

@@ -11,7 +11,7 @@ import type { Model } from './actor-model.js';
 
 export type ServiceModel = Model<ServiceState, ServiceState, ServiceCommand, ServiceEvent, ServiceReplies>;
 
-export const emptyServiceState = (): ServiceState => ({ environments: [], users: {}, nextUserId: 1, tokens: {}, segments: {}, nextSegmentId: 1, tagTypes: [SIMPLE_TAG_TYPE], contextFields: [...BUILT_IN_CONTEXT_FIELDS], strategyDefinitions: [...BUILT_IN_STRATEGIES] });
+export const emptyServiceState = (): ServiceState => ({ environments: [], users: {}, passwords: {}, nextUserId: 1, tokens: {}, segments: {}, nextSegmentId: 1, tagTypes: [SIMPLE_TAG_TYPE], contextFields: [...BUILT_IN_CONTEXT_FIELDS], strategyDefinitions: [...BUILT_IN_STRATEGIES] });
 
 /** Lookups for tools that only replay (dump, restore): replay evolves recorded events and never decides. */
 const replayOnly = (): never => {

@@ -19,8 +19,8 @@ export interface ProjectDump {
 /** A token as dumps show it: what it is and who may use it, never its hash nor any part of its secret. */
 export type DumpedToken = Pick<StoredToken, 'id' | 'tokenName' | 'type' | 'projects' | 'environment' | 'createdAt' | 'expiresAt' | 'userId'>;
 
-/** The service state as dumps show it: tokens keyed by their id, without hashes. */
-export type DumpedServiceState = Omit<ServiceState, 'tokens'> & { tokens: Record<string, DumpedToken> };
+/** The service state as dumps show it: tokens keyed by their id, without hashes; no password hashes at all. */
+export type DumpedServiceState = Omit<ServiceState, 'tokens' | 'passwords'> & { tokens: Record<string, DumpedToken> };
 
 /** The service part: environments, users and tokens (no hash, no part of a secret). */
 export interface ServiceDump {
@@ -55,8 +55,8 @@ export const dumpedToken = (t: StoredToken): DumpedToken => ({
   id: t.id, tokenName: t.tokenName, type: t.type, projects: t.projects, environment: t.environment, createdAt: t.createdAt, expiresAt: t.expiresAt, userId: t.userId,
 });
 
-/** The service part of a dump: the state with its tokens keyed by id and stripped of their hashes. */
-export const serviceDump = ({ state, seq }: AtSeq<ServiceState>): ServiceDump => ({
+/** The service part of a dump: the state with its tokens keyed by id and stripped of their hashes, without passwords. */
+export const serviceDump = ({ state: { passwords: _secret, ...state }, seq }: AtSeq<ServiceState>): ServiceDump => ({
   seq,
   state: { ...state, tokens: Object.fromEntries(Object.values(state.tokens).map((t) => [t.id, dumpedToken(t)])) },
 });

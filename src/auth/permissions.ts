@@ -24,6 +24,8 @@ export type Permission =
    */
   | 'UPDATE_DEFINITIONS'
   | 'ADMIN'
+  /** What a user does to their own account (their password): any user, by personal token or session; no API token. */
+  | 'OWN_ACCOUNT'
   /** The client (SDK) API: client tokens and admin tokens only, never a user's personal token (as Unleash). */
   | 'CLIENT_API'
   /** Read evaluated flags through `/api/frontend`: frontend tokens (in their scope) and admin tokens. */
@@ -73,6 +75,7 @@ export function effectiveProjectRole(rootRole: number, projectRole: number | und
  */
 export function isAllowed(principal: Principal, permission: Permission, projectRole: number | undefined): boolean {
   if (permission === 'NONE') return true;
+  if (permission === 'OWN_ACCOUNT') return principal.kind === 'user';
   switch (principal.kind) {
     case 'admin':
       return true;

@@ -20,7 +20,10 @@ export type ServiceCommand =
   | { type: 'environment.delete'; name: string }
   /** A deleted project's traces: tokens scoped to it alone are revoked, others lose it; its segments go. */
   | { type: 'project.forget'; project: string }
-  | { type: 'user.create'; user: Omit<User, 'id' | 'createdAt'> }
+  /** `passwordHash`: the encoded hash of the user's first password (`src/auth/passwords.ts`), if any. */
+  | { type: 'user.create'; user: Omit<User, 'id' | 'createdAt'>; passwordHash?: string | undefined }
+  /** Sets (or replaces) a user's password hash; the sessions of the old one end (`sessions.use-cases.ts`). */
+  | { type: 'user.password.set'; userId: number; passwordHash: string }
   | { type: 'user.delete'; userId: number }
   | { type: 'token.create'; token: StoredToken }
   | { type: 'token.delete'; hash: string }
@@ -57,6 +60,7 @@ export interface ServiceReplies {
   'project.forget': null;
   'user.create': User;
   'user.delete': User;
+  'user.password.set': User;
   'token.create': StoredToken;
   'token.delete': StoredToken;
   'token.rehash': StoredToken;

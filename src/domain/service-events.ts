@@ -13,6 +13,8 @@ export type ServiceEvent =
   | { type: 'project.forgotten'; project: string }
   | { type: 'user.created'; user: User }
   | { type: 'user.deleted'; user: User }
+  /** A user's new password hash (never their password); replaces the one before. */
+  | { type: 'user.password-set'; userId: number; passwordHash: string }
   | { type: 'token.created'; token: StoredToken }
   | { type: 'token.deleted'; token: StoredToken }
   /** Carries the token's id and new hash only, so the record adds no copy of the unkeyed hash it replaces. */

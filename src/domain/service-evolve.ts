@@ -48,7 +48,11 @@ export function evolveService(draft: ServiceState, event: ServiceEvent): void {
       return;
     case 'user.deleted':
       delete draft.users[String(event.user.id)];
+      delete draft.passwords[String(event.user.id)];
       for (const [hash, token] of Object.entries(draft.tokens)) if (token.userId === event.user.id) delete draft.tokens[hash];
+      return;
+    case 'user.password-set':
+      draft.passwords[String(event.userId)] = event.passwordHash;
       return;
     case 'token.created':
       draft.tokens[event.token.hash] = event.token;

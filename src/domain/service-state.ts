@@ -63,6 +63,12 @@ export const SIMPLE_TAG_TYPE: TagType = Object.freeze({ name: 'simple', descript
 export interface ServiceState {
   environments: Environment[];
   users: Record<string, User>;
+  /**
+   * Password hashes by user id (`src/auth/passwords.ts`: scrypt, salted, with its parameters), beside the users
+   * rather than on them, so no view, principal or log line of a `User` can carry one. Never dumped, listed or
+   * answered; a live backup carries them as it carries token hashes (docs/storage.md "Token hashes").
+   */
+  passwords: Record<string, string>;
   nextUserId: number;
   tokens: Record<string, StoredToken>;
   /** By id (as string key). */
@@ -93,6 +99,8 @@ export const hashOfTokenId = (state: ServiceState, id: string): string | undefin
 export const forkService = (state: ServiceState): ServiceState => ({
   environments: [...state.environments],
   users: { ...state.users },
+  // Records from before passwords hold none: every user then signs in with a token only.
+  passwords: { ...(state.passwords ?? {}) },
   nextUserId: state.nextUserId,
   tokens: { ...state.tokens },
   segments: { ...(state.segments ?? {}) },

@@ -41,6 +41,17 @@ export class AddressBudget {
     return 0;
   }
 
+  /**
+   * The milliseconds until `address` may spend again when its window's budget is used up, else 0; takes nothing.
+   *
+   * @example if (failures.spent(username) > 0) answer429()
+   */
+  spent(address: string, now = Date.now()): number {
+    const window = this.#windows.get(address);
+    if (window === undefined || now - window.start >= this.windowMs || window.used < this.perWindow) return 0;
+    return Math.max(1, window.start + this.windowMs - now);
+  }
+
   /** Drops windows that have ended, and the oldest ones while the map is full. */
   #forgetOldest(now: number): void {
     for (const [address, window] of this.#windows) {

@@ -24,6 +24,7 @@ import type { GzipCache } from './gzip.js';
 import type { SummaryCache } from './summary-cache.js';
 import type { FeatureSearch } from '../queries/search.query.js';
 import type { FlagTable } from '../queries/flag-table.query.js';
+import type { ConsoleDeps } from './console/console-deps.js';
 
 /** What every route handler may use; built once per app, no globals. */
 export interface AppDeps {
@@ -57,6 +58,14 @@ export interface AppDeps {
   flagTable: FlagTable;
   /** What each address may still have checked by `POST /edge/validate` (token texts per minute). */
   edgeValidation: AddressBudget;
+  /** The console's assets and sign-in limits. */
+  console: ConsoleDeps;
+}
+
+/** The console session a request came with: its id (from the cookie) and the key it is stored under. */
+export interface ConsoleSession {
+  id: string;
+  key: string;
 }
 
 /** Values the pipeline's middleware set on a request's context. */
@@ -67,6 +76,10 @@ export interface AppEnv {
     principal: Principal;
     /** The project the path names, once found. */
     actor: ProjectActor | undefined;
+    /** On `authentication: 'session'` routes: the session that authenticated the request. */
+    session: ConsoleSession | undefined;
+    /** On page routes with a body: the form's fields as sent (`_csrf` included). */
+    form: Record<string, string> | undefined;
   };
 }
 
@@ -133,8 +146,17 @@ export interface RouteSpec<
    * `Authorization` header (the OFREP event stream: EventSource sends no headers). See `src/auth/stream-tickets.ts`.
    * `none`: anyone may call it (permission `NONE`): no caller is resolved or checked, and `call.principal` is
    * not set; the route bounds what a call costs itself (`POST /edge/validate`).
+   * `session`: the caller is the console session of the `flagpole-session` cookie (`src/http/console/`); on a
+   * page route a missing or expired one is a redirect to `/login`.
    */
-  authentication?: 'ticket' | 'none';
+  authentication?: 'ticket' | 'none' | 'session';
+  /**
+   * A console page: answers HTML (errors too, as pages), reads form bodies, is left out of the OpenAPI
+   * document, and every method but GET needs the CSRF checks (`src/http/console/csrf.ts`).
+   */
+  page?: boolean;
+  /** `pre-session`: the CSRF checks of the sign-in forms on a route that is not a page (`POST /auth/simple/login`). */
+  csrf?: 'pre-session';
   /**
    * The write is conditional on the version of the flag the path names: the pipeline reads `If-Match` into
    * `call.ifMatch` (412 on a mismatch is the domain's). Any route whose result carries a version answers it

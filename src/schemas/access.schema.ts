@@ -39,6 +39,18 @@ const RootRoleSchema = v.union(
  *
  * @example v.parse(CreateUserSchema, { email: 'a@example.com' }) // { email: 'a@example.com', rootRole: 3 }
  */
+/** A password as sent: a string of at most 256 characters (`src/auth/passwords.ts` checks the rest). */
+const PasswordSchema = v.pipe(v.string(mustBe('a string')), v.maxLength(256, 'must be at most 256 characters'));
+
+/** Body of `POST /api/admin/user-admin/:userId/change-password` (Unleash's): the user's new password. */
+export const SetPasswordSchema = strictObject({ password: PasswordSchema });
+
+/** Body of `POST /api/admin/user/change-password` (Unleash's): the caller's new password, twice. */
+export const ChangeOwnPasswordSchema = v.pipe(
+  strictObject({ password: PasswordSchema, confirmPassword: PasswordSchema }),
+  v.forward(v.check((b) => b.password === b.confirmPassword, 'must be the same as password'), ['confirmPassword']),
+);
+
 export const CreateUserSchema = v.pipe(
   strictObject({
     email: v.optional(
@@ -52,6 +64,8 @@ export const CreateUserSchema = v.pipe(
     username: v.optional(identifier(100)),
     rootRole: v.optional(RootRoleSchema, 3),
     sendEmail: v.optional(strictBoolean()),
+    /** The user's first password; its policy (length, not the username, not a common one) is the use case's. */
+    password: v.optional(PasswordSchema),
   }),
   v.forward(
     v.check((u) => u.email !== undefined || u.username !== undefined, 'is required when no username is given'),

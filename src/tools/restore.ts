@@ -142,7 +142,7 @@ export async function restoreDump(dataDir: string, dump: Dump, options: RestoreO
   const droppedTokens = options.keepTokens ? [] : Object.values(dump.service.state.tokens)
     .map((t): DroppedToken => ({ tokenName: t.tokenName, type: t.type, userId: t.userId ?? null }))
     .sort((a, b) => a.tokenName.localeCompare(b.tokenName));
-  const state: ServiceState = options.keepTokens ? (dump.service.state as unknown as ServiceState) : { ...dump.service.state, tokens: {} };
+  const state: ServiceState = options.keepTokens ? (dump.service.state as unknown as ServiceState) : { ...dump.service.state, tokens: {}, passwords: {} };
   const images: ScopeImage[] = [
     { scope: service.scope, seq: dump.service.seq, machines: service.machines, meta: state, items: [] },
     ...dump.projects.map((p) => ({ scope: { project: p.id }, seq: p.seq, machines: PROJECT_MACHINES, meta: p.meta, items: p.flags })),

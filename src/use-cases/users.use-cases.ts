@@ -6,9 +6,15 @@ import { fail } from '../domain/errors.js';
 import { PROJECT_OWNER, ROOT_ADMIN } from '../domain/roles.js';
 import type { User } from '../domain/service-state.js';
 import { failed, fromDecision, ok, type Result } from '../domain/result.js';
+import { acceptablePasswordHash } from './passwords.use-cases.js';
+import { endSessionsOfUser } from './sessions.use-cases.js';
 
-export function createUser(registry: Registry, input: Omit<User, 'id' | 'createdAt'>, principal: Principal): Promise<Result<User>> {
-  return registry.service.send({ type: 'user.create', user: input }, principalLabel(principal)).then(fromDecision);
+/** Creates a user, with a first password when `password` is given (hashed here, never stored as sent). */
+export async function createUser(registry: Registry, input: Omit<User, 'id' | 'createdAt'> & { password?: string | undefined }, principal: Principal): Promise<Result<User>> {
+  const { password, ...user } = input;
+  const hash = password === undefined ? undefined : await acceptablePasswordHash(password, [user.username, user.email]);
+  if (hash && !hash.ok) return hash;
+  return fromDecision(await registry.service.send({ type: 'user.create', user, passwordHash: hash?.value }, principalLabel(principal)));
 }
 
 /** Projects where `userId` is the only Owner: deleting the user would leave them without one. */
@@ -62,7 +68,10 @@ export function deleteUser(registry: Registry, input: { userId: number }, princi
       return failed(soleOwner(userId, [id]));
     }
     const deleted = await registry.service.send({ type: 'user.delete', userId }, by);
-    if (deleted.ok) return ok(null);
+    if (deleted.ok) {
+      await endSessionsOfUser(registry, userId);
+      return ok(null);
+    }
     await undo();
     return failed(deleted.error);
   });

@@ -171,7 +171,7 @@ export const projects = (...ids: string[]): ServiceLookups => ({ projectExists: 
  * `lookups` (by default only project `default` exists).
  */
 export function givenService(events: ServiceEvent[], lookups: ServiceLookups = projects('default')): Given<ServiceState, ServiceState, ServiceCommand, ServiceEvent, ServiceReplies> {
-  const state: ServiceState = { environments: [], users: {}, nextUserId: 1, tokens: {}, segments: {}, nextSegmentId: 1, tagTypes: [], contextFields: [], strategyDefinitions: [] };
+  const state: ServiceState = { environments: [], users: {}, passwords: {}, nextUserId: 1, tokens: {}, segments: {}, nextSegmentId: 1, tagTypes: [], contextFields: [], strategyDefinitions: [] };
   for (const event of events) evolveService(state, event);
   return new Given<ServiceState, ServiceState, ServiceCommand, ServiceEvent, ServiceReplies>({
     fork: forkService,

@@ -60,7 +60,13 @@ function decideAny(draft: ServiceState, command: ServiceCommand, context: Comman
       }
       if (Object.keys(draft.users).length >= context.limits.users) return refuse(exceeds('The number of users', context.limits.users, 'users'));
       const user = { ...command.user, id: draft.nextUserId, createdAt: context.at };
-      return accept([{ type: 'user.created', user }], user);
+      if (command.passwordHash === undefined) return accept([{ type: 'user.created', user }], user);
+      return accept([{ type: 'user.created', user }, { type: 'user.password-set', userId: user.id, passwordHash: command.passwordHash }], user);
+    }
+    case 'user.password.set': {
+      const user = draft.users[String(command.userId)];
+      if (!user) return refuse(fail('NotFoundError', `Could not find user with id ${command.userId}`));
+      return accept([{ type: 'user.password-set', userId: user.id, passwordHash: command.passwordHash }], user);
     }
     case 'user.delete': {
       const user = draft.users[String(command.userId)];

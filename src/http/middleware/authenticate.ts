@@ -5,6 +5,7 @@ import { tokenForSecret } from '../../use-cases/tokens.use-cases.js';
 import { apiError } from '../errors.js';
 import { ticketScopeMatches } from '../ofrep-scope.js';
 import type { AppDeps, RouteSpec, Step } from '../route.js';
+import { sessionCallerOf } from './session-caller.js';
 
 /**
  * Who a stored token (found by its keyed hash, `tokenForSecret`) stands for: not expired, and for a personal
@@ -57,9 +58,13 @@ function ticketCallerOf(ticket: string | undefined, deps: AppDeps): Principal {
   return principal;
 }
 
-/** Step 1 of every route: who is calling (401), from the `Authorization` header or, on a ticket route, its ticket. */
+/** Step 1 of every route: who is calling (401), from the `Authorization` header, a ticket route's ticket, or a page's session. */
 export function authenticate(route: RouteSpec, deps: AppDeps): Step {
   return (c) => {
+    if (route.authentication === 'session') {
+      c.set('principal', sessionCallerOf(c, deps));
+      return;
+    }
     if (route.authentication === 'ticket') {
       c.set('principal', ticketCallerOf(c.req.query('ticket'), deps));
       return;

@@ -23,6 +23,6 @@ export function mountRoutes(app: Hono<AppEnv>, routes: RouteSpec[], deps: AppDep
         if (pending) await pending;
       }
       return handleRoute(c, route, deps);
-    }, errorHookOf(route)));
+    }, errorHookOf(route, deps)));
   }
 }

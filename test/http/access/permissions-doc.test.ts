@@ -13,7 +13,7 @@ const DOC = new URL('../../../docs/permissions.md', import.meta.url);
 
 const PERMISSIONS: Permission[] = [
   'READ', 'CREATE_FEATURE', 'UPDATE_FEATURE', 'DELETE_FEATURE', 'CREATE_FEATURE_STRATEGY', 'UPDATE_FEATURE_STRATEGY',
-  'DELETE_FEATURE_STRATEGY', 'UPDATE_FEATURE_ENVIRONMENT', 'UPDATE_FEATURE_VARIANTS', 'UPDATE_PROJECT', 'PROJECT_USER_ACCESS', 'UPDATE_SEGMENT', 'UPDATE_TAG_TYPE', 'ADMIN', 'CLIENT_API', 'FRONTEND_API', 'EVALUATE',
+  'DELETE_FEATURE_STRATEGY', 'UPDATE_FEATURE_ENVIRONMENT', 'UPDATE_FEATURE_VARIANTS', 'UPDATE_PROJECT', 'PROJECT_USER_ACCESS', 'UPDATE_SEGMENT', 'UPDATE_TAG_TYPE', 'ADMIN', 'OWN_ACCOUNT', 'CLIENT_API', 'FRONTEND_API', 'EVALUATE',
 ];
 
 const user = (rootRole: number): Principal => ({ kind: 'user', user: { id: 9, name: null, email: null, username: 'u', rootRole, createdAt: '' }, tokenName: 't' });
@@ -33,7 +33,9 @@ function routesTable(): string {
   const permission = (r: (typeof ROUTES)[number]) =>
     r.scope === 'segment' ? `\`${r.permission}\` (global segment) or \`UPDATE_PROJECT\` (in the segment's project)`
       : r.scope === 'flag' ? `\`${r.permission}\` (in the project holding the flag)` : `\`${r.permission}\``;
-  const rows = ROUTES.map((r) => `| ${r.method.toUpperCase()} | \`${r.path}\` | ${permission(r)} |`);
+  // Console pages are listed with the API: one table of who may do what, whether by token or signed in.
+  const via = (r: (typeof ROUTES)[number]) => (r.page ? (r.authentication === 'session' ? ' (console page, signed in)' : ' (console page)') : r.csrf ? ' (sign-in, browser)' : '');
+  const rows = ROUTES.map((r) => `| ${r.method.toUpperCase()} | \`${r.path}\` | ${permission(r)}${via(r)} |`);
   return ['| Method | Path | Permission |', '|---|---|---|', ...rows].join('\n');
 }
 

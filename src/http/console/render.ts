@@ -1,0 +1,55 @@
+import type { Context } from 'hono';
+import type { Principal } from '../../auth/permissions.js';
+import { sessionCsrfToken } from '../../auth/session-keys.js';
+import { roleById } from '../../queries/access.query.js';
+import type { AppDeps, AppEnv } from '../route.js';
+import type { Frame, Viewer } from './layout.js';
+
+/**
+ * A rendered page as the answer: the doctype and the markup (hono/jsx escapes every value it is given). The
+ * page headers (CSP) were set by the route's first step.
+ *
+ * @example return renderPage(c, <Layout title="Projects" {...frameOf(c, deps)}>...</Layout>);
+ */
+export function renderPage(c: Context, page: unknown, status = 200): Response {
+  return c.html(`<!DOCTYPE html>${String(page)}`, status as 200);
+}
+
+/** How the header names a principal. */
+export function viewerOf(principal: Principal): Viewer {
+  switch (principal.kind) {
+    case 'user': {
+      const { user } = principal;
+      const role = roleById(user.rootRole);
+      return { name: user.name ?? user.username ?? user.email ?? `User ${user.id}`, role: role.ok ? role.value.name : 'User' };
+    }
+    case 'admin':
+      return { name: principal.name, role: 'Admin token' };
+    default:
+      return { name: principal.name, role: `${principal.kind} token` };
+  }
+}
+
+/** The frame of a page for the request's caller: assets, who is signed in, their session's CSRF token. */
+export function frameOf(c: Context<AppEnv>, deps: AppDeps): Frame {
+  const principal = c.get('principal') as Principal | undefined;
+  const session = c.get('session');
+  return {
+    assets: deps.console.assets,
+    viewer: principal ? viewerOf(principal) : undefined,
+    csrf: session ? sessionCsrfToken(deps.tokenHasher, session.id) : undefined,
+  };
+}
+
+/**
+ * A `next` path to go to after sign-in: only a path of this site (`/…`, never `//host` or a scheme), else
+ * `/projects`.
+ *
+ * @example safeNext('/projects/web?q=a') // '/projects/web?q=a'; safeNext('//evil.example') // '/projects'
+ */
+export function safeNext(next: string | undefined | null): string {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\') || next.length > 2000) return '/projects';
+  // Control characters and backslashes could be read as another host by some browsers.
+  if (/[\u0000-\u001f\\]/.test(next)) return '/projects';
+  return next;
+}
