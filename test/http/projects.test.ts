@@ -25,7 +25,8 @@ describe('GET /health and GET /docs/openapi.json', () => {
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/application\/json/);
     expect(r.body.openapi).toMatch(/^3\./);
-    for (const route of ROUTES) {
+    // Console pages are routes too, but not of the API: the document leaves them out.
+    for (const route of ROUTES.filter((r) => !r.page)) {
       const path = route.path.replace(/:(\w+)/g, '{$1}');
       expect(r.body.paths[path]?.[route.method], `${route.method} ${path}`).toBeDefined();
     }

@@ -41,7 +41,7 @@ describe('CreateUserSchema', () => {
     [{ email: 'a@example.com', rootRole: 4 }, 'rootRole', 'at most 3'],
     [{ email: 'a@example.com', rootRole: 'Owner' }, 'rootRole', 'one of Admin, Editor, Viewer'],
     [{ email: 'a@example.com', rootRole: 1.5 }, 'rootRole', 'must be an integer'],
-    [{ email: 'a@example.com', password: 'x' }, 'password', 'not a known property'],
+    [{ email: 'a@example.com', password: 42 }, 'password', 'string'],
   ])('refuses %j at %s', (input, property, fragment) => {
     expectIssue(CreateUserSchema, input, property, fragment);
   });
