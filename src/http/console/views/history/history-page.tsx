@@ -41,7 +41,7 @@ const flagUrl = (projectId: string, name: string) => `/projects/${encodeURICompo
 function Filters({ project, query, people }: Pick<HistoryPageProps, 'project' | 'query' | 'people'>) {
   const known = query.by !== undefined && !people.has(query.by);
   return (
-    <form method="get" action={`/projects/${encodeURIComponent(project.id)}/history`} class="card filters" aria-label="Filter the history">
+    <form method="get" action={`/projects/${encodeURIComponent(project.id)}/history`} class="card filters history-filters" aria-label="Filter the history">
       <div class="field">
         <label for="history-feature">Flag</label>
         <input type="search" id="history-feature" name="feature" value={query.feature ?? ''} maxlength={100} autocapitalize="none" spellcheck={false} placeholder="Any flag" />

@@ -114,7 +114,8 @@ export function PastPage({ frame, project, query, past, pageSize }: PastPageProp
           <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false"><circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" stroke-width="2" /><path d="M12 7v5l3 2" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" /></svg>
           <div>
             <p class="past-banner-title">You are looking at {project.name} as it was at <Time iso={past.asked} />. Nothing here can be changed.</p>
-            <p class="small">The last change before that moment was made at <Time iso={past.at} />. <a href={base(project.id)}>Back to {project.name} now</a></p>
+            <p class="small">The last change before that moment was made at <Time iso={past.at} />. <a href={base(project.id)}>Back to {project.name} now</a>
+              {' · '}<a href={`${base(project.id)}/compare?from=${encodeURIComponent(past.asked)}&to=${encodeURIComponent(new Date().toISOString())}`}>What changed since</a></p>
           </div>
         </div>
       ) : null}
