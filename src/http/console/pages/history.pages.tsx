@@ -61,7 +61,9 @@ export const historyPages: RouteSpec[] = [
       // A click on an entry's moment should answer at once: the checkpoints are built while the person reads.
       preparePastViews(deps.registry, project.id);
       const failure = result.ok ? undefined : shown(result.error);
-      const props = { frame: frameOf(c, deps), project, query, people: people(deps), pageSize: HISTORY_PAGE_SIZE };
+      const flags = deps.registry.project(project.id)?.state.flags;
+      const isFlag = (name: string) => flags?.has(name) ?? false;
+      const props = { frame: frameOf(c, deps), project, query, people: people(deps), isFlag, pageSize: HISTORY_PAGE_SIZE };
       return page(c, <HistoryPage {...props} page={result.ok ? result.value : { error: failure!.message }} />, failure?.status ?? 200);
     },
   }),

@@ -20,6 +20,8 @@ export interface HistoryPageProps {
   page: { entries: TimelineEntry[]; hasMore: boolean } | { error: string };
   /** The people the person filter offers (`user:<id>` → name), and how `by` values are named. */
   people: ReadonlyMap<string, string>;
+  /** Whether a flag exists now (a deleted flag's name links to its timeline only). */
+  isFlag: (name: string) => boolean;
   pageSize: number;
 }
 
@@ -71,7 +73,7 @@ function Filters({ project, query, people }: Pick<HistoryPageProps, 'project' | 
   );
 }
 
-function Entry({ project, entry, people, query }: { project: HistoryPageProps['project']; entry: TimelineEntry; people: ReadonlyMap<string, string>; query: HistoryPageQuery }) {
+function Entry({ project, entry, people, query, isFlag }: Pick<HistoryPageProps, 'project' | 'people' | 'query' | 'isFlag'> & { entry: TimelineEntry }) {
   const person = personWords(entry.by, people);
   return (
     <li class="card entry">
@@ -79,7 +81,7 @@ function Entry({ project, entry, people, query }: { project: HistoryPageProps['p
         <span class={`badge kind-${entry.kind}`}>{KIND_LABELS[entry.kind] ?? entry.kind}</span>
         <h3 class="entry-title">
           {entryTitle(entry.type)}
-          {entry.feature ? <>{' · '}<a href={flagUrl(project.id, entry.feature)}>{entry.feature}</a></> : null}
+          {entry.feature ? <>{' · '}{isFlag(entry.feature) ? <a href={flagUrl(project.id, entry.feature)}>{entry.feature}</a> : entry.feature}</> : null}
           {entry.environment ? <span class="entry-env"> in {entry.environment}</span> : null}
         </h3>
       </div>
@@ -95,7 +97,7 @@ function Entry({ project, entry, people, query }: { project: HistoryPageProps['p
 }
 
 /** The history page. */
-export function HistoryPage({ frame, project, query, page, people, pageSize }: HistoryPageProps) {
+export function HistoryPage({ frame, project, query, page, people, isFlag, pageSize }: HistoryPageProps) {
   const title = query.feature ? `History of ${query.feature}` : 'History';
   const filtered = query.feature !== undefined || query.by !== undefined || query.kind !== undefined || query.from !== undefined || query.to !== undefined;
   return (
@@ -116,7 +118,7 @@ export function HistoryPage({ frame, project, query, page, people, pageSize }: H
           <h2 id="entries-title" class="sr-only">Changes</h2>
           {page.entries.length === 0
             ? <div class="card empty"><h3>No changes found</h3><p class="muted">{filtered ? 'No change matches these filters.' : 'Nothing has changed in this project yet.'}</p></div>
-            : <ol class="entries" role="list">{page.entries.map((entry) => <Entry project={project} entry={entry} people={people} query={query} />)}</ol>}
+            : <ol class="entries" role="list">{page.entries.map((entry) => <Entry project={project} entry={entry} people={people} query={query} isFlag={isFlag} />)}</ol>}
           <nav aria-label="Pages of the history" class="pager">
             {query.offset > 0 ? <a class="button button-secondary" href={historyUrl(project.id, query, { offset: Math.max(0, query.offset - pageSize) })}>Newer changes</a> : <span />}
             {page.hasMore ? <a class="button button-secondary" href={historyUrl(project.id, query, { offset: query.offset + pageSize })}>Older changes</a> : null}

@@ -60,13 +60,13 @@ export function PastFlagDetails({ flag, environments }: { flag: Flag; environmen
           const strategies = state ? [...state.strategies].sort((a, b) => a.sortOrder - b.sortOrder) : [];
           return (
             <section class="past-env">
-              <h4>{env} <OnOff on={state?.enabled ?? false} /></h4>
+              <h3>{env} <OnOff on={state?.enabled ?? false} /></h3>
               {strategies.length > 0 ? <ol class="past-strategies">{strategies.map((s) => <StrategyItem strategy={s} />)}</ol> : <p class="muted small">No strategies</p>}
             </section>
           );
         })}
         <section class="past-env">
-          <h4>Variants</h4>
+          <h3>Variants</h3>
           <Variants variants={flag.variants} />
         </section>
         {flag.tags && flag.tags.length > 0 ? <p class="small">Tags: {flag.tags.map((t) => `${t.type}:${t.value}`).join(', ')}</p> : null}
