@@ -6,11 +6,13 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { addStrategy, createFlag, flagPath, strategiesPath, switchOn } from '../helpers/flags.js';
+import { addStrategy, createFlag, envPath, flagPath, strategiesPath, switchOn } from '../helpers/flags.js';
 import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
+/** A server that keeps little of its log: 5 records past the older of two snapshots, one every 10 records. */
+const trimmedTest = consoleTest({ SNAPSHOT_EVERY: '10', LOG_RETENTION: '5' });
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
@@ -181,6 +183,30 @@ describe('the history pages', () => {
     expect(none?.status()).toBe(200);
     expect(await page.getByRole('heading', { name: 'Choose a moment' }).count()).toBe(1);
     expect((await page.goto(`${server.base}/projects/nothing/history`))?.status()).toBe(404);
+    await context.close();
+  });
+
+  trimmedTest('a moment whose log records LOG_RETENTION dropped is said so, with the earliest moment kept', async ({ server }) => {
+    await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
+    await addStrategy(server.h, (await createFlag(server.h, 'churn')).body.name, 'development');
+    const early = await moment();
+    for (let i = 0; i < 40; i += 1) {
+      expect((await server.h.req('POST', `${envPath('churn', 'development')}/${i % 2 === 0 ? 'on' : 'off'}`)).status).toBe(200);
+      await pause(2);
+    }
+    await server.restart(); // closing writes a snapshot and trims the log
+    const context = await browser().newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await signIn(page, server, 'ann', 'ann-secret-42');
+    const gone = await page.goto(`${server.base}/projects/default/at?t=${encodeURIComponent(early)}`);
+    expect(gone?.status()).toBe(404);
+    expect(await page.getByRole('alert').textContent()).toContain('is not kept (trimmed by LOG_RETENTION');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'past-trimmed-desktop');
+    await page.getByRole('link', { name: /Show the earliest moment/ }).click();
+    await page.waitForURL((url) => url.searchParams.get('t') !== early);
+    expect(await page.getByRole('status').textContent()).toContain('Nothing here can be changed.');
+    expect(await page.getByRole('rowheader', { name: 'churn' }).count()).toBe(1);
     await context.close();
   });
 
