@@ -35,8 +35,10 @@ function projectOf(deps: AppDeps, projectId: string): { id: string; name: string
 }
 
 /** A failure a page shows in place (a date that is not one, a moment that cannot be shown); any other is thrown. */
-function shown(error: DomainError): { status: number; message: string } {
-  if (error.kind === 'ValidationError' || isMomentError(error)) return { status: STATUS[error.kind], message: error.message };
+function shown(error: DomainError): { status: number; title: string; message: string } {
+  const status = STATUS[error.kind];
+  if (isMomentError(error)) return { status, title: error.reason === 'trimmed' ? 'This moment is no longer kept' : 'The project did not exist yet', message: error.message };
+  if (error.kind === 'ValidationError') return { status, title: 'That is not a date and time', message: error.message };
   throw apiError(error.kind, error.message);
 }
 
@@ -64,7 +66,7 @@ export const historyPages: RouteSpec[] = [
       const flags = deps.registry.project(project.id)?.state.flags;
       const isFlag = (name: string) => flags?.has(name) ?? false;
       const props = { frame: frameOf(c, deps), project, query, people: people(deps), isFlag, pageSize: HISTORY_PAGE_SIZE };
-      return page(c, <HistoryPage {...props} page={result.ok ? result.value : { error: failure!.message }} />, failure?.status ?? 200);
+      return page(c, <HistoryPage {...props} page={result.ok ? result.value : { title: failure!.title, error: failure!.message }} />, failure?.status ?? 200);
     },
   }),
   defineRoute({
@@ -79,7 +81,7 @@ export const historyPages: RouteSpec[] = [
       if (past.ok) return page(c, <PastPage {...props} past={past.value} />, 200);
       const failure = shown(past.error);
       const earliest = isMomentError(past.error) ? past.error.earliest : null;
-      return page(c, <PastPage {...props} past={{ error: failure.message, earliest }} />, failure.status);
+      return page(c, <PastPage {...props} past={{ title: failure.title, error: failure.message, earliest }} />, failure.status);
     },
   }),
   defineRoute({
@@ -93,7 +95,7 @@ export const historyPages: RouteSpec[] = [
       const comparison = await compareMoments(deps.registry, project.id, query.from, query.to);
       if (comparison.ok) return page(c, <ComparePage {...props} comparison={comparison.value} />, 200);
       const failure = shown(comparison.error);
-      return page(c, <ComparePage {...props} comparison={{ error: failure.message }} />, failure.status);
+      return page(c, <ComparePage {...props} comparison={{ title: failure.title, error: failure.message }} />, failure.status);
     },
   }),
 ];

@@ -16,7 +16,7 @@ export interface ComparePageProps {
   project: { id: string; name: string };
   query: ComparePageQuery;
   /** The comparison; a message when a moment cannot be shown; null when the two moments are not both given. */
-  comparison: MomentComparison | { error: string } | null;
+  comparison: MomentComparison | { title: string; error: string } | null;
   pageSize: number;
 }
 
@@ -92,7 +92,7 @@ export function ComparePage({ frame, project, query, comparison, pageSize }: Com
         <div class="filter-actions"><button type="submit" class="button button-primary">Compare</button></div>
       </form>
       {comparison === null ? <div class="card empty"><h2>Choose two moments</h2><p class="muted">Pick the two dates and times above to see what changed between them.</p></div> : null}
-      {comparison && 'error' in comparison ? <p class="alert alert-error" role="alert">{comparison.error}</p> : null}
+      {comparison && 'error' in comparison ? <div class="alert alert-error" role="alert"><p class="alert-title">{comparison.title}</p><p class="alert-detail">{comparison.error}</p></div> : null}
       {comparison && !('error' in comparison) ? <Differences project={project} comparison={comparison} query={query} pageSize={pageSize} /> : null}
     </Layout>
   );

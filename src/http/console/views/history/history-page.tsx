@@ -17,7 +17,7 @@ export interface HistoryPageProps {
   project: { id: string; name: string };
   query: HistoryPageQuery;
   /** The page of entries, or the message of a filter the history refused (a bad date). */
-  page: { entries: TimelineEntry[]; hasMore: boolean } | { error: string };
+  page: { entries: TimelineEntry[]; hasMore: boolean } | { title: string; error: string };
   /** The people the person filter offers (`user:<id>` → name), and how `by` values are named. */
   people: ReadonlyMap<string, string>;
   /** Whether a flag exists now (a deleted flag's name links to its timeline only). */
@@ -113,7 +113,7 @@ export function HistoryPage({ frame, project, query, page, people, isFlag, pageS
       </div>
       <ProjectNav projectId={project.id} projectName={project.name} current="history" />
       <Filters project={project} query={query} people={people} />
-      {'error' in page ? <p class="alert alert-error" role="alert">{page.error}</p> : (
+      {'error' in page ? <div class="alert alert-error" role="alert"><p class="alert-title">{page.title}</p><p class="alert-detail">{page.error}</p></div> : (
         <section aria-labelledby="entries-title">
           <h2 id="entries-title" class="sr-only">Changes</h2>
           {page.entries.length === 0

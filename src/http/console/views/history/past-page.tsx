@@ -16,7 +16,7 @@ export interface PastPageProps {
   project: { id: string; name: string };
   query: PastPageQuery;
   /** The project then; a message when that moment cannot be shown; null when no moment was asked yet. */
-  past: PastProject | { error: string; earliest: string | null } | null;
+  past: PastProject | { title: string; error: string; earliest: string | null } | null;
   pageSize: number;
 }
 
@@ -123,7 +123,8 @@ export function PastPage({ frame, project, query, past, pageSize }: PastPageProp
       {past === null ? <div class="card empty"><h2>Choose a moment</h2><p class="muted">Pick a date and time above, or open a change in the <a href={`${base(project.id)}/history`}>history</a> and follow "Show the project as it was after this change".</p></div> : null}
       {past && 'error' in past ? (
         <div class="alert alert-error" role="alert">
-          <p>{past.error}</p>
+          <p class="alert-title">{past.title}</p>
+          <p class="alert-detail">{past.error}</p>
           {past.earliest ? <p><a href={`${base(project.id)}/at?t=${encodeURIComponent(past.earliest)}`}>Show the earliest moment that can be shown (<Time iso={past.earliest} />)</a></p> : null}
         </div>
       ) : null}
