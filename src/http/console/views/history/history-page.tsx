@@ -108,7 +108,9 @@ export function HistoryPage({ frame, project, query, page, people, isFlag, pageS
       <div class="page-header">
         <div>
           <h1>{title}</h1>
-          <p class="muted">Every change to {project.name}, newest first, with what it moved.</p>
+          {query.feature
+            ? <p class="muted">Every change to flag {query.feature}, newest first.{isFlag(query.feature) ? <>{' '}<a href={flagUrl(project.id, query.feature)}>Open the flag</a></> : null}</p>
+            : <p class="muted">Every change to {project.name}, newest first, with what it moved.</p>}
         </div>
       </div>
       <ProjectNav projectId={project.id} projectName={project.name} current="history" />
