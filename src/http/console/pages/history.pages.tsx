@@ -23,9 +23,10 @@ import { PastPage } from '../views/history/past-page.js';
 
 const PAGE = { status: 200, description: 'An HTML page' };
 
-// The schema's kinds are the query's: a kind added to CHANGE_KINDS but not to the filter fails to compile here.
-const KINDS: readonly ChangeKind[] = HISTORY_KINDS;
-void KINDS;
+// The filter offers exactly the query's kinds: one added to CHANGE_KINDS but not to HISTORY_KINDS (or the
+// reverse) fails to compile here.
+type Unoffered = Exclude<ChangeKind, (typeof HISTORY_KINDS)[number]> | Exclude<(typeof HISTORY_KINDS)[number], ChangeKind>;
+const KINDS: [Unoffered] extends [never] ? readonly ChangeKind[] : never = HISTORY_KINDS;
 
 /** The project the path names, by id and name (a 404 page when there is none). */
 function projectOf(deps: AppDeps, projectId: string): { id: string; name: string } {
@@ -65,7 +66,7 @@ export const historyPages: RouteSpec[] = [
       const failure = result.ok ? undefined : shown(result.error);
       const flags = deps.registry.project(project.id)?.state.flags;
       const isFlag = (name: string) => flags?.has(name) ?? false;
-      const props = { frame: frameOf(c, deps), project, query, people: people(deps), isFlag, pageSize: HISTORY_PAGE_SIZE };
+      const props = { frame: frameOf(c, deps), project, query, people: people(deps), kinds: KINDS, isFlag, pageSize: HISTORY_PAGE_SIZE };
       return page(c, <HistoryPage {...props} page={result.ok ? result.value : { title: failure!.title, error: failure!.message }} />, failure?.status ?? 200);
     },
   }),

@@ -1,4 +1,5 @@
 import type { ProjectEvent } from '../../../../domain/events.js';
+import type { ChangeKind } from '../../../../queries/history.query.js';
 
 /** What each kind of history entry did, as a heading of its entry. */
 const DID: Record<ProjectEvent['type'], string> = {
@@ -27,7 +28,7 @@ const DID: Record<ProjectEvent['type'], string> = {
 export const entryTitle = (type: ProjectEvent['type']): string => DID[type] ?? type;
 
 /** The names of the kinds of change, for the filter and the entries' badges. */
-export const KIND_LABELS: Record<string, string> = {
+export const KIND_LABELS: Record<ChangeKind, string> = {
   lifecycle: 'Lifecycle', metadata: 'Details', switch: 'On/off', strategy: 'Strategies', variants: 'Variants', tags: 'Tags',
   dependencies: 'Dependencies', project: 'Project',
 };

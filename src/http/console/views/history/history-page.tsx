@@ -4,8 +4,8 @@
  * entries newest first, each with who, when, what, which flag, the change itself as a readable diff, and a link
  * to the project as it was after it; older and newer pages.
  */
-import type { TimelineEntry } from '../../../../queries/history.query.js';
-import { HISTORY_KINDS, type HistoryPageQuery } from '../../../../schemas/history-page.schema.js';
+import type { ChangeKind, TimelineEntry } from '../../../../queries/history.query.js';
+import type { HistoryPageQuery } from '../../../../schemas/history-page.schema.js';
 import { Layout, type Frame } from '../../layout.js';
 import { ProjectNav } from '../project-nav.js';
 import { ChangeList } from './change-list.js';
@@ -20,6 +20,8 @@ export interface HistoryPageProps {
   page: { entries: TimelineEntry[]; hasMore: boolean } | { title: string; error: string };
   /** The people the person filter offers (`user:<id>` → name), and how `by` values are named. */
   people: ReadonlyMap<string, string>;
+  /** The kinds of change the filter offers. */
+  kinds: readonly ChangeKind[];
   /** Whether a flag exists now (a deleted flag's name links to its timeline only). */
   isFlag: (name: string) => boolean;
   pageSize: number;
@@ -40,7 +42,7 @@ export function historyUrl(projectId: string, query: HistoryPageQuery, change: P
 const pastUrl = (projectId: string, at: string) => `/projects/${encodeURIComponent(projectId)}/at?t=${encodeURIComponent(at)}`;
 const flagUrl = (projectId: string, name: string) => `/projects/${encodeURIComponent(projectId)}/features/${encodeURIComponent(name)}`;
 
-function Filters({ project, query, people }: Pick<HistoryPageProps, 'project' | 'query' | 'people'>) {
+function Filters({ project, query, people, kinds }: Pick<HistoryPageProps, 'project' | 'query' | 'people' | 'kinds'>) {
   const known = query.by !== undefined && !people.has(query.by);
   return (
     <form method="get" action={`/projects/${encodeURIComponent(project.id)}/history`} class="card filters history-filters" aria-label="Filter the history">
@@ -60,7 +62,7 @@ function Filters({ project, query, people }: Pick<HistoryPageProps, 'project' | 
         <label for="history-kind">Kind of change</label>
         <select id="history-kind" name="kind">
           <option value="">Any kind</option>
-          {HISTORY_KINDS.map((kind) => <option value={kind} selected={query.kind === kind}>{KIND_LABELS[kind]}</option>)}
+          {kinds.map((kind) => <option value={kind} selected={query.kind === kind}>{KIND_LABELS[kind]}</option>)}
         </select>
       </div>
       <MomentInput id="history-from" name="from" label="From" value={query.from} />
@@ -97,7 +99,7 @@ function Entry({ project, entry, people, query, isFlag }: Pick<HistoryPageProps,
 }
 
 /** The history page. */
-export function HistoryPage({ frame, project, query, page, people, isFlag, pageSize }: HistoryPageProps) {
+export function HistoryPage({ frame, project, query, page, people, kinds, isFlag, pageSize }: HistoryPageProps) {
   const title = query.feature ? `History of ${query.feature}` : 'History';
   const filtered = query.feature !== undefined || query.by !== undefined || query.kind !== undefined || query.from !== undefined || query.to !== undefined;
   return (
@@ -114,7 +116,7 @@ export function HistoryPage({ frame, project, query, page, people, isFlag, pageS
         </div>
       </div>
       <ProjectNav projectId={project.id} projectName={project.name} current="history" />
-      <Filters project={project} query={query} people={people} />
+      <Filters project={project} query={query} people={people} kinds={kinds} />
       {'error' in page ? <div class="alert alert-error" role="alert"><p class="alert-title">{page.title}</p><p class="alert-detail">{page.error}</p></div> : (
         <section aria-labelledby="entries-title">
           <h2 id="entries-title" class="sr-only">Changes</h2>
