@@ -30,7 +30,7 @@ async function moment(): Promise<string> {
  */
 async function story(server: ConsoleServer): Promise<{ beforeSwitch: string; afterSwitch: string }> {
   const { h } = server;
-  await createFlag(h, 'checkout', { description: 'The new checkout' });
+  await createFlag(h, 'checkout', { description: 'The <b>new</b> checkout' });
   const constraints = [{ contextName: 'userId', operator: 'IN', values: ['a', 'b'] }];
   const s = await addStrategy(h, 'checkout', 'development', { name: 'flexibleRollout', parameters: { rollout: 10, stickiness: 'default', groupId: 'checkout' }, constraints });
   const beforeSwitch = await moment();
@@ -137,6 +137,9 @@ describe('the history pages', () => {
     await row.getByText('Strategies and variants').click();
     expect(await row.locator('.params').textContent()).toContain('rollout10');
     expect(await row.locator('.constraints').textContent()).toBe('userId IN [a, b]');
+    // What a person typed is shown as text, never as markup.
+    expect(await row.locator('.past-details-body > p').first().textContent()).toBe('The <b>new</b> checkout');
+    expect(await page.locator('main b').count()).toBe(0);
     // Nothing can change anything: no form that posts, no switch, no input but the moment form's.
     expect(await page.locator('main form[method=post]').count()).toBe(0);
     expect(await page.locator('main [role=switch], main input[type=checkbox]').count()).toBe(0);

@@ -38,9 +38,10 @@ function Differences({ project, comparison, query, pageSize }: { project: Compar
     <section aria-labelledby="differences-title">
       <div class="compare-summary card">
         <h2 id="differences-title">{flags.length === 0 ? 'No flag differs' : `${flags.length} flag${flags.length === 1 ? '' : 's'} differ`}</h2>
-        <p class="muted">
-          From <Time iso={comparison.from.asked} /> (<a href={past(comparison.from.asked)}>the project then</a>)
-          {' '}to <Time iso={comparison.to.asked} /> (<a href={past(comparison.to.asked)}>the project then</a>).
+        <p class="muted">From <Time iso={comparison.from.asked} /> to <Time iso={comparison.to.asked} />.</p>
+        <p class="small">
+          Show the project as it was <a href={past(comparison.from.asked)}>at the first moment</a>
+          {' '}or <a href={past(comparison.to.asked)}>at the second moment</a>.
         </p>
       </div>
       {settings.length > 0 ? (
