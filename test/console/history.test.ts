@@ -213,6 +213,29 @@ describe('the history pages', () => {
     await context.close();
   });
 
+  test('the history is paged, 50 entries at a time, newest first', async ({ server }) => {
+    await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
+    await addStrategy(server.h, (await createFlag(server.h, 'churn')).body.name, 'development');
+    for (let i = 0; i < 60; i += 1) expect((await server.h.req('POST', `${envPath('churn', 'development')}/${i % 2 === 0 ? 'on' : 'off'}`)).status).toBe(200);
+    const context = await browser().newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await signIn(page, server, 'ann', 'ann-secret-42');
+    await page.goto(`${server.base}/projects/default/history`);
+    expect(await page.locator('li.entry').count()).toBe(50);
+    expect(await page.locator('li.entry .entry-title').first().textContent()).toBe('Switched off · churn in development');
+    expect(await page.getByRole('link', { name: 'Newer changes' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Older changes' }).click();
+    await page.waitForURL((url) => url.searchParams.get('offset') === '50');
+    // 60 switches, the strategy, the flag and the project: 13 on the second page.
+    expect(await page.locator('li.entry').count()).toBe(13);
+    expect(await page.locator('li.entry .entry-title').last().textContent()).toBe('Project created');
+    expect(await page.getByRole('link', { name: 'Older changes' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Newer changes' }).click();
+    await page.waitForURL((url) => !url.searchParams.has('offset'));
+    expect(await page.locator('li.entry').count()).toBe(50);
+    await context.close();
+  });
+
   test('two moments compared list the flags that differ, with the diff', async ({ server }) => {
     await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
     const { beforeSwitch } = await story(server);
