@@ -140,6 +140,7 @@ describe('the history pages', () => {
     // What a person typed is shown as text, never as markup.
     expect(await row.locator('.past-details-body > p').first().textContent()).toBe('The <b>new</b> checkout');
     expect(await page.locator('main b').count()).toBe(0);
+    expect(await row.getByRole('link', { name: 'Changes to checkout up to this moment' }).getAttribute('href')).toMatch(/^\/projects\/default\/history\?feature=checkout&to=/);
     // Nothing can change anything: no form that posts, no switch, no input but the moment form's.
     expect(await page.locator('main form[method=post]').count()).toBe(0);
     expect(await page.locator('main [role=switch], main input[type=checkbox]').count()).toBe(0);

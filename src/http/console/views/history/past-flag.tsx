@@ -49,7 +49,7 @@ function Variants({ variants }: { variants: Variant[] }) {
 export const strategyCount = (flag: Flag): number => Object.values(flag.environments).reduce((n, env) => n + env.strategies.length, 0);
 
 /** A flag's whole configuration at that moment, behind a disclosure. */
-export function PastFlagDetails({ flag, environments }: { flag: Flag; environments: string[] }) {
+export function PastFlagDetails({ flag, environments, historyUrl }: { flag: Flag; environments: string[]; historyUrl: string }) {
   return (
     <details class="past-details">
       <summary>Strategies and variants<span class="sr-only"> of {flag.name}</span></summary>
@@ -71,6 +71,7 @@ export function PastFlagDetails({ flag, environments }: { flag: Flag; environmen
         </section>
         {flag.tags && flag.tags.length > 0 ? <p class="small">Tags: {flag.tags.map((t) => `${t.type}:${t.value}`).join(', ')}</p> : null}
         {flag.dependencies && flag.dependencies.length > 0 ? <p class="small">Depends on: {flag.dependencies.map((d) => `${d.enabled ? '' : 'not '}${d.feature}`).join(', ')}</p> : null}
+        <p class="small"><a href={historyUrl}>Changes to {flag.name} up to this moment</a></p>
       </div>
     </details>
   );

@@ -77,7 +77,7 @@ function FlagTable({ project, past, query, pageSize }: { project: PastPageProps[
                 <td>{strategyCount(flag)}</td>
               </tr>
               <tr class="detail-row">
-                <td colspan={environments.length + 3}><PastFlagDetails flag={flag} environments={environments} /></td>
+                <td colspan={environments.length + 3}><PastFlagDetails flag={flag} environments={environments} historyUrl={`${base(project.id)}/history?feature=${encodeURIComponent(flag.name)}&to=${encodeURIComponent(past.asked)}`} /></td>
               </tr>
             </tbody>
           ))}
