@@ -1,0 +1,30 @@
+/** @jsxImportSource hono/jsx */
+/** The places of one project (its flags, its history, two moments compared), under the project's heading. */
+
+/** A place of a project's navigation. */
+export type ProjectPlace = 'flags' | 'history' | 'compare';
+
+const PLACES: readonly { id: ProjectPlace; label: string; path: string }[] = [
+  { id: 'flags', label: 'Flags', path: '' },
+  { id: 'history', label: 'History', path: '/history' },
+  { id: 'compare', label: 'Compare', path: '/compare' },
+];
+
+/**
+ * The project's sub-navigation, the current place marked with `aria-current` (none on a page that is no place
+ * of it, such as the past view, which `current` leaves out).
+ *
+ * @example <ProjectNav projectId="checkout" projectName="Checkout" current="history" />
+ */
+export function ProjectNav({ projectId, projectName, current }: { projectId: string; projectName: string; current?: ProjectPlace | undefined }) {
+  const base = `/projects/${encodeURIComponent(projectId)}`;
+  return (
+    <nav aria-label={`Project ${projectName}`} class="project-nav">
+      <ul>
+        {PLACES.map((place) => (
+          <li><a href={`${base}${place.path}`} aria-current={place.id === current ? 'page' : undefined}>{place.label}</a></li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
