@@ -5,6 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
+import { clientToken, nodeMetricsBody, postMetrics } from '../http/usage/usage-fixtures.js';
 import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
@@ -45,6 +46,7 @@ describe('a flag\'s page', () => {
     expect(await page.getByRole('switch', { name: 'checkout in development' }).getAttribute('aria-checked')).toBe('true');
     expect(env(await flag(server), 'development').enabled).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
+    await page.evaluate('window.scrollTo(0, 0)');
     await screenshot(page, 'flag-desktop');
     await page.setViewportSize(PHONE);
     await page.reload();
@@ -78,7 +80,7 @@ describe('a flag\'s page', () => {
     const page = await openFlag(server);
     await devSection(page).getByText('Edit Half').click();
     const section = editForm(page);
-    await section.getByLabel('Rollout (%)').evaluate((el) => el.removeAttribute('max'));
+    await section.getByLabel('Rollout (%)').evaluate((el: any) => el.removeAttribute('max'));
     await section.getByLabel('Rollout (%)').fill('150');
     await section.getByRole('button', { name: 'Save strategy' }).click();
     await page.waitForLoadState();
@@ -155,6 +157,54 @@ describe('a flag\'s page', () => {
     expect(await page.locator('main button, main input, main select, main textarea').count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'flag-viewer-desktop');
+    await page.context().close();
+  });
+
+  test('edits the variants; a bad JSON payload is named next to its field', async ({ server }) => {
+    const page = await openFlag(server);
+    await page.getByText('Edit variants').click();
+    const form = page.getByRole('form', { name: 'Variants' });
+    await form.getByLabel('Name').fill('blue');
+    await form.getByLabel('Payload type').selectOption('json');
+    await form.getByLabel('Payload', { exact: true }).fill('{"colour": ');
+    await form.getByRole('button', { name: 'Save variants' }).click();
+    await page.waitForLoadState();
+    const payload = page.getByRole('form', { name: 'Variants' }).getByLabel('Payload', { exact: true }).first();
+    expect(await payload.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator(`#${(await payload.getAttribute('aria-describedby'))!}`).textContent()).toContain('must be valid JSON for a json payload');
+    expect((await server.h.json('GET', `${FLAG_API}/variants`)).body.variants).toEqual([]);
+    await payload.fill('{"colour": "blue"}');
+    const again = page.getByRole('form', { name: 'Variants' });
+    await again.getByLabel('Name').last().fill('green');
+    await again.getByRole('button', { name: 'Save variants' }).click();
+    await page.waitForURL(/done=saved/);
+    const variants = (await server.h.json('GET', `${FLAG_API}/variants`)).body.variants as any[];
+    expect(variants.map((v) => [v.name, v.weight, v.payload?.value])).toEqual([['blue', 500, '{"colour": "blue"}'], ['green', 500, undefined]]);
+    await page.context().close();
+  });
+
+  test('shows usage as a chart with its figures, adds a dependency, clones the flag', async ({ server }) => {
+    const sdk = await clientToken(server.h);
+    const page = await openFlag(server);
+    await postMetrics(server.h, sdk, nodeMetricsBody({ checkout: { yes: 12, no: 3, variants: {} } }));
+    await server.h.registry.usage.flush();
+    await server.h.json('POST', '/api/admin/projects/default/features', { name: 'payments' });
+    await page.reload();
+    expect(await page.getByRole('img', { name: 'development: 12 yes and 3 no in the last 48 hours' }).count()).toBe(1);
+    await page.getByText('Hourly figures for development').click();
+    expect(await page.getByRole('cell', { name: '12' }).count()).toBe(1);
+    await page.getByLabel('Parent flag').selectOption('payments');
+    await page.getByRole('button', { name: 'Add dependency' }).click();
+    await page.waitForURL(/done=linked/);
+    expect((await flag(server)).dependencies).toEqual([{ feature: 'payments', enabled: true, variants: [] }]);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.evaluate('window.scrollTo(0, 0)');
+    await screenshot(page, 'flag-usage-desktop');
+    await page.getByText('Clone…').click();
+    await page.getByLabel('Name of the copy').fill('checkout-v2');
+    await page.getByRole('button', { name: 'Clone flag' }).click();
+    await page.waitForURL(`${server.base}/projects/default/features/checkout-v2?done=cloned`);
+    expect((await server.h.json('GET', '/api/admin/projects/default/features/checkout-v2')).status).toBe(200);
     await page.context().close();
   });
 });

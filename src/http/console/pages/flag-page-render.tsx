@@ -19,6 +19,7 @@ import type { AppDeps, AppEnv } from '../../route.js';
 import { orderedEnvironments } from '../../views.js';
 import { frameOf, renderPage } from '../render.js';
 import type { StrategyDraft } from '../strategy-form.js';
+import type { VariantDraft } from '../variant-form.js';
 import type { FlagPageModel } from '../views/flag/flag-model.js';
 import { FlagPage } from '../views/flag/flag-page.js';
 import type { PageError } from '../views/flag/form-parts.js';
@@ -33,7 +34,7 @@ export interface FlagPath {
 export const NOTICES = {
   saved: 'Saved.', toggled: 'Switched.', added: 'Strategy added.', deleted: 'Strategy deleted.', copied: 'Strategies copied.',
   moved: 'Strategy moved.', archived: 'Flag archived.', revived: 'Flag revived: it is off in every environment.', cloned: 'Flag cloned.',
-  tagged: 'Tags saved.',
+  tagged: 'Tags saved.', linked: 'Dependency saved.', unlinked: 'Dependency removed.',
 } as const;
 
 /** The path of a flag's page. */
@@ -92,10 +93,10 @@ export function flagPage(c: Context<AppEnv>, deps: AppDeps, p: FlagPath, status 
 }
 
 /** A refused form: the page again, its status the API's for that error, the message next to the field it names. */
-export function refusedForm(c: Context<AppEnv>, deps: AppDeps, p: FlagPath, refusal: { form: string; field: string | null; error: Pick<DomainError, 'kind' | 'message'>; draft?: StrategyDraft }): Response {
+export function refusedForm(c: Context<AppEnv>, deps: AppDeps, p: FlagPath, refusal: { form: string; field: string | null; error: Pick<DomainError, 'kind' | 'message'>; draft?: StrategyDraft; variants?: VariantDraft[] }): Response {
   const values = c.get('form') ?? {};
   const { _csrf: _, ...sent } = values;
-  return flagPage(c, deps, p, STATUS[refusal.error.kind], { form: refusal.form, field: refusal.field, message: refusal.error.message, values: sent, draft: refusal.draft });
+  return flagPage(c, deps, p, STATUS[refusal.error.kind], { form: refusal.form, field: refusal.field, message: refusal.error.message, values: sent, draft: refusal.draft, variants: refusal.variants });
 }
 
 /** The field a message names (`"type": ...` → `type`) when it is one of `fields`, else null. */

@@ -10,6 +10,12 @@ import { CloneFeatureSchema, UpdateFeatureSchema } from '../../../schemas/featur
 import { formatIssues } from '../../../schemas/issues.js';
 import { FeatureEnvironmentParamsSchema, FeatureParamsSchema } from '../../../schemas/params.schema.js';
 import { TagSchema } from '../../../schemas/tag.schema.js';
+import { CreateDependencySchema } from '../../../schemas/dependency.schema.js';
+import { VariantsSchema } from '../../../schemas/variant.schema.js';
+import { addDependency, removeDependency } from '../../../use-cases/dependencies.use-cases.js';
+import { setVariants } from '../../../use-cases/variants.use-cases.js';
+import { apiError } from '../../errors.js';
+import { variantDraftsFromForm, variantFieldOf, variantsBodyOf } from '../variant-form.js';
 import { archiveFlag, cloneFlag, deleteArchivedFlags, reviveFlags, updateFlag } from '../../../use-cases/flags.use-cases.js';
 import { changeTags } from '../../../use-cases/tags.use-cases.js';
 import { disableFlag, enableFlag } from '../../../use-cases/toggles.use-cases.js';
@@ -119,5 +125,39 @@ export const flagPages: RouteSpec[] = [
       return backToFlag(c, { projectId: params.projectId, featureName: parsed.output.name }, 'cloned');
     },
   }),
+  defineRoute({
+    ...page, method: 'post', path: `${FLAG}/variants`, permission: 'UPDATE_FEATURE_VARIANTS', params: FeatureParamsSchema, success: BACK,
+    summary: 'Replace a flag\'s variants (the rows of the variants form; overrides are kept by name)',
+    handle: async ({ c, deps, params, principal, registry }) => {
+      const stored = c.get('actor')?.state.flags.get(params.featureName);
+      if (!stored) throw apiError('NotFoundError', `No flag "${params.featureName}"`);
+      const rows = variantDraftsFromForm(c.get('form') ?? {});
+      const parsed = v.safeParse(VariantsSchema, variantsBodyOf(rows, stored.variants));
+      if (!parsed.success) { const error = invalid(parsed.issues); return refusedForm(c, deps, params, { form: 'variants', field: variantFieldOf(error.message), error, variants: rows }); }
+      const saved = await setVariants(registry, { ...params, variants: parsed.output }, principal);
+      if (!saved.ok) return refusedForm(c, deps, params, { form: 'variants', field: variantFieldOf(saved.error.message), error: saved.error, variants: rows });
+      return backToFlag(c, params, 'saved', 'variants-title');
+    },
+  }),
+  defineRoute({
+    ...page, method: 'post', path: `${FLAG}/dependencies`, permission: 'UPDATE_FEATURE', params: FeatureParamsSchema, success: BACK,
+    summary: 'Make a flag depend on a parent flag of its project (on or off)',
+    handle: async ({ c, deps, params, principal, registry }) => {
+      const form = c.get('form') ?? {};
+      const parsed = v.safeParse(CreateDependencySchema, { feature: form['feature'] ?? '', enabled: form['enabled'] !== 'false' });
+      if (!parsed.success) { const error = invalid(parsed.issues); return refusedForm(c, deps, params, { form: 'dependencies', field: namedField(error.message, ['feature']), error }); }
+      const added = await addDependency(registry, { ...params, ...parsed.output }, principal);
+      if (!added.ok) return refusedForm(c, deps, params, { form: 'dependencies', field: namedField(added.error.message, ['feature']), error: added.error });
+      return backToFlag(c, params, 'linked', 'dependencies-title');
+    },
+  }),
+  defineRoute({
+    ...page, method: 'post', path: `${FLAG}/dependencies/remove`, permission: 'UPDATE_FEATURE', params: FeatureParamsSchema, success: BACK,
+    summary: 'Remove a flag\'s dependency on one parent (`parent`)',
+    handle: async ({ c, deps, params, principal, registry }) => {
+      const removed = await removeDependency(registry, { ...params, parent: c.get('form')?.['parent'] ?? '' }, principal);
+      if (!removed.ok) return refusedForm(c, deps, params, { form: 'dependencies', field: null, error: removed.error });
+      return backToFlag(c, params, 'unlinked', 'dependencies-title');
+    },
+  }),
 ];
-

@@ -11,3 +11,9 @@ document.addEventListener('input', (event) => {
   const range = el.id ? document.querySelector(`input[data-sync="${CSS.escape(el.id)}"]`) : null;
   if (range) range.value = el.value;
 });
+
+// After a refused form the page comes back with the field the message names marked invalid: bring it into view.
+document.addEventListener('DOMContentLoaded', () => {
+  const invalid = document.querySelector('main [aria-invalid="true"]');
+  if (invalid instanceof HTMLElement) invalid.focus();
+});

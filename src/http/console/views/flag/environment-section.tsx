@@ -54,7 +54,7 @@ export function EnvironmentSection({ model, env }: { model: FlagPageModel; env: 
       <div class="env-head">
         <div>
           <h3 id={`${id}-title`}>{env.name}</h3>
-          <p class="muted env-meta">{env.type} · last seen <When at={env.lastSeenAt} /></p>
+          <p class="muted env-meta">{env.type} environment · last seen <When at={env.lastSeenAt} /></p>
         </div>
         <Switch model={model} env={env} />
       </div>

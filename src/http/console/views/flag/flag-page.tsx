@@ -2,10 +2,12 @@
 /** A flag's page: header with its marks and actions, details, tags, each environment, variants and usage. */
 import { Layout } from '../../layout.js';
 import { EnvironmentSection } from './environment-section.js';
+import { FlagDependencies } from './flag-dependencies.js';
 import { FlagDetails, FlagMarks } from './flag-details.js';
 import { FlagLifecycle } from './flag-lifecycle.js';
 import type { FlagPageModel } from './flag-model.js';
 import { FlagTags } from './flag-tags.js';
+import { FlagUsage } from './flag-usage.js';
 import { FlagVariants } from './flag-variants.js';
 
 /** The whole page. */
@@ -39,6 +41,8 @@ export function FlagPage({ model }: { model: FlagPageModel }) {
         {model.environments.map((env) => <EnvironmentSection model={model} env={env} />)}
       </div>
       <FlagVariants model={model} />
+      <FlagDependencies model={model} />
+      <FlagUsage model={model} />
       <script src={model.frame.assets.url('flag-page.js')} defer></script>
     </Layout>
   );

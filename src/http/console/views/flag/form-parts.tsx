@@ -2,6 +2,7 @@
 /** Pieces every form of the flag page shares: the CSRF field, ids, and the API's message next to its field. */
 import type { Child } from 'hono/jsx';
 import type { StrategyDraft } from '../../strategy-form.js';
+import type { VariantDraft } from '../../variant-form.js';
 
 /** A refused form, shown again with the API's message next to the field it names. */
 export interface PageError {
@@ -14,6 +15,8 @@ export interface PageError {
   values: Record<string, string>;
   /** A refused strategy form's draft, shown again as sent. */
   draft?: StrategyDraft | undefined;
+  /** A refused variants form's rows, shown again as sent. */
+  variants?: VariantDraft[] | undefined;
 }
 
 /** An element id made of parts: anything but letters, digits, `-` and `_` becomes `-`. */
