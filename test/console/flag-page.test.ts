@@ -207,4 +207,28 @@ describe('a flag\'s page', () => {
     expect((await server.h.json('GET', '/api/admin/projects/default/features/checkout-v2')).status).toBe(200);
     await page.context().close();
   });
+
+  test('tags, copying strategies, disabling one and moving one down', async ({ server }) => {
+    const page = await openFlag(server);
+    await server.h.json('POST', `${FLAG_API}/environments/development/strategies`, { name: 'default', title: 'All' });
+    await page.reload();
+    await page.getByLabel('Tag value').fill('web');
+    await page.getByRole('button', { name: 'Add tag' }).click();
+    await page.waitForURL(/done=tagged/);
+    expect((await flag(server)).tags).toEqual([{ type: 'simple', value: 'web' }]);
+    await page.getByRole('button', { name: 'Remove tag simple:web' }).click();
+    await page.waitForURL(/done=tagged/);
+    expect((await flag(server)).tags).toEqual([]);
+    await devSection(page).getByRole('button', { name: 'Move Half down' }).click();
+    await page.waitForURL(/done=moved/);
+    const titles = async (environment: string) => env(await flag(server), environment).strategies.map((x: any) => `${x.title}${x.disabled ? ' (disabled)' : ''}`);
+    expect(await titles('development')).toEqual(['All', 'Half']);
+    await devSection(page).getByRole('button', { name: 'Disable All' }).click();
+    await page.waitForURL(/done=saved/);
+    expect(await titles('development')).toEqual(['All (disabled)', 'Half']);
+    await page.locator('section#env-production').getByRole('button', { name: 'Copy' }).click();
+    await page.waitForURL(/done=copied/);
+    expect(await titles('production')).toEqual(['All (disabled)', 'Half']);
+    await page.context().close();
+  });
 });

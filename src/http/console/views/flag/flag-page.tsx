@@ -40,9 +40,11 @@ export function FlagPage({ model }: { model: FlagPageModel }) {
       <div class="env-list">
         {model.environments.map((env) => <EnvironmentSection model={model} env={env} />)}
       </div>
-      <FlagVariants model={model} />
-      <FlagDependencies model={model} />
-      <FlagUsage model={model} />
+      <div class="stack">
+        <FlagVariants model={model} />
+        <FlagDependencies model={model} />
+        <FlagUsage model={model} />
+      </div>
       <script src={model.frame.assets.url('flag-page.js')} defer></script>
     </Layout>
   );

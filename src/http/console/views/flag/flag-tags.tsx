@@ -36,7 +36,7 @@ export function FlagTags({ model }: { model: FlagPageModel }) {
             <FieldError error={error} form={FORM} field="type" id="tag-type" />
           </div>
           <div class="field">
-            <label for="tag-value">Value</label>
+            <label for="tag-value">Tag value</label>
             <input id="tag-value" name="value" required maxlength={50} value={sent?.['value'] ?? ''} {...errorAttrs(error, FORM, 'value', 'tag-value')} />
             <FieldError error={error} form={FORM} field="value" id="tag-value" />
           </div>
