@@ -110,12 +110,14 @@ describe('a flag\'s page', () => {
     const prod = page.locator('section#env-production');
     await prod.getByText('Add strategy', { exact: true }).click();
     const form = prod.getByRole('form', { name: 'Add strategy to production' });
-    await form.getByLabel('Title').fill('Everyone');
+    await form.getByLabel('Title').fill('<b>Everyone</b>');
     await form.getByLabel('Rollout (%)').fill('100');
     await form.getByRole('button', { name: 'Add strategy to production' }).click();
     await page.waitForURL(/done=added/);
     const added = env(await flag(server), 'production').strategies;
-    expect(added.map((s: any) => [s.name, s.title, s.parameters.rollout])).toEqual([['flexibleRollout', 'Everyone', '100']]);
+    expect(added.map((s: any) => [s.name, s.title, s.parameters.rollout])).toEqual([['flexibleRollout', '<b>Everyone</b>', '100']]);
+    // What was typed is shown as text, never as markup.
+    expect(await page.locator('section#env-production h4').textContent()).toBe('<b>Everyone</b>');
     await devSection(page).getByText('Delete…').click();
     await devSection(page).getByRole('button', { name: 'Delete Half' }).click();
     await page.waitForURL(/done=deleted/);
@@ -138,6 +140,9 @@ describe('a flag\'s page', () => {
     await page.waitForURL(/done=archived/);
     expect((await flag(server)).archived).toBe(true);
     expect(await page.getByRole('switch').count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.evaluate('window.scrollTo(0, 0)');
+    await screenshot(page, 'flag-archived-desktop');
     await page.getByRole('button', { name: 'Revive flag' }).click();
     await page.waitForURL(/done=revived/);
     expect((await flag(server)).archived).toBe(false);
@@ -157,6 +162,15 @@ describe('a flag\'s page', () => {
     expect(await page.locator('main button, main input, main select, main textarea').count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'flag-viewer-desktop');
+    // The forms' routes refuse a Viewer too, and nothing changes.
+    const csrf = JSON.parse((await page.locator('body').getAttribute('hx-headers'))!)['X-CSRF-Token'] as string;
+    const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const refused = await fetch(`${server.base}/projects/default/features/checkout/environments/development/toggle`, {
+      method: 'POST', redirect: 'manual', body: new URLSearchParams({ _csrf: csrf, enabled: 'true' }),
+      headers: { cookie, origin: server.base, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(refused.status).toBe(403);
+    expect(env(await flag(server), 'development').enabled).toBe(false);
     await page.context().close();
   });
 
