@@ -146,6 +146,16 @@ describe('a flag\'s page', () => {
     await page.getByRole('button', { name: 'Revive flag' }).click();
     await page.waitForURL(/done=revived/);
     expect((await flag(server)).archived).toBe(false);
+    expect(await page.getByRole('switch', { name: 'checkout in development' }).count()).toBe(1);
+    // Deleting needs the flag archived first, then a confirmation naming it.
+    await page.getByText('Archive flag…').click();
+    await page.getByRole('button', { name: 'Archive flag' }).click();
+    await page.waitForURL(/done=archived/);
+    await page.getByText('Delete flag…').click();
+    expect(await page.getByText('Delete "checkout" for good? This cannot be undone.').count()).toBe(1);
+    await page.getByRole('button', { name: 'Delete flag', exact: true }).click();
+    await page.waitForURL(`${server.base}/projects/default`);
+    expect((await server.h.json('GET', FLAG_API)).status).toBe(404);
     await page.context().close();
   });
 
