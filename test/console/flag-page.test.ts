@@ -199,11 +199,14 @@ describe('a flag\'s page', () => {
     expect((await server.h.json('GET', `${FLAG_API}/variants`)).body.variants).toEqual([]);
     await payload.fill('{"colour": "blue"}');
     const again = page.getByRole('form', { name: 'Variants' });
+    await again.getByLabel('Overrides').first().fill('userId: 7, 12');
     await again.getByLabel('Name').last().fill('green');
     await again.getByRole('button', { name: 'Save variants' }).click();
     await page.waitForURL(/done=saved/);
     const variants = (await server.h.json('GET', `${FLAG_API}/variants`)).body.variants as any[];
     expect(variants.map((v) => [v.name, v.weight, v.payload?.value])).toEqual([['blue', 500, '{"colour": "blue"}'], ['green', 500, undefined]]);
+    expect(variants[0].overrides).toEqual([{ contextName: 'userId', values: ['7', '12'] }]);
+    expect(await page.getByRole('cell', { name: 'userId: 7, 12' }).count()).toBe(1);
     await page.context().close();
   });
 

@@ -14,7 +14,6 @@ import { CreateDependencySchema } from '../../../schemas/dependency.schema.js';
 import { VariantsSchema } from '../../../schemas/variant.schema.js';
 import { addDependency, removeDependency } from '../../../use-cases/dependencies.use-cases.js';
 import { setVariants } from '../../../use-cases/variants.use-cases.js';
-import { apiError } from '../../errors.js';
 import { variantDraftsFromForm, variantFieldOf, variantsBodyOf } from '../variant-form.js';
 import { archiveFlag, cloneFlag, deleteArchivedFlags, reviveFlags, updateFlag } from '../../../use-cases/flags.use-cases.js';
 import { changeTags } from '../../../use-cases/tags.use-cases.js';
@@ -127,12 +126,10 @@ export const flagPages: RouteSpec[] = [
   }),
   defineRoute({
     ...page, method: 'post', path: `${FLAG}/variants`, permission: 'UPDATE_FEATURE_VARIANTS', params: FeatureParamsSchema, success: BACK,
-    summary: 'Replace a flag\'s variants (the rows of the variants form; overrides are kept by name)',
+    summary: 'Replace a flag\'s variants (the rows of the variants form, with their overrides)',
     handle: async ({ c, deps, params, principal, registry }) => {
-      const stored = c.get('actor')?.state.flags.get(params.featureName);
-      if (!stored) throw apiError('NotFoundError', `No flag "${params.featureName}"`);
       const rows = variantDraftsFromForm(c.get('form') ?? {});
-      const parsed = v.safeParse(VariantsSchema, variantsBodyOf(rows, stored.variants));
+      const parsed = v.safeParse(VariantsSchema, variantsBodyOf(rows));
       if (!parsed.success) { const error = invalid(parsed.issues); return refusedForm(c, deps, params, { form: 'variants', field: variantFieldOf(error.message), error, variants: rows }); }
       const saved = await setVariants(registry, { ...params, variants: parsed.output }, principal);
       if (!saved.ok) return refusedForm(c, deps, params, { form: 'variants', field: variantFieldOf(saved.error.message), error: saved.error, variants: rows });

@@ -38,6 +38,12 @@ function Row({ model, n, row, isNew }: { model: FlagPageModel; n: number; row: V
         </select>{err('payloadType')}
       </div>
       <div class="field"><label for={id('payloadValue')}>Payload</label><input id={id('payloadValue')} name={name('payloadValue')} value={row.payloadValue} {...attrs('payloadValue')} />{err('payloadValue')}</div>
+      <div class="field field-wide">
+        <label for={id('overrides')}>Overrides</label>
+        <textarea id={id('overrides')} name={name('overrides')} rows={2} {...errorAttrs(error, FORM, name('overrides'), id('overrides'), `${id('overrides')}-hint`)}>{row.overrides}</textarea>
+        <p class="hint" id={`${id('overrides')}-hint`}>One per line: a context field, a colon, its values separated by commas (userId: 7, 12).</p>
+        {err('overrides')}
+      </div>
       {isNew ? null : <label class="check field-wide"><input type="checkbox" name={name('remove')} /> Remove this variant</label>}
     </fieldset>
   );
@@ -46,7 +52,7 @@ function Row({ model, n, row, isNew }: { model: FlagPageModel; n: number; row: V
 function VariantsForm({ model }: { model: FlagPageModel }) {
   const refused = model.error?.form === FORM;
   const rows = refused && model.error?.variants ? model.error.variants : model.flag.variants.map(variantDraftOf);
-  const fresh: VariantDraft = { name: '', weightType: 'variable', weight: '', stickiness: model.project.defaultStickiness, payloadType: '', payloadValue: '' };
+  const fresh: VariantDraft = { name: '', weightType: 'variable', weight: '', stickiness: model.project.defaultStickiness, payloadType: '', payloadValue: '', overrides: '' };
   return (
     <details class="edit-panel" open={refused}>
       <summary class="button button-secondary">Edit variants</summary>
