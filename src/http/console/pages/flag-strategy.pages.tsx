@@ -15,7 +15,7 @@ import { addStrategy, copyStrategies, deleteStrategy, patchStrategy, setStrategy
 import type { Result } from '../../../domain/result.js';
 import { apiError } from '../../errors.js';
 import { defineRoute, type AppDeps, type AppEnv, type RouteSpec } from '../../route.js';
-import { bodyOf, draftFromForm, fieldOfMessage } from '../strategy-form.js';
+import { bodyOf, draftFromForm, fieldOfMessage } from '../strategy-form-fields.js';
 import { idOf } from '../views/flag/form-parts.js';
 import { backToFlag, refusedForm } from './flag-page-render.js';
 

@@ -14,7 +14,7 @@ import { CreateDependencySchema } from '../../../schemas/dependency.schema.js';
 import { VariantsSchema } from '../../../schemas/variant.schema.js';
 import { addDependency, removeDependency } from '../../../use-cases/dependencies.use-cases.js';
 import { setVariants } from '../../../use-cases/variants.use-cases.js';
-import { variantDraftsFromForm, variantFieldOf, variantsBodyOf } from '../variant-form.js';
+import { variantDraftsFromForm, variantFieldOf, variantsBodyOf } from '../variant-form-fields.js';
 import { archiveFlag, cloneFlag, deleteArchivedFlags, reviveFlags, updateFlag } from '../../../use-cases/flags.use-cases.js';
 import { changeTags } from '../../../use-cases/tags.use-cases.js';
 import { disableFlag, enableFlag } from '../../../use-cases/toggles.use-cases.js';

@@ -4,7 +4,7 @@
  * visible On/Off beside it is not part of the name), its strategies in order, and the forms to add one or copy
  * them from another environment.
  */
-import { newStrategyDraft, type StrategyDraft } from '../../strategy-form.js';
+import { newStrategyDraft, type StrategyDraft } from '../../strategy-form-fields.js';
 import { Csrf, FormAlert, idOf, When } from './form-parts.js';
 import type { FlagPageEnvironment, FlagPageModel } from './flag-model.js';
 import { StrategyCard } from './strategy-card.js';

@@ -4,7 +4,7 @@
  * those who may, the form that replaces the list (one row per variant and an empty row to add one).
  */
 import { PAYLOAD_TYPES } from '../../../../schemas/payload.schema.js';
-import { variantDraftOf, type VariantDraft } from '../../variant-form.js';
+import { variantDraftOf, type VariantDraft } from '../../variant-form-fields.js';
 import { Csrf, errorAttrs, FieldError, FormAlert, idOf } from './form-parts.js';
 import type { FlagPageModel } from './flag-model.js';
 

@@ -1,8 +1,8 @@
 /** @jsxImportSource hono/jsx */
 /** Pieces every form of the flag page shares: the CSRF field, ids, and the API's message next to its field. */
 import type { Child } from 'hono/jsx';
-import type { StrategyDraft } from '../../strategy-form.js';
-import type { VariantDraft } from '../../variant-form.js';
+import type { StrategyDraft } from '../../strategy-form-fields.js';
+import type { VariantDraft } from '../../variant-form-fields.js';
 
 /** A refused form, shown again with the API's message next to the field it names. */
 export interface PageError {

@@ -5,7 +5,7 @@
  * edit and delete (after a confirmation naming it).
  */
 import type { Strategy } from '../../../../domain/types.js';
-import { draftOf, OPERATOR_LABELS, takesList } from '../../strategy-form.js';
+import { draftOf, OPERATOR_LABELS, takesList } from '../../strategy-form-fields.js';
 import { FormAlert, idOf, PostButton } from './form-parts.js';
 import type { FlagPageEnvironment, FlagPageModel } from './flag-model.js';
 import { StrategyForm } from './strategy-form.js';

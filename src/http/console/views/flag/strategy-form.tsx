@@ -4,7 +4,7 @@
  * disabled mark, its constraints (every operator of the contract; one empty row adds a constraint) and its
  * segments. Field names are the API body's paths, so the API's message lands next to its field.
  */
-import { CONSTRAINT_OPERATORS, OPERATOR_LABELS, type ConstraintDraft, type StrategyDraft } from '../../strategy-form.js';
+import { CONSTRAINT_OPERATORS, OPERATOR_LABELS, type ConstraintDraft, type StrategyDraft } from '../../strategy-form-fields.js';
 import { Csrf, errorAttrs, FieldError, FormAlert, idOf, type PageError } from './form-parts.js';
 import type { FlagPageModel } from './flag-model.js';
 

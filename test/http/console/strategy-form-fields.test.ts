@@ -1,7 +1,7 @@
 /** The flag page's strategy form: form fields to draft, draft to the API's body, and the API's messages to fields. */
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { bodyOf, draftFromForm, fieldOfMessage } from '../../../src/http/console/strategy-form.js';
+import { bodyOf, draftFromForm, fieldOfMessage } from '../../../src/http/console/strategy-form-fields.js';
 import { StrategySchema } from '../../../src/schemas/strategy.schema.js';
 import { formatIssues } from '../../../src/schemas/issues.js';
 
