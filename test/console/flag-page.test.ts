@@ -221,9 +221,16 @@ describe('a flag\'s page', () => {
     await page.getByText('Hourly figures for development').click();
     expect(await page.getByRole('cell', { name: '12' }).count()).toBe(1);
     await page.getByLabel('Parent flag').selectOption('payments');
+    await page.getByLabel('With one of the parent\'s variants').fill('new one, blue');
+    await page.getByRole('button', { name: 'Add dependency' }).click();
+    await page.waitForLoadState();
+    const variants = page.getByLabel('With one of the parent\'s variants');
+    expect(await page.locator(`#${(await variants.getAttribute('aria-describedby'))!.split(' ')[0]}`).textContent()).toMatch(/^"variants\.0": /);
+    expect((await flag(server)).dependencies).toEqual([]);
+    await variants.fill('blue');
     await page.getByRole('button', { name: 'Add dependency' }).click();
     await page.waitForURL(/done=linked/);
-    expect((await flag(server)).dependencies).toEqual([{ feature: 'payments', enabled: true, variants: [] }]);
+    expect((await flag(server)).dependencies).toEqual([{ feature: 'payments', enabled: true, variants: ['blue'] }]);
     expect(await seriousViolations(page)).toEqual([]);
     await page.evaluate('window.scrollTo(0, 0)');
     await screenshot(page, 'flag-usage-desktop');

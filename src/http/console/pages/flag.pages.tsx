@@ -138,13 +138,16 @@ export const flagPages: RouteSpec[] = [
   }),
   defineRoute({
     ...page, method: 'post', path: `${FLAG}/dependencies`, permission: 'UPDATE_FEATURE', params: FeatureParamsSchema, success: BACK,
-    summary: 'Make a flag depend on a parent flag of its project (on or off)',
+    summary: 'Make a flag depend on a parent flag of its project (on, optionally with one of its variants, or off)',
     handle: async ({ c, deps, params, principal, registry }) => {
       const form = c.get('form') ?? {};
-      const parsed = v.safeParse(CreateDependencySchema, { feature: form['feature'] ?? '', enabled: form['enabled'] !== 'false' });
-      if (!parsed.success) { const error = invalid(parsed.issues); return refusedForm(c, deps, params, { form: 'dependencies', field: namedField(error.message, ['feature']), error }); }
+      const variants = (form['variants'] ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '');
+      const body = { feature: form['feature'] ?? '', enabled: form['enabled'] !== 'false', ...(variants.length > 0 ? { variants } : {}) };
+      const parsed = v.safeParse(CreateDependencySchema, body);
+      const fieldOf = (message: string) => namedField(message.replace(/^"variants\.\d+"/, '"variants"'), ['feature', 'variants']);
+      if (!parsed.success) { const error = invalid(parsed.issues); return refusedForm(c, deps, params, { form: 'dependencies', field: fieldOf(error.message), error }); }
       const added = await addDependency(registry, { ...params, ...parsed.output }, principal);
-      if (!added.ok) return refusedForm(c, deps, params, { form: 'dependencies', field: namedField(added.error.message, ['feature']), error: added.error });
+      if (!added.ok) return refusedForm(c, deps, params, { form: 'dependencies', field: fieldOf(added.error.message), error: added.error });
       return backToFlag(c, params, 'linked', 'dependencies-title');
     },
   }),

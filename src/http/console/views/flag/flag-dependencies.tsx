@@ -40,6 +40,13 @@ export function FlagDependencies({ model }: { model: FlagPageModel }) {
             <label for="dependency-enabled">Parent must be</label>
             <select id="dependency-enabled" name="enabled"><option value="true">On</option><option value="false">Off</option></select>
           </div>
+          <div class="field field-wide">
+            <label for="dependency-variants">With one of the parent's variants <span class="muted">(optional)</span></label>
+            <input id="dependency-variants" name="variants" value={error?.form === FORM ? (error.values['variants'] ?? '') : ''} autocapitalize="none" spellcheck={false}
+              {...errorAttrs(error, FORM, 'variants', 'dependency-variants', 'dependency-variants-hint')} />
+            <p class="hint" id="dependency-variants-hint">Variant names separated by commas; only when the parent must be on.</p>
+            <FieldError error={error} form={FORM} field="variants" id="dependency-variants" />
+          </div>
           <button type="submit" class="button">Add dependency</button>
         </form>
       ) : null}
