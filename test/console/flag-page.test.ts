@@ -67,11 +67,14 @@ describe('a flag\'s page', () => {
     await section.getByLabel('Context field').last().selectOption('userId');
     await section.getByLabel('Operator').last().selectOption('IN');
     await section.getByLabel('Values').last().fill('42\n43');
+    await section.getByText('Strategy variants (0)').click();
+    await section.getByLabel('Name').fill('red');
     await section.getByRole('button', { name: 'Save strategy' }).click();
     await page.waitForURL(/done=saved/);
     const [strategy] = env(await flag(server), 'development').strategies;
     expect(strategy.parameters.rollout).toBe('25');
     expect(strategy.constraints).toEqual([{ contextName: 'userId', operator: 'IN', values: ['42', '43'], inverted: false, caseInsensitive: false }]);
+    expect(strategy.variants.map((x: any) => [x.name, x.weight, x.weightType])).toEqual([['red', 1000, 'variable']]);
     expect(await devSection(page).getByRole('list', { name: 'Constraints' }).textContent()).toMatch(/userId\s*is one of\s*42\s*43/);
     await page.context().close();
   });

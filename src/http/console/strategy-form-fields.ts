@@ -5,7 +5,8 @@
  * and a draft becomes the body the API's schema validates.
  */
 import { CONSTRAINT_OPERATORS, type ConstraintOperator } from '../../schemas/constraint.schema.js';
-import type { Strategy, StrategyVariant } from '../../domain/types.js';
+import type { Strategy } from '../../domain/types.js';
+import { variantDraftOf, variantDraftsFromForm, variantFieldOf, variantsBodyOf, type VariantDraft } from './variant-form-fields.js';
 
 /** One constraint as the form holds it: the values one per line. */
 export interface ConstraintDraft {
@@ -24,8 +25,8 @@ export interface StrategyDraft {
   parameters: Record<string, string>;
   constraints: ConstraintDraft[];
   segments: number[];
-  /** Strategy variants are shown, and kept as they are by an edit. */
-  variants: StrategyVariant[];
+  /** Strategy variants, as rows (`variants.<n>.*`). */
+  variants: VariantDraft[];
 }
 
 /** Operators that compare with a list of values; the others take one value (the first line). */
@@ -51,7 +52,7 @@ export function draftOf(strategy: Strategy): StrategyDraft {
       caseInsensitive: c.caseInsensitive === true,
     })),
     segments: [...strategy.segments],
-    variants: strategy.variants,
+    variants: strategy.variants.map(variantDraftOf),
   };
 }
 
@@ -61,7 +62,7 @@ const lines = (text: string): string[] => text.split(/\r?\n/).map((line) => line
  * The draft a submitted form describes. Rows marked `remove` are dropped and an untouched new row (no context
  * field) is ignored, so a constraint's index in the draft is its index in the body (and in the form shown again).
  */
-export function draftFromForm(form: Record<string, string>, variants: StrategyVariant[] = []): StrategyDraft {
+export function draftFromForm(form: Record<string, string>): StrategyDraft {
   const parameters: Record<string, string> = Object.create(null) as Record<string, string>;
   const constraints: ConstraintDraft[] = [];
   const segments: number[] = [];
@@ -76,7 +77,7 @@ export function draftFromForm(form: Record<string, string>, variants: StrategyVa
     if (at('remove') === 'on' || (at('new') === 'true' && contextName === '')) continue;
     constraints.push({ contextName, operator: at('operator') ?? '', values: at('values') ?? '', inverted: at('inverted') === 'on', caseInsensitive: at('caseInsensitive') === 'on' });
   }
-  return { name: (form['name'] ?? '').trim(), title: (form['title'] ?? '').trim(), disabled: form['disabled'] === 'on', parameters, constraints, segments, variants };
+  return { name: (form['name'] ?? '').trim(), title: (form['title'] ?? '').trim(), disabled: form['disabled'] === 'on', parameters, constraints, segments, variants: variantDraftsFromForm(form) };
 }
 
 /** The API body of a draft (before validation: the schema decides whether it is one). */
@@ -96,7 +97,7 @@ export function bodyOf(draft: StrategyDraft): Record<string, unknown> {
       return value === undefined ? base : { ...base, value };
     }),
     segments: draft.segments,
-    variants: draft.variants,
+    variants: variantsBodyOf(draft.variants, false),
   };
 }
 
@@ -115,6 +116,7 @@ export function fieldOfMessage(message: string): string | null {
   }
   if (path.startsWith('parameters.')) return path.split('.').slice(0, 2).join('.');
   if (path.startsWith('segments')) return 'segments';
+  if (path.startsWith('variants')) return variantFieldOf(message);
   if (path === 'name' || path === 'title') return path;
   return null;
 }

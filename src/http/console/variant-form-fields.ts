@@ -1,5 +1,5 @@
 /**
- * The flag variants form: one row per variant (`variants.<n>.name`, `.weightType`, `.weight` in percent,
+ * The variants rows of the flag's variants form and of the strategy form: one row per variant (`variants.<n>.name`, `.weightType`, `.weight` in percent,
  * `.stickiness`, `.payloadType`, `.payloadValue`, `.overrides`, `.remove`) and one empty row that adds a variant.
  * The rows become the list the API's `PUT .../variants` takes. Overrides are lines `<context field>: <value>, ...`.
  */
@@ -18,8 +18,8 @@ export interface VariantDraft {
   overrides: string;
 }
 
-/** A stored variant as a row. */
-export const variantDraftOf = (v: Variant): VariantDraft => ({
+/** A stored variant (of the flag, or of a strategy: no overrides) as a row. */
+export const variantDraftOf = (v: Omit<Variant, 'overrides'> & { overrides?: Variant['overrides'] }): VariantDraft => ({
   name: v.name, weightType: v.weightType, weight: String(v.weight / 10), stickiness: v.stickiness,
   payloadType: v.payload?.type ?? '', payloadValue: v.payload?.value ?? '',
   overrides: (v.overrides ?? []).map((o) => `${o.contextName}: ${o.values.join(', ')}`).join('\n'),
@@ -46,16 +46,19 @@ export function variantDraftsFromForm(form: Record<string, string>): VariantDraf
   return rows;
 }
 
-/** The API body of the rows (before validation); a weight that is not a number is sent as typed, for the schema to name. */
-export function variantsBodyOf(rows: VariantDraft[]): Record<string, unknown>[] {
+/**
+ * The API body of the rows (before validation); a weight that is not a number is sent as typed, for the schema to
+ * name. Strategy variants have no overrides (`withOverrides: false`).
+ */
+export function variantsBodyOf(rows: VariantDraft[], withOverrides = true): Record<string, unknown>[] {
   return rows.map((row) => {
     const percent = Number(row.weight === '' ? '0' : row.weight);
     const body: Record<string, unknown> = {
       name: row.name, weightType: row.weightType,
       weight: Number.isFinite(percent) ? Math.round(percent * 10) : row.weight,
       stickiness: row.stickiness === '' ? 'default' : row.stickiness,
-      overrides: overridesOf(row.overrides),
     };
+    if (withOverrides) body['overrides'] = overridesOf(row.overrides);
     if (row.payloadType !== '') body['payload'] = { type: row.payloadType, value: row.payloadValue };
     return body;
   });

@@ -7,7 +7,7 @@
 import * as v from 'valibot';
 import type { Context } from 'hono';
 import type { StrategyInput } from '../../../domain/types.js';
-import { flagInEnvironment, strategyById } from '../../../queries/flags.query.js';
+import { flagInEnvironment } from '../../../queries/flags.query.js';
 import { formatIssues } from '../../../schemas/issues.js';
 import { FeatureEnvironmentParamsSchema, StrategyParamsSchema, type FeatureEnvironmentParams } from '../../../schemas/params.schema.js';
 import { StrategySchema } from '../../../schemas/strategy.schema.js';
@@ -29,9 +29,9 @@ const page = { tag: 'Console', authentication: 'session', page: true } as const;
  */
 async function saveStrategy(
   c: Context<AppEnv>, deps: AppDeps, params: FeatureEnvironmentParams, form: string,
-  variants: StrategyInput['variants'], write: (strategy: StrategyInput) => Promise<Result<unknown>>, done: 'added' | 'saved',
+  write: (strategy: StrategyInput) => Promise<Result<unknown>>, done: 'added' | 'saved',
 ): Promise<Response> {
-  const draft = draftFromForm(c.get('form') ?? {}, variants ?? []);
+  const draft = draftFromForm(c.get('form') ?? {});
   const parsed = v.safeParse(StrategySchema, bodyOf(draft));
   if (!parsed.success) {
     const { message } = formatIssues(parsed.issues);
@@ -42,27 +42,18 @@ async function saveStrategy(
   return backToFlag(c, params, done, idOf('env', params.environment));
 }
 
-/** The stored strategy the path names (404 when there is none). */
-function stored(c: Context<AppEnv>, params: { featureName: string; environment: string; strategyId: string }) {
-  const actor = c.get('actor');
-  const found = actor ? strategyById(actor.state, params.featureName, params.environment, params.strategyId) : undefined;
-  if (!found?.ok) throw apiError('NotFoundError', found?.error.message ?? 'No such strategy');
-  return found.value;
-}
-
 export const flagStrategyPages: RouteSpec[] = [
   defineRoute({
     ...page, method: 'post', path: STRATEGIES, permission: 'CREATE_FEATURE_STRATEGY', params: FeatureEnvironmentParamsSchema, success: BACK,
     summary: 'Add a strategy to a flag in an environment',
     handle: ({ c, deps, params, principal, registry }) =>
-      saveStrategy(c, deps, params, `strategy:${params.environment}:new`, [], (strategy) => addStrategy(registry, { ...params, strategy }, principal), 'added'),
+      saveStrategy(c, deps, params, `strategy:${params.environment}:new`, (strategy) => addStrategy(registry, { ...params, strategy }, principal), 'added'),
   }),
   defineRoute({
     ...page, method: 'post', path: `${STRATEGIES}/:strategyId`, permission: 'UPDATE_FEATURE_STRATEGY', params: StrategyParamsSchema, success: BACK,
-    summary: 'Save a strategy (title, parameters, constraints, segments, disabled); its variants are kept',
+    summary: 'Save a strategy (title, parameters, constraints, segments, variants, disabled)',
     handle: ({ c, deps, params, principal, registry }) =>
-      saveStrategy(c, deps, params, `strategy:${params.environment}:${params.strategyId}`, stored(c, params).variants,
-        (strategy) => updateStrategy(registry, { ...params, strategy }, principal), 'saved'),
+      saveStrategy(c, deps, params, `strategy:${params.environment}:${params.strategyId}`, (strategy) => updateStrategy(registry, { ...params, strategy }, principal), 'saved'),
   }),
   defineRoute({
     ...page, method: 'post', path: `${STRATEGIES}/:strategyId/delete`, permission: 'DELETE_FEATURE_STRATEGY', params: StrategyParamsSchema, success: BACK,

@@ -3,51 +3,12 @@
  * The flag's variants (the same in every environment): name, weight, stickiness, payload, overrides; and, for
  * those who may, the form that replaces the list (one row per variant and an empty row to add one).
  */
-import { PAYLOAD_TYPES } from '../../../../schemas/payload.schema.js';
 import { variantDraftOf, type VariantDraft } from '../../variant-form-fields.js';
-import { Csrf, errorAttrs, FieldError, FormAlert, idOf } from './form-parts.js';
+import { Csrf, FormAlert } from './form-parts.js';
 import type { FlagPageModel } from './flag-model.js';
+import { VariantRow } from './variant-row.js';
 
 const FORM = 'variants';
-
-function Row({ model, n, row, isNew }: { model: FlagPageModel; n: number; row: VariantDraft; isNew: boolean }) {
-  const { error } = model;
-  const name = (field: string) => `variants.${n}.${field}`;
-  const id = (field: string) => idOf('variant', String(n), field);
-  const attrs = (field: string) => errorAttrs(error, FORM, name(field), id(field));
-  const err = (field: string) => <FieldError error={error} form={FORM} field={name(field)} id={id(field)} />;
-  return (
-    <fieldset class={isNew ? 'variant-row constraint-new' : 'variant-row'}>
-      <legend>{isNew ? 'Add a variant' : `Variant ${n + 1}`}</legend>
-      {isNew ? <input type="hidden" name={name('new')} value="true" /> : null}
-      <div class="field"><label for={id('name')}>Name</label><input id={id('name')} name={name('name')} value={row.name} maxlength={100} {...attrs('name')} />{err('name')}</div>
-      <div class="field">
-        <label for={id('weightType')}>Weight</label>
-        <select id={id('weightType')} name={name('weightType')} {...attrs('weightType')}>
-          <option value="variable" selected={row.weightType !== 'fix'}>Shared equally</option>
-          <option value="fix" selected={row.weightType === 'fix'}>Fixed</option>
-        </select>{err('weightType')}
-      </div>
-      <div class="field"><label for={id('weight')}>Fixed weight (%)</label><input id={id('weight')} name={name('weight')} type="number" min={0} max={100} step={0.1} value={row.weight} {...attrs('weight')} />{err('weight')}</div>
-      <div class="field"><label for={id('stickiness')}>Stickiness</label><input id={id('stickiness')} name={name('stickiness')} value={row.stickiness} {...attrs('stickiness')} />{err('stickiness')}</div>
-      <div class="field">
-        <label for={id('payloadType')}>Payload type</label>
-        <select id={id('payloadType')} name={name('payloadType')} {...attrs('payloadType')}>
-          <option value="" selected={row.payloadType === ''}>No payload</option>
-          {PAYLOAD_TYPES.map((t) => <option value={t} selected={row.payloadType === t}>{t}</option>)}
-        </select>{err('payloadType')}
-      </div>
-      <div class="field"><label for={id('payloadValue')}>Payload</label><input id={id('payloadValue')} name={name('payloadValue')} value={row.payloadValue} {...attrs('payloadValue')} />{err('payloadValue')}</div>
-      <div class="field field-wide">
-        <label for={id('overrides')}>Overrides</label>
-        <textarea id={id('overrides')} name={name('overrides')} rows={2} {...errorAttrs(error, FORM, name('overrides'), id('overrides'), `${id('overrides')}-hint`)}>{row.overrides}</textarea>
-        <p class="hint" id={`${id('overrides')}-hint`}>One per line: a context field, a colon, its values separated by commas (userId: 7, 12).</p>
-        {err('overrides')}
-      </div>
-      {isNew ? null : <label class="check field-wide"><input type="checkbox" name={name('remove')} /> Remove this variant</label>}
-    </fieldset>
-  );
-}
 
 function VariantsForm({ model }: { model: FlagPageModel }) {
   const refused = model.error?.form === FORM;
@@ -60,8 +21,8 @@ function VariantsForm({ model }: { model: FlagPageModel }) {
         <Csrf token={model.frame.csrf} />
         <FormAlert error={model.error} form={FORM} />
         <p class="hint">"Shared equally" variants split what the fixed ones leave of 100%.</p>
-        {rows.map((row, n) => <Row model={model} n={n} row={row} isNew={false} />)}
-        <Row model={model} n={rows.length} row={fresh} isNew />
+        {rows.map((row, n) => <VariantRow error={model.error} form={FORM} idPrefix="variant" n={n} row={row} isNew={false} overrides />)}
+        <VariantRow error={model.error} form={FORM} idPrefix="variant" n={rows.length} row={fresh} isNew overrides />
         <div class="form-actions"><button type="submit" class="button button-primary">Save variants</button></div>
       </form>
     </details>

@@ -2,11 +2,12 @@
 /**
  * Add or edit one strategy: type, title, rollout (a number with a slider beside it), stickiness and group, the
  * disabled mark, its constraints (every operator of the contract; one empty row adds a constraint) and its
- * segments. Field names are the API body's paths, so the API's message lands next to its field.
+ * segments and its variants. Field names are the API body's paths, so the API's message lands next to its field.
  */
 import { CONSTRAINT_OPERATORS, OPERATOR_LABELS, type ConstraintDraft, type StrategyDraft } from '../../strategy-form-fields.js';
 import { Csrf, errorAttrs, FieldError, FormAlert, idOf, type PageError } from './form-parts.js';
 import type { FlagPageModel } from './flag-model.js';
+import { VariantRow } from './variant-row.js';
 
 const STICKINESS = ['default', 'userId', 'sessionId', 'random'];
 
@@ -153,6 +154,11 @@ export function StrategyForm(p: FormProps) {
           <FieldError error={error} form={form} field="segments" id={id('segments')} />
         </fieldset>
       ) : null}
+      <details class="field-wide strategy-variants" open={draft.variants.length > 0 || (error?.form === form && error.field?.startsWith('variants.') === true)}>
+        <summary>Strategy variants ({draft.variants.length})</summary>
+        {draft.variants.map((row, n) => <VariantRow error={error} form={form} idPrefix={idOf(form, 'v')} n={n} row={row} isNew={false} />)}
+        <VariantRow error={error} form={form} idPrefix={idOf(form, 'v')} n={draft.variants.length} row={{ name: '', weightType: 'variable', weight: '', stickiness: draft.parameters['stickiness'] || 'default', payloadType: '', payloadValue: '', overrides: '' }} isNew />
+      </details>
       <div class="form-actions field-wide"><button type="submit" class="button button-primary">{p.submit}</button></div>
     </form>
   );
