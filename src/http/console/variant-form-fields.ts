@@ -66,7 +66,7 @@ export function variantsBodyOf(rows: VariantDraft[], withOverrides = true): Reco
 
 /** The field of the form a message names (`"1.payload.value": ...` → `variants.1.payloadValue`), or null. */
 export function variantFieldOf(message: string): string | null {
-  const found = /^"(?:variants\.)?(\d+)\.(\w+)(?:\.(\w+))?"/.exec(message);
+  const found = /^"(?:variants\.)?(\d+)\.(\w+)(?:\.(\w+))?[."]/.exec(message);
   if (!found) return null;
   const [, row, field, sub] = found;
   if (field === 'payload') return `variants.${row}.${sub === 'type' ? 'payloadType' : 'payloadValue'}`;

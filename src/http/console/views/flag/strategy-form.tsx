@@ -5,7 +5,7 @@
  * segments and its variants. Field names are the API body's paths, so the API's message lands next to its field.
  */
 import { CONSTRAINT_OPERATORS, OPERATOR_LABELS, type ConstraintDraft, type StrategyDraft } from '../../strategy-form-fields.js';
-import { Csrf, errorAttrs, FieldError, FormAlert, idOf, type PageError } from './form-parts.js';
+import { Csrf, errorAttrs, FieldError, FormAlert, idOf } from './form-parts.js';
 import type { FlagPageModel } from './flag-model.js';
 import { VariantRow } from './variant-row.js';
 
@@ -163,6 +163,3 @@ export function StrategyForm(p: FormProps) {
     </form>
   );
 }
-
-/** Whether a refusal was of this form (then it is shown open, with what was sent). */
-export const refusedHere = (error: PageError | undefined, form: string): boolean => error?.form === form;
