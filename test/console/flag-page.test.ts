@@ -51,10 +51,12 @@ describe('a flag\'s page', () => {
     await page.setViewportSize(PHONE);
     await page.reload();
     expect(await scrollsSideways(page)).toBe(false);
+    await page.evaluate('window.scrollTo(0, 0)');
     await screenshot(page, 'flag-phone');
     await page.getByText('Edit Half').click();
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousViolations(page)).toEqual([]);
+    await page.evaluate('window.scrollTo(0, 0)');
     await screenshot(page, 'flag-phone-edit');
     await page.context().close();
   });
