@@ -59,6 +59,8 @@ import { errorPage } from './http/console/page-errors.js';
 import { loginPages } from './http/console/pages/login.pages.js';
 import { projectPages } from './http/console/pages/projects.pages.js';
 import { historyPages } from './http/console/pages/history.pages.js';
+import { flagPages } from './http/console/pages/flag.pages.js';
+import { flagStrategyPages } from './http/console/pages/flag-strategy.pages.js';
 
 /** Every route record (all authenticated but `POST /edge/validate`, the sign-in routes and page), in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */
 export const ROUTES: RouteSpec[] = [
@@ -93,6 +95,8 @@ export const ROUTES: RouteSpec[] = [
   ...loginPages,
   ...projectPages,
   ...historyPages,
+  ...flagPages,
+  ...flagStrategyPages,
 ];
 
 /**

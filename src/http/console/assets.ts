@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 /** The console's assets by logical name. */
-export type AssetName = 'console.css' | 'htmx.js' | 'htmx-sse.js';
+export type AssetName = 'console.css' | 'htmx.js' | 'htmx-sse.js' | 'flag-page.js';
 
 interface Asset {
   path: string;
@@ -25,6 +25,7 @@ const SOURCES: Record<AssetName, () => string> = {
   'console.css': () => STATIC('console.css'),
   'htmx.js': () => require.resolve('htmx.org/dist/htmx.min.js'),
   'htmx-sse.js': () => require.resolve('htmx-ext-sse/dist/sse.min.js'),
+  'flag-page.js': () => STATIC('flag-page.js'),
 };
 
 const TYPES: Record<string, string> = { css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8' };

@@ -1,0 +1,106 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * The flag page as an answer: its model gathered from the same queries the API's flag routes read (the flag,
+ * its project's environments, usage, segments, definitions, dependencies), what the viewer may do from the
+ * permission table, and a refused form shown again with the API's message. Shared by the page's GET and its
+ * form posts.
+ */
+import type { Context } from 'hono';
+import { isAllowed, type Permission, type Principal } from '../../../auth/permissions.js';
+import type { DomainError } from '../../../domain/errors.js';
+import { strategyDefinitions } from '../../../queries/definitions.query.js';
+import { flagChildren, possibleParents } from '../../../queries/dependencies.query.js';
+import { flagById } from '../../../queries/flags.query.js';
+import { allSegments } from '../../../queries/segments.query.js';
+import { tagTypes } from '../../../queries/tags.query.js';
+import { featureMetrics, flagSeen } from '../../../queries/usage.query.js';
+import { apiError, STATUS } from '../../errors.js';
+import type { AppDeps, AppEnv } from '../../route.js';
+import { orderedEnvironments } from '../../views.js';
+import { frameOf, renderPage } from '../render.js';
+import type { StrategyDraft } from '../strategy-form-fields.js';
+import type { VariantDraft } from '../variant-form-fields.js';
+import type { FlagPageModel } from '../views/flag/flag-model.js';
+import { FlagPage } from '../views/flag/flag-page.js';
+import type { PageError } from '../views/flag/form-parts.js';
+
+/** The path parameters every flag page route has. */
+export interface FlagPath {
+  projectId: string;
+  featureName: string;
+}
+
+/** The confirmations a successful form leads to (`?done=`): fixed texts, never one from the address. */
+export const NOTICES = {
+  saved: 'Saved.', toggled: 'Switched.', added: 'Strategy added.', deleted: 'Strategy deleted.', copied: 'Strategies copied.',
+  moved: 'Strategy moved.', archived: 'Flag archived.', revived: 'Flag revived: it is off in every environment.', cloned: 'Flag cloned.',
+  tagged: 'Tags saved.', linked: 'Dependency saved.', unlinked: 'Dependency removed.',
+} as const;
+
+/** The path of a flag's page. */
+export const flagPath = (p: FlagPath): string => `/projects/${encodeURIComponent(p.projectId)}/features/${encodeURIComponent(p.featureName)}`;
+
+/** A 303 back to the flag page after a change, with its confirmation and the place to scroll to. */
+export function backToFlag(c: Context<AppEnv>, p: FlagPath, done: keyof typeof NOTICES, anchor = ''): Response {
+  return c.redirect(`${flagPath(p)}?done=${done}${anchor ? `#${anchor}` : ''}`, 303);
+}
+
+const HOURS = 48;
+
+function model(c: Context<AppEnv>, deps: AppDeps, p: FlagPath, error: PageError | undefined): FlagPageModel {
+  const actor = c.get('actor');
+  if (!actor) throw apiError('NotFoundError', `No project "${p.projectId}"`);
+  const { state } = actor;
+  const found = flagById(state, p.featureName);
+  if (!found.ok) throw apiError('NotFoundError', found.error.message);
+  const flag = found.value;
+  const { registry } = deps;
+  const principal = c.get('principal') as Principal;
+  const role = principal.kind === 'user' ? state.meta.members[String(principal.user.id)] : undefined;
+  const can = (permission: Permission) => isAllowed(principal, permission, role);
+  const seen = flagSeen(registry, p.projectId, flag.name);
+  const usage = featureMetrics(registry, flag.name, HOURS);
+  const done = c.req.query('done');
+  return {
+    frame: frameOf(c, deps),
+    project: { id: state.meta.id, name: state.meta.name, defaultStickiness: state.meta.defaultStickiness ?? 'default' },
+    flag,
+    environments: orderedEnvironments(registry.service.state.environments, state.meta.environments).map((e) => ({
+      name: e.name, type: e.type, state: flag.environments[e.name] ?? { enabled: false, strategies: [] }, lastSeenAt: seen.environments.get(e.name) ?? null,
+    })),
+    segments: allSegments(registry).filter((s) => s.project === null || s.project === p.projectId).map((s) => ({ id: s.id, name: s.name })),
+    contextFields: registry.service.state.contextFields.map((f) => f.name),
+    strategyTypes: strategyDefinitions(registry).map((d) => ({ name: d.name, title: d.displayName ?? d.title ?? d.name })),
+    tagTypes: tagTypes(registry).map((t) => t.name),
+    possibleParents: (() => { const parents = possibleParents(state, flag.name); return parents.ok ? parents.value : []; })(),
+    children: flagChildren(state, flag.name),
+    lastSeenAt: seen.lastSeenAt,
+    usage: usage.ok ? usage.value.data.map((h) => ({ hour: h.timestamp, environment: h.environment, yes: h.yes, no: h.no })) : [],
+    may: {
+      update: can('UPDATE_FEATURE'), remove: can('DELETE_FEATURE'), create: can('CREATE_FEATURE'), toggle: can('UPDATE_FEATURE_ENVIRONMENT'),
+      addStrategy: can('CREATE_FEATURE_STRATEGY'), editStrategy: can('UPDATE_FEATURE_STRATEGY'), deleteStrategy: can('DELETE_FEATURE_STRATEGY'),
+      variants: can('UPDATE_FEATURE_VARIANTS'),
+    },
+    base: flagPath(p),
+    error,
+    notice: done !== undefined && Object.hasOwn(NOTICES, done) ? NOTICES[done as keyof typeof NOTICES] : undefined,
+  };
+}
+
+/** The flag page, with a refused form when there is one. */
+export function flagPage(c: Context<AppEnv>, deps: AppDeps, p: FlagPath, status = 200, error?: PageError): Response {
+  return renderPage(c, <FlagPage model={model(c, deps, p, error)} />, status);
+}
+
+/** A refused form: the page again, its status the API's for that error, the message next to the field it names. */
+export function refusedForm(c: Context<AppEnv>, deps: AppDeps, p: FlagPath, refusal: { form: string; field: string | null; error: Pick<DomainError, 'kind' | 'message'>; draft?: StrategyDraft; variants?: VariantDraft[] }): Response {
+  const values = c.get('form') ?? {};
+  const { _csrf: _, ...sent } = values;
+  return flagPage(c, deps, p, STATUS[refusal.error.kind], { form: refusal.form, field: refusal.field, message: refusal.error.message, values: sent, draft: refusal.draft, variants: refusal.variants });
+}
+
+/** The field a message names (`"type": ...` → `type`) when it is one of `fields`, else null. */
+export function namedField(message: string, fields: readonly string[]): string | null {
+  const path = /^"([^"]+)"/.exec(message)?.[1];
+  return path !== undefined && fields.includes(path) ? path : null;
+}

@@ -1,0 +1,51 @@
+/** @jsxImportSource hono/jsx */
+/** A flag's page: header with its marks and actions, details, tags, each environment, variants and usage. */
+import { Layout } from '../../layout.js';
+import { EnvironmentSection } from './environment-section.js';
+import { FlagDependencies } from './flag-dependencies.js';
+import { FlagDetails, FlagMarks } from './flag-details.js';
+import { FlagLifecycle } from './flag-lifecycle.js';
+import type { FlagPageModel } from './flag-model.js';
+import { FlagTags } from './flag-tags.js';
+import { FlagUsage } from './flag-usage.js';
+import { FlagVariants } from './flag-variants.js';
+
+/** The whole page. */
+export function FlagPage({ model }: { model: FlagPageModel }) {
+  const { flag, project } = model;
+  return (
+    <Layout title={`${flag.name} · ${project.name}`} current="projects" {...model.frame}>
+      <nav aria-label="Breadcrumb" class="breadcrumb">
+        <ol>
+          <li><a href="/projects">Projects</a></li>
+          <li><a href={`/projects/${encodeURIComponent(project.id)}`}>{project.name}</a></li>
+          <li><span aria-current="page">{flag.name}</span></li>
+        </ol>
+      </nav>
+      <div class="page-header">
+        <div class="title-block">
+          <h1 class="flag-title">{flag.name}</h1>
+          <FlagMarks flag={flag} />
+        </div>
+        <FlagLifecycle model={model} />
+      </div>
+      {model.notice ? <p class="alert alert-info" role="status">{model.notice}</p> : null}
+      {flag.archived ? <p class="alert alert-error">This flag is archived: SDKs no longer receive it and it cannot be changed. Revive it to work on it again.</p> : null}
+      {model.may.update ? null : <p class="alert alert-info">You can read this flag; your roles do not allow changing it.</p>}
+      <div class="flag-grid">
+        <FlagDetails model={model} />
+        <FlagTags model={model} />
+      </div>
+      <h2 class="section-title">Environments</h2>
+      <div class="env-list">
+        {model.environments.map((env) => <EnvironmentSection model={model} env={env} />)}
+      </div>
+      <div class="stack">
+        <FlagVariants model={model} />
+        <FlagDependencies model={model} />
+        <FlagUsage model={model} />
+      </div>
+      <script src={model.frame.assets.url('flag-page.js')} defer></script>
+    </Layout>
+  );
+}
