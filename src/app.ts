@@ -58,6 +58,8 @@ import { consoleDeps } from './http/console/console-deps.js';
 import { errorPage } from './http/console/page-errors.js';
 import { loginPages } from './http/console/pages/login.pages.js';
 import { projectPages } from './http/console/pages/projects.pages.js';
+import { projectFlagsPages } from './http/console/pages/project-flags.pages.js';
+import { flagSwitchPages } from './http/console/pages/flag-switch.pages.js';
 
 /** Every route record (all authenticated but `POST /edge/validate`, the sign-in routes and page), in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */
 export const ROUTES: RouteSpec[] = [
@@ -91,6 +93,8 @@ export const ROUTES: RouteSpec[] = [
   // The console's pages (src/http/console/pages/): records like the API's, answered as HTML.
   ...loginPages,
   ...projectPages,
+  ...projectFlagsPages,
+  ...flagSwitchPages,
 ];
 
 /**
