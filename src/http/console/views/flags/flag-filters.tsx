@@ -55,7 +55,7 @@ export function FlagFilters({ projectId, query, environments }: FlagFiltersProps
       <div class="field">
         <label for="filter-enabled">Enabled</label>
         <select id="filter-enabled" name="enabled">
-          <option value="">In any environment</option>
+          <option value="">Anywhere</option>
           {environments.flatMap((env) => [
             <option value={`${env.name}:on`} selected={enabledValue === `${env.name}:on`}>{`On in ${env.name}`}</option>,
             <option value={`${env.name}:off`} selected={enabledValue === `${env.name}:off`}>{`Off in ${env.name}`}</option>,

@@ -21,13 +21,13 @@ export interface FlagTableProps {
 
 const DEFAULT_ORDER: Record<FlagTableSort, 'asc' | 'desc'> = { name: 'asc', type: 'asc', createdAt: 'desc', lastSeenAt: 'desc' };
 
-function SortHeader({ projectId, query, sort, label }: { projectId: string; query: FlagTableQuery; sort: FlagTableSort; label: string }) {
+function SortHeader({ projectId, query, sort, label, sticky }: { projectId: string; query: FlagTableQuery; sort: FlagTableSort; label: string; sticky?: boolean }) {
   const current = query.sort === sort;
   const order = current ? (query.order === 'asc' ? 'desc' : 'asc') : DEFAULT_ORDER[sort];
   const href = tableUrl(projectId, flagTableSearch({ ...query, sort, order, offset: 0 }));
   const arrow = current ? (query.order === 'asc' ? '▲' : '▼') : '';
   return (
-    <th scope="col" aria-sort={current ? (query.order === 'asc' ? 'ascending' : 'descending') : undefined} class={current ? 'sorted' : undefined}>
+    <th scope="col" aria-sort={current ? (query.order === 'asc' ? 'ascending' : 'descending') : undefined} class={[current ? 'sorted' : '', sticky ? 'col-name' : ''].join(' ').trim() || undefined}>
       <a href={href} class="sort-link">{label}<span class="sort-arrow" aria-hidden="true">{arrow}</span></a>
     </th>
   );
@@ -58,18 +58,18 @@ export function FlagTableView({ projectId, query, page, may, csrf, now, notes }:
   return (
     <>
       <div class="table-scroll" tabindex={0} role="region" aria-labelledby="flags-title">
-        <table class="flag-table">
+        <table class={may.select ? 'flag-table has-select' : 'flag-table'}>
           <caption class="sr-only">{`Flags, sorted by ${query.sort} ${query.order === 'asc' ? 'ascending' : 'descending'}`}</caption>
           <thead>
             <tr>
               {may.select ? <th scope="col" class="col-select"><span class="sr-only">Select</span></th> : null}
-              <SortHeader projectId={projectId} query={query} sort="name" label="Name" />
+              <SortHeader projectId={projectId} query={query} sort="name" label="Name" sticky />
               <SortHeader projectId={projectId} query={query} sort="type" label="Type" />
               <SortHeader projectId={projectId} query={query} sort="createdAt" label="Created" />
               <SortHeader projectId={projectId} query={query} sort="lastSeenAt" label="Last seen" />
               <th scope="col">Status</th>
               <th scope="col">Tags</th>
-              {page.environments.map((env) => <th scope="col" class="col-switch"><span class="env-name">{env.name}</span><span class="env-type">{env.type}</span></th>)}
+              {page.environments.map((env) => <th scope="col" class="col-switch"><span class="env-name">{env.name}</span>{env.type !== env.name ? <span class="env-type">{env.type}</span> : null}</th>)}
             </tr>
           </thead>
           {page.rows.map((row) => <FlagRowBody projectId={projectId} row={row} may={may} csrf={csrf} back={back} now={now} note={notes?.get(row.name)} />)}
