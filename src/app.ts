@@ -144,7 +144,7 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     search,
     flagTable: new FlagTable(registry, search.indexes),
     edgeValidation: new AddressBudget(EDGE_VALIDATE_BUDGET.tokensPerWindow, EDGE_VALIDATE_BUDGET.windowMs, EDGE_VALIDATE_BUDGET.addresses),
-    console: consoleDeps(config),
+    console: consoleDeps(config, registry.feed),
   };
   deps.metrics.setStreamingSource(clientStreams);
   // Console pages answer HTML to browsers: they are not part of the API's document.

@@ -242,4 +242,29 @@ describe('the flag table', () => {
     expect((await server.h.json('GET', `${FLAGS}/fresh-flag`)).body.type).toBe('kill-switch');
     await page.context().close();
   });
+
+  test('live: a switch from a second browser shows on the first page without a reload, and what is typed stays', async ({ server }) => {
+    await flag(server, 'my-flag', { strategyIn: ['development'] });
+    await flag(server, 'other', { strategyIn: ['development'] });
+    const first = await signedIn(server);
+    await first.goto(`${server.base}/projects/default`);
+    const search = first.getByRole('search').getByLabel('Search');
+    await search.fill('half typed');
+    await search.focus();
+    await createUserWithPassword(server, 'eve', 'eve-secret-42', 2);
+    const second = await (await browser().newContext({ viewport: DESKTOP })).newPage();
+    await signIn(second, server, 'eve', 'eve-secret-42');
+    await second.goto(`${server.base}/projects/default`);
+    await second.getByRole('switch', { name: 'my-flag in development' }).click();
+    await expect.poll(() => enabledIn(server, 'my-flag', 'development')).toBe(true);
+    await expect.poll(() => first.getByRole('switch', { name: 'my-flag in development' }).isChecked(), { timeout: 3000 }).toBe(true);
+    expect(await search.inputValue()).toBe('half typed');
+    expect(await first.evaluate('document.activeElement && document.activeElement.id')).toBe('filter-q');
+    // A change through the API reaches the page the same way; other rows are left alone.
+    await server.h.json('POST', `${FLAGS}/other/environments/development/on`);
+    await expect.poll(() => first.getByRole('switch', { name: 'other in development' }).isChecked(), { timeout: 3000 }).toBe(true);
+    expect(await first.url()).toBe(`${server.base}/projects/default`);
+    await second.context().close();
+    await first.context().close();
+  });
 });

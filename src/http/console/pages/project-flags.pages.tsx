@@ -1,7 +1,8 @@
 /** @jsxImportSource hono/jsx */
 /**
  * A project's page (`/projects/:projectId`): the flag table with its state in the URL, the new-flag form
- * (`POST /projects/:projectId/features`) and the bulk bar (`POST /projects/:projectId/bulk`). The switches'
+ * (`POST /projects/:projectId/features`), the bulk bar (`POST /projects/:projectId/bulk`) and the live updates
+ * (`GET /projects/:projectId/events`, `table-events.ts`). The switches'
  * routes are in `flag-switch.pages.tsx`.
  */
 import * as v from 'valibot';
@@ -44,6 +45,16 @@ export const projectFlagsPages: RouteSpec[] = [
       const count = Number(search.get('count') ?? '0');
       const notice = done && BULK_ACTIONS.includes(done) ? { kind: 'done' as const, message: doneText(done, count, search.get('environment') ?? '') } : undefined;
       return tablePage(c, deps, project(), { notice });
+    },
+  }),
+  defineRoute({
+    method: 'get', path: '/projects/:projectId/events', tag: 'Console', permission: 'READ', authentication: 'session', page: true,
+    summary: 'Live updates of a project\'s flag table: server-sent `changed:<flag>` events from committed changes',
+    params: ProjectParamsSchema, success: { status: 200, description: '`text/event-stream`' }, errors: ['TooManyRequests'],
+    handle: ({ deps, params }) => {
+      const stream = deps.console.tableEvents.stream(params.projectId);
+      if (stream === 'full') throw apiError('TooManyRequests', 'Too many live pages are open on this server: reload the page later');
+      return new Response(stream, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' } });
     },
   }),
   defineRoute({

@@ -120,7 +120,8 @@ export const fixedColumns = (may: RowPermissions) => (may.select ? 7 : 6);
 export function FlagRowBody({ projectId, row, may, csrf, back, now, note }: FlagRowProps) {
   const tags = row.tags.slice(0, 3);
   return (
-    <tbody id={`row-${row.name}`} class="flag-row" data-flag={row.name}>
+    <tbody id={`row-${row.name}`} class="flag-row" data-flag={row.name}
+      hx-get={rowUrl(projectId, row.name)} hx-trigger={`sse:changed:${row.name}`} hx-target="this" hx-swap="outerHTML">
       <tr>
         {may.select
           ? <td class="col-select"><input type="checkbox" name="features" value={row.name} form="bulk-form" aria-label={`Select ${row.name}`} class="row-select" /></td>

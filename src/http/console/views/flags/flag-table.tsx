@@ -6,7 +6,7 @@
 import type { FlagTablePage } from '../../../../queries/flag-table.query.js';
 import { flagTableSearch, type FlagTableQuery, type FlagTableSort } from '../../../../schemas/flag-table.schema.js';
 import { FlagRowBody, type RowNote, type RowPermissions } from './flag-row.js';
-import { tableUrl } from './flag-urls.js';
+import { eventsUrl, tableUrl } from './flag-urls.js';
 
 export interface FlagTableProps {
   projectId: string;
@@ -57,7 +57,7 @@ export function FlagTableView({ projectId, query, page, may, csrf, now, notes }:
   const back = tableUrl(projectId, flagTableSearch(query));
   return (
     <>
-      <div class="table-scroll" tabindex={0} role="region" aria-labelledby="flags-title">
+      <div class="table-scroll" tabindex={0} role="region" aria-labelledby="flags-title" hx-ext="sse" sse-connect={eventsUrl(projectId)}>
         <table class={may.select ? 'flag-table has-select' : 'flag-table'}>
           <caption class="sr-only">{`Flags, sorted by ${query.sort} ${query.order === 'asc' ? 'ascending' : 'descending'}`}</caption>
           <thead>

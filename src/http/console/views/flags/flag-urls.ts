@@ -23,3 +23,6 @@ export const newFlagUrl = (projectId: string): string => `/projects/${e(projectI
 
 /** The project's history page (another page of the console). */
 export const historyUrl = (projectId: string): string => `/projects/${e(projectId)}/history`;
+
+/** The table's live updates (server-sent events). */
+export const eventsUrl = (projectId: string): string => `/projects/${e(projectId)}/events`;
