@@ -103,6 +103,8 @@ describe('the flag table', () => {
     await expect.poll(() => offer.count()).toBe(1);
     expect(await page.getByRole('switch', { name: 'bare in development' }).isChecked()).toBe(false);
     expect(await enabledIn(server, 'bare', 'development')).toBe(false);
+    // The keyboard lands on the offer's first choice.
+    await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.textContent')).toBe('Add a 100% rollout and switch on');
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'flag-table-offer-desktop');
     await offer.getByRole('button', { name: 'Add a 100% rollout and switch on' }).click();
@@ -268,5 +270,22 @@ describe('the flag table', () => {
     expect(await first.url()).toBe(`${server.base}/projects/default`);
     await second.context().close();
     await first.context().close();
+  });
+
+  test('a switch sent after the session ended goes to the sign-in page, and back to the table afterwards', async ({ server }) => {
+    await flag(server, 'my-flag', { strategyIn: ['development'] });
+    const page = await signedIn(server);
+    await page.goto(`${server.base}/projects/default?q=my`);
+    await page.context().clearCookies();
+    await page.getByRole('switch', { name: 'my-flag in development' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/projects/default?q=my');
+    expect(await enabledIn(server, 'my-flag', 'development')).toBe(false);
+    await page.getByLabel('Username or email').fill('ann');
+    await page.getByLabel('Password', { exact: true }).fill('ann-secret-42');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${server.base}/projects/default?q=my`);
+    expect(await page.getByRole('switch', { name: 'my-flag in development' }).isChecked()).toBe(false);
+    await page.context().close();
   });
 });
