@@ -288,4 +288,26 @@ describe('the flag table', () => {
     expect(await page.getByRole('switch', { name: 'my-flag in development' }).isChecked()).toBe(false);
     await page.context().close();
   });
+
+  test('without script, a switch is a form: Save sends it, and the offer comes as a page', async ({ server }) => {
+    await flag(server, 'my-flag', { strategyIn: ['development'] });
+    await flag(server, 'bare');
+    await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
+    const context = await browser().newContext({ viewport: DESKTOP, javaScriptEnabled: false });
+    const page = await context.newPage();
+    page.setDefaultTimeout(8000);
+    await signIn(page, server, 'ann', 'ann-secret-42');
+    await page.goto(`${server.base}/projects/default?sort=name`);
+    await page.getByRole('switch', { name: 'my-flag in development' }).check();
+    await page.getByRole('button', { name: 'Save my-flag in development' }).click();
+    await page.waitForURL(`${server.base}/projects/default?sort=name`);
+    expect(await enabledIn(server, 'my-flag', 'development')).toBe(true);
+    expect(await page.getByRole('switch', { name: 'my-flag in development' }).isChecked()).toBe(true);
+    await page.getByRole('switch', { name: 'bare in development' }).check();
+    await page.getByRole('button', { name: 'Save bare in development' }).click();
+    await page.getByRole('button', { name: 'Add a 100% rollout and switch on' }).click();
+    await page.waitForURL(`${server.base}/projects/default?sort=name`);
+    expect(await enabledIn(server, 'bare', 'development')).toBe(true);
+    await context.close();
+  });
 });
