@@ -87,8 +87,13 @@ function offerFor(actor: ProjectActor, flag: string, environment: string): RowNo
 export const flagSwitchPages: RouteSpec[] = [
   defineRoute({
     method: 'get', path: '/projects/:projectId/rows/:featureName', tag: 'Console', permission: 'READ', authentication: 'session', page: true,
-    summary: 'One row of the flag table (an htmx fragment)', params: FeatureParamsSchema, success: FRAGMENT,
-    handle: ({ c, deps, params, project }) => rowFragment(c, deps, project(), params.featureName, backTo(params.projectId, pageOf(c.req.header('hx-current-url')))),
+    summary: 'One row of the flag table (an htmx fragment); 204 when `have` is the flag\'s version already', params: FeatureParamsSchema, success: FRAGMENT,
+    handle: ({ c, deps, params, project }) => {
+      // A live update of a change this page already shows (its own switch) would only swap the row for itself.
+      const have = c.req.query('have');
+      if (have !== undefined && have === String(project().state.flags.get(params.featureName)?.version)) return c.body(null, 204);
+      return rowFragment(c, deps, project(), params.featureName, backTo(params.projectId, pageOf(c.req.header('hx-current-url'))));
+    },
   }),
   defineRoute({
     method: 'post', path: '/projects/:projectId/rows/:featureName/environments/:environment/toggle', tag: 'Console',

@@ -105,7 +105,7 @@ function Note({ projectId, row, note, csrf, back, columns }: { projectId: string
           {note.disabledStrategies > 0
             ? <button type="submit" name="with" value="disabled" class="button button-small">{`Enable its ${note.disabledStrategies} disabled ${note.disabledStrategies === 1 ? 'strategy' : 'strategies'}`}</button>
             : null}
-          <a class="button button-small" href={back} hx-get={rowUrl(projectId, row.name)} hx-target="closest tbody" hx-swap="outerHTML">Cancel</a>
+          <a class="button button-small" href={back} hx-get={rowUrl(projectId, row.name)} hx-vals={'{"have": "none"}'} hx-target="closest tbody" hx-swap="outerHTML">Cancel</a>
         </form>
         <p class="hint">It will get {strategy}. You can change it on the <a href={flagUrl(projectId, row.name)}>flag's page</a>.</p>
       </div>
@@ -121,7 +121,8 @@ export function FlagRowBody({ projectId, row, may, csrf, back, now, note }: Flag
   const tags = row.tags.slice(0, 3);
   return (
     <tbody id={`row-${row.name}`} class="flag-row" data-flag={row.name}
-      hx-get={rowUrl(projectId, row.name)} hx-trigger={`sse:changed:${row.name}`} hx-target="this" hx-swap="outerHTML">
+      hx-get={rowUrl(projectId, row.name)} hx-trigger={`sse:changed:${row.name}`} hx-target="this" hx-swap="outerHTML"
+      hx-vals={JSON.stringify({ have: String(row.version) })}>
       <tr>
         {may.select
           ? <td class="col-select"><input type="checkbox" name="features" value={row.name} form="bulk-form" aria-label={`Select ${row.name}`} class="row-select" /></td>

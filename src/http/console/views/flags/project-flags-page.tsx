@@ -74,7 +74,7 @@ export function ProjectFlagsPage({ frame, project, query, page, now, may, notice
           <h2 id="flags-title">{query.archived ? 'Archived flags' : 'Flags'}</h2>
           <a href={archivedLink} class="archived-link">{query.archived ? 'Show active flags' : 'Show archived flags'}</a>
         </div>
-        <FlagFilters projectId={project.id} query={query} environments={page.environments} />
+        {page.total > 0 || isFiltered(query) ? <FlagFilters projectId={project.id} query={query} environments={page.environments} /> : null}
         {anyBulk && page.rows.length > 0 && !query.archived
           ? <BulkBar projectId={project.id} environments={page.environments} may={may.bulk} csrf={frame.csrf} back={back} />
           : null}
