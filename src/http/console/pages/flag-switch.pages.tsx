@@ -8,14 +8,15 @@
  */
 import type { Context } from 'hono';
 import type { ProjectActor } from '../../../actors/actor-types.js';
-import type { Principal } from '../../../auth/permissions.js';
-import type { Result } from '../../../domain/result.js';
+import { noAccessMessage, type Principal } from '../../../auth/permissions.js';
+import { fail } from '../../../domain/errors.js';
+import { failed, type Result } from '../../../domain/result.js';
 import { FeatureEnvironmentParamsSchema, FeatureParamsSchema } from '../../../schemas/params.schema.js';
 import { addStrategy } from '../../../use-cases/strategies.use-cases.js';
 import { disableFlag, enableFlag } from '../../../use-cases/toggles.use-cases.js';
 import { apiError, STATUS } from '../../errors.js';
 import { defineRoute, type AppDeps, type AppEnv, type RouteSpec } from '../../route.js';
-import { backTo, rowPermissions, tablePage } from '../flag-table-page.js';
+import { backTo, mayIn, rowPermissions, tablePage } from '../flag-table-page.js';
 import { frameOf } from '../render.js';
 import { FlagRowBody, type RowNote } from '../views/flags/flag-row.js';
 
@@ -58,11 +59,12 @@ interface SwitchInput {
 }
 
 /** Switches as asked, adding the 100% rollout first when the offer was taken and the project has no default strategy. */
-async function sendSwitch(deps: AppDeps, actor: ProjectActor, input: SwitchInput, principal: Principal): Promise<Result<null>> {
+async function sendSwitch(deps: AppDeps, actor: ProjectActor, input: SwitchInput, principal: Principal, mayAddStrategy: boolean): Promise<Result<null>> {
   const ref = { projectId: input.projectId, featureName: input.featureName, environment: input.environment, ifMatch: input.ifMatch };
   if (!input.enabled) return disableFlag(deps.registry, ref, principal);
   if (input.with === 'disabled') return enableFlag(deps.registry, { ...ref, activateDisabled: true }, principal);
   if (input.with === 'default' && !Object.hasOwn(actor.state.meta.defaultStrategies, input.environment)) {
+    if (!mayAddStrategy) return failed(fail('NoAccessError', noAccessMessage('CREATE_FEATURE_STRATEGY', input.environment)));
     const stickiness = actor.state.meta.defaultStickiness ?? 'default';
     const added = await addStrategy(deps.registry, {
       ...ref, strategy: { name: 'flexibleRollout', parameters: { rollout: '100', stickiness, groupId: input.featureName }, constraints: [] },
@@ -111,7 +113,7 @@ export const flagSwitchPages: RouteSpec[] = [
       let note = offer;
       let status = 200;
       if (offer === undefined) {
-        const sent = await sendSwitch(deps, actor, input, principal);
+        const sent = await sendSwitch(deps, actor, input, principal, mayIn(c, actor, 'CREATE_FEATURE_STRATEGY'));
         if (!sent.ok) {
           note = { kind: 'refused', environment: params.environment, message: refusalText(sent.error.kind, sent.error.message) };
           status = STATUS[sent.error.kind];
