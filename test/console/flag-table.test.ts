@@ -107,6 +107,10 @@ describe('the flag table', () => {
     await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.textContent')).toBe('Add a 100% rollout and switch on');
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'flag-table-offer-desktop');
+    await page.setViewportSize(PHONE);
+    expect(await scrollsSideways(page)).toBe(false);
+    await screenshot(page, 'flag-table-offer-phone');
+    await page.setViewportSize(DESKTOP);
     await offer.getByRole('button', { name: 'Add a 100% rollout and switch on' }).click();
     await expect.poll(() => enabledIn(server, 'bare', 'development')).toBe(true);
     await expect.poll(() => page.getByRole('switch', { name: 'bare in development' }).isChecked()).toBe(true);
