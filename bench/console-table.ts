@@ -3,7 +3,8 @@
  * a registry on a fresh data directory, one project seeded through its actor (varied types, descriptions, tags,
  * stale, archived and enabled flags), then the server-side time of `FlagTable.page` for the first page, a
  * search and a filter: the first call after the seed (indexes and orders built) and then p50/p99 of repeated
- * calls. The page itself (HTML over HTTP) is measured once it exists; this is the query it calls.
+ * calls. Then the page itself: `GET /projects/default?...` answered by the app (`app.request`, a real session
+ * cookie, the whole route pipeline and the HTML), server side, p50/p99.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as v from 'valibot';
 import { Registry } from '../src/actors/registry.js';
+import { createApp } from '../src/app.js';
+import { loadTokenHasher } from '../src/auth/token-key.js';
+import { ensureAdminTokens } from '../src/bootstrap-tokens.js';
+import { readConfig } from '../src/config.js';
+import { SESSION_COOKIE } from '../src/http/console/cookies.js';
+import { checkToken, startSession } from '../src/use-cases/sessions.use-cases.js';
 import { FlagTable } from '../src/queries/flag-table.query.js';
 import { SearchIndexes } from '../src/queries/search-index.js';
 import { FlagTableQuerySchema } from '../src/schemas/flag-table.schema.js';
@@ -92,9 +99,44 @@ async function main(): Promise<void> {
       afterCreate.push({ wall: performance.now() - start, cpu: (used.user + used.system) / 1000 });
     }
     report('search after a new flag', '', percentiles(afterCreate.map((s) => s.wall)), percentiles(afterCreate.map((s) => s.cpu)));
+    await pages(registry, dataDir);
   } finally {
     await registry.close();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The project page's HTML as the app answers it to a signed-in admin, for the table's main views. */
+async function pages(registry: Registry, dataDir: string): Promise<void> {
+  const token = '*:*.bench-console-admin-token-0123456789';
+  const config = readConfig({ DATA_DIR: dataDir, TOKEN_SECRET: 'bench-token-key-not-for-production-0123456789abcdef', LOG_LEVEL: 'warn', LOG_FORMAT: 'json' });
+  const { hasher } = loadTokenHasher(config);
+  await ensureAdminTokens(registry, hasher, [token]);
+  const signedIn = await checkToken(registry, hasher, token);
+  if (!signedIn.ok) throw new Error(signedIn.error.message);
+  const cookie = `${SESSION_COOKIE}=${await startSession(registry, hasher, signedIn.value)}`;
+  const app = createApp({ registry, config, tokenHasher: hasher });
+  const views: [string, string][] = [
+    ['page: first page', ''],
+    ['page: search "checkout"', '?q=checkout'],
+    ['page: search "number 4242"', '?q=number+4242'],
+    ['page: filter release + on in dev', '?type=release&enabled=development:on'],
+    ['page: sort by name, page 100', '?sort=name&offset=4950'],
+  ];
+  for (const [what, search] of views) {
+    const time = async () => {
+      const cpu = process.cpuUsage();
+      const start = performance.now();
+      const res = await app.request(`/projects/default${search}`, { headers: { cookie } });
+      const html = await res.text();
+      if (res.status !== 200) throw new Error(`${what}: ${res.status} ${html.slice(0, 200)}`);
+      const used = process.cpuUsage(cpu);
+      return { wall: performance.now() - start, cpu: (used.user + used.system) / 1000, bytes: html.length };
+    };
+    const first = await time();
+    const samples: { wall: number; cpu: number }[] = [];
+    for (let i = 0; i < RUNS; i += 1) samples.push(await time());
+    report(what, `${String(first.bytes).padStart(7)} bytes  first ${ms(first.wall)} (cpu ${ms(first.cpu)})`, percentiles(samples.map((x) => x.wall)), percentiles(samples.map((x) => x.cpu)));
   }
 }
 

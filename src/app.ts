@@ -61,6 +61,8 @@ import { projectPages } from './http/console/pages/projects.pages.js';
 import { historyPages } from './http/console/pages/history.pages.js';
 import { flagPages } from './http/console/pages/flag.pages.js';
 import { flagStrategyPages } from './http/console/pages/flag-strategy.pages.js';
+import { projectFlagsPages } from './http/console/pages/project-flags.pages.js';
+import { flagSwitchPages } from './http/console/pages/flag-switch.pages.js';
 
 /** Every route record (all authenticated but `POST /edge/validate`, the sign-in routes and page), in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */
 export const ROUTES: RouteSpec[] = [
@@ -97,6 +99,8 @@ export const ROUTES: RouteSpec[] = [
   ...historyPages,
   ...flagPages,
   ...flagStrategyPages,
+  ...projectFlagsPages,
+  ...flagSwitchPages,
 ];
 
 /**
@@ -146,7 +150,7 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     search,
     flagTable: new FlagTable(registry, search.indexes),
     edgeValidation: new AddressBudget(EDGE_VALIDATE_BUDGET.tokensPerWindow, EDGE_VALIDATE_BUDGET.windowMs, EDGE_VALIDATE_BUDGET.addresses),
-    console: consoleDeps(config),
+    console: consoleDeps(config, registry.feed),
   };
   deps.metrics.setStreamingSource(clientStreams);
   // Console pages answer HTML to browsers: they are not part of the API's document.

@@ -31,7 +31,7 @@ describe('the project list', () => {
     await page.getByLabel('Id').fill('search');
     await page.getByRole('button', { name: 'Create project' }).click();
     await page.waitForURL(`${server.base}/projects/search`);
-    await expect.poll(() => page.getByRole('heading', { name: 'Flags' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('heading', { name: 'Flags', exact: true }).count()).toBe(1);
     expect(await projectIds(server)).toEqual(['checkout', 'default', 'search']);
     await page.setViewportSize(PHONE);
     await page.goto(`${server.base}/projects`);

@@ -44,6 +44,13 @@ export function errorPage(c: Context<AppEnv>, deps: AppDeps, status: number, mes
 export function signInRedirect(c: Context<AppEnv>, deps: AppDeps): Response {
   if (getCookie(c, SESSION_COOKIE) !== undefined) clearSessionCookie(c, deps);
   const url = new URL(c.req.url);
+  // An htmx request (a switch) would follow a redirect and swap the sign-in page into a row: the browser goes instead.
+  const htmxPage = c.req.header('hx-request') === 'true' ? c.req.header('hx-current-url') : undefined;
+  if (htmxPage !== undefined) {
+    const page = new URL(htmxPage, url);
+    c.header('HX-Redirect', page.origin === url.origin ? `/login?next=${encodeURIComponent(`${page.pathname}${page.search}`)}` : '/login');
+    return c.body(null, 204);
+  }
   const back = `${url.pathname}${url.search}`;
   const target = c.req.method === 'GET' && back !== '/' && back !== '/projects' ? `/login?next=${encodeURIComponent(back)}` : '/login';
   return c.redirect(target, 303);
@@ -54,6 +61,8 @@ export function pageErrorHook(deps: AppDeps): ErrorHook {
   return (c, error) => {
     if (!(error instanceof ApiError)) return undefined;
     if (error.error.kind === 'AuthenticationRequired') return signInRedirect(c, deps);
+    // htmx does not swap an error page into a row: the page reloads and shows what the server holds.
+    if (c.req.header('hx-request') === 'true') c.header('HX-Refresh', 'true');
     return errorPage(c, deps, STATUS[error.error.kind], error.error.message);
   };
 }

@@ -3,16 +3,13 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import { isAllowed } from '../../../auth/permissions.js';
-import { projectName, projectSummaries } from '../../../queries/project-list.query.js';
+import { projectSummaries } from '../../../queries/project-list.query.js';
 import { CreateProjectSchema } from '../../../schemas/project.schema.js';
 import { formatIssues } from '../../../schemas/issues.js';
-import { ProjectParamsSchema } from '../../../schemas/params.schema.js';
 import { createProject } from '../../../use-cases/projects.use-cases.js';
-import { apiError } from '../../errors.js';
 import { defineRoute, type AppDeps, type AppEnv, type RouteSpec } from '../../route.js';
 import { frameOf, renderPage } from '../render.js';
 import { ProjectList, type NewProjectForm } from '../views/projects/project-list.js';
-import { ProjectPage } from '../views/projects/project-page.js';
 
 const PAGE = { status: 200, description: 'An HTML page' };
 
@@ -47,16 +44,6 @@ export const projectPages: RouteSpec[] = [
       const created = await createProject(deps.registry, parsed.output, principal);
       if (!created.ok) return listPage(c, deps, created.error.kind === 'NameExistsError' ? 409 : 400, { values, error: { field: fieldOf(created.error.message), message: created.error.message } });
       return c.redirect(`/projects/${encodeURIComponent(created.value.id)}`, 303);
-    },
-  }),
-  defineRoute({
-    method: 'get', path: '/projects/:projectId', tag: 'Console', permission: 'READ', authentication: 'session', page: true,
-    summary: 'A project\'s page: its flags', params: ProjectParamsSchema, success: PAGE,
-    handle: ({ c, deps, params }) => {
-      const name = projectName(deps.registry, params.projectId);
-      if (name === undefined) throw apiError('NotFoundError', `No project "${params.projectId}"`);
-      const actor = c.get('actor');
-      return renderPage(c, <ProjectPage frame={frameOf(c, deps)} project={{ id: params.projectId, name, description: actor?.state.meta.description ?? null }} />);
     },
   }),
 ];
