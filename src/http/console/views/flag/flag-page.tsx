@@ -9,6 +9,7 @@ import type { FlagPageModel } from './flag-model.js';
 import { FlagTags } from './flag-tags.js';
 import { FlagUsage } from './flag-usage.js';
 import { FlagVariants } from './flag-variants.js';
+import { ProjectNav } from '../project-nav.js';
 
 /** The whole page. */
 export function FlagPage({ model }: { model: FlagPageModel }) {
@@ -26,9 +27,12 @@ export function FlagPage({ model }: { model: FlagPageModel }) {
         <div class="title-block">
           <h1 class="flag-title">{flag.name}</h1>
           <FlagMarks flag={flag} />
+          <p class="small"><a href={`/projects/${encodeURIComponent(project.id)}/history?feature=${encodeURIComponent(flag.name)}`}>History of this flag</a></p>
         </div>
         <FlagLifecycle model={model} />
       </div>
+      <ProjectNav projectId={project.id} projectName={project.name} />
+      <div id="flag-live" role="status" data-events={`/projects/${encodeURIComponent(project.id)}/events`} data-flag={flag.name}></div>
       {model.notice ? <p class="alert alert-info" role="status">{model.notice}</p> : null}
       {flag.archived ? <p class="alert alert-error">This flag is archived: SDKs no longer receive it and it cannot be changed. Revive it to work on it again.</p> : null}
       {model.may.update ? null : <p class="alert alert-info">You can read this flag; your roles do not allow changing it.</p>}

@@ -10,7 +10,8 @@ import { BulkBar, type BulkPermissions } from './bulk-bar.js';
 import { FlagFilters, isFiltered } from './flag-filters.js';
 import type { RowNote } from './flag-row.js';
 import { FlagTableView } from './flag-table.js';
-import { historyUrl, tableUrl } from './flag-urls.js';
+import { tableUrl } from './flag-urls.js';
+import { ProjectNav } from '../project-nav.js';
 import { NewFlagForm, type NewFlagRefusal } from './new-flag-form.js';
 
 export interface ProjectFlagsPageProps {
@@ -64,10 +65,10 @@ export function ProjectFlagsPage({ frame, project, query, page, now, may, notice
           {project.description ? <p class="muted">{project.description}</p> : null}
         </div>
         <div class="header-actions">
-          <a class="button" href={historyUrl(project.id)}>History</a>
           {may.create ? <NewFlagForm projectId={project.id} csrf={frame.csrf} refused={newFlag} /> : null}
         </div>
       </div>
+      <ProjectNav projectId={project.id} projectName={project.name} current="flags" />
       {notice ? <p class={`alert ${notice.kind === 'error' ? 'alert-error' : 'alert-info'} page-notice`} role={notice.kind === 'error' ? 'alert' : 'status'}>{notice.message}</p> : null}
       <section class="card flags-card" aria-labelledby="flags-title">
         <div class="flags-head">

@@ -1,0 +1,75 @@
+/**
+ * The flag page among the others: its project navigation and the link to the flag's own history; and live: a
+ * change made elsewhere (through the admin API, as another person) shows on an open page within a second or two
+ * without a reload, and a value half typed in an open form survives it (a notice asks to reload instead).
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import { consoleTest, createUserWithPassword, DESKTOP, signIn, useBrowser, type ConsoleServer } from './browser.js';
+
+const browser = useBrowser();
+const test = consoleTest();
+
+const FLAG_API = '/api/admin/projects/default/features/checkout';
+
+async function openFlag(server: ConsoleServer): Promise<Page> {
+  await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
+  await server.h.json('POST', '/api/admin/projects/default/features', { name: 'checkout', description: 'New checkout flow' });
+  await server.h.json('POST', `${FLAG_API}/environments/development/strategies`, { name: 'flexibleRollout', title: 'Half', parameters: { rollout: 50, stickiness: 'default', groupId: 'checkout' } });
+  const page = await (await browser().newContext({ viewport: DESKTOP })).newPage();
+  await signIn(page, server, 'ann', 'ann-secret-42');
+  await page.goto(`${server.base}/projects/default/features/checkout`);
+  return page;
+}
+
+/** The page's own marker: a page that was reloaded loses it. */
+const mark = (page: Page) => page.evaluate('window.notReloaded = true');
+const stillSamePage = (page: Page) => page.evaluate('window.notReloaded === true');
+
+describe('the flag page among the project\'s pages', () => {
+  test('has the project navigation, and its history link shows the flag\'s timeline', async ({ server }) => {
+    const page = await openFlag(server);
+    const nav = page.getByRole('navigation', { name: 'Project Default' });
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Flags', 'History', 'Compare']);
+    await page.getByRole('link', { name: 'History of this flag' }).click();
+    await page.waitForURL(/\/projects\/default\/history\?feature=checkout$/);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('History of checkout');
+    expect(await page.locator('main').textContent()).toContain('Half');
+    await page.getByRole('link', { name: 'Open the flag' }).click();
+    await page.waitForURL(/\/projects\/default\/features\/checkout$/);
+    await page.getByRole('navigation', { name: 'Project Default' }).getByRole('link', { name: 'Flags' }).click();
+    await page.waitForURL(/\/projects\/default$/);
+    expect(await page.getByRole('navigation', { name: 'Project Default' }).getByRole('link', { name: 'Flags' }).getAttribute('aria-current')).toBe('page');
+  });
+});
+
+describe('the flag page, live', () => {
+  test('shows a switch made elsewhere within two seconds, without a reload', async ({ server }) => {
+    const page = await openFlag(server);
+    const toggle = () => page.getByRole('switch', { name: 'checkout in development' });
+    expect(await toggle().getAttribute('aria-checked')).toBe('false');
+    await mark(page);
+    await page.waitForTimeout(300); // the event stream connected
+    const started = Date.now();
+    expect((await server.h.json('POST', `${FLAG_API}/environments/development/on`)).status).toBe(200);
+    await page.waitForFunction(() => document.querySelector('[role=switch][aria-label="checkout in development"]')?.getAttribute('aria-checked') === 'true', undefined, { timeout: 2000 });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(await stillSamePage(page)).toBe(true);
+    expect(await page.getByRole('status').filter({ hasText: 'changed by someone else' }).count()).toBe(0);
+  });
+
+  test('keeps a half typed value in an open form and says the flag changed', async ({ server }) => {
+    const page = await openFlag(server);
+    await page.getByText('Edit Half').click();
+    const title = page.locator('section#env-development').getByRole('form', { name: 'Save strategy' }).getByLabel('Title');
+    await title.fill('Half of the users, typed');
+    await mark(page);
+    await page.waitForTimeout(300);
+    expect((await server.h.json('POST', `${FLAG_API}/environments/development/on`)).status).toBe(200);
+    await page.getByRole('status').filter({ hasText: 'This flag was changed by someone else' }).waitFor({ timeout: 2000 });
+    expect(await title.inputValue()).toBe('Half of the users, typed');
+    expect(await stillSamePage(page)).toBe(true);
+    // The switch still shows what the page was loaded with until the person reloads.
+    expect(await page.getByRole('switch', { name: 'checkout in development' }).getAttribute('aria-checked')).toBe('false');
+  });
+});
