@@ -23,6 +23,7 @@ import { SearchIndexes } from '../src/queries/search-index.js';
 import { FlagTableQuerySchema } from '../src/schemas/flag-table.schema.js';
 import { toggleFlags } from '../src/use-cases/bulk-flags.use-cases.js';
 import { ADMIN, seededName, seedTable } from '../test/helpers/flag-table-seed.js';
+import type { ScaleRow } from './scale.js';
 
 const RUNS = 200;
 
@@ -106,8 +107,8 @@ async function main(): Promise<void> {
   }
 }
 
-/** The project page's HTML as the app answers it to a signed-in admin, for the table's main views. */
-async function pages(registry: Registry, dataDir: string): Promise<void> {
+/** A signed-in admin's session cookie and the app (the whole route pipeline), on `registry`'s data directory. */
+async function signedInApp(registry: Registry, dataDir: string): Promise<{ app: ReturnType<typeof createApp>; cookie: string }> {
   const token = '*:*.bench-console-admin-token-0123456789';
   const config = readConfig({ DATA_DIR: dataDir, TOKEN_SECRET: 'bench-token-key-not-for-production-0123456789abcdef', LOG_LEVEL: 'warn', LOG_FORMAT: 'json' });
   const { hasher } = loadTokenHasher(config);
@@ -115,7 +116,35 @@ async function pages(registry: Registry, dataDir: string): Promise<void> {
   const signedIn = await checkToken(registry, hasher, token);
   if (!signedIn.ok) throw new Error(signedIn.error.message);
   const cookie = `${SESSION_COOKIE}=${await startSession(registry, hasher, signedIn.value)}`;
-  const app = createApp({ registry, config, tokenHasher: hasher });
+  return { app: createApp({ registry, config, tokenHasher: hasher }), cookie };
+}
+
+interface PageTimes {
+  first: { wall: number; cpu: number; bytes: number };
+  wall: { p50: number; p99: number };
+  cpu: { p50: number; p99: number };
+}
+
+/** The first answer, then p50/p99 of `runs` more, of `GET /projects/default<search>` (status and HTML read). */
+async function timePage(app: ReturnType<typeof createApp>, cookie: string, search: string, runs: number): Promise<PageTimes> {
+  const time = async () => {
+    const cpu = process.cpuUsage();
+    const start = performance.now();
+    const res = await app.request(`/projects/default${search}`, { headers: { cookie } });
+    const html = await res.text();
+    if (res.status !== 200) throw new Error(`/projects/default${search}: ${res.status} ${html.slice(0, 200)}`);
+    const used = process.cpuUsage(cpu);
+    return { wall: performance.now() - start, cpu: (used.user + used.system) / 1000, bytes: html.length };
+  };
+  const first = await time();
+  const samples: { wall: number; cpu: number }[] = [];
+  for (let i = 0; i < runs; i += 1) samples.push(await time());
+  return { first, wall: percentiles(samples.map((x) => x.wall)), cpu: percentiles(samples.map((x) => x.cpu)) };
+}
+
+/** The project page's HTML as the app answers it to a signed-in admin, for the table's main views. */
+async function pages(registry: Registry, dataDir: string): Promise<void> {
+  const { app, cookie } = await signedInApp(registry, dataDir);
   const views: [string, string][] = [
     ['page: first page', ''],
     ['page: search "checkout"', '?q=checkout'],
@@ -124,19 +153,45 @@ async function pages(registry: Registry, dataDir: string): Promise<void> {
     ['page: sort by name, page 100', '?sort=name&offset=4950'],
   ];
   for (const [what, search] of views) {
-    const time = async () => {
-      const cpu = process.cpuUsage();
-      const start = performance.now();
-      const res = await app.request(`/projects/default${search}`, { headers: { cookie } });
-      const html = await res.text();
-      if (res.status !== 200) throw new Error(`${what}: ${res.status} ${html.slice(0, 200)}`);
-      const used = process.cpuUsage(cpu);
-      return { wall: performance.now() - start, cpu: (used.user + used.system) / 1000, bytes: html.length };
-    };
-    const first = await time();
-    const samples: { wall: number; cpu: number }[] = [];
-    for (let i = 0; i < RUNS; i += 1) samples.push(await time());
-    report(what, `${String(first.bytes).padStart(7)} bytes  first ${ms(first.wall)} (cpu ${ms(first.cpu)})`, percentiles(samples.map((x) => x.wall)), percentiles(samples.map((x) => x.cpu)));
+    const { first, wall, cpu } = await timePage(app, cookie, search, RUNS);
+    report(what, `${String(first.bytes).padStart(7)} bytes  first ${ms(first.wall)} (cpu ${ms(first.cpu)})`, wall, cpu);
+  }
+}
+
+/** The project page's goal (issue 31 §3): first page and a search under 100 ms at 100,000 flags. */
+const PAGE_GOAL_MS = 100;
+
+/**
+ * The console phase of `npm run bench`: a project of `flags` flags seeded in process, then the project page
+ * answered by the app to a signed-in admin (first page, a search, a filter), p50/p99 of `runs` requests each
+ * after a first one; one row per view in the scale table's shape.
+ */
+export async function runConsoleTable(options: { workDir: string; flags: number; runs: number }): Promise<ScaleRow[]> {
+  const dataDir = join(options.workDir, 'console-table-data');
+  const registry = await Registry.open({ dataDir, initEnvironments: ['development', 'production'] });
+  try {
+    const seedStart = performance.now();
+    await seedTable(registry, 'default', options.flags);
+    const seedS = (performance.now() - seedStart) / 1000;
+    const { app, cookie } = await signedInApp(registry, dataDir);
+    const rows: ScaleRow[] = [{ measure: `console: project of ${options.flags} flags seeded (in process)`, value: `${seedS.toFixed(1)} s`, goal: '', met: undefined }];
+    const views: [string, string][] = [
+      ['first page', ''],
+      ['search "checkout"', '?q=checkout'],
+      ['filter release + on in development', '?type=release&enabled=development:on'],
+    ];
+    for (const [what, search] of views) {
+      const { first, wall } = await timePage(app, cookie, search, options.runs);
+      rows.push({
+        measure: `console: project page, ${what}, ${options.flags} flags: first / p50 / p99 of ${options.runs}`,
+        value: `${first.wall.toFixed(0)} / ${wall.p50.toFixed(1)} / ${wall.p99.toFixed(1)} ms`,
+        goal: `p99 < ${PAGE_GOAL_MS} ms`,
+        met: wall.p99 < PAGE_GOAL_MS,
+      });
+    }
+    return rows;
+  } finally {
+    await registry.close();
   }
 }
 

@@ -22,6 +22,8 @@ export interface BenchOptions {
   streams: number[];
   /** Toggles timed one at a time in the streaming phase. */
   streamToggles: number;
+  /** Run the console phase (the project page at --flags, the past view and the comparison), in process. */
+  console: boolean;
 }
 
 /** Usage text printed by `--help` and on a bad option. */
@@ -43,6 +45,9 @@ export const USAGE = `usage: npm run bench -- [options]
                       e.g. --streams 5000,10000,20000 also reports the largest held at p99 ≤ 1 s
   --stream-toggles N  toggles timed one at a time per size (default 20)
   --no-streams        skip the streaming phase
+  --no-console        skip the console phase (the project page's first page, a search and a filter at --flags
+                      flags, or 10000 when --flags is 0; the past view and the comparison on a project of 10000 flags
+                      and 100000 commands, --quick: 2000 and 20000), timed in process
   --help              this text`;
 
 /**
@@ -70,6 +75,7 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
       streams: { type: 'string' },
       'stream-toggles': { type: 'string' },
       'no-streams': { type: 'boolean', default: false },
+      'no-console': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -95,6 +101,7 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
     usage: !values['no-usage'],
     streams: values['no-streams'] ? [] : (values.streams ?? (quick ? '1000' : '5000')).split(',').map((size) => integer('streams', size.trim(), 0, 1)),
     streamToggles: integer('stream-toggles', values['stream-toggles'], 20, 1),
+    console: !values['no-console'],
   };
 }
 

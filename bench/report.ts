@@ -19,6 +19,8 @@ export interface Report {
   scale: ScaleRow[];
   /** The streaming phase (bench/streams.ts); absent or empty when skipped. */
   streams?: ScaleRow[];
+  /** The console phase (bench/console-table.ts, bench/console-history.ts); absent or empty when skipped. */
+  console?: ScaleRow[];
   notes: string[];
 }
 
@@ -111,6 +113,9 @@ export function renderReport(report: Report, otherLabel: string): string {
   if (report.scale.length > 0) parts.push('', '## Scale', '', scaleTable(report.scale));
   if (report.streams && report.streams.length > 0) {
     parts.push('', '## Streaming (SSE clients in separate load processes)', '', scaleTable(report.streams));
+  }
+  if (report.console && report.console.length > 0) {
+    parts.push('', '## Console (pages and history queries, in process)', '', scaleTable(report.console));
   }
   if (report.notes.length > 0) parts.push('', '## Notes', '', ...report.notes.map((note) => `- ${note}`));
   return `${parts.join('\n')}\n`;

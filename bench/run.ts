@@ -15,6 +15,8 @@ import { runLoad, type LoadResult } from './load.js';
 import { parseOptions, scaleSizes, USAGE, type BenchOptions } from './options.js';
 import { renderReport, type ScenarioRow } from './report.js';
 import { runAbuse } from './abuse.js';
+import { runConsoleHistory } from './console-history.js';
+import { runConsoleTable } from './console-table.js';
 import { runScale, type ScaleRow } from './scale.js';
 import { runStreams } from './streams.js';
 import { runUsage } from './usage.js';
@@ -72,10 +74,12 @@ async function main(): Promise<void> {
       log(`streams: ${options.streams.join(', ')} SSE clients, each size on a fresh server`);
       streams = await runStreams({ entry, workDir, sizes: options.streams, toggles: options.streamToggles, duration: Math.max(3, Math.min(options.duration, 10)), connections: options.connections });
     }
+    let consoleRows: ScaleRow[] = [];
+    if (options.console) consoleRows = await runConsolePhase(workDir, options);
     if (options.connections !== 32) notes.push(`targets are stated for 32 connections; this run used ${options.connections}`);
     if (options.vs) notes.push(`other = ${options.vs}; ratio = flagpole req/s ÷ other req/s; the two ran alternately, never at once`);
     if (options.against) notes.push(`other = ${options.against}, started beside flagpole; each scenario ran on both at once, ${options.connections} connections each, so compare the server CPU per request (req/s splits the machine between them)`);
-    const report = renderReport({ date, options: { ...options, vsToken: options.vsToken === undefined ? undefined : '(set)' }, scenarios: rows, scale, streams, notes }, 'other');
+    const report = renderReport({ date, options: { ...options, vsToken: options.vsToken === undefined ? undefined : '(set)' }, scenarios: rows, scale, streams, console: consoleRows, notes }, 'other');
     process.stdout.write(`\n${report}`);
     await writeFile(RESULTS_FILE, report);
     log(`written to ${RESULTS_FILE}`);
@@ -84,6 +88,21 @@ async function main(): Promise<void> {
     log(`benchmark failed; server logs and data kept in ${workDir}`);
     throw error;
   }
+}
+
+/**
+ * The console's pages at scale, in this process (the pages call queries, not HTTP): the project page at
+ * `--flags` flags (10,000 when the scale phase is skipped), then the past view and the comparison on a project
+ * of 10,000 flags and 100,000 commands (a fifth of that with --quick).
+ */
+async function runConsolePhase(workDir: string, options: BenchOptions): Promise<ScaleRow[]> {
+  const flags = options.flags || 10_000;
+  log(`console: the project page at ${flags} flags, in process`);
+  const table = await runConsoleTable({ workDir, flags, runs: options.quick ? 50 : 200 });
+  const history = options.quick ? { flags: 2_000, commands: 20_000, samples: 30 } : { flags: 10_000, commands: 100_000, samples: 100 };
+  log(`console: the past view and the comparison, ${history.flags} flags and ${history.commands} commands, in process`);
+  const past = await runConsoleHistory({ workDir, ...history });
+  return [...table, ...past.map((row) => ({ ...row, measure: `console: ${row.measure}` }))];
 }
 
 /** Starts flagpole, seeds both sides, and runs every scenario on each side in turn (A B, then B A, ...). */

@@ -52,7 +52,7 @@ describe('the flag page, live', () => {
     await page.waitForTimeout(300); // the event stream connected
     const started = Date.now();
     expect((await server.h.json('POST', `${FLAG_API}/environments/development/on`)).status).toBe(200);
-    await page.waitForFunction(() => document.querySelector('[role=switch][aria-label="checkout in development"]')?.getAttribute('aria-checked') === 'true', undefined, { timeout: 2000 });
+    await page.waitForFunction(`document.querySelector('[role=switch][aria-label="checkout in development"]')?.getAttribute('aria-checked') === 'true'`, undefined, { timeout: 2000 });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(await stillSamePage(page)).toBe(true);
     expect(await page.getByRole('status').filter({ hasText: 'changed by someone else' }).count()).toBe(0);
