@@ -174,7 +174,7 @@ export async function runConsoleTable(options: { workDir: string; flags: number;
     await seedTable(registry, 'default', options.flags);
     const seedS = (performance.now() - seedStart) / 1000;
     const { app, cookie } = await signedInApp(registry, dataDir);
-    const rows: ScaleRow[] = [{ measure: `console: project of ${options.flags} flags seeded (in process)`, value: `${seedS.toFixed(1)} s`, goal: '', met: undefined }];
+    const rows: ScaleRow[] = [{ measure: `project of ${options.flags} flags seeded (in process)`, value: `${seedS.toFixed(1)} s`, goal: '', met: undefined }];
     const views: [string, string][] = [
       ['first page', ''],
       ['search "checkout"', '?q=checkout'],
@@ -183,7 +183,7 @@ export async function runConsoleTable(options: { workDir: string; flags: number;
     for (const [what, search] of views) {
       const { first, wall } = await timePage(app, cookie, search, options.runs);
       rows.push({
-        measure: `console: project page, ${what}, ${options.flags} flags: first / p50 / p99 of ${options.runs}`,
+        measure: `project page, ${what}, ${options.flags} flags: first / p50 / p99 of ${options.runs}`,
         value: `${first.wall.toFixed(0)} / ${wall.p50.toFixed(1)} / ${wall.p99.toFixed(1)} ms`,
         goal: `p99 < ${PAGE_GOAL_MS} ms`,
         met: wall.p99 < PAGE_GOAL_MS,

@@ -47,7 +47,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --no-streams        skip the streaming phase
   --no-console        skip the console phase (the project page's first page, a search and a filter at --flags
                       flags, or 10000 when --flags is 0; the past view and the comparison on a project of 10000 flags
-                      and 100000 commands, --quick: 2000 and 20000), timed in process
+                      and 100000 commands), timed in process
   --help              this text`;
 
 /**

@@ -93,16 +93,16 @@ async function main(): Promise<void> {
 /**
  * The console's pages at scale, in this process (the pages call queries, not HTTP): the project page at
  * `--flags` flags (10,000 when the scale phase is skipped), then the past view and the comparison on a project
- * of 10,000 flags and 100,000 commands (a fifth of that with --quick).
+ * of 10,000 flags and 100,000 commands (fewer samples with --quick).
  */
 async function runConsolePhase(workDir: string, options: BenchOptions): Promise<ScaleRow[]> {
   const flags = options.flags || 10_000;
   log(`console: the project page at ${flags} flags, in process`);
   const table = await runConsoleTable({ workDir, flags, runs: options.quick ? 50 : 200 });
-  const history = options.quick ? { flags: 2_000, commands: 20_000, samples: 30 } : { flags: 10_000, commands: 100_000, samples: 100 };
+  const history = { flags: 10_000, commands: 100_000, samples: options.quick ? 30 : 100 };
   log(`console: the past view and the comparison, ${history.flags} flags and ${history.commands} commands, in process`);
   const past = await runConsoleHistory({ workDir, ...history });
-  return [...table, ...past.map((row) => ({ ...row, measure: `console: ${row.measure}` }))];
+  return [...table, ...past];
 }
 
 /** Starts flagpole, seeds both sides, and runs every scenario on each side in turn (A B, then B A, ...). */

@@ -52,10 +52,11 @@ describe('the flag page, live', () => {
     await page.waitForTimeout(300); // the event stream connected
     const started = Date.now();
     expect((await server.h.json('POST', `${FLAG_API}/environments/development/on`)).status).toBe(200);
-    await page.waitForFunction(`document.querySelector('[role=switch][aria-label="checkout in development"]')?.getAttribute('aria-checked') === 'true'`, undefined, { timeout: 2000 });
+    await expect.poll(() => toggle().getAttribute('aria-checked'), { timeout: 2000, interval: 50 }).toBe('true');
     expect(Date.now() - started).toBeLessThan(2000);
     expect(await stillSamePage(page)).toBe(true);
     expect(await page.getByRole('status').filter({ hasText: 'changed by someone else' }).count()).toBe(0);
+    await page.getByRole('status').filter({ hasText: 'Updated with a change made elsewhere.' }).waitFor({ timeout: 1000 });
   });
 
   test('keeps a half typed value in an open form and says the flag changed', async ({ server }) => {

@@ -38,7 +38,7 @@ function busy() {
 
 function tellChanged() {
   const status = document.getElementById('flag-live');
-  if (!status || status.querySelector('p')) return;
+  if (!status || status.querySelector('.alert')) return;
   const note = document.createElement('p');
   note.className = 'alert alert-info';
   note.append('This flag was changed by someone else — ');
@@ -46,7 +46,7 @@ function tellChanged() {
   link.href = location.href;
   link.textContent = 'reload to see it';
   note.append(link);
-  status.append(note);
+  status.replaceChildren(note);
 }
 
 async function refresh() {
@@ -62,6 +62,15 @@ async function refresh() {
   main.replaceChildren(...fresh.childNodes);
   if (window.htmx) window.htmx.process(main);
   if (focused) document.getElementById(focused)?.focus();
+  // Said after the swap, so the new status region exists when its text arrives.
+  setTimeout(() => {
+    const status = document.getElementById('flag-live');
+    if (!status || status.querySelector('p')) return;
+    const note = document.createElement('p');
+    note.className = 'muted small';
+    note.textContent = 'Updated with a change made elsewhere.';
+    status.append(note);
+  }, 100);
 }
 
 document.addEventListener('DOMContentLoaded', () => {
