@@ -49,7 +49,7 @@ export const projectFlagsPages: RouteSpec[] = [
   }),
   defineRoute({
     method: 'get', path: '/projects/:projectId/events', tag: 'Console', permission: 'READ', authentication: 'session', page: true,
-    summary: 'Live updates of a project\'s flag table: server-sent `changed:<flag>` events from committed changes',
+    summary: 'Live updates of a project\'s flag table and flag pages: server-sent `changed:<flag>` events from committed changes',
     params: ProjectParamsSchema, success: { status: 200, description: '`text/event-stream`' }, errors: ['TooManyRequests'],
     handle: ({ deps, params }) => {
       const stream = deps.console.tableEvents.stream(params.projectId);
