@@ -376,8 +376,10 @@ describe('flagpole migrate', () => {
       [['--from', 'http://127.0.0.1:1', '--to', 'http://127.0.0.1:2'], { UNLEASH_TOKEN }, /flagpole's admin token is missing/],
       [['--from', 'http://127.0.0.1:1', '--data-dir', dir, '--timeout', '0'], { UNLEASH_TOKEN }, /whole number of seconds/],
     ];
-    for (const [args, env, message] of cases) {
-      const ran = await migrate(args, env);
+    // Independent runs: side by side.
+    const runs = await Promise.all(cases.map(([args, env]) => migrate(args, env)));
+    for (const [i, [args, , message]] of cases.entries()) {
+      const ran = runs[i]!;
       expect([args.join(' '), ran.code]).toEqual([args.join(' '), 2]);
       expect(ran.stderr).toMatch(message);
       expect(ran.stderr).not.toContain('secret-pass');
@@ -400,9 +402,11 @@ describe('flagpole migrate', () => {
       [(await broken([{ prefix: 'GET /api/admin/segments', status: 200, raw: '{"segments":[', contentLength: 300 * 1024 * 1024 }])).url, { UNLEASH_TOKEN }, /the Unleash's answer to GET \/api\/admin\/segments is larger than 268435456 bytes/],
       [(await broken([{ prefix: 'GET /api/admin/environments', status: 200, raw: '{"environments":[', contentLength: 1000 }])).url, { UNLEASH_TOKEN }, /the Unleash's answer to GET \/api\/admin\/environments broke off/],
     ];
-    for (const [url, env, message] of cases) {
-      const dir = join(tempDir('mg-fail'), 'data');
-      const ran = await migrate(['--from', url, '--data-dir', dir], env);
+    // Independent runs, each into a directory of its own: side by side.
+    const dirs = cases.map(() => join(tempDir('mg-fail'), 'data'));
+    const runs = await Promise.all(cases.map(([url, env], i) => migrate(['--from', url, '--data-dir', dirs[i]!], env)));
+    for (const [i, [, , message]] of cases.entries()) {
+      const [ran, dir] = [runs[i]!, dirs[i]!];
       expect([message.source, ran.code]).toEqual([message.source, 1]);
       expect(ran.stderr).toMatch(message);
       expect(ran.stderr).not.toMatch(/\n\s+at /);
