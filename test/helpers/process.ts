@@ -13,7 +13,7 @@ export interface ServerProcess {
   dataDir: string;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
-  /** Kills the process and removes its data directory. */
+  /** Kills the process and removes its data directory (and the token key file beside it). */
   kill(): Promise<void>;
 }
 
@@ -55,6 +55,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
         await exited;
       }
       rmSync(dataDir, { recursive: true, force: true });
+      // The token key file the service created beside it.
+      rmSync(`${dataDir}.token-secret`, { force: true });
     },
   };
 }
