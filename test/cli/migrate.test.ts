@@ -129,9 +129,10 @@ describe('flagpole migrate', () => {
     expect(row(first.stdout, 'api tokens')).toEqual([2, 0, 0, 0, 2, 0]);
     expect(first.stdout).toContain('"mg-sdk" type client, projects default, environment development');
     expectNoSecret(first);
-    expectMigrated(await dumpOf(dir));
-
     const before = await flagpole(['dump', '--data-dir', dir]);
+    expect(before.code, before.stderr).toBe(0);
+    expectMigrated(JSON.parse(before.stdout));
+
     const second = await migrate(['--from', fake.url, '--data-dir', dir]);
     expect(second.code, second.stdout).toBe(0);
     for (const kind of ['environments', 'tag types', 'context fields', 'strategy definitions', 'projects', 'segments', 'users', 'flags', 'dependencies']) {
@@ -315,13 +316,14 @@ describe('flagpole migrate', () => {
     expect(first.code, first.stdout + first.stderr).toBe(0);
     expect(row(first.stdout, 'environments')).toEqual([4, 2, 2, 0, 0, 0]);
     expect(row(first.stdout, 'projects')).toEqual([2, 1, 1, 0, 0, 0]);
-    const dump = await dumpOf(dir);
+    const before = await flagpole(['dump', '--data-dir', dir]);
+    expect(before.code, before.stderr).toBe(0);
+    const dump = JSON.parse(before.stdout);
     expectEnvironmentsAndProjects(dump);
     expectMigrated(dump);
     // Migrate never connects an environment twice (409): only reads, creates and the connections it lacked.
     expect(first.stdout).not.toMatch(/^failed \(/m);
 
-    const before = await flagpole(['dump', '--data-dir', dir]);
     const second = await migrate(['--from', fake.url, '--data-dir', dir]);
     expect(second.code, second.stdout).toBe(0);
     expect(row(second.stdout, 'environments')).toEqual([4, 0, 0, 4, 0, 0]);
