@@ -165,8 +165,10 @@ describe('flagpole backup refuses', () => {
       [['backup', '--url', 'http://127.0.0.1:1', '--out', out, '--frobnicate'], /unknown option '--frobnicate'/],
       [['backup', '--url', 'http://127.0.0.1:1', '--out', out, 'extra'], /too many arguments/],
     ];
-    for (const [args, message] of cases) {
-      const r = await flagpole(args);
+    // Independent runs: side by side.
+    const runs = await Promise.all(cases.map(([args]) => flagpole(args)));
+    for (const [i, [args, message]] of cases.entries()) {
+      const r = runs[i]!;
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(message);
       expect(r.stderr).toContain('(add --help for usage)');
@@ -273,9 +275,11 @@ describe('flagpole restore of a backup refuses a damaged file, writing nothing',
       [[JSON.stringify({ ...header, machines: { ...header.machines, 'flag-lifecycle': 2 } }), ...lines.slice(1)].join('\n'), /cannot restore the backup: it was written by newer code \(flag-lifecycle machine version 2; this code has version 1\)/],
       [[...lines, lines.at(-1)].join('\n'), /follows its end line/],
     ];
-    for (const [text, message] of cases) {
-      const target = join(tempDir('damaged-target'), 'data');
-      const fromStdin = await flagpole(['restore', '--data-dir', target], { input: text });
+    // Independent runs, each into a directory of its own: side by side.
+    const targets = cases.map(() => join(tempDir('damaged-target'), 'data'));
+    const runs = await Promise.all(cases.map(([text], i) => flagpole(['restore', '--data-dir', targets[i]!], { input: text })));
+    for (const [i, [, message]] of cases.entries()) {
+      const [fromStdin, target] = [runs[i]!, targets[i]!];
       expect(fromStdin.code, fromStdin.stderr).toBe(1);
       expect(fromStdin.stderr).toMatch(message);
       expect(existsSync(target)).toBe(false);

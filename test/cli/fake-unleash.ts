@@ -64,7 +64,13 @@ export async function fakeUnleash(answers: Answers = recordedAnswers(), faults: 
     const send = (status: number, text: string) => void res.writeHead(status, { 'content-type': 'application/json' }).end(text);
     if (req.headers.authorization !== UNLEASH_TOKEN) return send(401, JSON.stringify({ name: 'AuthenticationRequired', message: 'You must log in to use Unleash.' }));
     const fault = faults.find((f) => key.startsWith(f.prefix));
-    if (fault?.contentLength !== undefined) return void res.writeHead(fault.status, { 'content-type': 'application/json', 'content-length': String(fault.contentLength) }).end(fault.raw ?? '');
+    if (fault?.contentLength !== undefined) {
+      // Less than announced, then the connection closes (a server that died mid-answer): the client learns it
+      // at once, not when an idle keep-alive connection times out seconds later.
+      res.writeHead(fault.status, { 'content-type': 'application/json', 'content-length': String(fault.contentLength) });
+      const socket = res.socket;
+      return void res.end(fault.raw ?? '', () => socket?.end());
+    }
     if (fault) return send(fault.status, fault.raw ?? JSON.stringify(fault.body ?? {}));
     const answer = answers[key];
     if (!answer) return send(404, JSON.stringify({ name: 'NotFoundError', message: `no recorded answer for ${key.slice(0, 200)}` }));

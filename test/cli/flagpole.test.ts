@@ -23,14 +23,20 @@ describe('flagpole --help and usage errors', () => {
       start: [], dump: ['--data-dir <dir>', '--project <id>', '--at <seq>'], restore: ['--data-dir <dir>', '[file]'],
       backup: ['--url <url>', '--token <token>', '--token-file <file>', '--out <file>', '--force', '--timeout <seconds>', '(env: FLAGPOLE_TOKEN)'],
     };
-    for (const [command, names] of Object.entries(options)) {
-      const help = await flagpole([command, '--help']);
+    // Independent runs: side by side.
+    const commands = Object.entries(options);
+    const [helps, helpOf, version] = await Promise.all([
+      Promise.all(commands.map(([command]) => flagpole([command, '--help']))),
+      Promise.all(commands.map(([command]) => flagpole(['help', command]))),
+      flagpole(['--version']),
+    ]);
+    for (const [i, [command, names]] of commands.entries()) {
+      const help = helps[i]!;
       expect(help.code, command).toBe(0);
       expect(help.stdout).toContain(`Usage: flagpole ${command}`);
       for (const name of names) expect(help.stdout, `${command} --help`).toContain(name);
-      expect((await flagpole(['help', command])).stdout).toBe(help.stdout);
+      expect(helpOf[i]!.stdout).toBe(help.stdout);
     }
-    const version = await flagpole(['--version']);
     expect(version).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
   }, 60_000);
 
@@ -48,8 +54,10 @@ describe('flagpole --help and usage errors', () => {
       [['restore', '--data-dir', dir, 'a', 'b'], /error: too many arguments for 'restore'/],
       [['start', 'now'], /error: too many arguments for 'start'/],
     ];
-    for (const [args, message] of cases) {
-      const r = await flagpole(args);
+    // Independent runs: side by side.
+    const runs = await Promise.all(cases.map(([args]) => flagpole(args)));
+    for (const [i, [args, message]] of cases.entries()) {
+      const r = runs[i]!;
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(message);
       expect(r.stdout, args.join(' ')).toBe('');
@@ -114,11 +122,11 @@ describe('the npm scripts go through the compiled CLI', () => {
       child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
       child.once('exit', (code) => done({ code, stderr }));
     });
-    const dump = await run(['dump', '--', '--data-dir', empty]);
+    // Neither writes: side by side.
+    const [dump, usage] = await Promise.all([run(['dump', '--', '--data-dir', empty]), run(['restore', '--', '--data-dir', empty, 'x', 'y'])]);
     expect(dump.code).toBe(1);
     expect(dump.stderr).toContain('dump failed:');
     expect(dump.stderr).toContain('is not a flagpole data directory');
-    const usage = await run(['restore', '--', '--data-dir', empty, 'x', 'y']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("too many arguments for 'restore'");
   }, 90_000);

@@ -8,7 +8,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { expect, onTestFinished } from 'vitest';
+import { describe, expect } from 'vitest';
 import { test } from '../helpers/fixtures.js';
 import { ADMIN_TOKEN } from '../helpers/harness.js';
 import { ROOT, call, flagpole, startFlagpole } from './run-flagpole.js';
@@ -46,72 +46,74 @@ function cloneInto(dir: string, withDist: boolean): void {
 
 const CI_OMIT_DEV = ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'];
 
-test('npm pack, then npm install --omit=dev: the flagpole bin starts the service and backs it up, without any devDependency', async ({ tempDir }) => {
-  const packs = tempDir('pack');
-  // --ignore-scripts: dist/ is already built (test/global-build.ts); `prepare` would rebuild it under other tests.
-  const packed = await npm(['pack', '--ignore-scripts', '--pack-destination', packs], ROOT);
-  expect(packed.code, packed.output).toBe(0);
-  const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-  const tarball = join(packs, `flagpole-${version}.tgz`);
-  const site = tempDir('site');
-  writeFileSync(join(site, 'package.json'), '{"name":"site","private":true}\n');
-  const installed = await npm(['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', tarball], site);
-  expect(installed.code, installed.output).toBe(0);
+// Each case installs into a directory of its own and npm's cache takes concurrent installs: the three run
+// side by side, each mostly waiting on npm.
+describe.concurrent('installs without devDependencies', () => {
+  test('npm pack, then npm install --omit=dev: the flagpole bin starts the service and backs it up, without any devDependency', async ({ tempDir, onTestFinished }) => {
+    const packs = tempDir('pack');
+    // --ignore-scripts: dist/ is already built (test/global-build.ts); `prepare` would rebuild it under other tests.
+    const packed = await npm(['pack', '--ignore-scripts', '--pack-destination', packs], ROOT);
+    expect(packed.code, packed.output).toBe(0);
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    const tarball = join(packs, `flagpole-${version}.tgz`);
+    const site = tempDir('site');
+    writeFileSync(join(site, 'package.json'), '{"name":"site","private":true}\n');
+    const installed = await npm(['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', tarball], site);
+    expect(installed.code, installed.output).toBe(0);
 
-  const modules = join(site, 'node_modules');
-  for (const dev of ['typescript', 'tsx', 'vitest', '@types/node', 'unleash-client']) expect(existsSync(join(modules, dev)), dev).toBe(false);
-  for (const runtime of ['commander', 'cli-progress', 'level', 'hono']) expect(existsSync(join(modules, runtime)), runtime).toBe(true);
-  const bin = join(modules, '.bin/flagpole');
-  expect((await flagpole(['--version'], { bin, cwd: site })).stdout).toBe(`${version}\n`);
+    const modules = join(site, 'node_modules');
+    for (const dev of ['typescript', 'tsx', 'vitest', '@types/node', 'unleash-client']) expect(existsSync(join(modules, dev)), dev).toBe(false);
+    for (const runtime of ['commander', 'cli-progress', 'level', 'hono']) expect(existsSync(join(modules, runtime)), runtime).toBe(true);
+    const bin = join(modules, '.bin/flagpole');
+    expect((await flagpole(['--version'], { bin, cwd: site })).stdout).toBe(`${version}\n`);
 
-  const service = await startFlagpole(join(site, 'data'), {}, bin);
-  onTestFinished(async () => void (await service.stop()));
-  expect((await call(service.base, 'GET', '/health')).status).toBe(200);
-  expect((await call(service.base, 'POST', '/api/admin/projects/default/features', { name: 'installed' })).status).toBe(201);
-  const out = join(site, 'site.backup');
-  const backup = await flagpole(['backup', '--url', service.base, '--out', out], { bin, cwd: site, env: { FLAGPOLE_TOKEN: ADMIN_TOKEN } });
-  expect(backup.code, backup.stderr).toBe(0);
-  expect(readFileSync(out, 'utf8')).toContain('"name":"installed"');
-  expect(await service.stop()).toBe(0);
-  const restored = await flagpole(['restore', '--data-dir', join(site, 'restored'), out], { bin, cwd: site });
-  expect(restored.code, restored.stderr).toBe(0);
-  const dump = await flagpole(['dump', '--data-dir', join(site, 'restored'), '--project', 'default'], { bin, cwd: site });
-  expect(JSON.parse(dump.stdout).projects[0].flags.map((f: { name: string }) => f.name)).toEqual(['installed']);
-}, 180_000);
+    const service = await startFlagpole(join(site, 'data'), {}, bin);
+    onTestFinished(async () => void (await service.stop()));
+    expect((await call(service.base, 'GET', '/health')).status).toBe(200);
+    expect((await call(service.base, 'POST', '/api/admin/projects/default/features', { name: 'installed' })).status).toBe(201);
+    const out = join(site, 'site.backup');
+    const backup = await flagpole(['backup', '--url', service.base, '--out', out], { bin, cwd: site, env: { FLAGPOLE_TOKEN: ADMIN_TOKEN } });
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain('"name":"installed"');
+    expect(await service.stop()).toBe(0);
+    const restored = await flagpole(['restore', '--data-dir', join(site, 'restored'), out], { bin, cwd: site });
+    expect(restored.code, restored.stderr).toBe(0);
+    const dump = await flagpole(['dump', '--data-dir', join(site, 'restored'), '--project', 'default'], { bin, cwd: site });
+    expect(JSON.parse(dump.stdout).projects[0].flags.map((f: { name: string }) => f.name)).toEqual(['installed']);
+  }, 180_000);
 
-test('a clone with dist/ built: npm ci --omit=dev, then npx flagpole answers --help, --version and a usage error', async ({ tempDir }) => {
-  const clone = tempDir('clone');
-  cloneInto(clone, true);
-  const installed = await npm(CI_OMIT_DEV, clone);
-  expect(installed.code, installed.output).toBe(0);
-  // npm installs TypeScript even so (an optional peer of valibot), but not the rest of the build: the
-  // `prepare` script must use the dist/ present, not try a build that cannot work.
-  for (const dev of ['@types/node', 'tsx', 'vitest', 'unleash-client']) expect(existsSync(join(clone, 'node_modules', dev)), dev).toBe(false);
-  // `npx --no --`: the local bin or nothing (never a download); the options after `--` are the bin's.
-  const npx = (args: string[]) => run('npx', ['--no', '--', 'flagpole', ...args], clone);
-  const help = await npx(['--help']);
-  expect(help.code, help.output).toBe(0);
-  for (const command of ['start', 'dump', 'restore', 'backup']) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
-  expect(help.stdout).toContain('Exit codes: 0 done, 1 the work failed');
-  const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-  expect((await npx(['--version'])).stdout).toBe(`${version}\n`);
-  const backupHelp = await npx(['backup', '--help']);
-  expect(backupHelp.code).toBe(0);
-  expect(backupHelp.stdout).toContain('--out');
-  const missing = await npx(['restore']);
-  expect(missing.code).toBe(2);
-  expect(missing.output).toContain("error: required option '--data-dir <dir>' not specified");
-  const unknown = await npx(['frobnicate']);
-  expect(unknown.code).toBe(2);
-  expect(unknown.output).toContain("error: unknown command 'frobnicate'");
-}, 180_000);
+  test('a clone with dist/ built: npm ci --omit=dev, then npx flagpole answers --help, --version and a usage error', async ({ tempDir }) => {
+    const clone = tempDir('clone');
+    cloneInto(clone, true);
+    const installed = await npm(CI_OMIT_DEV, clone);
+    expect(installed.code, installed.output).toBe(0);
+    // npm installs TypeScript even so (an optional peer of valibot), but not the rest of the build: the
+    // `prepare` script must use the dist/ present, not try a build that cannot work.
+    for (const dev of ['@types/node', 'tsx', 'vitest', 'unleash-client']) expect(existsSync(join(clone, 'node_modules', dev)), dev).toBe(false);
+    // `npx --no --`: the local bin or nothing (never a download); the options after `--` are the bin's.
+    const npx = (args: string[]) => run('npx', ['--no', '--', 'flagpole', ...args], clone);
+    // Five independent runs of the installed bin, side by side.
+    const [help, versionRun, backupHelp, missing, unknown] = await Promise.all([['--help'], ['--version'], ['backup', '--help'], ['restore'], ['frobnicate']].map(npx));
+    expect(help!.code, help!.output).toBe(0);
+    for (const command of ['start', 'dump', 'restore', 'backup']) expect(help!.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    expect(help!.stdout).toContain('Exit codes: 0 done, 1 the work failed');
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(versionRun!.stdout).toBe(`${version}\n`);
+    expect(backupHelp!.code).toBe(0);
+    expect(backupHelp!.stdout).toContain('--out');
+    expect(missing!.code).toBe(2);
+    expect(missing!.output).toContain("error: required option '--data-dir <dir>' not specified");
+    expect(unknown!.code).toBe(2);
+    expect(unknown!.output).toContain("error: unknown command 'frobnicate'");
+  }, 180_000);
 
-test('a clone without dist/: npm ci --omit=dev stops, saying how to build', async ({ tempDir }) => {
-  const clone = tempDir('clone-unbuilt');
-  cloneInto(clone, false);
-  const installed = await npm(CI_OMIT_DEV, clone);
-  expect(installed.code).not.toBe(0);
-  expect(installed.output).toContain('[flagpole] dist/ is not built and the build tools are not installed');
-  expect(installed.output).toContain('npm ci && npm run build');
-  expect(existsSync(join(clone, 'dist'))).toBe(false);
-}, 180_000);
+  test('a clone without dist/: npm ci --omit=dev stops, saying how to build', async ({ tempDir }) => {
+    const clone = tempDir('clone-unbuilt');
+    cloneInto(clone, false);
+    const installed = await npm(CI_OMIT_DEV, clone);
+    expect(installed.code).not.toBe(0);
+    expect(installed.output).toContain('[flagpole] dist/ is not built and the build tools are not installed');
+    expect(installed.output).toContain('npm ci && npm run build');
+    expect(existsSync(join(clone, 'dist'))).toBe(false);
+  }, 180_000);
+});

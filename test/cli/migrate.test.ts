@@ -129,9 +129,10 @@ describe('flagpole migrate', () => {
     expect(row(first.stdout, 'api tokens')).toEqual([2, 0, 0, 0, 2, 0]);
     expect(first.stdout).toContain('"mg-sdk" type client, projects default, environment development');
     expectNoSecret(first);
-    expectMigrated(await dumpOf(dir));
-
     const before = await flagpole(['dump', '--data-dir', dir]);
+    expect(before.code, before.stderr).toBe(0);
+    expectMigrated(JSON.parse(before.stdout));
+
     const second = await migrate(['--from', fake.url, '--data-dir', dir]);
     expect(second.code, second.stdout).toBe(0);
     for (const kind of ['environments', 'tag types', 'context fields', 'strategy definitions', 'projects', 'segments', 'users', 'flags', 'dependencies']) {
@@ -315,13 +316,14 @@ describe('flagpole migrate', () => {
     expect(first.code, first.stdout + first.stderr).toBe(0);
     expect(row(first.stdout, 'environments')).toEqual([4, 2, 2, 0, 0, 0]);
     expect(row(first.stdout, 'projects')).toEqual([2, 1, 1, 0, 0, 0]);
-    const dump = await dumpOf(dir);
+    const before = await flagpole(['dump', '--data-dir', dir]);
+    expect(before.code, before.stderr).toBe(0);
+    const dump = JSON.parse(before.stdout);
     expectEnvironmentsAndProjects(dump);
     expectMigrated(dump);
     // Migrate never connects an environment twice (409): only reads, creates and the connections it lacked.
     expect(first.stdout).not.toMatch(/^failed \(/m);
 
-    const before = await flagpole(['dump', '--data-dir', dir]);
     const second = await migrate(['--from', fake.url, '--data-dir', dir]);
     expect(second.code, second.stdout).toBe(0);
     expect(row(second.stdout, 'environments')).toEqual([4, 0, 0, 4, 0, 0]);
@@ -376,8 +378,10 @@ describe('flagpole migrate', () => {
       [['--from', 'http://127.0.0.1:1', '--to', 'http://127.0.0.1:2'], { UNLEASH_TOKEN }, /flagpole's admin token is missing/],
       [['--from', 'http://127.0.0.1:1', '--data-dir', dir, '--timeout', '0'], { UNLEASH_TOKEN }, /whole number of seconds/],
     ];
-    for (const [args, env, message] of cases) {
-      const ran = await migrate(args, env);
+    // Independent runs: side by side.
+    const runs = await Promise.all(cases.map(([args, env]) => migrate(args, env)));
+    for (const [i, [args, , message]] of cases.entries()) {
+      const ran = runs[i]!;
       expect([args.join(' '), ran.code]).toEqual([args.join(' '), 2]);
       expect(ran.stderr).toMatch(message);
       expect(ran.stderr).not.toContain('secret-pass');
@@ -400,9 +404,11 @@ describe('flagpole migrate', () => {
       [(await broken([{ prefix: 'GET /api/admin/segments', status: 200, raw: '{"segments":[', contentLength: 300 * 1024 * 1024 }])).url, { UNLEASH_TOKEN }, /the Unleash's answer to GET \/api\/admin\/segments is larger than 268435456 bytes/],
       [(await broken([{ prefix: 'GET /api/admin/environments', status: 200, raw: '{"environments":[', contentLength: 1000 }])).url, { UNLEASH_TOKEN }, /the Unleash's answer to GET \/api\/admin\/environments broke off/],
     ];
-    for (const [url, env, message] of cases) {
-      const dir = join(tempDir('mg-fail'), 'data');
-      const ran = await migrate(['--from', url, '--data-dir', dir], env);
+    // Independent runs, each into a directory of its own: side by side.
+    const dirs = cases.map(() => join(tempDir('mg-fail'), 'data'));
+    const runs = await Promise.all(cases.map(([url, env], i) => migrate(['--from', url, '--data-dir', dirs[i]!], env)));
+    for (const [i, [, , message]] of cases.entries()) {
+      const [ran, dir] = [runs[i]!, dirs[i]!];
       expect([message.source, ran.code]).toEqual([message.source, 1]);
       expect(ran.stderr).toMatch(message);
       expect(ran.stderr).not.toMatch(/\n\s+at /);

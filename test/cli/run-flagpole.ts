@@ -3,12 +3,12 @@
  * as an operator runs it: exit code, standard output and error; and the service started with `flagpole start`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { BUILT_CLI, ROOT } from '../helpers/built.js';
 import { freePort } from '../helpers/net.js';
 import { ADMIN_TOKEN, HARNESS_TOKEN_SECRET } from '../helpers/harness.js';
 
-export const ROOT = resolve(import.meta.dirname, '../..');
-export const BIN = resolve(ROOT, 'dist/src/cli.js');
+export { ROOT };
+export const BIN = BUILT_CLI;
 
 export interface Ran {
   code: number | null;

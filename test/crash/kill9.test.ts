@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { describe, expect, onTestFinished } from 'vitest';
-import { ROOT } from '../snapshots/run-cli.js';
+import { BUILT_MAIN, ROOT } from '../helpers/built.js';
 import { test } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/net.js';
 
@@ -23,10 +23,10 @@ interface Server {
   output: string[];
 }
 
-/** Starts `src/main.ts` over `dataDir` in its own node process and waits until /health answers. */
+/** Starts the service (`src/main.ts` as built) over `dataDir` in its own node process and waits until /health answers. */
 async function start(dataDir: string): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [BUILT_MAIN], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INIT_ADMIN_API_TOKENS: TOKEN, SNAPSHOT_EVERY: '20', LOG_RETENTION: '10' },
     stdio: ['ignore', 'pipe', 'pipe'],

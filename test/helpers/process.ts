@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { BUILT_MAIN, ROOT } from './built.js';
 import { freePort } from './net.js';
-
-const ROOT = resolve(import.meta.dirname, '../..');
 
 /** The real service as its own process, spoken to over a socket. */
 export interface ServerProcess {
@@ -14,21 +13,20 @@ export interface ServerProcess {
   dataDir: string;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
-  /** Kills the process and removes its data directory. */
+  /** Kills the process and removes its data directory (and the token key file beside it). */
   kill(): Promise<void>;
 }
 
 /**
- * Starts `src/main.ts` on a free port over a fresh data directory and waits until it listens.
+ * Starts the service (`src/main.ts` as built, see `built.ts`) on a free port over a fresh data directory and
+ * waits until it listens.
  *
  * @example const s = await startServer({ INIT_ADMIN_API_TOKENS: '*:*.t' }); await fetch(`${s.base}/health`); await s.kill();
  */
 export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'flagpole-proc-'));
-  // Node itself with tsx's loader, one process: the `tsx` command runs the script in a child of its own, which a
-  // SIGKILL of the command would leave running.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [BUILT_MAIN], {
     cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_FORMAT: 'json', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
@@ -57,6 +55,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
         await exited;
       }
       rmSync(dataDir, { recursive: true, force: true });
+      // The token key file the service created beside it.
+      rmSync(`${dataDir}.token-secret`, { force: true });
     },
   };
 }

@@ -8,7 +8,7 @@
 import { ErrorCode, OpenFeature } from '@openfeature/web-sdk';
 import { OFREPWebProvider } from '@openfeature/ofrep-web-provider';
 import { EventSource } from 'eventsource';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { addStrategy, flagPath } from '../helpers/flags.js';
 import { servedTest } from '../http/client/stream-fixtures.js';
 import { apiToken, BULK, buildOfrepWorld } from '../http/ofrep/ofrep-fixtures.js';
@@ -87,8 +87,9 @@ shortTickets('after a restart past its ticket\'s expiry, the provider is refused
   const client = OpenFeature.getClient(domain);
   try {
     await expect.poll(() => seen.some((r) => r.path === '/ofrep/v1/events' && r.status === 200), { timeout: 3000, interval: 10 }).toBe(true);
-    // Wait out the ticket (at most 10 s), then restart: the stream ends and the EventSource reconnects with it.
-    await new Promise((resolve) => setTimeout(resolve, 10_500));
+    // Past the ticket's life (at most 10 s) on the clock the server reads (its Date; every timer stays real),
+    // rather than waiting it out; then restart: the stream ends and the EventSource reconnects with it.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 10_500, shouldAdvanceTime: true });
     await h.restart();
     expect((await h.req('POST', `${flagPath('dark-mode')}/environments/development/off`)).status).toBe(200);
     await expect.poll(() => client.getBooleanValue('dark-mode', true), { timeout: 15_000, interval: 50 }).toBe(false);
@@ -100,6 +101,7 @@ shortTickets('after a restart past its ticket\'s expiry, the provider is refused
     expect((await h.req('POST', `${flagPath('dark-mode')}/environments/development/on`)).status).toBe(200);
     await expect.poll(() => client.getBooleanValue('dark-mode', false), { timeout: 2000, interval: 10 }).toBe(true);
   } finally {
+    vi.useRealTimers();
     await OpenFeature.clearProviders();
   }
 }, 40_000);

@@ -1,17 +1,15 @@
 /**
- * The real server process (`tsx src/main.ts`, as `npx tsx` runs it), spoken to over a socket with fetch:
- * health, authentication, a write, SIGTERM, a second start on the same data directory; and the admin token
- * generated on a fresh directory, printed once.
+ * The real server process (`src/main.ts` as built, run by node as `npm start` runs it), spoken to over a
+ * socket with fetch: health, authentication, a write, SIGTERM, a second start on the same data directory;
+ * and the admin token generated on a fresh directory, printed once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { expect } from 'vitest';
+import { BUILT_MAIN, ROOT } from '../helpers/built.js';
 import { test as base } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/net.js';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
 
 /** A port nobody listens on: bind port 0, read what the OS chose, let it go. */
 interface Server {
@@ -28,7 +26,7 @@ async function startServer(running: ChildProcess[], dataDir: string, env: Record
   const port = await freePort();
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env };
   for (const name of ['INIT_ADMIN_API_TOKENS', 'TOKEN_SECRET', 'TOKEN_SECRET_FILE']) if (!(name in env)) delete childEnv[name];
-  const child = spawn(TSX, ['src/main.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BUILT_MAIN], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(child);
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => { text += chunk.toString(); });
@@ -191,7 +189,7 @@ test('the token key file: created 0600 beside the data directory on first start,
 
 test('a bad token key setting stops the start with a message naming the variable, not the value', async ({ tempDir }) => {
   const dataDir = tempDir('bad-key');
-  const child = spawn(TSX, ['src/main.ts'], {
+  const child = spawn(process.execPath, [BUILT_MAIN], {
     cwd: ROOT, env: { ...process.env, PORT: '0', DATA_DIR: dataDir, TOKEN_SECRET: 'guessable-password' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';

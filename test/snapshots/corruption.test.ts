@@ -12,7 +12,8 @@ import { harness, type Harness } from '../helpers/harness.js';
 import { ok } from './fixtures.js';
 import { TokenHasher } from '../../src/auth/token-hasher.js';
 import { HARNESS_TOKEN_SECRET } from '../helpers/harness.js';
-import { ROOT, dumpCli } from './run-cli.js';
+import { BUILT_MAIN, ROOT } from '../helpers/built.js';
+import { dumpCli } from './run-cli.js';
 import { storeOf } from '../helpers/store-of.js';
 
 const F = '/api/admin/projects/default/features';
@@ -162,7 +163,7 @@ describe('a damaged log record', () => {
   test('the real service starts, names the key, and answers 503 for that project rather than serve it without the data', async ({ tempDir }) => {
     const { dir } = await stopped(tempDir('corrupt'), {}, 2, true);
     await damage(dir, async (db) => db.put(record(4), flipLastJsonChar((await db.get(record(4)))!)));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, [BUILT_MAIN], {
       cwd: ROOT, env: { ...process.env, DATA_DIR: dir, PORT: '0', INIT_ADMIN_API_TOKENS: '*:*.x', LOG_FORMAT: 'pretty', TOKEN_SECRET: HARNESS_TOKEN_SECRET }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {

@@ -172,11 +172,12 @@ describe('npm run dump / npm run restore', () => {
     const h = await harness({}, source);
     await populate(h);
     await h.registry.close();
-    const dumped = await npm(['run', '--silent', 'dump', '--', '--data-dir', source]);
+    // --ignore-scripts: the pre-scripts would rebuild dist/ under the feet of the tests running it beside this one.
+    const dumped = await npm(['run', '--silent', '--ignore-scripts', 'dump', '--', '--data-dir', source]);
     expect(dumped.code, dumped.stderr).toBe(0);
     expect(dumped.stdout).toBe((await dumpCli(['--data-dir', source])).stdout);
     const target = dir('target');
-    const restored = await npm(['run', '--silent', 'restore', '--', '--data-dir', target], dumped.stdout);
+    const restored = await npm(['run', '--silent', '--ignore-scripts', 'restore', '--', '--data-dir', target], dumped.stdout);
     expect(restored.code, restored.stderr).toBe(0);
     expect((await dumpCli(['--data-dir', target])).stdout).toBe(withoutTokens(dumped.stdout));
   });

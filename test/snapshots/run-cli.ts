@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { BUILT_CLI, ROOT } from '../helpers/built.js';
 
-/** The repository root: the CLIs run from there, as `npm run dump` runs them. */
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export { ROOT };
 
 export interface CliResult {
   code: number | null;
@@ -11,13 +10,13 @@ export interface CliResult {
 }
 
 /**
- * Runs a TypeScript entry point as its own node process (through tsx, as the npm scripts do), feeding
- * `input` on stdin, and collects its output.
+ * Runs the compiled `flagpole` command (what `npm run dump` and `npm run restore` run) as its own node
+ * process, feeding `input` on stdin, and collects its output.
  *
- * @example const r = await runTs('src/cli.ts', ['dump', '--data-dir', dir]);
+ * @example const r = await runCli(['dump', '--data-dir', dir]);
  */
-export function runTs(entry: string, args: string[], input?: string, env: Record<string, string> = {}): Promise<CliResult> {
-  return run(process.execPath, ['--import', 'tsx', entry, ...args], input, env);
+export function runCli(args: string[], input?: string, env: Record<string, string> = {}): Promise<CliResult> {
+  return run(process.execPath, [BUILT_CLI, ...args], input, env);
 }
 
 /** Runs `npm` with `args` in the repository root, as an operator would. */
@@ -36,8 +35,8 @@ function run(command: string, args: string[], input?: string, env: Record<string
   });
 }
 
-/** `flagpole dump args` (what `npm run dump -- args` runs), from the source. */
-export const dumpCli = (args: string[]) => runTs('src/cli.ts', ['dump', ...args]);
+/** `flagpole dump args` (what `npm run dump -- args` runs). */
+export const dumpCli = (args: string[]) => runCli(['dump', ...args]);
 
-/** `flagpole restore args < input` (what `npm run restore -- args` runs), from the source. */
-export const restoreCli = (args: string[], input: string) => runTs('src/cli.ts', ['restore', ...args], input);
+/** `flagpole restore args < input` (what `npm run restore -- args` runs). */
+export const restoreCli = (args: string[], input: string) => runCli(['restore', ...args], input);

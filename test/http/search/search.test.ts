@@ -49,7 +49,8 @@ describe('the answer', () => {
     const { features, total } = await search(h);
     expect(total).toBe(2);
     const detail = (await h.json('GET', flagPath('parent'))).body;
-    expect(features[0]).toEqual({
+    // Picked by name: both flags may be created within one millisecond, and then `child` sorts first.
+    expect(features.find((f) => f.name === 'parent')).toEqual({
       name: 'parent', description: 'The Parent', dependencyType: 'parent', type: 'experiment', project: 'default', stale: false,
       favorite: false, impressionData: true, createdAt: detail.createdAt, createdBy: { id: 0, name: 'unknown', imageUrl: '' },
       archivedAt: null, lastSeenAt: null, segments: ['pro-users'], tags: [{ type: 'simple', value: 'beta' }],
