@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The console's assets by logical name. */
@@ -18,7 +19,8 @@ interface Asset {
 }
 
 const require = createRequire(import.meta.url);
-const STATIC = (file: string) => fileURLToPath(new URL(`./static/${file}`, import.meta.url));
+// A path join, not `new URL(...)`: a test DOM (happy-dom) replaces the global `URL` in its files.
+const STATIC = (file: string) => join(dirname(fileURLToPath(import.meta.url)), 'static', file);
 
 /** Where each asset's bytes come from: our own files in `static/` (copied into dist/ by the build), htmx from node_modules. */
 const SOURCES: Record<AssetName, () => string> = {
