@@ -4,7 +4,7 @@
  * version or the service's sequence number (segments live in the service) moves; nothing on the request
  * path reads a stored flag again.
  */
-import { createHash, hash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Registry } from '../actors/registry.js';
 import {
   compileFlags,
@@ -45,14 +45,15 @@ interface Compiled {
 
 const TOGGLES_OPEN = Buffer.from('{"toggles":[');
 const TOGGLES_CLOSE = Buffer.from(']}');
-/** Random per process: mixed into every frontend `ETag`, so toggle ids of an earlier process never match. */
-const ETAG_SEED = randomBytes(16);
+/** Random per process: the first words hashed into every frontend `ETag`, so toggle ids of an earlier process never match. */
+const ETAG_SEED = new Uint32Array(randomBytes(16).buffer);
 
-/** The tag of a list of toggle ids: SHA-1 of the process's seed and the ids, in order. */
+/** The tag of a list of toggle ids: SHA-1 (one-shot `crypto.hash`) of the process's seed and the ids, in order. */
 function idsTag(parts: readonly EncodedToggle[]): string {
-  const ids = new Uint32Array(parts.length);
-  for (let i = 0; i < parts.length; i += 1) ids[i] = parts[i]!.id;
-  return createHash('sha1').update(ETAG_SEED).update(ids).digest('base64url');
+  const words = new Uint32Array(ETAG_SEED.length + parts.length);
+  words.set(ETAG_SEED);
+  for (let i = 0; i < parts.length; i += 1) words[ETAG_SEED.length + i] = parts[i]!.id;
+  return hash('sha1', words, 'base64url');
 }
 
 /** One toggle of a frontend answer, encoded once: its JSON bytes (and after a comma) and an id unique to them in this process. */
