@@ -94,8 +94,9 @@ describe('GET /api/admin/state streams', () => {
     if (process.env['DUMP_TIMINGS']) console.log(summary);
     // A dump that held the loop would make one wait as long as the dump itself; one given in chunks keeps every
     // wait a small part of it. Measured quiet: under 10 ms for ~400 ms dumps; the bound is relative so that a
-    // busy machine (the dump and the waits both slower) does not decide the outcome.
-    expect(longest, summary).toBeLessThan(Math.max(50, took / 4));
+    // busy machine (the dump and the waits both slower) does not decide the outcome, and half the dump because
+    // a test worker runs many files in one process and a major collection of its heap can pause any turn.
+    expect(longest, summary).toBeLessThan(Math.max(50, took / 2));
   });
 
   test('the dump is the moment it was asked for: writes while it streams are not in it', async ({ h }) => {
