@@ -55,10 +55,7 @@ export class Registry {
   readonly access = new SerialQueue();
   /** Every committed batch, after it is on disk, and the service's revision (see `CommittedFeed`). */
   readonly feed: CommittedFeed;
-  /**
-   * The mailbox of tag writes (tags on flags, tag types): a tag is added only while its type exists, and a
-   * type is deleted only while no flag carries it (src/use-cases/tags.use-cases.ts).
-   */
+  /** The mailbox of tag writes: a tag needs its type, a type in use stays (src/use-cases/tags.use-cases.ts). */
   readonly tagWrites = new SerialQueue();
   /** The mailbox of segment writes: one create, update or delete at a time (src/use-cases/segments.use-cases.ts). */
   readonly segmentWrites = new SerialQueue();
@@ -260,10 +257,8 @@ export class Registry {
   }
 
   /**
-   * Resolves once the fences now around segments `ids` (around any segment when absent) that keep project
-   * `projectId` out are lifted. A strategy write naming segments waits here before it is sent, so one sent
-   * while a segment's delete is being decided is decided after it (and accepted when the delete was
-   * refused); its mailbox still decides against the fences of that moment.
+   * Resolves once the fences around segments `ids` (any segment when absent) that keep `projectId` out are
+   * lifted: a strategy write naming segments waits here, so it is decided after a segment delete in progress.
    */
   segmentFencesLifted(projectId: string, ids?: readonly number[]): Promise<void> {
     return this.fences.lifted(projectId, ids);

@@ -5,7 +5,7 @@
  */
 import { potentiallyStaleFrom } from '../domain/project-health.js';
 import type { Flag } from '../domain/types.js';
-import type { ProjectIndex } from './search-index.js';
+import type { ProjectIndex } from './search-index-types.js';
 
 interface Columns {
   staleFrom?: Float64Array;

@@ -2,7 +2,7 @@
 import { stalenessAt } from '../domain/project-health.js';
 import type { FlagTableQuery } from '../schemas/flag-table.schema.js';
 import type { TableColumns } from './flag-table-columns.js';
-import type { ProjectIndex } from './search-index.js';
+import type { ProjectIndex } from './search-index-types.js';
 
 /**
  * One predicate, by position in `index.base`, for the table's filters but the free text (matched on the

@@ -1,6 +1,6 @@
 /** The filters of a flag search (Unleash 6.10's operators), as one predicate over the indexed flags. */
 import type { FeatureSearchQuery, IncludeOperator, IsOperator } from '../schemas/search.schema.js';
-import type { Entry } from './search-index.js';
+import type { Entry } from './search-index-types.js';
 
 /** Whether `value` passes an `IS`-style filter of `values`. */
 export const isMatch = (operator: IsOperator, values: readonly string[], value: string): boolean =>

@@ -8,7 +8,7 @@
  */
 import type { ProjectState } from '../domain/project-state.js';
 import type { Flag } from '../domain/types.js';
-import type { Entry, KeptOrder, ProjectIndex } from './search-index.js';
+import type { Entry, KeptOrder, ProjectIndex } from './search-index-types.js';
 import type { Hit } from './search-order.js';
 
 /** Largest joined text kept per project (characters); past it, terms are matched flag by flag. */

@@ -7,7 +7,7 @@
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { ApiError, STATUS } from '../errors.js';
-import type { ErrorHook } from '../pipeline/error-answer.js';
+import type { ErrorHook } from '../pipeline/error-hook.js';
 import type { AppDeps, AppEnv } from '../route.js';
 import { clearSessionCookie, SESSION_COOKIE } from './cookies.js';
 import { Layout } from './layout.js';

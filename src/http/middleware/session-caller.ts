@@ -5,7 +5,7 @@ import { endSession } from '../../use-cases/sessions.use-cases.js';
 import { sessionIdOf } from '../console/cookies.js';
 import { apiError } from '../errors.js';
 import type { AppDeps, AppEnv } from '../route.js';
-import { principalOf } from './authenticate.js';
+import { principalOf } from './principal-of.js';
 
 const SIGN_IN = 'Sign in to use the console; your session has ended or never began';
 

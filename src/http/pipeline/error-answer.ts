@@ -5,11 +5,10 @@ import { setResponseHeader } from '../answer.js';
 import { ApiError, errorResponse, internalErrorResponse, STATUS } from '../errors.js';
 import { ofrepErrorAnswer } from '../middleware/ofrep-errors.js';
 import { pageErrorHook } from '../console/page-errors.js';
+import type { ErrorHook } from './error-hook.js';
 import type { AppDeps, AppEnv, RouteSpec } from '../route.js';
 import type { Observers } from './observers.js';
 
-/** A route's own answer to an error, or undefined to leave it to {@link errorAnswer}. */
-export type ErrorHook = (c: Context<AppEnv>, error: unknown) => Response | undefined;
 
 /**
  * The error hook of a route whose record asks for another error body (`errorBody`): the project-user routes

@@ -2,7 +2,8 @@ import type { Context } from 'hono';
 import { requestLineWriter } from '../../log.js';
 import { flushNotedHeaders } from '../answer.js';
 import type { AppEnv } from '../route.js';
-import { errorAnswer, type ErrorHook } from './error-answer.js';
+import { errorAnswer } from './error-answer.js';
+import type { ErrorHook } from './error-hook.js';
 import type { Observers } from './observers.js';
 import { takeRequestId } from './request-id.js';
 
