@@ -26,6 +26,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
+    // expect.poll waits up to 5 s (vitest's default is 1 s): a browser test's round trip through the real
+    // server can take longer than a second while the other worker runs a process-heavy file.
+    expect: { poll: { timeout: 5_000 } },
     hookTimeout: 30_000,
     pool: 'forks',
     // One worker per core, not vitest's default of one fewer: a worker spends much of its time waiting on a
