@@ -61,7 +61,8 @@ describe('the flag table', () => {
     expect(await enabledIn(server, 'my-flag', 'production')).toBe(false);
     // The answer replaced the row: focus stays on the switch, keyboard alone switches it back.
     await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.getAttribute("aria-label")')).toBe('my-flag in development');
-    await page.keyboard.press('Space');
+    // Pressed on the switch itself: the live stream may redraw the row once more in between (a new element).
+    await page.getByRole('switch', { name: 'my-flag in development' }).press('Space');
     await expect.poll(() => enabledIn(server, 'my-flag', 'development')).toBe(false);
     await expect.poll(() => page.getByRole('switch', { name: 'my-flag in development' }).isChecked()).toBe(false);
 
