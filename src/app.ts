@@ -63,6 +63,7 @@ import { flagPages } from './http/console/pages/flag.pages.js';
 import { flagStrategyPages } from './http/console/pages/flag-strategy.pages.js';
 import { projectFlagsPages } from './http/console/pages/project-flags.pages.js';
 import { flagSwitchPages } from './http/console/pages/flag-switch.pages.js';
+import { adminPages } from './http/console/pages/admin.pages.js';
 
 /** Every route record (all authenticated but `POST /edge/validate`, the sign-in routes and page), in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */
 export const ROUTES: RouteSpec[] = [
@@ -101,6 +102,7 @@ export const ROUTES: RouteSpec[] = [
   ...flagStrategyPages,
   ...projectFlagsPages,
   ...flagSwitchPages,
+  ...adminPages,
 ];
 
 /**

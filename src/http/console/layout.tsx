@@ -6,10 +6,18 @@
  * request it makes (`hx-headers` on `<body>`).
  */
 import type { Child } from 'hono/jsx';
+import type { Permission } from '../../auth/permissions.js';
 import type { ConsoleAssets } from './assets.js';
 
-/** The places of the main navigation; later pages add theirs here. */
-export const NAV = [{ id: 'projects', href: '/projects', label: 'Projects' }] as const;
+/** The places of the main navigation, each shown to those whose roles grant its permission outside any project. */
+export const NAV = [
+  { id: 'projects', href: '/projects', label: 'Projects', permission: 'READ' },
+  { id: 'playground', href: '/playground', label: 'Playground', permission: 'READ' },
+  { id: 'applications', href: '/applications', label: 'Applications', permission: 'READ' },
+  { id: 'archive', href: '/archive', label: 'Archive', permission: 'READ' },
+  { id: 'stale', href: '/stale', label: 'Stale flags', permission: 'READ' },
+  { id: 'admin', href: '/admin', label: 'Admin', permission: 'READ' },
+] as const satisfies readonly { id: string; href: string; label: string; permission: Permission }[];
 
 /** A place of the main navigation. */
 export type NavId = (typeof NAV)[number]['id'];
@@ -19,6 +27,8 @@ export interface Viewer {
   name: string;
   /** What they are: a root role's name, or the kind of token they signed in with. */
   role: string;
+  /** A person (not an API token): they have an account page. */
+  person: boolean;
 }
 
 /** What every page frame needs besides its content. */
@@ -28,6 +38,8 @@ export interface Frame {
   viewer?: Viewer | undefined;
   /** The session's CSRF token, for the sign-out form and htmx requests. */
   csrf?: string | undefined;
+  /** The service-wide permissions the viewer has (outside any project): which places and actions they see. */
+  permits?: ReadonlySet<Permission> | undefined;
 }
 
 export interface LayoutProps extends Frame {
@@ -62,6 +74,7 @@ function UserMenu({ viewer, csrf }: { viewer: Viewer; csrf?: string | undefined 
       </summary>
       <div class="menu-panel">
         <p class="menu-who">Signed in as <strong>{viewer.name}</strong><span class="menu-role">{viewer.role}</span></p>
+        {viewer.person ? <p><a class="button button-secondary button-block" href="/account">Your account</a></p> : null}
         <form method="post" action="/logout">
           {csrf ? <input type="hidden" name="_csrf" value={csrf} /> : null}
           <button type="submit" class="button button-secondary button-block">Sign out</button>
@@ -73,7 +86,8 @@ function UserMenu({ viewer, csrf }: { viewer: Viewer; csrf?: string | undefined 
 
 /** The whole page. */
 export function Layout(props: LayoutProps) {
-  const { assets, viewer, csrf, title, current, bare } = props;
+  const { assets, viewer, csrf, title, current, bare, permits } = props;
+  const places = NAV.filter((item) => permits?.has(item.permission));
   return (
     <html lang="en">
       <head>
@@ -93,7 +107,7 @@ export function Layout(props: LayoutProps) {
               <a class="brand" href="/projects"><BrandMark />flagpole</a>
               <nav aria-label="Main" class="nav">
                 <ul>
-                  {NAV.map((item) => (
+                  {places.map((item) => (
                     <li><a href={item.href} aria-current={item.id === current ? 'page' : undefined}>{item.label}</a></li>
                   ))}
                 </ul>

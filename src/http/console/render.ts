@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { Principal } from '../../auth/permissions.js';
+import { isAllowed, type Permission, type Principal } from '../../auth/permissions.js';
 import { sessionCsrfToken } from '../../auth/session-keys.js';
 import { roleById } from '../../queries/access.query.js';
 import type { AppDeps, AppEnv } from '../route.js';
@@ -21,13 +21,22 @@ export function viewerOf(principal: Principal): Viewer {
     case 'user': {
       const { user } = principal;
       const role = roleById(user.rootRole);
-      return { name: user.name ?? user.username ?? user.email ?? `User ${user.id}`, role: role.ok ? role.value.name : 'User' };
+      return { name: user.name ?? user.username ?? user.email ?? `User ${user.id}`, role: role.ok ? role.value.name : 'User', person: true };
     }
     case 'admin':
-      return { name: principal.name, role: 'Admin token' };
+      return { name: principal.name, role: 'Admin token', person: false };
     default:
-      return { name: principal.name, role: `${principal.kind} token` };
+      return { name: principal.name, role: `${principal.kind} token`, person: false };
   }
+}
+
+/** The service-wide permissions a page's frame is drawn for (navigation places, admin actions). */
+const FRAME_PERMISSIONS: readonly Permission[] = ['READ', 'ADMIN', 'UPDATE_SEGMENT', 'UPDATE_TAG_TYPE', 'UPDATE_DEFINITIONS', 'OWN_ACCOUNT'];
+
+/** The service-wide permissions (outside any project) `principal` has, of those a page frame asks about. */
+export function permitsOf(principal: Principal | undefined): ReadonlySet<Permission> {
+  if (!principal) return new Set();
+  return new Set(FRAME_PERMISSIONS.filter((permission) => isAllowed(principal, permission, undefined)));
 }
 
 /** The frame of a page for the request's caller: assets, who is signed in, their session's CSRF token. */
@@ -38,6 +47,7 @@ export function frameOf(c: Context<AppEnv>, deps: AppDeps): Frame {
     assets: deps.console.assets,
     viewer: principal ? viewerOf(principal) : undefined,
     csrf: session ? sessionCsrfToken(deps.tokenHasher, session.id) : undefined,
+    permits: permitsOf(principal),
   };
 }
 

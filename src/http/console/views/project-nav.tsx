@@ -1,13 +1,15 @@
 /** @jsxImportSource hono/jsx */
-/** The places of one project (its flags, its history, two moments compared), under the project's heading. */
+/** The places of one project (its flags, its history, two moments compared, its settings), under its heading. */
 
 /** A place of a project's navigation. */
-export type ProjectPlace = 'flags' | 'history' | 'compare';
+export type ProjectPlace = 'flags' | 'history' | 'compare' | 'transfer' | 'settings';
 
 const PLACES: readonly { id: ProjectPlace; label: string; path: string }[] = [
   { id: 'flags', label: 'Flags', path: '' },
   { id: 'history', label: 'History', path: '/history' },
   { id: 'compare', label: 'Compare', path: '/compare' },
+  { id: 'transfer', label: 'Export and import', path: '/transfer' },
+  { id: 'settings', label: 'Settings', path: '/settings' },
 ];
 
 /**
