@@ -53,9 +53,8 @@ export function jsonBody(optional: boolean, schema: v.GenericSchema, expectsObje
     // accept `[]`; an object body must be an object.
     // A deeply nested value can pass a schema (a patch `value` is unknown) and then overflow the stack of
     // JSON.stringify when its command is logged; no body of this API needs more than a few levels.
-    // Text that parsed opens and closes each level: it nests at most half its length deep (most writes' bodies
-    // are shorter than twice the bound, and skip the scan).
-    if (text.length > 2 * MAX_DEPTH && exceedsDepth(text, MAX_DEPTH)) throw apiError('ValidationError', `The body nests arrays and objects more than ${MAX_DEPTH} levels deep`);
+    // (JSON.parse itself takes any depth.)
+    if (nestsDeeper(value, MAX_DEPTH)) throw apiError('ValidationError', `The body nests arrays and objects more than ${MAX_DEPTH} levels deep`);
     // Told to the validator's hook, which refuses it when the schema would otherwise pass (missing required
     // keys keep their own, more telling message).
     if (expectsObject && Array.isArray(value)) c.set('bodyIsArray' as never, true as never);
@@ -74,23 +73,10 @@ export function jsonBody(optional: boolean, schema: v.GenericSchema, expectsObje
   };
 }
 
-/**
- * True when the JSON text nests arrays and objects deeper than `max`; no recursion of its own, one pass over
- * the character codes. Hand-kept for speed: docs/performance.md "JSON depth scan".
- */
-export function exceedsDepth(text: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const ch = text.charCodeAt(i);
-    if (inString) {
-      if (ch === 92) i += 1; // a backslash: skip the escaped character
-      else if (ch === 34) inString = false;
-    } else if (ch === 34) inString = true;
-    else if (ch === 91 || ch === 123) {
-      depth += 1;
-      if (depth > max) return true;
-    } else if (ch === 93 || ch === 125) depth -= 1;
-  }
+/** True when `value` nests arrays and objects more than `max` levels deep; the walk stops at the bound. */
+export function nestsDeeper(value: unknown, max: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (max === 0) return true;
+  for (const child of Object.values(value)) if (nestsDeeper(child, max - 1)) return true;
   return false;
 }
