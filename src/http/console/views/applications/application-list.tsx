@@ -70,10 +70,10 @@ export function ApplicationList({ frame, q, page }: ApplicationListProps) {
                   {page.rows.map((app) => (
                     <tr>
                       <th scope="row" class="list-name"><a href={applicationUrl(app.appName)}>{app.appName}</a></th>
-                      <td class="num">{app.instances.toLocaleString('en-US')}</td>
-                      <td><Chips values={app.sdkVersions} max={2} /></td>
-                      <td><Chips values={app.environments} /></td>
-                      <td class="nowrap"><When at={app.seenAt} /></td>
+                      <td class="num" data-label="Instances">{app.instances.toLocaleString('en-US')}</td>
+                      <td data-label="SDK versions"><Chips values={app.sdkVersions} max={2} /></td>
+                      <td data-label="Environments"><Chips values={app.environments} /></td>
+                      <td class="nowrap" data-label="Last seen"><When at={app.seenAt} /></td>
                     </tr>
                   ))}
                 </tbody>

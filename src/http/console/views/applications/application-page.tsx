@@ -26,8 +26,9 @@ function Facts({ app }: { app: ClientApplication }) {
         <div><dt>Last seen</dt><dd><When at={app.seenAt} /></dd></div>
         <div><dt>First seen</dt><dd><When at={app.createdAt} /></dd></div>
         <div><dt>SDK</dt><dd>{app.sdkVersion ?? <span class="muted">not said</span>}</dd></div>
-        <div><dt>Strategies</dt><dd><Chips values={app.strategies} max={6} /></dd></div>
       </dl>
+      <h3 class="form-subtitle">Strategies it implements</h3>
+      <p><Chips values={app.strategies} max={12} /></p>
       <h3 class="form-subtitle">Projects and environments its tokens read</h3>
       {app.usage.length === 0 ? <p class="muted">None recorded.</p> : (
         <ul class="plain-list">
@@ -63,8 +64,8 @@ export function ApplicationPage({ frame, app, instances, flags }: ApplicationPag
                     {flags.rows.map((f) => (
                       <tr>
                         <th scope="row" class="list-name"><a href={flagUrl(f.project, f.flag)}>{f.flag}</a></th>
-                        <td>{f.project}</td>
-                        <td class="nowrap"><When at={f.seenAt} /></td>
+                        <td data-label="Project">{f.project}</td>
+                        <td class="nowrap" data-label="Last reported"><When at={f.seenAt} /></td>
                       </tr>
                     ))}
                   </tbody>
@@ -89,10 +90,10 @@ export function ApplicationPage({ frame, app, instances, flags }: ApplicationPag
                     {instances.rows.map((i) => (
                       <tr>
                         <th scope="row" class="list-name"><code>{i.instanceId}</code></th>
-                        <td>{i.sdkVersion ?? <span class="muted">—</span>}</td>
-                        <td>{i.environment}</td>
-                        <td>{i.clientIp ?? <span class="muted">—</span>}</td>
-                        <td class="nowrap"><When at={i.seenAt} /></td>
+                        <td data-label="SDK version">{i.sdkVersion ?? <span class="muted">—</span>}</td>
+                        <td data-label="Environment">{i.environment}</td>
+                        <td data-label="Address">{i.clientIp ?? <span class="muted">—</span>}</td>
+                        <td class="nowrap" data-label="Last seen"><When at={i.seenAt} /></td>
                       </tr>
                     ))}
                   </tbody>

@@ -62,15 +62,15 @@ export function ArchivePage({ frame, q, page, mayRemove, notice }: ArchivePagePr
                         <a href={flagUrl(project, flag.name)}>{flag.name}</a>
                         {flag.description ? <span class="list-desc">{flag.description}</span> : null}
                       </th>
-                      <td><a href={`/projects/${e(project)}`}>{projectName}</a></td>
-                      <td><span class="type-chip">{flag.type}</span></td>
-                      <td class="nowrap"><When at={flag.archivedAt} /></td>
-                      <td class="row-actions">
+                      <td data-label="Project"><a href={`/projects/${e(project)}`}>{projectName}</a></td>
+                      <td data-label="Type"><span class="type-chip">{flag.type}</span></td>
+                      <td class="nowrap" data-label="Archived"><When at={flag.archivedAt} /></td>
+                      <td>
                         {mayRemove(project) ? (
-                          <>
+                          <div class="row-actions">
                             <PostButton action={archivedFlagUrl(project, flag.name, 'revive')} csrf={frame.csrf} fields={{ back }} label="Revive" ariaLabel={`Revive ${flag.name}`} />
                             <a class="button button-small button-danger-outline" href={`${archivedFlagUrl(project, flag.name, 'delete')}?back=${e(back)}`} aria-label={`Delete ${flag.name}…`}>Delete…</a>
-                          </>
+                          </div>
                         ) : <span class="muted small">Read only</span>}
                       </td>
                     </tr>

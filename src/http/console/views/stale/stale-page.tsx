@@ -120,9 +120,9 @@ export function StalePage({ frame, projects, project, kind, q, page, may, notice
                     <tr>
                       {selectable ? <td class="col-select"><input type="checkbox" name="features" value={row.flag.name} form="stale-bulk" aria-label={`Select ${row.flag.name}`} /></td> : null}
                       <th scope="row" class="list-name"><a href={flagUrl(project.id, row.flag.name)}>{row.flag.name}</a> <span class="type-chip">{row.flag.type}</span></th>
-                      <td><Reasons row={row} /></td>
-                      <td class="nowrap"><When at={row.flag.createdAt} /></td>
-                      <td class="nowrap"><When at={row.lastSeenAt} /></td>
+                      <td data-label="Why"><Reasons row={row} /></td>
+                      <td class="nowrap" data-label="Created"><When at={row.flag.createdAt} /></td>
+                      <td class="nowrap" data-label="Last seen"><When at={row.lastSeenAt} /></td>
                     </tr>
                   ))}
                 </tbody>
