@@ -11,9 +11,9 @@ const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
  * The body steps of a page route: bound its size (413, `BODY_LIMIT`), read it as a form (415 for anything
  * else), keep every field as sent (`c.get('form')`, for the CSRF step) and validate the fields against the
  * route's schema (400, read by the handler as `call.body`). A route without a schema takes any fields.
+ * `limit` is `BODY_LIMIT` unless the route takes an import (`IMPORT_BODY_LIMIT`).
  */
-export function formBodySteps(schema: v.GenericSchema | undefined, deps: AppDeps): Step[] {
-  const limit = deps.config.bodyLimit;
+export function formBodySteps(schema: v.GenericSchema | undefined, deps: AppDeps, limit: number = deps.config.bodyLimit): Step[] {
   const validate = schema ? validateBody(schema) : undefined;
   return [
     honoStep(bodyLimit({ maxSize: limit, onError: () => { throw apiError('PayloadTooLarge', `The form is larger than ${limit} bytes`); } })),

@@ -28,7 +28,7 @@ export function pipelineOf(route: RouteSpec, deps: AppDeps): Step[] {
   if (route.query) steps.push(validateSync('query', route.query));
   if (!open) steps.push(authorize(route, deps));
   const writes = route.method !== 'get';
-  if (route.page && writes) steps.push(...formBodySteps(route.body, deps));
+  if (route.page && writes) steps.push(...formBodySteps(route.body, deps, route.bodyLimit === 'import' ? deps.config.importBodyLimit : deps.config.bodyLimit));
   else if (route.body) steps.push(...bodySteps(route, route.body, deps));
   const csrf = route.csrf ?? (route.page && writes ? (route.authentication === 'session' ? 'session' : 'pre-session') : undefined);
   if (csrf) steps.push(csrfStep(csrf, deps));

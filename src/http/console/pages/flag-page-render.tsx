@@ -14,6 +14,7 @@ import { flagById } from '../../../queries/flags.query.js';
 import { allSegments } from '../../../queries/segments.query.js';
 import { tagTypes } from '../../../queries/tags.query.js';
 import { featureMetrics, flagSeen } from '../../../queries/usage.query.js';
+import { flagApplications } from '../../../queries/applications.query.js';
 import { apiError, STATUS } from '../../errors.js';
 import type { AppDeps, AppEnv } from '../../route.js';
 import { orderedEnvironments } from '../../views.js';
@@ -76,6 +77,7 @@ function model(c: Context<AppEnv>, deps: AppDeps, p: FlagPath, error: PageError 
     children: flagChildren(state, flag.name),
     lastSeenAt: seen.lastSeenAt,
     usage: usage.ok ? usage.value.data.map((h) => ({ hour: h.timestamp, environment: h.environment, yes: h.yes, no: h.no })) : [],
+    applications: flagApplications(registry, p.projectId, flag.name),
     may: {
       update: can('UPDATE_FEATURE'), remove: can('DELETE_FEATURE'), create: can('CREATE_FEATURE'), toggle: can('UPDATE_FEATURE_ENVIRONMENT'),
       addStrategy: can('CREATE_FEATURE_STRATEGY'), editStrategy: can('UPDATE_FEATURE_STRATEGY'), deleteStrategy: can('DELETE_FEATURE_STRATEGY'),

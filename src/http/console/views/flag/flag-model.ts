@@ -47,6 +47,8 @@ export interface FlagPageModel {
   children: string[];
   lastSeenAt: string | null;
   usage: UsageHour[];
+  /** The applications that reported the flag in the last 48 hours, most recently first. */
+  applications?: { appName: string; seenAt: string }[];
   may: FlagPermissions;
   /** The base path of the flag's page and of its forms. */
   base: string;

@@ -8,6 +8,7 @@ import { FlagLifecycle } from './flag-lifecycle.js';
 import type { FlagPageModel } from './flag-model.js';
 import { FlagTags } from './flag-tags.js';
 import { FlagUsage } from './flag-usage.js';
+import { FlagApplications } from './flag-applications.js';
 import { FlagVariants } from './flag-variants.js';
 import { ProjectNav } from '../project-nav.js';
 
@@ -48,6 +49,7 @@ export function FlagPage({ model }: { model: FlagPageModel }) {
         <FlagVariants model={model} />
         <FlagDependencies model={model} />
         <FlagUsage model={model} />
+        <FlagApplications model={model} />
       </div>
       <script src={model.frame.assets.url('flag-page.js')} defer></script>
     </Layout>

@@ -1,0 +1,128 @@
+/**
+ * The stale flags page in chromium: per project, flags marked stale, past their type's lifetime (created in
+ * the past under a fake `Date`, as test/http/projects.test.ts moves the clock) and not asked for by any SDK in
+ * 7 days; bulk mark stale and a confirmed bulk archive through the flag table's use cases, read back through
+ * the API; a Viewer only reads.
+ */
+import { describe, expect, onTestFinished, vi } from 'vitest';
+import { clientToken, nodeMetricsBody, postMetrics } from '../http/usage/usage-fixtures.js';
+import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, sessionCookie, signIn, useBrowser, type ConsoleServer } from './browser.js';
+
+const browser = useBrowser();
+const test = consoleTest();
+const DAY = 86_400_000;
+
+const flag = async (server: ConsoleServer, name: string, project = 'default') =>
+  (await server.h.json('GET', `/api/admin/projects/${project}/features/${name}`)).body as { stale: boolean; archived: boolean };
+
+/**
+ * In `default`, created 50 days ago: `old-release` (past its 40 days), `old-kill` (a kill-switch: no lifetime),
+ * `marked` (marked stale), `seen-kill` (a kill-switch an SDK asks for); created now: `fresh`. In `web`, created
+ * 10 days ago: `web-ops` (operational, past its 7 days).
+ */
+async function flags(server: ConsoleServer): Promise<void> {
+  const now = Date.now();
+  vi.useFakeTimers({ toFake: ['Date'] });
+  onTestFinished(() => { vi.useRealTimers(); });
+  const create = async (name: string, type = 'release', project = 'default') =>
+    expect((await server.h.json('POST', `/api/admin/projects/${project}/features`, { name, type })).status).toBe(201);
+  vi.setSystemTime(now - 50 * DAY);
+  await create('old-release');
+  await create('old-kill', 'kill-switch');
+  await create('marked');
+  await create('seen-kill', 'kill-switch');
+  vi.setSystemTime(now - 10 * DAY);
+  expect((await server.h.json('POST', '/api/admin/projects', { id: 'web', name: 'Web shop' })).status).toBe(201);
+  await create('web-ops', 'operational', 'web');
+  vi.useRealTimers();
+  await create('fresh');
+  expect((await server.h.req('POST', '/api/admin/projects/default/stale', { features: ['marked'], stale: true })).status).toBe(202);
+  await postMetrics(server.h, await clientToken(server.h), nodeMetricsBody({ 'seen-kill': { yes: 3, no: 0, variants: {} } }));
+  await server.h.registry.usage.flush();
+}
+
+const names = (page: import('playwright-core').Page) => page.locator('tbody th a').allTextContents();
+
+describe('stale flags', () => {
+  test('lists marked, overdue and unused flags per project; marks stale and archives after a confirmation naming them', async ({ server }) => {
+    await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
+    await flags(server);
+    const context = await browser().newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await signIn(page, server, 'ann', 'ann-secret-42');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Stale flags' }).click();
+    await page.waitForURL(`${server.base}/stale`);
+    expect(await names(page)).toEqual(['marked', 'old-kill', 'old-release']);
+    const reasons = async (name: string) => page.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) }).locator('.reasons li').allTextContents();
+    expect(await reasons('old-release')).toEqual([expect.stringMatching(/^Past lifetime release: 40 days, ended \d{4}-.* UTC$/), 'Never asked for']);
+    expect(await reasons('old-kill')).toEqual(['Never asked for']);
+    expect(await reasons('marked')).toEqual(['Marked stale', 'Never asked for']);
+    const tabs = page.getByRole('navigation', { name: 'Kinds of flag' });
+    expect(await tabs.getByRole('link').allInnerTexts()).toEqual(['All 3', 'Marked stale 1', 'Past lifetime 1', 'Unused 7 days 3']);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'stale-desktop');
+
+    await tabs.getByRole('link', { name: /Past lifetime/ }).click();
+    await page.waitForURL(`${server.base}/stale?project=default&kind=overdue`);
+    expect(await names(page)).toEqual(['old-release']);
+    await page.getByLabel('Project', { exact: true }).selectOption('web');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL((url) => url.searchParams.get('project') === 'web');
+    expect(await names(page)).toEqual(['web-ops']);
+
+    await page.goto(`${server.base}/stale?project=default`);
+    await page.getByLabel('Select old-release').check();
+    await page.getByLabel('Select old-kill').check();
+    await page.getByRole('button', { name: 'Mark stale' }).click();
+    await page.waitForURL((url) => url.searchParams.get('done') === 'stale');
+    expect(await page.getByRole('status').filter({ hasText: 'Marked 2 flags stale.' }).count()).toBe(1);
+    expect((await flag(server, 'old-release')).stale).toBe(true);
+    expect((await flag(server, 'old-kill')).stale).toBe(true);
+    expect((await flag(server, 'seen-kill')).stale).toBe(false);
+
+    await page.getByLabel('Select old-release').check();
+    await page.getByLabel('Select marked').check();
+    await page.getByRole('button', { name: 'Archive…' }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Archive 2 flags of Default?');
+    expect(await page.locator('.confirm-list li').allTextContents()).toEqual(['marked', 'old-release']);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'stale-archive-confirm-desktop');
+    // Nothing is archived until confirmed.
+    expect((await flag(server, 'marked')).archived).toBe(false);
+    await page.getByRole('button', { name: 'Archive 2 flags' }).click();
+    await page.waitForURL((url) => url.searchParams.get('done') === 'archived');
+    expect((await flag(server, 'marked')).archived).toBe(true);
+    expect((await flag(server, 'old-release')).archived).toBe(true);
+    expect(await names(page)).toEqual(['old-kill']);
+
+    await page.setViewportSize(PHONE);
+    await page.reload();
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'stale-phone');
+    await context.close();
+  });
+
+  test('a Viewer sees the flags without the bulk bar, and a bulk post is refused', async ({ server }) => {
+    await createUserWithPassword(server, 'vic', 'vic-secret-42', 3);
+    await flags(server);
+    const context = await browser().newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await signIn(page, server, 'vic', 'vic-secret-42');
+    await page.goto(`${server.base}/stale`);
+    expect(await names(page)).toEqual(['marked', 'old-kill', 'old-release']);
+    expect(await page.getByRole('checkbox').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Mark stale' }).count()).toBe(0);
+    const csrf = JSON.parse((await page.locator('body').getAttribute('hx-headers'))!)['X-CSRF-Token'] as string;
+    const refused = await fetch(`${server.base}/stale/default/bulk`, {
+      method: 'POST', redirect: 'manual',
+      headers: { cookie: `flagpole-session=${await sessionCookie(context)}`, origin: server.base, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf, action: 'archive', confirmed: 'yes', features: 'old-kill' }),
+    });
+    expect(refused.status).toBe(403);
+    expect((await flag(server, 'old-kill')).archived).toBe(false);
+    const unknown = await page.goto(`${server.base}/stale?project=nothing-here`);
+    expect(unknown?.status()).toBe(404);
+    await context.close();
+  });
+});
