@@ -91,7 +91,11 @@ export class ClientApplications {
     if (same >= 0) list.splice(same, 1);
     if (list.length < USAGE_BOUNDS.applicationUsage) list.push(sighting);
     touch(this.pending, sighting.appName, list, USAGE_BOUNDS.applications);
-    touch(this.pendingInstances, instanceKey(sighting.appName, sighting.instanceId), sighting, USAGE_BOUNDS.instances);
+    // A metrics post after a registration in the same flush keeps what only the registration told (SDK version, address).
+    const key = instanceKey(sighting.appName, sighting.instanceId);
+    const earlier = this.pendingInstances.get(key);
+    const merged = earlier ? { ...sighting, sdkVersion: sighting.sdkVersion ?? earlier.sdkVersion, clientIp: sighting.clientIp ?? earlier.clientIp } : sighting;
+    touch(this.pendingInstances, key, merged, USAGE_BOUNDS.instances);
   }
 
   /** The pending sightings merged into the published records, and what the bounds and the 48 h drop. */

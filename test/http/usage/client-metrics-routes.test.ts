@@ -45,6 +45,14 @@ describe('what SDKs send', () => {
     expectError(await h.json('GET', '/api/admin/metrics/applications/nobody'), 404, 'NotFoundError', /nobody/);
   });
 
+  test('a registration then metrics before one flush: the instance keeps the SDK version only the registration told', async ({ h, sdk }) => {
+    expect((await h.req('POST', '/api/client/register', nodeRegisterBody(), { token: sdk })).status).toBe(202);
+    await postMetrics(h, sdk, nodeMetricsBody({ checkout: { yes: 1, no: 0, variants: {} } }));
+    await h.registry.usage.flush();
+    const detail = await h.json('GET', '/api/admin/metrics/applications/checkout-service');
+    expect(detail.body.instances).toEqual([expect.objectContaining({ instanceId: 'ci-runner-4711', sdkVersion: 'unleash-node-sdk:6.12.1' })]);
+  });
+
   test('the Node SDK metrics (with impactMetrics): 202, counted in the token\'s environment after a flush', async ({ h, sdk }) => {
     const body = nodeMetricsBody(
       { checkout: { yes: 3, no: 1, variants: { blue: 2, disabled: 1 } } },
