@@ -34,11 +34,11 @@ export function uncompleteFlag(registry: Registry, input: FlagRef, principal: Pr
 
 /**
  * After a metrics post from `environment`: asks each project whose reported flags enter a lifecycle stage
- * to record it. Most posts report flags that enter none, and send nothing. The post is not held up: the
- * commands are sent and not waited for, and one that fails is sent again by the next report of that flag,
- * since the committed state still says it has not entered the stage.
+ * to record it, and waits until it has (so a read after the post's answer shows the stage). Most posts report
+ * flags that enter none, send nothing and wait for nothing. A command that fails fails no post: the next
+ * report of that flag sends it again, since the committed state still says it has not entered the stage.
  */
-export function noteSeenStages(registry: Registry, counts: readonly CountReport[], environment: string, principal: Principal): void {
+export async function noteSeenStages(registry: Registry, counts: readonly CountReport[], environment: string, principal: Principal): Promise<void> {
   const env = registry.service.state.environments.find((e) => e.name === environment);
   // Unleash moves no stage on reports from an environment it does not know.
   if (!env) return;
@@ -51,7 +51,7 @@ export function noteSeenStages(registry: Registry, counts: readonly CountReport[
     if (!names) byProject.set(project, (names = []));
     names.push(name);
   }
-  for (const [project, features] of byProject) {
-    sendToProject(registry, project, { type: 'flags.note-seen', features, environment, production }, principal).catch(() => undefined);
-  }
+  const sent = [...byProject].map(([project, features]) =>
+    sendToProject(registry, project, { type: 'flags.note-seen', features, environment, production }, principal).catch(() => undefined));
+  if (sent.length > 0) await Promise.all(sent);
 }

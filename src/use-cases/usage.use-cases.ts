@@ -2,8 +2,8 @@
  * SDK usage: registrations and metrics posts. Neither goes through a project's mailbox: the counts are
  * noted by the usage actor and written with its next flush (`src/actors/usage-actor.ts`), so they never
  * move a flag's version, never make a conditional write fail and never wait behind one. The one exception is
- * a report that moves a flag into a lifecycle stage (`noteSeenStages`): that is a command to its project,
- * sent without waiting for it, and it moves no version either.
+ * the first report that moves a flag into a lifecycle stage (`noteSeenStages`): that post waits for a command
+ * to its project, which moves no version either.
  */
 import type { Registry } from '../actors/registry.js';
 import type { Principal } from '../auth/permissions.js';
@@ -75,7 +75,7 @@ export async function recordMetrics(registry: Registry, input: { body: ClientMet
   }
   const at = Date.now();
   registry.usage.recordMetrics({ sighting: sighting(body, granted, environment, input.clientIp, at), at, stop: body.bucket.stop, counts });
-  noteSeenStages(registry, counts, environment, principal);
+  await noteSeenStages(registry, counts, environment, principal);
   return ok(undefined);
 }
 
