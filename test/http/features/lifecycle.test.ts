@@ -142,6 +142,18 @@ describe('complete and uncomplete', () => {
     expect(await currentOf(h)).toMatchObject({ stage: 'completed', status: 'kept' });
   });
 
+  test('stage changes are nothing an SDK is served: the client delta since before them is a 304', async ({ h }) => {
+    const sdk = await clientToken(h, 'development');
+    const first = await h.req('GET', '/api/client/delta', undefined, { token: sdk });
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag')!;
+    await report(h, sdk, 'checkout');
+    expect((await complete(h, { status: 'kept' })).status).toBe(200);
+    expect((await uncomplete(h)).status).toBe(200);
+    expect(await stageNames(h)).toEqual(['initial', 'pre-live']);
+    expect((await h.req('GET', '/api/client/delta', undefined, { token: sdk, headers: { 'if-none-match': etag } })).status).toBe(304);
+  });
+
   test('a clone starts at initial', async ({ h }) => {
     expect((await complete(h, { status: 'kept' })).status).toBe(200);
     expect((await h.json('POST', `${flagPath('checkout')}/clone`, { name: 'checkout-2' })).status).toBe(201);
