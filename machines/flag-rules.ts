@@ -1,6 +1,6 @@
 /**
  * The questions the domain asks the flag machines, in the domain's words. Every lifecycle and per-environment
- * rule lives in the two statecharts; these functions only step them (through the precomputed table in
+ * rule lives in the three statecharts (lifecycle, environment, stage); these functions only step them (through the precomputed table in
  * `step.ts`) and translate the answer. Nothing here restates a rule.
  *
  * @example
@@ -9,12 +9,19 @@
  * flagRules.enable(false, 0);              // null: no enabled strategy
  * flagRules.revive(true);                  // { archived: false, resetEnvironments: true }
  * flagRules.afterStrategies(true, 0);      // { enabled: false }: lost the last enabled strategy
+ * flagRules.seen({ usage: 'initial', completed: false }, true, true); // ['pre-live', 'live']
  * ```
  */
 import { initialTransition } from 'xstate';
 import { flagEnvironmentMachine } from './flag-environment.machine.js';
 import { LIFECYCLE_EFFECTS, flagLifecycleMachine } from './flag-lifecycle.machine.js';
-import { lifecycleEffects, stepEnvironment, stepLifecycle } from './step.js';
+import { STAGE_EFFECTS } from './flag-stage.machine.js';
+import { lifecycleEffects, stepEnvironment, stepLifecycle, stepStage, type StageValue } from './step.js';
+
+export type { StageValue } from './step.js';
+
+/** A stage an SDK report can enter, in Unleash's words. */
+export type SeenStage = 'pre-live' | 'live';
 
 /** The machines' initial states, as stored values: a new flag, and each of its environments. */
 const INITIAL = Object.freeze({
@@ -29,6 +36,10 @@ const DELETE = { type: 'delete' } as const;
 const ENABLE = { type: 'enable' } as const;
 const DISABLE = { type: 'disable' } as const;
 const RESET = { type: 'reset' } as const;
+const COMPLETE = { type: 'complete' } as const;
+const UNCOMPLETE = { type: 'uncomplete' } as const;
+const SEEN_STAGES: Readonly<Record<string, SeenStage>> = { [STAGE_EFFECTS.enterPreLive]: 'pre-live', [STAGE_EFFECTS.enterLive]: 'live' };
+const NOTHING_SEEN: readonly SeenStage[] = Object.freeze([]);
 
 /** The answers of the flag-lifecycle and flag-environment machines. */
 export const flagRules = {
@@ -66,4 +77,19 @@ export const flagRules = {
   /** `enabled` after the environment's strategies changed so that `after` of them are evaluated. */
   afterStrategies: (enabled: boolean, after: number, before = after) =>
     stepEnvironment(enabled, before, { type: 'strategies.changed', enabledStrategies: after }),
+
+  /**
+   * The stages an SDK report enters, in order: from an environment of type production (`production`) where
+   * the flag is on (`enabled`), or not. Empty when it enters none.
+   */
+  seen(stage: StageValue, production: boolean, enabled: boolean): readonly SeenStage[] {
+    const step = stepStage(stage, { type: 'seen', production, enabled });
+    return step === null ? NOTHING_SEEN : step.effects.map((effect) => SEEN_STAGES[effect]!);
+  },
+
+  /** The stage after marking the flag completed, or null when refused. */
+  complete: (stage: StageValue) => stepStage(stage, COMPLETE)?.value ?? null,
+
+  /** The stage after undoing the completion, or null when refused. */
+  uncomplete: (stage: StageValue) => stepStage(stage, UNCOMPLETE)?.value ?? null,
 };

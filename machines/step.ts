@@ -21,9 +21,10 @@ import {
   type FlagEnvironmentEvent,
 } from './flag-environment.machine.js';
 import { LIFECYCLE_EFFECTS, flagLifecycleMachine, type FlagLifecycleEvent } from './flag-lifecycle.machine.js';
+import { STAGE_EFFECTS, flagStageMachine, type FlagStageEvent, type UsageStage } from './flag-stage.machine.js';
 
-export { flagEnvironmentMachine, flagLifecycleMachine };
-export type { FlagEnvironmentEvent, FlagLifecycleEvent };
+export { flagEnvironmentMachine, flagLifecycleMachine, flagStageMachine };
+export type { FlagEnvironmentEvent, FlagLifecycleEvent, FlagStageEvent, UsageStage };
 
 export { FLAG_ENVIRONMENT_MACHINE_VERSION, FLAG_LIFECYCLE_MACHINE_VERSION } from './versions.js';
 
@@ -59,6 +60,28 @@ export function lifecycleEffects(archived: boolean, event: FlagLifecycleEvent): 
   return lifecycleStep(archived, event)?.effects ?? NO_EFFECTS;
 }
 
+/** A flag's values in the flag-stage machine: its usage stage and whether it is completed. */
+export interface StageValue {
+  usage: UsageStage;
+  completed: boolean;
+}
+
+/** The flag-stage machine's answer: the next value and the stages entered (`STAGE_EFFECTS`), or null when refused. */
+export type StageStep = Readonly<{ value: Readonly<StageValue>; effects: readonly string[] }>;
+
+/** Next value of a flag in the flag-stage machine, with the stages it enters; `null` when the machine refuses the event. */
+export function stepStage(value: StageValue, event: FlagStageEvent): StageStep | null {
+  // The guard reads only `production && enabled` of a `seen`: with the state and the event type, that decides the result.
+  const guard = event.type === 'seen' ? event.production && event.enabled : '-';
+  const key = `${value.usage}|${value.completed}|${event.type}|${guard}`;
+  let result = stageResults.get(key);
+  if (result === undefined) {
+    result = runStage(value, event);
+    stageResults.set(key, result);
+  }
+  return result;
+}
+
 function lifecycleStep(archived: boolean, event: FlagLifecycleEvent): LifecycleStep | null {
   // The lifecycle machine has no context: the state and the event type decide the result.
   const key = `${archived}|${event.type}`;
@@ -78,6 +101,7 @@ function lifecycleStep(archived: boolean, event: FlagLifecycleEvent): LifecycleS
  */
 const environmentResults = new Map<string, EnvironmentResult | null>();
 const lifecycleResults = new Map<string, LifecycleStep | null>();
+const stageResults = new Map<string, StageStep | null>();
 
 // Results are shared between callers through the memo, so they are frozen: nobody can alter a cached answer.
 type EnvironmentResult = Readonly<{ enabled: boolean }>;
@@ -85,6 +109,7 @@ type LifecycleResult = Readonly<{ archived: boolean }>;
 type LifecycleStep = Readonly<{ value: LifecycleResult; effects: readonly string[] }>;
 const NO_EFFECTS: readonly string[] = Object.freeze([]);
 const KNOWN_EFFECTS = new Set<string>(Object.values(LIFECYCLE_EFFECTS));
+const KNOWN_STAGE_EFFECTS = new Set<string>(Object.values(STAGE_EFFECTS));
 const ENABLED: EnvironmentResult = Object.freeze({ enabled: true });
 const DISABLED: EnvironmentResult = Object.freeze({ enabled: false });
 const ARCHIVED: LifecycleResult = Object.freeze({ archived: true });
@@ -110,11 +135,24 @@ function runLifecycle(archived: boolean, event: FlagLifecycleEvent): LifecycleSt
   return Object.freeze({ value: next.matches('archived') ? ARCHIVED : ACTIVE, effects: effects.length > 0 ? effects : NO_EFFECTS });
 }
 
+/** Runs the flag-stage machine itself: restore both regions, ask `can`, take the pure transition and read the stages it enters. */
+function runStage(value: StageValue, event: FlagStageEvent): StageStep | null {
+  const snapshot = flagStageMachine.restoreSnapshot(
+    persisted({ usage: value.usage, completion: value.completed ? 'completed' : 'open' }, {}),
+    NO_CHILDREN_SCOPE,
+  );
+  if (!snapshot.can(event)) return null;
+  const [next, actions] = transition(flagStageMachine, snapshot, event);
+  const effects = Object.freeze(actions.map((action) => action.type).filter((type) => KNOWN_STAGE_EFFECTS.has(type)));
+  const usage = (['live', 'preLive', 'initial'] as const).find((stage) => next.matches({ usage: stage }))!;
+  return Object.freeze({ value: Object.freeze({ usage, completed: next.matches({ completion: 'completed' }) }), effects: effects.length > 0 ? effects : NO_EFFECTS });
+}
+
 /**
  * The shape `getPersistedSnapshot` produces for these machines. `children` must be present (restoreSnapshot
  * walks its keys); `historyValue` is empty because neither machine has history states.
  */
-function persisted(value: string, context: object): Snapshot<unknown> {
+function persisted(value: string | Record<string, string>, context: object): Snapshot<unknown> {
   const snapshot = { status: 'active' as const, output: undefined, error: undefined, value, context, children: {}, historyValue: {} };
   return snapshot;
 }
@@ -139,4 +177,11 @@ for (const enabled of [false, true]) {
 }
 for (const archived of [false, true]) {
   for (const type of ['archive', 'revive', 'change', 'delete'] as const) lifecycleStep(archived, { type });
+}
+for (const usage of ['initial', 'preLive', 'live'] as const) {
+  for (const completed of [false, true]) {
+    for (const event of [{ type: 'seen', production: false, enabled: false }, { type: 'seen', production: true, enabled: true }, { type: 'complete' }, { type: 'uncomplete' }] as FlagStageEvent[]) {
+      stepStage({ usage, completed }, event);
+    }
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * Versions of the machines whose values are stored (a flag's `archived` and each environment's `enabled`).
+ * Versions of the machines whose values are stored (a flag's `archived`, each environment's `enabled`, a flag's `stages`).
  * Every snapshot head records them; recovery compares them with these and migrates or refuses, so a value
  * written under other rules is never read as if it were current.
  */
@@ -9,20 +9,28 @@ export const FLAG_ENVIRONMENT_MACHINE_VERSION = 1;
 /** Version of the flag-lifecycle machine. */
 export const FLAG_LIFECYCLE_MACHINE_VERSION = 1;
 
+/** Version of the flag-stage machine (Unleash's lifecycle stages). */
+export const FLAG_STAGE_MACHINE_VERSION = 1;
+
 /** The versions a project snapshot of this code records, by machine name. */
 export const PROJECT_MACHINE_VERSIONS: Readonly<Record<string, number>> = Object.freeze({
   'flag-environment': FLAG_ENVIRONMENT_MACHINE_VERSION,
   'flag-lifecycle': FLAG_LIFECYCLE_MACHINE_VERSION,
+  'flag-stage': FLAG_STAGE_MACHINE_VERSION,
 });
 
 /** Rewrites one stored item (a flag) written under `from` so it holds the values of version `from + 1`. */
 export type MachineMigration = (item: unknown) => unknown;
 
 /**
- * Migrations by machine name and the version they start from. Empty while every machine is at version 1;
- * a machine whose stored values change meaning gets a new version and an entry here.
+ * Migrations by machine name and the version they start from. A machine whose stored values change meaning
+ * gets a new version and an entry here; a machine added later gets one from version 0 (snapshots written
+ * before it record none).
  */
-export const MACHINE_MIGRATIONS: Readonly<Record<string, Readonly<Record<number, MachineMigration>>>> = Object.freeze({});
+export const MACHINE_MIGRATIONS: Readonly<Record<string, Readonly<Record<number, MachineMigration>>>> = Object.freeze({
+  // A flag stored before the stage machine has no `stages`: exactly how the machine's initial state is stored.
+  'flag-stage': Object.freeze({ 0: (item: unknown) => item }),
+});
 
 /** What to do with items stored under `stored` versions: the migrations to run in order, or why not. */
 export type VersionPlan = { ok: true; migrations: MachineMigration[] } | { ok: false; reason: string };
@@ -37,7 +45,8 @@ export type VersionPlan = { ok: true; migrations: MachineMigration[] } | { ok: f
 export function planMigration(stored: Readonly<Record<string, number>> | undefined, current: Readonly<Record<string, number>>, migrations = MACHINE_MIGRATIONS): VersionPlan {
   const plan: MachineMigration[] = [];
   for (const [machine, version] of Object.entries(current)) {
-    const from = stored?.[machine];
+    // A machine the snapshot does not name is at version 0 when this code knows how to migrate from there.
+    const from = stored?.[machine] ?? (migrations[machine]?.[0] ? 0 : undefined);
     if (from === undefined) return { ok: false, reason: `it records no version of the ${machine} machine (this code has version ${version})` };
     if (from > version) return { ok: false, reason: `it was written by newer code (${machine} machine version ${from}; this code has version ${version})` };
     for (let step = from; step < version; step += 1) {

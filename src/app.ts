@@ -41,6 +41,7 @@ import { SummaryCache } from './http/summary-cache.js';
 import { FeatureSearch } from './queries/search.query.js';
 import { FlagTable } from './queries/flag-table.query.js';
 import { searchRoutes } from './http/routes/search.routes.js';
+import { lifecycleRoutes } from './http/routes/lifecycle.routes.js';
 import { silentLogger, type Logger } from './log.js';
 import { EvaluationQuery } from './queries/evaluation.query.js';
 import { ClientDeltaQuery } from './queries/client-delta.query.js';
@@ -81,6 +82,7 @@ export const ROUTES: RouteSpec[] = [
   ...segmentRoutes,
   ...tagRoutes,
   ...searchRoutes,
+  ...lifecycleRoutes,
   ...contextRoutes,
   ...strategyDefinitionRoutes,
   ...dependencyRoutes,

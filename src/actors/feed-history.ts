@@ -178,7 +178,7 @@ export class FeedHistory {
         else if (event.type === 'service.initialized') reset = true;
         continue;
       }
-      if (event.type === 'project.created' || event.type === 'project.updated') continue;
+      if (event.type === 'project.created' || event.type === 'project.updated' || SDK_UNSEEN_FLAG_EVENTS.has(event.type)) continue;
       const name = event.type === 'flag.created' ? event.flag?.name : event.name;
       // An event of a kind this does not know: a hydration is always right.
       if (typeof name !== 'string') {
@@ -243,5 +243,8 @@ const isTouchList = (touched: FlagTouch | readonly FlagTouch[] | null): touched 
 /** An entry's touches as a list. */
 const touchList = (touched: FlagTouch | readonly FlagTouch[] | null): readonly FlagTouch[] =>
   touched === null ? [] : isTouchList(touched) ? touched : [touched];
+
+/** Flag events that change nothing an SDK is served: a flag's lifecycle stages. */
+const SDK_UNSEEN_FLAG_EVENTS: ReadonlySet<string> = new Set(['flag.stages-entered', 'flag.completed', 'flag.uncompleted']);
 
 type AnyEvent = { type: string; name?: unknown; environment?: unknown; flag?: { name: string }; segment?: { id: number } };

@@ -95,6 +95,12 @@ function sides(event: ProjectEvent): { feature: string | null; environment: stri
       return on(event.name, event.before, event.dependency);
     case 'dependencies.removed':
       return on(event.name, event.removed, null);
+    case 'flag.stages-entered':
+      return on(event.name, null, { stages: event.stages }, event.environment);
+    case 'flag.completed':
+      return on(event.name, event.before, event.completion);
+    case 'flag.uncompleted':
+      return on(event.name, event.before, null);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Operation } from 'fast-json-patch';
-import type { Dependency, Flag, FlagType, ProjectMeta, ProjectMode, Strategy, StrategyInput, StrategyOrder, Tag, Variant } from './types.js';
+import type { CompletionStatus, Dependency, Flag, FlagType, ProjectMeta, ProjectMode, Strategy, StrategyInput, StrategyOrder, Tag, Variant } from './types.js';
 import type { ImportPlan, ImportReport } from './import-plan.js';
 import type { Versioned } from './result.js';
 
@@ -40,6 +40,14 @@ export type ProjectCommand =
   | ({ type: 'flag.archive' } & FlagTarget)
   | { type: 'flag.revive'; features: string[] }
   | { type: 'flag.delete-archived'; features: string[] }
+  /** Marks the flag completed (Unleash's lifecycle), or records a new status when it is already. */
+  | ({ type: 'flag.complete'; status: CompletionStatus; statusValue?: string | undefined } & FlagTarget)
+  | ({ type: 'flag.uncomplete' } & FlagTarget)
+  /**
+   * SDKs reported these flags from `environment` (`production`: of that type): each enters the lifecycle
+   * stages the flag-stage machine says; flags that enter none, and unknown names, are left alone.
+   */
+  | { type: 'flags.note-seen'; features: string[]; environment: string; production: boolean }
   /** Bulk writes (Unleash's bulk routes): each flag listed once; see `decide/bulk.ts` for which names are ignored. */
   | { type: 'flags.stale'; features: string[]; stale: boolean }
   | { type: 'flags.archive'; features: string[] }
@@ -104,6 +112,9 @@ export interface ProjectReplies {
   'flag.archive': Versioned<null>;
   'flag.revive': null;
   'flag.delete-archived': null;
+  'flag.complete': Versioned<null>;
+  'flag.uncomplete': Versioned<null>;
+  'flags.note-seen': null;
   'flags.stale': null;
   'flags.archive': null;
   'flags.enable': null;

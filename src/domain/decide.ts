@@ -16,6 +16,7 @@ import { decidePatchVariants, decideSetVariants } from './decide/variants.js';
 import { decideAddDependency, decideRemoveDependency } from './decide/dependencies.js';
 import { decideChangeTags } from './decide/tags.js';
 import { decideImport, decideSettleImport } from './decide/import.js';
+import { decideComplete, decideNoteSeen, decideUncomplete } from './decide/lifecycle.js';
 
 /** One decider per command type, each typed by its command and its reply. */
 type Deciders = { [K in ProjectCommandType]: (draft: ProjectDraft, command: Cmd<K>, context: ProjectContext) => Decision<ProjectEvent, ProjectReplies[K]> };
@@ -30,6 +31,9 @@ const DECIDERS: Deciders = {
   'flag.archive': decideArchive,
   'flag.revive': decideRevive,
   'flag.delete-archived': decideDeleteArchived,
+  'flag.complete': decideComplete,
+  'flag.uncomplete': decideUncomplete,
+  'flags.note-seen': decideNoteSeen,
   'flag.clone': decideClone,
   'flags.stale': decideStaleMany,
   'flags.archive': decideArchiveMany,

@@ -1,4 +1,5 @@
-import type { Dependency, Flag, FlagType, ProjectMeta, Strategy, StrategyOrder, Tag, Variant } from './types.js';
+import type { SeenStage } from '../../machines/flag-rules.js';
+import type { Dependency, Flag, FlagCompletion, FlagType, ProjectMeta, Strategy, StrategyOrder, Tag, Variant } from './types.js';
 
 /** The metadata a flag update changes. */
 export interface FlagMetadata {
@@ -43,6 +44,14 @@ export type FlagEvent =
   /** `before`: the dependency on the same parent it replaced, if any. */
   | ({ type: 'dependency.added'; dependency: Dependency; before: Dependency | null } & OnFlag)
   | ({ type: 'dependencies.removed'; removed: Dependency[] } & OnFlag)
+  /**
+   * SDK reports from `environment` moved the flag into these lifecycle stages. No `version`: usage never
+   * moves a flag's version or `ETag` (docs/api-decisions.md "Feature lifecycle").
+   */
+  | { type: 'flag.stages-entered'; name: string; environment: string; stages: SeenStage[]; at: string }
+  /** Marked completed; `before`: the completion it replaced, if it was completed already. */
+  | ({ type: 'flag.completed'; completion: FlagCompletion; before: FlagCompletion | null } & OnFlag)
+  | ({ type: 'flag.uncompleted'; before: FlagCompletion } & OnFlag)
   /** An import replaced the flag whole (docs/api-decisions.md "Export and import"); `before`: the flag it replaced. */
   | ({ type: 'flag.imported'; flag: Flag; before: Flag } & OnFlag);
 

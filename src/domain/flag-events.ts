@@ -1,6 +1,7 @@
 import { flagRules } from '../../machines/flag-rules.js';
 import { dict, own, withKey } from './dict.js';
 import type { FlagEvent } from './events.js';
+import { withEntered } from './flag-stages.js';
 import type { Flag, FlagEnvironment, ProjectMeta, Strategy, StrategyInput, Tag } from './types.js';
 
 const EMPTY: FlagEnvironment = Object.freeze({ ...flagRules.newEnvironment(), strategies: [] }) as unknown as FlagEnvironment;
@@ -45,6 +46,8 @@ export function applyFlagEvent(flag: Flag | undefined, event: FlagEvent): Flag |
   if (event.type === 'flag.created') return withDicts(event.flag);
   if (event.type === 'flag.deleted') return null;
   if (!flag) throw new Error(`event ${event.type} for unknown flag "${event.name}"`);
+  // The stages a report entered, as the stage machine decided them; the flag keeps its version.
+  if (event.type === 'flag.stages-entered') return Object.assign({}, flag, { stages: withEntered(flag.stages, event.stages, event.at) });
   const { version } = event;
   // Keys a flag may not have yet (`tags`, `dependencies`, an imported flag's `version`) are added with
   // Object.assign, not `{ ...flag, newKey }`: docs/performance.md "No spread that adds keys".
@@ -94,6 +97,12 @@ export function applyFlagEvent(flag: Flag | undefined, event: FlagEvent): Flag |
       return Object.assign({}, flag, { tags: retagged(flag.tags ?? [], event.added, event.removed), version });
     case 'dependency.added':
       return Object.assign({}, flag, { dependencies: [...(flag.dependencies ?? []).filter((d) => d.feature !== event.dependency.feature), event.dependency], version });
+    case 'flag.completed':
+      return Object.assign({}, flag, { stages: Object.assign({}, flag.stages, { completed: event.completion }), version });
+    case 'flag.uncompleted': {
+      const { completed: _completed, ...stages } = flag.stages ?? {};
+      return Object.assign({}, flag, { stages, version });
+    }
     case 'flag.imported':
       return withDicts(Object.assign({}, event.flag, { version }));
     case 'dependencies.removed': {

@@ -20,6 +20,8 @@ import type {
 } from '../schemas/index.js';
 
 export type { ConstraintOperator, FlagType } from '../schemas/index.js';
+import type { CompletionStatus } from '../schemas/lifecycle.schema.js';
+export type { CompletionStatus, LifecycleStage } from '../schemas/lifecycle.schema.js';
 import type { ContextField, TagType } from './definitions.js';
 
 export type Constraint = ConstraintBody;
@@ -60,6 +62,28 @@ export interface Flag {
   tags?: Tag[];
   /** Parent flags of the same project (one level); absent in records written before dependencies (read as none). */
   dependencies?: Dependency[];
+  /**
+   * When the flag entered the lifecycle stages SDK reports and completion move it into (the flag-stage
+   * machine's values); absent while it has entered none (`initial`, docs/api-decisions.md "Feature lifecycle").
+   */
+  stages?: FlagStages;
+}
+
+/** A flag's entered lifecycle stages (ISO dates); `initial` is `createdAt` and `archived` is `archivedAt`. */
+export interface FlagStages {
+  /** First reported by an SDK (any environment): Unleash's `pre-live`. */
+  preLive?: string;
+  /** First reported from a production environment where it was on: `live`. */
+  live?: string;
+  /** Marked completed, and how. */
+  completed?: FlagCompletion;
+}
+
+/** How a flag was completed: when, whether it was kept or discarded, and what was kept (a variant's name). */
+export interface FlagCompletion {
+  at: string;
+  status: CompletionStatus;
+  statusValue?: string;
 }
 
 /** A tag on a flag: a value of a tag type (docs/api-decisions.md "Tags"). */

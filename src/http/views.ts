@@ -6,6 +6,7 @@
 import type { ClientApplication, ClientInstance } from '../domain/client-applications.js';
 import type { Segment } from '../domain/segment.js';
 import type { Environment } from '../domain/service-state.js';
+import { currentStage } from '../domain/flag-stages.js';
 import type { Flag, Strategy, Variant } from '../domain/types.js';
 import type { FlagSeen } from '../domain/usage-records.js';
 import type { ArchivedFlagView, FlagDetailView, FlagRecordView } from '../schemas/flag-responses.schema.js';
@@ -60,7 +61,7 @@ export const strategiesInOrder = (strategies: readonly Strategy[]): Strategy[] =
 
 /**
  * The single-flag GET: the record plus `archived`, every environment with its strategies and `lastSeenAt`,
- * its tags, its parents and `children` (the active flags that depend on it).
+ * its tags, its parents, `children` (the active flags that depend on it) and its lifecycle stage.
  */
 export const flagDetail = (flag: Flag, project: string, environments: Environment[], seen: FlagSeen, children: string[] = []): FlagDetailView => Object.assign(flagRecord(flag, project, seen), {
   archived: flag.archived,
@@ -79,6 +80,7 @@ export const flagDetail = (flag: Flag, project: string, environments: Environmen
   tags: flag.tags ?? [],
   dependencies: flag.dependencies ?? [],
   children,
+  lifecycle: currentStage(flag),
 });
 
 /** The answer of the variants endpoints (docs/admin-contract.md §4.14: a string version). */

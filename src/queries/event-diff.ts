@@ -1,5 +1,5 @@
 import type { FlagMetadata, ProjectEvent } from '../domain/events.js';
-import type { Dependency, Flag, ProjectMeta, Strategy, StrategyOrder, Tag, Variant } from '../domain/types.js';
+import type { Dependency, Flag, FlagCompletion, ProjectMeta, Strategy, StrategyOrder, Tag, Variant } from '../domain/types.js';
 import { added, lists, moved, pathOf, removed, type FieldChange } from './change-words.js';
 import { dependencyWords, flagChanges, metaChanges, metadataChanges, tagWords } from './flag-diff.js';
 import { strategyChanges, strategyWords, variantChanges } from './strategy-diff.js';
@@ -78,5 +78,14 @@ export function changesOf(entry: ChangeSides): FieldChange[] {
     }
     case 'dependencies.removed':
       return (entry.before as Dependency[]).map((d) => removed('dependency', dependencyWords(d)));
+    case 'flag.stages-entered':
+      return (entry.after as { stages: string[] }).stages.map((stage) => added(pathOf(env, 'lifecycle stage'), stage));
+    case 'flag.completed':
+      return [moved('lifecycle', entry.before ? completionWords(entry.before as FlagCompletion) : 'not completed', completionWords(entry.after as FlagCompletion))];
+    case 'flag.uncompleted':
+      return [moved('lifecycle', completionWords(entry.before as FlagCompletion), 'not completed')];
   }
 }
+
+/** A completion in words: `completed (kept: blue)`, `completed (discarded)`. */
+const completionWords = (c: FlagCompletion): string => `completed (${c.status}${c.statusValue !== undefined ? `: ${c.statusValue}` : ''})`;

@@ -1,6 +1,7 @@
 /** One row of the console's flag table, and the page of rows the table query answers. */
+import { currentStage } from '../domain/flag-stages.js';
 import { stalenessAt, type Staleness } from '../domain/project-health.js';
-import type { Flag, Tag } from '../domain/types.js';
+import type { Flag, LifecycleStage, Tag } from '../domain/types.js';
 
 /** A flag in one environment of its project, as the table's switch needs it. */
 export interface FlagRowEnvironment {
@@ -22,6 +23,8 @@ export interface FlagRow {
   lastSeenAt: string | null;
   /** The lifecycle or staleness mark: archived, or the staleness of an active flag at the moment asked. */
   mark: 'archived' | Staleness;
+  /** The lifecycle stage it is in now (docs/api-decisions.md "Feature lifecycle"). */
+  stage: LifecycleStage;
   archivedAt: string | null;
   tags: Tag[];
   /** The project's environments, in the service's order. */
@@ -58,6 +61,7 @@ export function flagRow(flag: Flag, environments: readonly string[], lastSeenAt:
     createdAt: flag.createdAt,
     lastSeenAt,
     mark: flag.archived ? 'archived' : stalenessAt(flag, now, staleFrom),
+    stage: currentStage(flag).stage,
     archivedAt: flag.archivedAt,
     tags: flag.tags ?? [],
     environments: environments.map((name) => {

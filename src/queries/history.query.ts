@@ -9,7 +9,7 @@ import { isoMoment } from './moment.js';
 
 /** The kinds of change a history can be filtered by, each a group of event types. */
 export const CHANGE_KINDS = {
-  lifecycle: ['flag.created', 'flag.archived', 'flag.revived', 'flag.deleted', 'flag.imported'],
+  lifecycle: ['flag.created', 'flag.archived', 'flag.revived', 'flag.deleted', 'flag.imported', 'flag.stages-entered', 'flag.completed', 'flag.uncompleted'],
   metadata: ['flag.updated'],
   switch: ['flag.enabled', 'flag.disabled'],
   strategy: ['strategy.added', 'strategy.updated', 'strategy.deleted', 'strategies.sorted'],

@@ -1,5 +1,6 @@
 /** The answer of a flag search, and one flag as it shows there (Unleash's `featureSearchResponseSchema`). */
 import type { Environment } from '../domain/service-state.js';
+import { currentStage, type StageEntry } from '../domain/flag-stages.js';
 import type { Flag, Tag } from '../domain/types.js';
 import type { FlagSeen } from '../domain/usage-records.js';
 
@@ -15,7 +16,7 @@ export interface SearchEnvironment {
   hasEnabledStrategies: boolean;
 }
 
-/** One flag in a search answer (Unleash's `featureSearchResponseSchema`, without favourites or lifecycle). */
+/** One flag in a search answer (Unleash's `featureSearchResponseSchema`, without favourites). */
 export interface SearchFeature {
   name: string;
   description: string;
@@ -32,6 +33,8 @@ export interface SearchFeature {
   environments: SearchEnvironment[];
   segments: string[];
   tags: Tag[];
+  /** The stage it is in now. */
+  lifecycle: StageEntry;
 }
 
 /** A page of a search: its flags and how many matched in all. */
@@ -91,5 +94,6 @@ export function searchFeature(flag: Flag, { project, environments, connected, se
     }),
     segments: [...segments],
     tags: flag.tags ?? [],
+    lifecycle: currentStage(flag),
   };
 }

@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { FLAG_TYPES } from './feature.schema.js';
+import { StageEntryView } from './lifecycle.schema.js';
 import { StrategyRecordSchema } from './strategy.schema.js';
 import { VariantSchema } from './variant.schema.js';
 
@@ -53,6 +54,8 @@ export const FlagDetailView = v.object({
   /** Its parents (Unleash's `dependencies`) and the active flags that depend on it (`children`). */
   dependencies: v.array(v.object({ feature: v.string(), enabled: v.boolean(), variants: v.optional(v.array(v.string())) })),
   children: v.array(v.string()),
+  /** The stage it is in now (Unleash's `lifecycle`; `status` when completed). */
+  lifecycle: StageEntryView,
 });
 export type FlagDetailView = v.InferOutput<typeof FlagDetailView>;
 

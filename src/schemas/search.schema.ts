@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 import { SHAPE_LIMITS } from '../limits.js';
 import { boundedString, looseObject } from './common.schema.js';
+import { LIFECYCLE_STAGES } from './lifecycle.schema.js';
 import { mustBe } from './messages.js';
 
 export const SEARCH_IS_OPERATORS = ['IS', 'IS_NOT', 'IS_ANY_OF', 'IS_NONE_OF'] as const;
@@ -91,9 +92,13 @@ export const FeatureSearchQuerySchema = looseObject({
   archived: v.optional(v.pipe(once(10), v.picklist(['IS:true', 'IS:false'], 'must be IS:true or IS:false'), v.transform((s) => s === 'IS:true'))),
   /** flagpole keeps no favourites: accepted, and changes nothing (every flag has `favorite: false`). */
   favoritesFirst: v.optional(v.pipe(once(10), v.picklist(['true', 'false'], 'must be true or false'))),
-  /** flagpole records neither who created a flag nor lifecycle stages: a filter on them is refused, not ignored. */
+  /** flagpole does not record who created a flag: a filter on it is refused, not ignored. */
   createdBy: v.optional(v.custom<never>(() => false, 'is not supported: flagpole does not record who created a flag')),
-  lifecycle: v.optional(v.custom<never>(() => false, 'is not supported: flagpole does not record lifecycle stages')),
+  /** The stage a flag is in now (`initial`, `pre-live`, `live`, `completed`, `archived`). */
+  lifecycle: v.optional(v.pipe(
+    operatorFilter(SEARCH_IS_OPERATORS),
+    v.check((f) => f === undefined || f.values.every((s) => (LIFECYCLE_STAGES as readonly string[]).includes(s)), `values must be among ${LIFECYCLE_STAGES.join(', ')}`),
+  )),
   sortBy: v.optional(v.pipe(
     once(SHAPE_LIMITS.name + 20),
     v.check((s) => (SEARCH_SORT_FIELDS as readonly string[]).includes(s) || /^environment:.+$/s.test(s), `must be one of ${SEARCH_SORT_FIELDS.join(', ')} or environment:<name>`),

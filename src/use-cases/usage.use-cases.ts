@@ -1,7 +1,9 @@
 /**
  * SDK usage: registrations and metrics posts. Neither goes through a project's mailbox: the counts are
  * noted by the usage actor and written with its next flush (`src/actors/usage-actor.ts`), so they never
- * move a flag's version, never make a conditional write fail and never wait behind one.
+ * move a flag's version, never make a conditional write fail and never wait behind one. The one exception is
+ * the first report that moves a flag into a lifecycle stage (`noteSeenStages`): that post waits for a command
+ * to its project, which moves no version either.
  */
 import type { Registry } from '../actors/registry.js';
 import type { Principal } from '../auth/permissions.js';
@@ -10,6 +12,7 @@ import { fail } from '../domain/errors.js';
 import type { CountReport } from '../domain/usage-records.js';
 import type { ClientMetricsBody, ClientRegisterBody } from '../schemas/metrics.schema.js';
 import { failed, ok, type Result } from '../domain/result.js';
+import { noteSeenStages } from './lifecycle.use-cases.js';
 
 /** Where an SDK's usage counts: the projects its token reads and the environment it reports for. */
 interface UsageScope {
@@ -72,6 +75,7 @@ export async function recordMetrics(registry: Registry, input: { body: ClientMet
   }
   const at = Date.now();
   registry.usage.recordMetrics({ sighting: sighting(body, granted, environment, input.clientIp, at), at, stop: body.bucket.stop, counts });
+  await noteSeenStages(registry, counts, environment, principal);
   return ok(undefined);
 }
 

@@ -57,6 +57,14 @@ describe('planMigration', () => {
     expect(planMigration(undefined, CURRENT, {}).ok).toBe(false);
   });
 
+  test('a machine added later (flag-stage) is at version 0 in snapshots written before it, and migrated from there', () => {
+    const { 'flag-stage': _stage, ...before } = PROJECT_MACHINE_VERSIONS;
+    const plan = planMigration(before, PROJECT_MACHINE_VERSIONS);
+    expect(plan.ok && plan.migrations.length).toBe(1);
+    const flag = { name: 'f', archived: false };
+    expect(plan.ok && plan.migrations[0]!(flag)).toEqual(flag);
+  });
+
   test('with nothing current and nothing stored (the service): no migrations', () => {
     expect(planMigration({}, {}, {})).toEqual({ ok: true, migrations: [] });
   });

@@ -44,7 +44,7 @@ async function markStale(h: Harness, flag: string) {
 const nextMillisecond = () => new Promise((resolve) => setTimeout(resolve, 2));
 
 describe('a page', () => {
-  test('a row: name, description, type, created, last seen, mark, tags, and per environment on/off, enabled strategy, strategy count; one row alone', async ({ h }) => {
+  test('a row: name, description, type, created, last seen, mark, lifecycle stage (pre-live: reported from production while off there), tags, and per environment on/off, enabled strategy, strategy count; one row alone', async ({ h }) => {
     await createFlag(h, 'checkout', { description: 'New basket', type: 'experiment' });
     await tag(h, 'checkout', 'simple', 'beta');
     await addStrategy(h, 'checkout', 'development');
@@ -60,7 +60,7 @@ describe('a page', () => {
       environments: [{ name: 'development', type: 'development' }, { name: 'production', type: 'production' }],
       rows: [{
         name: 'checkout', description: 'New basket', type: 'experiment', createdAt: detail.createdAt, lastSeenAt: expect.any(String),
-        mark: 'fresh', archivedAt: null, tags: [{ type: 'simple', value: 'beta' }], version: Number(headers.get('etag')!.replaceAll('"', '')),
+        mark: 'fresh', stage: 'pre-live', archivedAt: null, tags: [{ type: 'simple', value: 'beta' }], version: Number(headers.get('etag')!.replaceAll('"', '')),
         environments: [
           { name: 'development', enabled: true, hasEnabledStrategy: true, strategyCount: 2 },
           { name: 'production', enabled: false, hasEnabledStrategy: false, strategyCount: 1 },

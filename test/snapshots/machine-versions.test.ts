@@ -88,6 +88,16 @@ describe('a snapshot head with other machine versions', () => {
     await expectOnlyDefaultUnavailable(h, key, /no migration of the flag-lifecycle machine from version 0 to 1/);
   });
 
+  test('written before the flag-stage machine existed: migrated and served, every flag at its initial stage', async ({ h }) => {
+    await snapshotted(h);
+    const { 'flag-stage': _stage, ...before } = PROJECT_MACHINE_VERSIONS;
+    await h.restart(async (dir) => { await rewriteNewestHead(dir, before); });
+    expect(h.registry.unavailable.size).toBe(0);
+    const lifecycle = await h.json('GET', `${flagPath('f')}/lifecycle`);
+    expect(lifecycle.status).toBe(200);
+    expect(lifecycle.body).toEqual([{ stage: 'initial', enteredStageAt: expect.any(String) }]);
+  });
+
   test('naming a machine this code does not know: not served', async ({ h }) => {
     await snapshotted(h);
     let key = '';

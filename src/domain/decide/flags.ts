@@ -150,8 +150,8 @@ export function decideClone(draft: ProjectDraft, cmd: Cmd<'flag.clone'>, context
     }));
     return [env, { ...flagRules.newEnvironment(), strategies }];
   }));
-  // Dependencies are cloned (as Unleash does); tags are not.
-  const { tags: _tags, ...cloned } = source;
+  // Dependencies are cloned (as Unleash does); tags are not, and the clone starts its lifecycle at `initial`.
+  const { tags: _tags, stages: _stages, ...cloned } = source;
   const flag: Flag = {
     ...cloned,
     name: cmd.name,

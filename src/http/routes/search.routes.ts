@@ -8,7 +8,7 @@ import { defineRoute, type RouteSpec } from '../route.js';
 export const searchRoutes: RouteSpec[] = [
   defineRoute({
     method: 'get', path: '/api/admin/search/features', tag: 'Search', permission: 'READ',
-    summary: 'Search and filter flags of every project (`query`, `project`, `type`, `tag`, `segment`, `state`, `status`, `createdAt`, `archived`, `sortBy`, `sortOrder`, `offset`, `limit`)',
+    summary: 'Search and filter flags of every project (`query`, `project`, `type`, `tag`, `segment`, `state`, `status`, `lifecycle`, `createdAt`, `archived`, `sortBy`, `sortOrder`, `offset`, `limit`)',
     query: FeatureSearchQuerySchema,
     success: { status: 200, description: '`{features, total}`: one page of the matching flags and how many match' },
     handle: ({ c, query, deps }) => c.json(deps.search.search(query)),

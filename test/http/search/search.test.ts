@@ -54,6 +54,7 @@ describe('the answer', () => {
       name: 'parent', description: 'The Parent', dependencyType: 'parent', type: 'experiment', project: 'default', stale: false,
       favorite: false, impressionData: true, createdAt: detail.createdAt, createdBy: { id: 0, name: 'unknown', imageUrl: '' },
       archivedAt: null, lastSeenAt: null, segments: ['pro-users'], tags: [{ type: 'simple', value: 'beta' }],
+      lifecycle: { stage: 'initial', enteredStageAt: detail.createdAt },
       environments: [
         { name: 'development', enabled: true, type: 'development', sortOrder: expect.any(Number), variantCount: 0, lastSeenAt: null, hasStrategies: true, hasEnabledStrategies: true },
         { name: 'production', enabled: false, type: 'production', sortOrder: expect.any(Number), variantCount: 0, lastSeenAt: null, hasStrategies: false, hasEnabledStrategies: false },
@@ -292,7 +293,8 @@ describe('bad input and access', () => {
     ['archived=true', /"archived": must be IS:true or IS:false/],
     ['favoritesFirst=yes', /"favoritesFirst": must be true or false/],
     ['createdBy=IS:1', /"createdBy": is not supported/],
-    ['lifecycle=IS:live', /"lifecycle": is not supported/],
+    ['lifecycle=IS:done', /"lifecycle": values must be among initial, pre-live, live, completed, archived/],
+    ['lifecycle=live', /"lifecycle": must be OPERATOR:value/],
     ['sortBy=color', /"sortBy": must be one of createdAt/],
     ['sortOrder=up', /"sortOrder": must be asc or desc/],
     ['offset=-1', /"offset": must be a whole number/],

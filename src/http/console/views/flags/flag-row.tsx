@@ -33,6 +33,7 @@ export interface FlagRowProps {
 }
 
 const MARKS: Record<FlagRow['mark'], string> = { archived: 'Archived', stale: 'Stale', 'potentially-stale': 'Potentially stale', fresh: 'Active' };
+const STAGES: Record<FlagRow['stage'], string> = { initial: 'Initial', 'pre-live': 'Pre-live', live: 'Live', completed: 'Completed', archived: 'Archived' };
 
 /** A date as the table shows it: `27 Nov 2026`. */
 export function shortDate(iso: string): string {
@@ -134,7 +135,10 @@ export function FlagRowBody({ projectId, row, may, csrf, back, now, note }: Flag
         <td class="col-type"><span class="type-chip">{row.type}</span></td>
         <td class="col-date"><time datetime={row.createdAt}>{shortDate(row.createdAt)}</time></td>
         <td class="col-date">{row.lastSeenAt ? <time datetime={row.lastSeenAt} title={row.lastSeenAt}>{timeAgo(row.lastSeenAt, now)}</time> : <span class="muted">Never</span>}</td>
-        <td><span class={`mark mark-${row.mark}`}>{MARKS[row.mark]}</span></td>
+        <td>
+          <span class={`mark mark-${row.mark}`}>{MARKS[row.mark]}</span>
+          {row.stage !== 'archived' ? <span class={`stage stage-${row.stage}`} title="Lifecycle stage">{STAGES[row.stage]}</span> : null}
+        </td>
         <td class="col-tags">
           {tags.length === 0 ? <span class="muted" aria-label="No tags">–</span> : (
             <ul class="tags" role="list">

@@ -22,6 +22,9 @@ const DID: Record<ProjectEvent['type'], string> = {
   'flag.tagged': 'Tags changed',
   'dependency.added': 'Dependency set',
   'dependencies.removed': 'Dependencies removed',
+  'flag.stages-entered': 'Lifecycle stage reached',
+  'flag.completed': 'Marked completed',
+  'flag.uncompleted': 'Completion undone',
 };
 
 /** An entry's heading from its event type (`flag.enabled` → `Switched on`). */
