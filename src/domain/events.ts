@@ -24,7 +24,8 @@ export type FlagEvent =
   | { type: 'flag.created'; flag: Flag }
   | ({ type: 'flag.updated'; before: FlagMetadata; after: FlagMetadata } & OnFlag)
   | ({ type: 'flag.archived'; at: string } & OnFlag)
-  | ({ type: 'flag.revived' } & OnFlag)
+  /** `at` is absent in logs written before flags had lifecycle stages. */
+  | ({ type: 'flag.revived'; at?: string } & OnFlag)
   | { type: 'flag.deleted'; name: string; before: Flag }
   /** `enabled`: the environment's state after the change, as the environment machine decided it. */
   | ({ type: 'strategy.added'; environment: string; strategy: Strategy; enabled: boolean } & OnFlag)

@@ -2,7 +2,7 @@ import { flagRules } from '../../machines/flag-rules.js';
 import { dict, own, withKey } from './dict.js';
 import type { FlagEvent } from './events.js';
 import { withEntered } from './flag-stages.js';
-import type { Flag, FlagEnvironment, ProjectMeta, Strategy, StrategyInput, Tag } from './types.js';
+import type { Flag, FlagEnvironment, FlagStages, ProjectMeta, Strategy, StrategyInput, Tag } from './types.js';
 
 const EMPTY: FlagEnvironment = Object.freeze({ ...flagRules.newEnvironment(), strategies: [] }) as unknown as FlagEnvironment;
 
@@ -58,10 +58,12 @@ export function applyFlagEvent(flag: Flag | undefined, event: FlagEvent): Flag |
       return { ...flag, archived: (flagRules.archive(flag.archived) ?? flag).archived, archivedAt: event.at, version };
     case 'flag.revived': {
       const revived = flagRules.revive(flag.archived);
-      if (!revived?.resetEnvironments) return { ...flag, archived: (revived ?? flag).archived, archivedAt: null, version };
+      // A revived flag starts its lifecycle again at initial, as in Unleash.
+      const stages: FlagStages = event.at === undefined ? {} : { initial: event.at };
+      if (!revived?.resetEnvironments) return { ...flag, archived: (revived ?? flag).archived, archivedAt: null, stages, version };
       const environments = dict(Object.entries(flag.environments).map(([env, entry]): [string, FlagEnvironment] =>
         [env, { ...entry, enabled: (flagRules.reset(entry.enabled, enabledCount(entry)) ?? entry).enabled }]));
-      return { ...flag, archived: revived.archived, archivedAt: null, environments, version };
+      return { ...flag, archived: revived.archived, archivedAt: null, environments, stages, version };
     }
     case 'strategy.added':
       return withEnvironment(flag, event.environment, version, (e) => ({ enabled: event.enabled, strategies: ordered([...e.strategies, strategyWithDict(event.strategy)]) }));

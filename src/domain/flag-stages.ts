@@ -1,6 +1,6 @@
 /**
  * A flag's lifecycle stages as Unleash 6.10 shows them (docs/api-decisions.md "Feature lifecycle"), read from
- * what the flag stores: `initial` when it was created, `pre-live` and `live` when SDK reports moved it there,
+ * what the flag stores: `initial` when it was created or revived, `pre-live` and `live` when SDK reports moved it there,
  * `completed` while it is marked so, `archived` while it is archived. Which stage a report or a completion
  * enters is the flag-stage machine's to say (`flagRules`); this module only maps stored values to and from it.
  */
@@ -54,7 +54,7 @@ const ORDER: Record<LifecycleStage, number> = { initial: 0, 'pre-live': 1, live:
  */
 export function stagesOf(flag: Flag): StageEntry[] {
   const stages = flag.stages ?? NO_STAGES;
-  const entries: StageEntry[] = [{ stage: 'initial', enteredStageAt: flag.createdAt }];
+  const entries: StageEntry[] = [{ stage: 'initial', enteredStageAt: stages.initial ?? flag.createdAt }];
   if (stages.preLive !== undefined) entries.push({ stage: 'pre-live', enteredStageAt: stages.preLive });
   if (stages.live !== undefined) entries.push({ stage: 'live', enteredStageAt: stages.live });
   if (stages.completed !== undefined) entries.push({ stage: 'completed', status: stages.completed.status, enteredStageAt: stages.completed.at });
@@ -72,5 +72,5 @@ export function currentStage(flag: Flag): StageEntry {
   if (stages.completed !== undefined) return { stage: 'completed', status: stages.completed.status, enteredStageAt: stages.completed.at };
   if (stages.live !== undefined) return { stage: 'live', enteredStageAt: stages.live };
   if (stages.preLive !== undefined) return { stage: 'pre-live', enteredStageAt: stages.preLive };
-  return { stage: 'initial', enteredStageAt: flag.createdAt };
+  return { stage: 'initial', enteredStageAt: stages.initial ?? flag.createdAt };
 }

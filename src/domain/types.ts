@@ -71,6 +71,8 @@ export interface Flag {
 
 /** A flag's entered lifecycle stages (ISO dates); `initial` is `createdAt` and `archived` is `archivedAt`. */
 export interface FlagStages {
+  /** Entered `initial` again when revived (absent: at `createdAt`). */
+  initial?: string;
   /** First reported by an SDK (any environment): Unleash's `pre-live`. */
   preLive?: string;
   /** First reported from a production environment where it was on: `live`. */

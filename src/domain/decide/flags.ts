@@ -120,7 +120,7 @@ export function decideRevive(draft: ProjectDraft, cmd: Cmd<'flag.revive'>, conte
   for (const name of new Set(cmd.features)) {
     const before = draft.getFlag(name);
     if (!before || flagRules.revive(before.archived) === null) continue;
-    events.push({ type: 'flag.revived', name, version: context.seq });
+    events.push({ type: 'flag.revived', name, version: context.seq, at: context.at });
   }
   return accept(events, null);
 }
