@@ -73,10 +73,12 @@ export const textOrNull = (text: string | undefined): string | null => {
 /**
  * The form field a message of the API names (`"legalValues.1.value": ...` → `legalValues.1.value`,
  * `"parameters": must not name a parameter twice` → `parameters`), or null when it names none of `fields` or a row.
+ * A name already taken (`kind` `NameExistsError`, whose message names no path) is about the `name` field.
  *
  * @example fieldOfMessage('"name": must be URL-friendly', ['name']) // 'name'
  */
-export function fieldOfMessage(message: string, fields: readonly string[]): string | null {
+export function fieldOfMessage(message: string, fields: readonly string[], kind?: string): string | null {
+  if (kind === 'NameExistsError' && fields.includes('name')) return 'name';
   const path = /^"([^"]+)"/.exec(message)?.[1];
   if (path === undefined) return null;
   const row = /^(legalValues|parameters)\.(\d+)(?:\.(\w+))?/.exec(path);

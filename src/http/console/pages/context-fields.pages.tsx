@@ -39,7 +39,7 @@ interface Refusal {
 /** A refusal of `form` with `message`: the status of its kind, the fields as sent. */
 function refusal(c: Context<AppEnv>, form: string, kind: ErrorKind, message: string, legalValues: LegalValueDraft[]): Refusal {
   const { _csrf: _, ...values } = c.get('form') ?? {};
-  return { status: STATUS[kind], error: { form, field: fieldOfMessage(message, FIELDS), message, values }, legalValues };
+  return { status: STATUS[kind], error: { form, field: fieldOfMessage(message, FIELDS, kind), message, values }, legalValues };
 }
 
 function listPage(c: Context<AppEnv>, deps: AppDeps, refused?: Refusal): Response {

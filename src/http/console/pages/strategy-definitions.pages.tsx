@@ -43,7 +43,7 @@ interface Refusal {
 
 function refusal(c: Context<AppEnv>, form: string, kind: ErrorKind, message: string, parameters: ParameterDraft[]): Refusal {
   const { _csrf: _, ...values } = c.get('form') ?? {};
-  return { status: STATUS[kind], error: { form, field: form === 'lifecycle' ? null : fieldOfMessage(message, FIELDS), message, values }, parameters };
+  return { status: STATUS[kind], error: { form, field: form === 'lifecycle' ? null : fieldOfMessage(message, FIELDS, kind), message, values }, parameters };
 }
 
 function listPage(c: Context<AppEnv>, deps: AppDeps, refused?: Refusal): Response {

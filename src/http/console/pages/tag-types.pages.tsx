@@ -34,7 +34,7 @@ type Refusal = PageError & { status: number };
 
 function refusal(c: Context<AppEnv>, form: string, kind: ErrorKind, message: string): Refusal {
   const { _csrf: _, ...values } = c.get('form') ?? {};
-  return { status: STATUS[kind], form, field: form === 'delete' ? null : fieldOfMessage(message, FIELDS), message, values };
+  return { status: STATUS[kind], form, field: form === 'delete' ? null : fieldOfMessage(message, FIELDS, kind), message, values };
 }
 
 function listPage(c: Context<AppEnv>, deps: AppDeps, refused?: Refusal): Response {

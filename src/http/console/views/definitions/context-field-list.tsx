@@ -5,7 +5,7 @@ import type { LegalValueDraft } from '../../definition-form-fields.js';
 import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
 import { Csrf, errorAttrs, FieldError, FormAlert, type PageError } from '../flag/form-parts.js';
-import { ListPager, ListSearch, Notice, type ListPage, RowsScript } from './list-parts.js';
+import { ListPager, ListToolbar, Notice, type ListPage, RowsScript } from './list-parts.js';
 import { LegalValueRows } from './row-fields.js';
 
 export const CONTEXT_FIELDS = '/admin/context-fields';
@@ -52,7 +52,7 @@ export function ContextFieldFields({ form, error, values, legalValues }: { form:
 function NewField({ frame, refused }: { frame: Frame; refused: ContextFieldListProps['refused'] }) {
   const error = refused?.error;
   return (
-    <details class="create-panel def-create" open={refused !== undefined}>
+    <details class="def-create" open={refused !== undefined}>
       <summary class="button button-primary">New context field</summary>
       <form method="post" action={CONTEXT_FIELDS} class="card form-grid" aria-label="New context field">
         <Csrf token={frame.csrf} />
@@ -80,11 +80,10 @@ function Row({ field }: { field: ContextFieldAnswer }) {
 export function ContextFieldList({ frame, list, mayEdit, refused, notice }: ContextFieldListProps) {
   return (
     <AdminFrame frame={frame} title="Context fields" current="context-fields"
-      lead="The fields of the context SDKs send, which constraints test. Legal values limit what a constraint may compare with."
-      actions={mayEdit ? <NewField frame={frame} refused={refused} /> : undefined}>
+      lead="The fields of the context SDKs send, which constraints test. Legal values limit what a constraint may compare with.">
       <Notice text={notice} />
       {mayEdit ? <RowsScript frame={frame} /> : null}
-      <ListSearch base={CONTEXT_FIELDS} q={list.q} label="Search context fields" />
+      <ListToolbar base={CONTEXT_FIELDS} q={list.q} label="Search context fields">{mayEdit ? <NewField frame={frame} refused={refused} /> : null}</ListToolbar>
       {list.total === 0 ? (
         <div class="card empty"><h2>{list.q === '' ? 'No context fields' : 'No context field matches'}</h2><p class="muted">{list.q === '' ? 'Create one for each property your SDKs send.' : 'Try another search.'}</p></div>
       ) : (

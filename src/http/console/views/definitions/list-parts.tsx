@@ -60,6 +60,16 @@ export function ListSearch({ base, q, label }: { base: string; q: string; label:
   );
 }
 
+/** The search form and, beside it, the list's "New …" panel (`children`), which opens as a row of its own. */
+export function ListToolbar({ base, q, label, children }: { base: string; q: string; label: string; children?: Child }) {
+  return (
+    <div class="def-toolbar">
+      <ListSearch base={base} q={q} label={label} />
+      {children}
+    </div>
+  );
+}
+
 /** Where the page sits in the list, and the previous and next pages. */
 export function ListPager({ base, list, noun }: { base: string; list: ListPage<unknown>; noun: [string, string] }) {
   const first = list.total === 0 ? 0 : (list.page - 1) * LIST_PAGE_SIZE + 1;

@@ -8,7 +8,7 @@ import type { ParameterDraft } from '../../definition-form-fields.js';
 import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
 import { Csrf, errorAttrs, FieldError, FormAlert, type PageError } from '../flag/form-parts.js';
-import { ListPager, ListSearch, Notice, type ListPage, RowsScript } from './list-parts.js';
+import { ListPager, ListToolbar, Notice, type ListPage, RowsScript } from './list-parts.js';
 import { ParameterRows } from './row-fields.js';
 
 export const STRATEGIES = '/admin/strategies';
@@ -72,7 +72,7 @@ export function StrategyFields({ form, error, values, parameters }: { form: 'cre
 function NewStrategy({ frame, refused }: { frame: Frame; refused: StrategyListProps['refused'] }) {
   const error = refused?.error;
   return (
-    <details class="create-panel def-create" open={refused !== undefined}>
+    <details class="def-create" open={refused !== undefined}>
       <summary class="button button-primary">New strategy</summary>
       <form method="post" action={STRATEGIES} class="card form-grid" aria-label="New strategy">
         <Csrf token={frame.csrf} />
@@ -88,11 +88,10 @@ function NewStrategy({ frame, refused }: { frame: Frame; refused: StrategyListPr
 export function StrategyList({ frame, list, mayEdit, refused, notice }: StrategyListProps) {
   return (
     <AdminFrame frame={frame} title="Strategies" current="strategies"
-      lead="The activation strategies flags can use: the built-in ones flagpole evaluates, and custom ones your SDKs implement."
-      actions={mayEdit ? <NewStrategy frame={frame} refused={refused} /> : undefined}>
+      lead="The activation strategies flags can use: the built-in ones flagpole evaluates, and custom ones your SDKs implement.">
       <Notice text={notice} />
       {mayEdit ? <RowsScript frame={frame} /> : null}
-      <ListSearch base={STRATEGIES} q={list.q} label="Search strategies" />
+      <ListToolbar base={STRATEGIES} q={list.q} label="Search strategies">{mayEdit ? <NewStrategy frame={frame} refused={refused} /> : null}</ListToolbar>
       {list.total === 0 ? (
         <div class="card empty"><h2>No strategy matches</h2><p class="muted">Try another search.</p></div>
       ) : (

@@ -4,7 +4,7 @@ import type { TagType } from '../../../../domain/definitions.js';
 import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
 import { Csrf, errorAttrs, FieldError, FormAlert, type PageError } from '../flag/form-parts.js';
-import { ListPager, ListSearch, Notice, type ListPage } from './list-parts.js';
+import { ListPager, ListToolbar, Notice, type ListPage } from './list-parts.js';
 
 export const TAG_TYPES = '/admin/tag-types';
 
@@ -56,7 +56,7 @@ export function TagTypeFields({ form, error, values }: { form: 'create' | 'edit'
 
 function NewTagType({ frame, refused }: { frame: Frame; refused: PageError | undefined }) {
   return (
-    <details class="create-panel def-create" open={refused !== undefined}>
+    <details class="def-create" open={refused !== undefined}>
       <summary class="button button-primary">New tag type</summary>
       <form method="post" action={TAG_TYPES} class="card form-grid" aria-label="New tag type">
         <Csrf token={frame.csrf} />
@@ -71,10 +71,9 @@ function NewTagType({ frame, refused }: { frame: Frame; refused: PageError | und
 /** The tag type list page. */
 export function TagTypeList({ frame, list, mayEdit, refused, notice }: TagTypeListProps) {
   return (
-    <AdminFrame frame={frame} title="Tag types" current="tag-types" lead="The kinds of tag flags can carry, such as a team or an area of the product."
-      actions={mayEdit ? <NewTagType frame={frame} refused={refused} /> : undefined}>
+    <AdminFrame frame={frame} title="Tag types" current="tag-types" lead="The kinds of tag flags can carry, such as a team or an area of the product.">
       <Notice text={notice} />
-      <ListSearch base={TAG_TYPES} q={list.q} label="Search tag types" />
+      <ListToolbar base={TAG_TYPES} q={list.q} label="Search tag types">{mayEdit ? <NewTagType frame={frame} refused={refused} /> : null}</ListToolbar>
       {list.total === 0 ? (
         <div class="card empty"><h2>{list.q === '' ? 'No tag types' : 'No tag type matches'}</h2><p class="muted">{list.q === '' ? 'Create one before tagging flags.' : 'Try another search.'}</p></div>
       ) : (
