@@ -86,7 +86,7 @@ export function StrategyPage({ frame, definition, uses, mayEdit, refused, notice
       <Notice text={notice} />
       {editable ? <RowsScript frame={frame} /> : null}
       <p class="def-sub"><code>{definition.name}</code> <Marks definition={definition} /></p>
-      <div class="def-grid">
+      <div class="def-grid def-grid-single">
         <section class="card" aria-labelledby="sd-details-title">
           <h2 id="sd-details-title">{editable ? 'Edit' : 'Details'}</h2>
           {editable ? <EditForm frame={frame} definition={definition} refused={refused} /> : (

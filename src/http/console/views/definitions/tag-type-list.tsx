@@ -35,9 +35,9 @@ export function Swatch({ color }: { color: string | null }) {
 /** The fields of the new-type form and of a type's edit form (`name` only when creating). */
 export function TagTypeFields({ form, error, values }: { form: 'create' | 'edit'; error: PageError | undefined; values: Record<string, string> }) {
   const id = (field: string) => `tt-${form}-${field}`;
-  const text = (field: string, label: string, max: number, hint?: string) => (
+  const text = (field: string, label: string, optional: boolean, max: number, hint?: string) => (
     <div class="field">
-      <label for={id(field)}>{label}</label>
+      <label for={id(field)}>{label}{optional ? <> <span class="muted">(optional)</span></> : null}</label>
       <input id={id(field)} name={field} maxlength={max} value={values[field] ?? ''} autocapitalize="none" spellcheck={field === 'description'}
         {...errorAttrs(error, form, field, id(field), hint ? `${id(field)}-hint` : undefined)} />
       {hint ? <p class="hint" id={`${id(field)}-hint`}>{hint}</p> : null}
@@ -46,10 +46,10 @@ export function TagTypeFields({ form, error, values }: { form: 'create' | 'edit'
   );
   return (
     <>
-      {form === 'create' ? text('name', 'Name', 50, 'For example team or area; 2 to 50 characters. It cannot be changed later.') : null}
-      {text('description', 'Description (optional)', 1000)}
-      {text('color', 'Colour (optional)', 7, 'As #RRGGBB, for example #4f46e5.')}
-      {text('icon', 'Icon (optional)', 100, 'The name of an icon, as Unleash\'s web UI knows them.')}
+      {form === 'create' ? text('name', 'Name', false, 50, 'For example team or area; 2 to 50 characters. It cannot be changed later.') : null}
+      {text('description', 'Description', true, 1000)}
+      {text('color', 'Colour', true, 7, 'As #RRGGBB, for example #4f46e5.')}
+      {text('icon', 'Icon', true, 100, 'The name of an icon, as Unleash\'s web UI knows them.')}
     </>
   );
 }
