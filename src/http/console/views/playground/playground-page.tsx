@@ -43,14 +43,17 @@ function described(refusal: PlaygroundRefusal | undefined, field: string, id: st
 function ContextInput({ name, formName, value, field, refusal }: { name: string; formName: string; value: string; field: ContextField | undefined; refusal: PlaygroundRefusal | undefined }) {
   const id = idOf('pg', 'ctx', name);
   const legal = field?.legalValues ?? [];
-  const hint = HINTS[name] ?? (field?.description ? field.description : undefined);
+  // Built-in fields' stored descriptions only repeat their names; custom fields' say what they are.
+  const about = isProperty(name) && field?.description ? field.description.replace(/[.\s]*$/, '.') : undefined;
+  const values = legal.length > 0 ? `Legal values: ${legal.map((l) => l.value).join(', ')}.` : undefined;
+  const hint = [HINTS[name] ?? about, values].filter(Boolean).join(' ') || undefined;
   return (
     <div class="field">
       <label for={id}>{name}{name === 'appName' ? <span aria-hidden="true"> *</span> : null}</label>
       <input id={id} name={formName} value={value} maxlength={1000} autocapitalize="none" spellcheck={false} required={name === 'appName'}
         list={legal.length > 0 ? `${id}-values` : undefined} {...described(refusal, name, id, hint !== undefined)} />
       {legal.length > 0 ? <datalist id={`${id}-values`}>{legal.map((l) => <option value={l.value}>{l.description ?? l.value}</option>)}</datalist> : null}
-      {hint ? <p class="hint" id={`${id}-hint`}>{hint}{legal.length > 0 ? ` Legal values: ${legal.map((l) => l.value).join(', ')}.` : ''}</p> : legal.length > 0 ? <p class="hint" id={`${id}-hint`}>{`Legal values: ${legal.map((l) => l.value).join(', ')}.`}</p> : null}
+      {hint ? <p class="hint" id={`${id}-hint`}>{hint}</p> : null}
       <Message refusal={refusal} field={name} id={id} />
     </div>
   );
@@ -61,24 +64,26 @@ function Form({ form, environments, projects, contextFields, refusal }: Playgrou
   const custom = contextFields.filter((f) => isProperty(f.name));
   return (
     <form method="get" action="/playground" class="card pg-form" aria-label="Playground context">
-      <fieldset class="pg-choice" aria-describedby={refusal?.field === 'environment' ? 'pg-env-error' : undefined}>
-        <legend>Environments</legend>
-        <div class="checks">
-          {environments.map((e) => <label class="check"><input type="checkbox" name="env" value={e.name} checked={form.environments.includes(e.name)} /> {e.name}{e.enabled ? '' : ' (off)'}</label>)}
-        </div>
-        <Message refusal={refusal} field="environment" id="pg-env" />
-      </fieldset>
-      <fieldset class="pg-choice" aria-describedby={refusal?.field === 'projects' ? 'pg-projects-error' : undefined}>
-        <legend>Projects</legend>
-        <div class="checks">
-          <label class="check"><input type="radio" name="projects" value="all" checked={form.allProjects} /> All projects</label>
-          <label class="check"><input type="radio" name="projects" value="some" checked={!form.allProjects} /> Only these:</label>
-        </div>
-        <div class="checks pg-projects">
-          {projects.map((p) => <label class="check"><input type="checkbox" name="project" value={p.id} checked={form.projects.includes(p.id)} /> {p.name}</label>)}
-        </div>
-        <Message refusal={refusal} field="projects" id="pg-projects" />
-      </fieldset>
+      <div class="pg-scope">
+        <fieldset class="pg-choice" aria-describedby={refusal?.field === 'environment' ? 'pg-env-error' : undefined}>
+          <legend>Environments</legend>
+          <div class="checks">
+            {environments.map((e) => <label class="check"><input type="checkbox" name="env" value={e.name} checked={form.environments.includes(e.name)} /> {e.name}{e.enabled ? '' : ' (off)'}</label>)}
+          </div>
+          <Message refusal={refusal} field="environment" id="pg-env" />
+        </fieldset>
+        <fieldset class="pg-choice" aria-describedby={refusal?.field === 'projects' ? 'pg-projects-error' : undefined}>
+          <legend>Projects</legend>
+          <div class="checks">
+            <label class="check"><input type="radio" name="projects" value="all" checked={form.allProjects} /> All projects</label>
+            <label class="check"><input type="radio" name="projects" value="some" checked={!form.allProjects} /> Only these:</label>
+          </div>
+          <div class="checks pg-projects">
+            {projects.map((p) => <label class="check"><input type="checkbox" name="project" value={p.id} checked={form.projects.includes(p.id)} /> {p.name}</label>)}
+          </div>
+          <Message refusal={refusal} field="projects" id="pg-projects" />
+        </fieldset>
+      </div>
       <fieldset class="pg-context">
         <legend>Context</legend>
         <div class="form-grid">
