@@ -37,8 +37,7 @@ async function look(page: Page, name: string): Promise<void> {
 }
 
 describe('context fields', () => {
-  test('an Editor creates a field with legal values, edits and deletes it; read back through the API', async ({ server }) => {
-    await server.h.json('POST', '/api/admin/projects/default/features', { name: 'eu-banner' });
+  test('an Editor creates a field with legal values; read back through the API', async ({ server }) => {
     const { page, context } = await signedIn(server, 2);
     await page.goto(`${server.base}/admin/context-fields`);
     await look(page, 'context-fields-desktop');
@@ -55,12 +54,19 @@ describe('context fields', () => {
     await page.waitForURL(/\/admin\/context-fields\/region\?done=created/);
     const created = await server.h.json('GET', '/api/admin/context/region');
     expect(created.body).toMatchObject({ name: 'region', description: 'Where the user is', stickiness: true, legalValues: [{ value: 'eu', description: 'Europe' }, { value: 'us' }] });
+    await page.goto(`${server.base}/admin/context-fields?q=reg`);
+    expect(await page.locator('tbody tr').allTextContents()).toEqual([expect.stringContaining('region')]);
+    await context.close();
+  });
 
-    // A strategy constraining on it is listed under "Used by".
+  test('an Editor edits a field, sees the strategy using it, and deletes it after a confirmation naming what goes', async ({ server }) => {
+    await server.h.json('POST', '/api/admin/context', { name: 'region', description: 'Where the user is', legalValues: [{ value: 'eu', description: 'Europe' }, { value: 'us' }] });
+    await server.h.json('POST', '/api/admin/projects/default/features', { name: 'eu-banner' });
     await server.h.json('POST', '/api/admin/projects/default/features/eu-banner/environments/development/strategies', {
       name: 'default', constraints: [{ contextName: 'region', operator: 'IN', values: ['eu'] }],
     });
-    await page.reload();
+    const { page, context } = await signedIn(server, 2);
+    await page.goto(`${server.base}/admin/context-fields/region`);
     expect(await page.locator('section[aria-labelledby="cf-uses-title"]').textContent()).toContain('eu-banner');
     await look(page, 'context-field-desktop');
 

@@ -83,7 +83,8 @@ describe('the playground', () => {
     await screenshot(other, 'playground-phone');
     await other.context().close();
     await page.context().close();
-  });
+    // Two people, two browsers and three evaluations: more than the default 30 s when the machine is busy.
+  }, 60_000);
 
   test('a request the API refuses shows its message next to the field; several environments side by side', async ({ server }) => {
     await setUp(server);
