@@ -69,6 +69,8 @@ import { applicationPages } from './http/console/pages/applications.pages.js';
 import { archivePages } from './http/console/pages/archive.pages.js';
 import { stalePages } from './http/console/pages/stale.pages.js';
 import { transferPages } from './http/console/pages/transfer.pages.js';
+import { definitionPages } from './http/console/pages/definitions.pages.js';
+import { playgroundPages } from './http/console/pages/playground.pages.js';
 
 /** Every route record (all authenticated but `POST /edge/validate`, the sign-in routes and page), in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */
 export const ROUTES: RouteSpec[] = [
@@ -110,6 +112,8 @@ export const ROUTES: RouteSpec[] = [
   ...flagSwitchPages,
   ...adminPages,
   ...applicationPages, ...archivePages, ...stalePages, ...transferPages,
+  ...definitionPages,
+  ...playgroundPages,
 ];
 
 /**

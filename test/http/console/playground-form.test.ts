@@ -1,0 +1,33 @@
+/** The playground's form: its state read from and written to the address, and checked as the API checks its body. */
+import { describe, expect, it } from 'vitest';
+import { formOf, playgroundUrl, requestOf } from '../../../src/http/console/playground-form.js';
+
+const search = (text: string) => new URLSearchParams(text);
+
+describe('the playground form', () => {
+  it('is not sent without parameters, and then checks the default environment', () => {
+    const form = formOf(search(''), 'development');
+    expect([form.sent, form.environments, form.allProjects, form.show, form.page]).toEqual([false, ['development'], true, 'all', 1]);
+  });
+
+  it('reads environments, projects, the context and properties, and writes the same address back', () => {
+    const text = 'env=development&env=production&projects=some&project=web&appName=shop&userId=42&properties.region=eu&show=on&page=2';
+    const form = formOf(search(text), 'development');
+    expect(form).toMatchObject({ sent: true, environments: ['development', 'production'], allProjects: false, projects: ['web'], show: 'on', page: 2 });
+    expect({ ...form.properties }).toEqual({ region: 'eu' });
+    expect(formOf(search(playgroundUrl(form).slice('/playground?'.length)), undefined)).toEqual(form);
+    const checked = requestOf(form);
+    expect(checked.ok && checked.request).toEqual({
+      environments: ['development', 'production'], projects: ['web'], context: { appName: 'shop', userId: '42', properties: { region: 'eu' } },
+    });
+  });
+
+  it('refuses what the API refuses, naming the field: no environment, no appName, a bad time, a bad property name', () => {
+    const refusal = (text: string) => { const checked = requestOf(formOf(search(text), undefined)); return checked.ok ? undefined : checked.refusal; };
+    expect(refusal('appName=shop')).toEqual({ field: 'environment', message: '"environment": is required' });
+    expect(refusal('env=development')).toEqual({ field: 'appName', message: '"context": "appName" is required' });
+    expect(refusal('env=development&appName=shop&currentTime=soon')).toEqual({ field: 'currentTime', message: '"context": "currentTime" must be an ISO 8601 date-time' });
+    expect(refusal('env=development&appName=shop&projects=some&project=no%20spaces')?.field).toBe('projects');
+    expect(refusal('env=development&appName=shop&properties.__proto__=x')?.field).toBe('properties.__proto__');
+  });
+});
