@@ -60,6 +60,11 @@ export interface Flag {
   tags?: Tag[];
   /** Parent flags of the same project (one level); absent in records written before dependencies (read as none). */
   dependencies?: Dependency[];
+  /**
+   * Who sent the command that created it, as the history names them (`user:3`, `admin-token:ci`); absent in
+   * records written before it (creator unknown). Read by `GET /api/admin/flag-creators`.
+   */
+  createdBy?: string;
 }
 
 /** A tag on a flag: a value of a tag type (docs/api-decisions.md "Tags"). */
