@@ -133,8 +133,9 @@ export const PlaygroundBodySchema = looseObject({
     ], 'must be "*" or an array of project ids'),
     '*',
   ),
+  // An absent context is read as an empty one, so its 400 names what is missing in it.
   context: v.pipe(
-    ContextSchema,
+    v.optional(ContextSchema, () => ({})),
     v.check((context) => (context.appName ?? '') !== '', '"appName" is required: the name of the application to evaluate for, as an SDK sends it'),
   ),
 });
