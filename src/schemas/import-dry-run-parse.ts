@@ -104,5 +104,7 @@ export function parseImportForDryRun(body: Record<string, unknown>): DryRunInput
   }
   // Parts of a flag whose own entry is invalid are not checked further: that flag is reported already.
   for (const key of FLAG_PARTS) kept[key] = kept[key].filter((entry) => !invalidFlags.has(flagOf(key, entry) as string));
-  return { project, environment, data: kept as unknown as ExportData, issues: issues.done() };
+  const data = kept as unknown as ExportData;
+  if (source['links'] !== undefined) data.links = source['links'];
+  return { project, environment, data, issues: issues.done() };
 }
