@@ -29,6 +29,7 @@ import { segmentRoutes } from './http/routes/segments.routes.js';
 import { dependencyRoutes } from './http/routes/dependencies.routes.js';
 import { featuresBatchRoutes } from './http/routes/features-batch.routes.js';
 import { tagRoutes } from './http/routes/tags.routes.js';
+import { flagMetadataRoutes } from './http/routes/flag-metadata.routes.js';
 import { contextRoutes } from './http/routes/context.routes.js';
 import { strategyDefinitionRoutes } from './http/routes/strategy-definitions.routes.js';
 import { stateRoutes } from './http/routes/state.routes.js';
@@ -83,6 +84,7 @@ export const ROUTES: RouteSpec[] = [
   ...variantRoutes,
   ...segmentRoutes,
   ...tagRoutes,
+  ...flagMetadataRoutes,
   ...searchRoutes,
   ...lifecycleRoutes,
   ...contextRoutes,

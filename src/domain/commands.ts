@@ -80,6 +80,8 @@ export type ProjectCommand =
   | { type: 'member.purge'; userId: number }
   /** Adds and removes tags on every listed flag, all or nothing (the tag types were checked by the caller). */
   | { type: 'tags.change'; features: string[]; added: Tag[]; removed: Tag[] }
+  /** Removes every tag of a tag type being deleted from every flag carrying one, archived flags included. */
+  | { type: 'tags.drop-type'; tagType: string }
   /** `elsewhere`: whether another project has a flag named like the parent (only for the refusal's message). */
   | ({ type: 'dependency.add'; dependency: Dependency; elsewhere: boolean } & FlagTarget)
   /** `parent` absent: every dependency of the flag. */
@@ -141,6 +143,8 @@ export interface ProjectReplies {
   'member.purge': null;
   /** The tags of each listed flag after the change, in the order given. */
   'tags.change': Tag[][];
+  /** The flags that lost tags. */
+  'tags.drop-type': string[];
   'dependency.add': Versioned<null>;
   'dependency.remove': Versioned<null>;
   'flags.import': ImportReport;

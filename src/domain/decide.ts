@@ -14,7 +14,7 @@ import { decideArchiveMany, decideStaleMany, decideToggleMany } from './decide/b
 import { decideDefaultStrategy, decideDisable, decideEnable } from './decide/toggles.js';
 import { decidePatchVariants, decideSetVariants } from './decide/variants.js';
 import { decideAddDependency, decideRemoveDependency } from './decide/dependencies.js';
-import { decideChangeTags } from './decide/tags.js';
+import { decideChangeTags, decideDropTagType } from './decide/tags.js';
 import { decideImport, decideSettleImport } from './decide/import.js';
 import { decideComplete, decideNoteSeen, decideUncomplete } from './decide/lifecycle.js';
 
@@ -58,6 +58,7 @@ const DECIDERS: Deciders = {
   'member.remove': decideRemoveMember,
   'member.purge': decidePurgeMember,
   'tags.change': decideChangeTags,
+  'tags.drop-type': decideDropTagType,
   'dependency.add': decideAddDependency,
   'dependency.remove': decideRemoveDependency,
   'flags.import': decideImport,

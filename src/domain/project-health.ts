@@ -2,7 +2,7 @@ import type { Flag } from './types.js';
 
 /** How long a flag of each type lives before it counts as potentially stale (docs/api-decisions.md "Overview"). */
 export const LIFETIME_DAYS: Record<Flag['type'], number | null> = {
-  release: 40, experiment: 40, operational: 7, 'kill-switch': null, permission: null,
+  release: 40, experiment: 40, operational: 7, 'kill-switch': null, permission: null, sunset: 90,
 };
 const DAY_MS = 24 * 60 * 60 * 1000;
 

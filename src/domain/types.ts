@@ -63,6 +63,11 @@ export interface Flag {
   /** Parent flags of the same project (one level); absent in records written before dependencies (read as none). */
   dependencies?: Dependency[];
   /**
+   * Who sent the command that created it, as the history names them (`user:3`, `admin-token:ci`); absent in
+   * records written before it (creator unknown). Read by `GET /api/admin/flag-creators`.
+   */
+  createdBy?: string;
+  /**
    * When the flag entered the lifecycle stages SDK reports and completion move it into (the flag-stage
    * machine's values); absent while it has entered none (`initial`, docs/api-decisions.md "Feature lifecycle").
    */

@@ -16,8 +16,8 @@ export interface SummaryUsage {
 export type Bytes = Uint8Array<ArrayBuffer>;
 
 /**
- * A feature summary: exactly the fields of docs/admin-contract.md §2.2. Lists of large projects are mostly these, so
- * nothing beyond the contract is added to them.
+ * A feature summary: the fields of docs/admin-contract.md §2.2 and the flag's `tags` (`[{value, type}]`, as Unleash
+ * 6.10's flag list carries them; `[]` when none). Lists of large projects are mostly these, so nothing else is added.
  */
 const summary = (flag: Flag, environments: Environment[], lastSeenAt: string | null) => ({
   name: flag.name,
@@ -30,6 +30,7 @@ const summary = (flag: Flag, environments: Environment[], lastSeenAt: string | n
     displayName: env.name,
     enabled: flag.environments[env.name]?.enabled ?? false,
   })),
+  tags: (flag.tags ?? []).map((tag) => ({ value: tag.value, type: tag.type })),
 });
 
 interface FlagSummary {

@@ -113,7 +113,9 @@ export function collapseVariants(perEnvironment: [string, Variant[]][]): { varia
 export async function readUnleash(source: UnleashSource, onProgress: (done: number, total: number) => void = () => {}): Promise<SourceData> {
   const ui = await read(source, UiConfigSchema, '/api/admin/ui-config');
   const version = ui.versionInfo?.current?.oss || ui.versionInfo?.current?.enterprise || ui.version || 'unknown';
-  const major = Number(/^(\d+)\./.exec(version)?.[1] ?? NaN);
+  const [, majorText, minorText] = /^(\d+)\.(\d+)/.exec(version) ?? [];
+  const major = Number(majorText ?? NaN);
+  const minor = Number(minorText ?? 0);
   if (!(major >= 6 && major <= 8)) throw new MigrateError(`the Unleash is version ${version}: migrate reads Unleash 6.x, 7.x and 8.x`);
 
   const environments = (await read(source, EnvironmentsSchema, '/api/admin/environments')).environments
@@ -126,7 +128,8 @@ export async function readUnleash(source: UnleashSource, onProgress: (done: numb
     version, major, environments, projects: [], flags: [],
     segments: segmentsRaw.map((s) => ({ name: s.name, description: s.description ?? null, project: s.project ?? null, constraints: (s.constraints ?? []).map(constraint) })),
     tagTypes: (await read(source, TagTypesSchema, '/api/admin/tag-types')).tagTypes.map((t) => ({ name: t.name, description: t.description ?? '', icon: t.icon ?? null, color: t.color ?? null })),
-    contextFields: (await read(source, ContextFieldsSchema, '/api/admin/context')).map((f) => ({
+    // Unleash 7.4 added a project's own context fields, listed only on request; flagpole holds them service-wide.
+    contextFields: (await read(source, ContextFieldsSchema, major > 7 || (major === 7 && minor >= 4) ? '/api/admin/context?include=project' : '/api/admin/context')).map((f) => ({
       name: f.name, description: f.description ?? '', stickiness: f.stickiness ?? false, ...(typeof f.sortOrder === 'number' ? { sortOrder: f.sortOrder } : {}),
       legalValues: (f.legalValues ?? []).map((l) => ({ value: l.value, description: l.description ?? null })),
     })),

@@ -70,7 +70,7 @@ export const SegmentsSchema = v.looseObject({
 export const TagTypesSchema = v.looseObject({ tagTypes: v.array(v.looseObject({ name: str, description: optStr, icon: optStr, color: optStr })) });
 
 export const ContextFieldsSchema = v.array(v.looseObject({
-  name: str, description: optStr, stickiness: optBool, sortOrder: v.optional(v.nullable(v.number())),
+  name: str, description: optStr, stickiness: optBool, sortOrder: v.optional(v.nullable(v.number())), project: optStr,
   legalValues: v.optional(v.nullable(v.array(v.looseObject({ value: str, description: optStr })))),
 }));
 

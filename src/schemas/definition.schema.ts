@@ -40,7 +40,8 @@ const LegalValuesSchema = v.pipe(
   v.check((values) => new Set(values.map((l) => l.value)).size === values.length, 'must not list a value twice'),
 );
 
-const contextFieldEntries = {
+/** The fields of a context field body besides its name (the import's context fields add Unleash 8's `project`). */
+export const contextFieldEntries = {
   description: Description,
   legalValues: LegalValuesSchema,
   stickiness: v.optional(strictBoolean(), false),

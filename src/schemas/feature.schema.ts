@@ -13,8 +13,8 @@ import {
 } from './common.schema.js';
 import { mustBe, oneOf } from './messages.js';
 
-/** The flag types, `release` first because it is the default. */
-export const FLAG_TYPES = ['release', 'experiment', 'operational', 'kill-switch', 'permission'] as const;
+/** The flag types, `release` first because it is the default; `sunset` came with Unleash 8.0. */
+export const FLAG_TYPES = ['release', 'experiment', 'operational', 'kill-switch', 'permission', 'sunset'] as const;
 
 /** A flag type. */
 export type FlagType = (typeof FLAG_TYPES)[number];

@@ -119,7 +119,11 @@ export const ContextSchema = v.pipe(
 /** Body of `POST /api/frontend`: `{context}` (absent: an empty context). */
 export const FrontendBodySchema = looseObject({ context: v.optional(ContextSchema) });
 
-/** Body of `POST /api/admin/playground`: the environment, `*` or a list of projects, and a context. */
+/**
+ * Body of `POST /api/admin/playground`: the environment, `*` or a list of projects, and a context naming its
+ * `appName` (Unleash's `playgroundRequestSchema` requires `environment` and `context`, its `sdkContextSchema` a
+ * non-empty `appName`).
+ */
 export const PlaygroundBodySchema = looseObject({
   environment: EnvironmentNameSchema,
   projects: v.optional(
@@ -129,5 +133,9 @@ export const PlaygroundBodySchema = looseObject({
     ], 'must be "*" or an array of project ids'),
     '*',
   ),
-  context: v.optional(ContextSchema),
+  // An absent context is read as an empty one, so its 400 names what is missing in it.
+  context: v.pipe(
+    v.optional(ContextSchema, () => ({})),
+    v.check((context) => (context.appName ?? '') !== '', '"appName" is required: the name of the application to evaluate for, as an SDK sends it'),
+  ),
 });

@@ -17,7 +17,7 @@ import {
   strictBoolean,
   strictObject,
 } from './common.schema.js';
-import { CreateContextFieldSchema } from './definition.schema.js';
+import { contextFieldEntries, DefinitionNameSchema } from './definition.schema.js';
 import { CreateDependencySchema } from './dependency.schema.js';
 import { FLAG_TYPES } from './feature.schema.js';
 import { mustBe, oneOf } from './messages.js';
@@ -42,7 +42,7 @@ const ignored = {
 };
 
 /** One flag of an export (`features[]`): Unleash's `featureSchema` fields an import uses; `description` may be null. */
-const ImportFeatureSchema = strictObject({
+export const ImportFeatureSchema = strictObject({
   name: FlagNameSchema,
   description: v.optional(v.nullable(boundedString(SHAPE_LIMITS.description)), null),
   type: v.optional(v.picklist(FLAG_TYPES, oneOf(FLAG_TYPES)), 'release'),
@@ -55,13 +55,13 @@ const ImportFeatureSchema = strictObject({
 });
 
 /** One strategy of an export (`featureStrategies[]`): a strategy body plus the flag it belongs to and its old id. */
-const ImportStrategySchema = v.pipe(
+export const ImportStrategySchema = v.pipe(
   strictObject({ ...strategyEntries, featureName: FlagNameSchema, id: v.optional(v.unknown()), ...ignored }),
   rolloutCheck(),
 );
 
 /** One flag in the exported environment (`featureEnvironments[]`): on or off, and its variants there. */
-const ImportFeatureEnvironmentSchema = strictObject({
+export const ImportFeatureEnvironmentSchema = strictObject({
   featureName: FlagNameSchema,
   name: v.optional(v.string(mustBe('a string'))),
   enabled: strictBoolean(),
@@ -71,7 +71,7 @@ const ImportFeatureEnvironmentSchema = strictObject({
 });
 
 /** One tag of a flag (`featureTags[]`). */
-const ImportFeatureTagSchema = strictObject({
+export const ImportFeatureTagSchema = strictObject({
   featureName: FlagNameSchema,
   tagType: TagTypeNameSchema,
   tagValue: TagValueSchema,
@@ -79,27 +79,50 @@ const ImportFeatureTagSchema = strictObject({
 });
 
 /** A segment a strategy names (`segments[]`): matched by name with the segments here. */
-const ImportSegmentSchema = looseObject({ id: integerIn(0), name: nonEmptyString(SHAPE_LIMITS.name) });
+export const ImportSegmentSchema = looseObject({ id: integerIn(0), name: nonEmptyString(SHAPE_LIMITS.name) });
 
 /** The parents of one flag (`dependencies[]`). */
-const ImportDependenciesSchema = strictObject({
+export const ImportDependenciesSchema = strictObject({
   feature: FlagNameSchema,
   dependencies: listOf(CreateDependencySchema, SHAPE_LIMITS.dependencyVariants, 'dependencies'),
 });
 
 /**
- * What an export answers and an import reads (Unleash's `exportResultSchema`). Only `features` and
- * `featureStrategies` are required, as in Unleash.
+ * A context field of an export: a context field body; Unleash 7.4+ writes `project` for a project's own field,
+ * which flagpole (without project fields) creates service-wide.
  */
+export const ImportContextFieldSchema = strictObject({ name: DefinitionNameSchema, ...contextFieldEntries, project: v.optional(v.nullable(v.string(mustBe('a string')))) });
+
+/**
+ * The lists of an export (Unleash's `exportResultSchema`), each with its entry schema and bound; only `features`
+ * and `featureStrategies` are required, as in Unleash. A dry run validates them entry by entry
+ * (`import-dry-run-parse.ts`).
+ */
+export const EXPORT_DATA_LISTS = {
+  features: { item: ImportFeatureSchema, max: importFlags, what: 'flags', required: true },
+  featureStrategies: { item: ImportStrategySchema, max: importItems, what: 'strategies', required: true },
+  featureEnvironments: { item: ImportFeatureEnvironmentSchema, max: importItems, what: 'flag environments', required: false },
+  contextFields: { item: ImportContextFieldSchema, max: SHAPE_LIMITS.legalValues, what: 'context fields', required: false },
+  featureTags: { item: ImportFeatureTagSchema, max: importItems, what: 'tags', required: false },
+  segments: { item: ImportSegmentSchema, max: SHAPE_LIMITS.legalValues, what: 'segments', required: false },
+  tagTypes: { item: CreateTagTypeSchema, max: SHAPE_LIMITS.legalValues, what: 'tag types', required: false },
+  dependencies: { item: ImportDependenciesSchema, max: importFlags, what: 'dependency entries', required: false },
+} as const;
+
+/** Keys of an export that an import accepts and does not read: Unleash 8's flag `links`. */
+export const EXPORT_DATA_IGNORED = ['links'] as const;
+
+/** What an export answers and an import reads (Unleash's `exportResultSchema`). */
 export const ExportDataSchema = strictObject({
   features: listOf(ImportFeatureSchema, importFlags, 'flags'),
   featureStrategies: listOf(ImportStrategySchema, importItems, 'strategies'),
   featureEnvironments: v.optional(listOf(ImportFeatureEnvironmentSchema, importItems, 'flag environments'), []),
-  contextFields: v.optional(listOf(CreateContextFieldSchema, SHAPE_LIMITS.legalValues, 'context fields'), []),
+  contextFields: v.optional(listOf(ImportContextFieldSchema, SHAPE_LIMITS.legalValues, 'context fields'), []),
   featureTags: v.optional(listOf(ImportFeatureTagSchema, importItems, 'tags'), []),
   segments: v.optional(listOf(ImportSegmentSchema, SHAPE_LIMITS.legalValues, 'segments'), []),
   tagTypes: v.optional(listOf(CreateTagTypeSchema, SHAPE_LIMITS.legalValues, 'tag types'), []),
   dependencies: v.optional(listOf(ImportDependenciesSchema, importFlags, 'dependency entries'), []),
+  links: v.optional(v.unknown()),
 });
 export type ExportData = v.InferOutput<typeof ExportDataSchema>;
 
@@ -110,6 +133,13 @@ export const ImportSchema = strictObject({
   data: ExportDataSchema,
 });
 export type ImportBody = v.InferOutput<typeof ImportSchema>;
+
+/** Body of `/validate` as the route takes it: any object, read part by part by `parseImportForDryRun`. */
+export const ImportDryRunBodySchema = v.pipe(
+  v.unknown(),
+  v.check((body) => typeof body === 'object' && body !== null && !Array.isArray(body), 'must be an object'),
+  v.transform((body) => body as Record<string, unknown>),
+);
 
 /**
  * Body of `/export` (Unleash's `exportQuerySchema`): one environment, and the flags by name (`features`), by

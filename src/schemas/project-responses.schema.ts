@@ -8,7 +8,7 @@ import { FLAG_TYPES } from './feature.schema.js';
 
 const isoDate = v.pipe(v.string(), v.isoTimestamp());
 
-/** A feature summary (docs/admin-contract.md §2.2) (the list and the overview). */
+/** A feature summary (docs/admin-contract.md §2.2, with the flag's tags) (the list and the overview). */
 export const FeatureSummaryView = v.object({
   name: v.string(),
   type: v.picklist(FLAG_TYPES),
@@ -16,6 +16,7 @@ export const FeatureSummaryView = v.object({
   createdAt: isoDate,
   lastSeenAt: v.nullable(isoDate),
   environments: v.array(v.object({ name: v.string(), displayName: v.string(), enabled: v.boolean() })),
+  tags: v.array(v.object({ value: v.string(), type: v.string() })),
 });
 
 /** The flag list (docs/admin-contract.md §4.2). */

@@ -21,6 +21,7 @@ import { importRefused } from '../domain/decide/import.js';
 import type { TagType } from '../domain/service-state.js';
 import type { Dependency, StrategyInput, Tag, Variant } from '../domain/types.js';
 import type { ImportBody } from '../schemas/import.schema.js';
+import type { DryRunInput } from '../schemas/import-dry-run-parse.js';
 import { failed, ok, type Result } from '../domain/result.js';
 
 /** The answer of a dry run (Unleash's `importTogglesValidateSchema`). */
@@ -33,27 +34,42 @@ export interface ImportValidation {
 /** What the import may do for this caller: create tag types and context fields, write flags in any project. */
 const IMPORT_PERMISSION = 'UPDATE_DEFINITIONS';
 
+/** The error item listing the schema issues of a dry run's body, each `where: why`. */
+export const SCHEMA_ISSUES_MESSAGE = 'We detected the following parts of the import data that are not valid (where: why):';
+
 /**
- * A dry run: every error and warning the import would meet, nothing changed. Unknown project: 404.
+ * A dry run: every error and warning the import would meet, nothing changed. The body's schema issues, part by
+ * part (`parseImportForDryRun`), are errors beside those of the checks, which run over the valid parts; without
+ * a valid project or environment only the schema issues are answered. Unknown project: 404.
  *
- * @example await validateImport(registry, { project: 'default', environment: 'development', data }, principal)
+ * @example await validateImport(registry, parseImportForDryRun(body), principal)
  */
-export function validateImport(registry: Registry, body: ImportBody, principal: Principal): Promise<Result<ImportValidation>> {
+export function validateImport(registry: Registry, input: DryRunInput, principal: Principal): Promise<Result<ImportValidation>> {
   return inImportMailboxes(registry, async () => {
-    const found = registry.find(body.project);
-    if (!found.ok) return failed(found.error);
-    const { plan, errors } = planImport(registry, body);
-    const decided = await found.value.send({ type: 'flags.import', plan, dryRun: true }, principalLabel(principal));
-    if (!decided.ok) return failed(decided.error);
     const permissions = isAllowed(principal, IMPORT_PERMISSION, undefined)
       ? [] : [{ message: 'We detected you are missing the following permissions:', affectedItems: [IMPORT_PERMISSION] }];
+    const all: ImportItem[] = input.issues.length > 0 ? [{ message: SCHEMA_ISSUES_MESSAGE, affectedItems: input.issues }] : [];
+    const warnings = (input.data.links as unknown[] | undefined)?.length ? [{ message: LINKS_WARNING, affectedItems: linkedFlags(input.data.links) }] : [];
+    if (input.project === null) return ok({ errors: all, warnings, permissions });
+    const found = registry.find(input.project);
+    if (!found.ok) return failed(found.error);
+    const { plan, errors } = planImport(registry, { project: input.project, environment: input.environment ?? '', data: input.data });
     // One entry per message: the service's findings and the project's may share one (the limits).
-    const all = [...errors];
+    all.push(...errors);
+    if (input.environment === null) return ok({ errors: all, warnings, permissions });
+    const decided = await found.value.send({ type: 'flags.import', plan, dryRun: true }, principalLabel(principal));
+    if (!decided.ok) return failed(decided.error);
     const add = adder(all);
     for (const item of decided.reply.errors) for (const affected of item.affectedItems) add(item.message, affected);
-    return ok({ errors: all, warnings: decided.reply.warnings, permissions });
+    return ok({ errors: all, warnings: [...decided.reply.warnings, ...warnings], permissions });
   });
 }
+
+const LINKS_WARNING = 'The following features have links (Unleash 8), which flagpole does not import:';
+
+/** The flags an export's `links` name (`[{feature, links}]`). */
+const linkedFlags = (links: unknown): string[] =>
+  (Array.isArray(links) ? links : []).map((entry: unknown) => (entry as { feature?: unknown } | null)?.feature).filter((f): f is string => typeof f === 'string').slice(0, 100);
 
 /**
  * Imports all of it or nothing: any error of the dry run is a 400 naming them, and nothing changes. Answers

@@ -2,7 +2,7 @@
  * Tag types and the tags of flags (docs/api-decisions.md "Tags"). Every write runs in the registry's tag
  * mailbox (`registry.tagWrites`), one at a time, because its rule spans the service and the projects: a tag
  * is added only while its type exists (checked here, then decided in the project mailbox), and a type is
- * deleted only while no flag of any project carries it. Reads of the committed states inside the mailbox see
+ * deleted only after its tags were removed from every flag of every project. Reads of the committed states inside the mailbox see
  * every earlier tag write, since each is durable before the next starts.
  */
 import type { Registry } from '../actors/registry.js';
@@ -47,29 +47,30 @@ export function updateTagType(registry: Registry, tagType: TagType, principal: P
 }
 
 /**
- * Deletes a tag type no flag carries; one in use is a 409 naming the flags (Unleash deletes their tags with
- * it; flagpole keeps them, see docs/api-decisions.md "Tags"). 404 when unknown.
+ * Deletes a tag type and, first, its tags from every flag carrying one (archived flags too), as Unleash does:
+ * one `tags.drop-type` command per project that has such a flag, each durable in that project's log (its
+ * history shows a `flag.tagged` removal per flag), then the service deletes the type. All of it runs in the tag
+ * mailbox, so no tag of the type is added meanwhile. If the process stops half-way, the type is still there
+ * and some flags have lost its tags: deleting it again finishes the work. 404 when unknown; 503 while a project
+ * that could not be recovered might carry its tags.
  */
 export function deleteTagType(registry: Registry, name: string, principal: Principal): Promise<Result<TagType>> {
   return registry.tagWrites.run(async () => {
-    const uses = tagTypeUses(registry, name);
-    if (uses.length > 0) {
-      const named = uses.slice(0, 10).join(', ') + (uses.length > 10 ? ` and ${uses.length - 10} more` : '');
-      return failed(fail('InvalidOperationError', `Tag type "${name}" is used by ${uses.length} flag${uses.length === 1 ? '' : 's'} (${named}); remove those tags before deleting it`));
-    }
+    if (!registry.service.state.tagTypes.some((t) => t.name === name)) return failed(fail('NotFoundError', `Tagtype ${name} could not be found`));
     const damaged = [...registry.unavailable.keys()];
     if (damaged.length > 0) return failed(fail('Unavailable', `Cannot tell whether projects ${damaged.map((p) => `"${p}"`).join(', ')} (not recovered) use tag type "${name}"; repair them first`));
+    for (const projectId of projectsCarrying(registry, name)) {
+      const dropped = await sendToProject(registry, projectId, { type: 'tags.drop-type', tagType: name }, principal);
+      if (!dropped.ok) return dropped;
+    }
     return fromDecision(await registry.service.send({ type: 'tag-type.delete', name }, principalLabel(principal)));
   });
 }
 
-/** The flags of every project carrying a tag of type `name` (archived ones too), as `project/flag`. */
-function tagTypeUses(registry: Registry, name: string): string[] {
-  const uses: string[] = [];
-  for (const id of registry.projectIds()) {
-    for (const flag of registry.project(id)?.state.flags.values() ?? []) {
-      if (flag.tags?.some((t) => t.type === name)) uses.push(`${id}/${flag.name}`);
-    }
-  }
-  return uses;
+/** The projects with a flag (archived ones too) carrying a tag of type `name`. */
+function projectsCarrying(registry: Registry, name: string): string[] {
+  return registry.projectIds().filter((id) => {
+    for (const flag of registry.project(id)?.state.flags.values() ?? []) if (flag.tags?.some((t) => t.type === name)) return true;
+    return false;
+  });
 }

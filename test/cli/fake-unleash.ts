@@ -20,19 +20,43 @@ export function recordedAnswers(): Answers {
 }
 
 /**
- * The recorded 6.10 answers as Unleash 7 or 8 gives them: its version in `ui-config`; 7.0 dropped the flag-level
- * variants route and the archive list (migrate reads neither: variants per environment come with the export,
- * archived flags from the search); 8.x adds `featureLinks` to the export.
+ * The recorded 6.10 answers as Unleash 7 or 8 gives them (read from their source): its version in `ui-config`;
+ * 7.0 dropped the flag-level variants route and the archive list (migrate reads neither: variants per
+ * environment come with the export, archived flags from the search); 7.4 lists a project's own context fields
+ * only with `?include=project` (here `mg-tenant`, of project `default`, with a legal value). 8.0 removed the
+ * deprecated top-level `lastSeenAt`, `variants` and `strategies` of flags in its admin answers, `username` of
+ * API tokens, and added the `sunset` flag type (here `mg-flag-00024`, archived, becomes one); 8.x exports carry
+ * `links`.
  */
 export function forVersion(answers: Answers, version: string): Answers {
   const out: Answers = structuredClone(answers);
   const ui = out['GET /api/admin/ui-config']!.body as { version: string; versionInfo: { current: { oss: string } } };
   ui.version = version;
   ui.versionInfo.current.oss = version;
-  const major = Number(version.split('.')[0]);
+  const [major, minor] = version.split('.').map(Number) as [number, number];
   for (const key of Object.keys(out)) {
     if (major >= 7 && (/\/variants$/.test(key) || key.startsWith('GET /api/admin/archive/'))) out[key] = { status: 404, body: { name: 'NotFoundError', message: 'The path you were looking for is not available.' } };
-    if (major >= 8 && key.startsWith('POST /api/admin/features-batch/export')) (out[key]!.body as Record<string, unknown>)['featureLinks'] = [];
+  }
+  if (major > 7 || (major === 7 && minor >= 4)) {
+    const fields = out['GET /api/admin/context']!.body as object[];
+    out['GET /api/admin/context?include=project'] = { status: 200, body: [...fields, { name: 'mg-tenant', description: 'tenant of project default', stickiness: false, sortOrder: 10, legalValues: [{ value: 'acme' }], createdAt: '2026-11-23T23:40:00.000Z', project: 'default' }] };
+  }
+  if (major < 8) return out;
+  for (const [key, answer] of Object.entries(out)) {
+    const body = answer.body as Record<string, any> | null;
+    if (key.startsWith('POST /api/admin/features-batch/export')) {
+      body!['links'] = [];
+      for (const f of body!['features'] as { name: string; type: string }[]) if (f.name === 'mg-flag-00024') f.type = 'sunset';
+    }
+    if (/^GET \/api\/admin\/projects\/[^/]+\/features(\/[^/]+)?$/.test(key) || key.startsWith('GET /api/admin/search/features')) {
+      for (const f of (body?.['features'] as Record<string, unknown>[] | undefined) ?? (body ? [body] : [])) {
+        if (f['name'] === 'mg-flag-00024') f['type'] = 'sunset';
+        delete f['lastSeenAt'];
+        delete f['variants'];
+        delete f['strategies'];
+      }
+    }
+    if (key === 'GET /api/admin/api-tokens') for (const t of body!['tokens'] as Record<string, unknown>[]) delete t['username'];
   }
   return out;
 }

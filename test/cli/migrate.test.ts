@@ -47,7 +47,7 @@ const canonicalFlag = (flag: any) => JSON.parse(JSON.stringify(flag, (key, value
 const flagOf = (dump: any, name: string) => dump.projects.find((p: any) => p.id === 'default').flags.find((f: any) => f.name === name);
 
 /** What the recorded Unleash holds, checked in a migrated dump. */
-function expectMigrated(dump: any): void {
+function expectMigrated(dump: any, archivedType = 'permission'): void {
   const state = dump.service.state;
   expect(state.environments.map((e: any) => e.name)).toEqual(expect.arrayContaining(['default', 'development', 'production']));
   expect(state.tagTypes.find((t: any) => t.name === 'mg-team')).toMatchObject({ description: 'team owning the flag', icon: 'group' });
@@ -78,7 +78,7 @@ function expectMigrated(dump: any): void {
   expect(zero.tags).toEqual(expect.arrayContaining([{ type: 'mg-team', value: 'team-0' }, { type: 'simple', value: 'seeded' }]));
   expect(flagOf(dump, 'mg-flag-00001').dependencies).toMatchObject([{ feature: 'mg-flag-00000', enabled: true }]);
   expect(flagOf(dump, 'mg-flag-00001').environments.development.enabled).toBe(false);
-  expect(flagOf(dump, 'mg-flag-00024')).toMatchObject({ archived: true, type: 'permission' });
+  expect(flagOf(dump, 'mg-flag-00024')).toMatchObject({ archived: true, type: archivedType });
   expect(flagOf(dump, 'mg-flag-00024').environments.production.strategies.map((s: any) => s.name)).toEqual(['default']);
 }
 
@@ -239,7 +239,14 @@ describe('flagpole migrate', () => {
       expect(ran.code, ran.stderr + ran.stdout).toBe(0);
       expect(ran.stderr).toContain(`read Unleash ${version} at`);
       expect(fake.seen.some((r) => r.endsWith('/variants'))).toBe(false);
-      expectMigrated(await dumpOf(dir));
+      const dump = await dumpOf(dir);
+      // 8.x: the sunset flag type moves as it is.
+      expectMigrated(dump, version.startsWith('8.') ? 'sunset' : 'permission');
+      // 7.4+: a project's own context field is read (`?include=project`) and held service-wide.
+      expect(dump.service.state.contextFields.find((f: any) => f.name === 'mg-tenant')).toMatchObject({ legalValues: [{ value: 'acme' }] });
+      const again = await migrate(['--from', fake.url, '--data-dir', dir]);
+      expect(again.code, again.stdout).toBe(0);
+      expect(row(again.stdout, 'flags').slice(1, 3)).toEqual([0, 0]);
     });
   }
 

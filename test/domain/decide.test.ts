@@ -3,7 +3,7 @@
  * without HTTP or storage. Refusals carry their error kind and no events.
  */
 import { describe, expect, test } from 'vitest';
-import { flagAfter, given } from '../helpers/decider.js';
+import { BY, flagAfter, given } from '../helpers/decider.js';
 import { addStrategy, archive, createFlag, enable, update } from '../helpers/project-commands.js';
 import {
   defaultStrategySet, flagArchived, flagCreated, flagDeleted, flagEnabled, flagRevived, rollout, strategy, strategyAdded,
@@ -13,10 +13,11 @@ const S1 = 'strategy-1';
 const S2 = 'strategy-2';
 
 describe('flags', () => {
-  test('a created flag has an empty, disabled entry per environment and the command seq as version', () => {
+  test('a created flag has an empty, disabled entry per environment, the command seq as version and its sender as creator', () => {
     const spec = given([]);
-    const created = spec.when(createFlag('a')).then([flagCreated('a')]);
+    const created = spec.when(createFlag('a')).then([flagCreated('a', undefined, { createdBy: BY })]);
     const flag = flagAfter(created, 'a');
+    expect(flag.createdBy).toBe(BY);
     expect(flag.environments).toEqual({ development: { enabled: false, strategies: [] }, production: { enabled: false, strategies: [] } });
     expect(flag.version).toBe(spec.seq);
     created.thenReply({ value: flag, version: spec.seq });

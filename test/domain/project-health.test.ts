@@ -65,7 +65,7 @@ describe('projectHealth', () => {
   });
 
   test('facts made once answer at any moment as counting the flags then would (creation order does not matter)', () => {
-    const lifetimes: Record<FlagType, number | null> = { release: 40, experiment: 40, operational: 7, 'kill-switch': null, permission: null };
+    const lifetimes: Record<FlagType, number | null> = { release: 40, experiment: 40, operational: 7, 'kill-switch': null, permission: null, sunset: 90 };
     const types = Object.keys(lifetimes) as FlagType[];
     // Ages in days, descending and ascending mixed, some stale, some archived, every type.
     const flags = [...Array(60)].map((_, i) => flag(types[i % types.length]!, ((i * 37) % 90) * DAY + 1, { stale: i % 11 === 0, archived: i % 13 === 0 }));

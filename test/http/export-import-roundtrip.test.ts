@@ -91,3 +91,33 @@ describe('Unleash 6.10 export → flagpole → export', () => {
     await check();
   });
 });
+
+/**
+ * The same export as Unleash 8.x answers it (`test/fixtures/unleash-8-export-development.json`: the recorded
+ * one in 8.1's shapes, read from its export service and stores): a `sunset` flag, flag `links`, and a project's
+ * own context field (`project`, with its usage counts).
+ */
+const UNLEASH_8 = new URL('../fixtures/unleash-8-export-development.json', import.meta.url);
+
+describe('Unleash 8.x export → flagpole', () => {
+  test('validates with a warning that links are not imported, imports the sunset flag as sunset, the project field service-wide', async ({ h }) => {
+    const data = JSON.parse(readFileSync(UNLEASH_8, 'utf8'));
+    await prepare(h);
+    const validation = await h.json('POST', '/api/admin/features-batch/validate', importBody(data));
+    expect(validation.status).toBe(200);
+    expect(validation.body).toEqual({
+      errors: [],
+      warnings: [
+        { message: expect.stringMatching(/strategy types will be used/), affectedItems: ['bx-custom'] },
+        { message: expect.stringMatching(/have links \(Unleash 8\), which flagpole does not import/), affectedItems: ['bx-banner'] },
+      ],
+      permissions: [],
+    });
+    const imported = await h.json('POST', '/api/admin/features-batch/import', importBody(data));
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    expect((await h.json('GET', flagPath('bx-kill'))).body.type).toBe('sunset');
+    expect((await h.json('GET', '/api/admin/context/bx-tier')).status).toBe(200);
+    const exported = (await h.json('POST', '/api/admin/features-batch/export', { tag: 'bx-growth', environment: 'development' })).body;
+    expect(exported.features.find((f: { name: string }) => f.name === 'bx-kill').type).toBe('sunset');
+  });
+});

@@ -13,6 +13,8 @@ import { createProject, createUser, personalToken } from './access/access-fixtur
 import { clientToken } from './client/client-fixtures.js';
 
 const BATCH = '/api/admin/features-batch';
+/** The dry run's error item listing the body's schema issues. */
+const SCHEMA_ISSUES = 'We detected the following parts of the import data that are not valid (where: why):';
 type Data = Record<string, unknown>;
 
 /** An import of flags `names` (bare flags, nothing else) plus `more` lists. */
@@ -291,38 +293,86 @@ describe('what an import refuses (the dry run lists it, the import answers 400 a
     });
   });
 
-  test('bad bodies and hostile values: 400 naming the property, nothing changes', async ({ h }) => {
-    const bad: unknown[] = [
-      {}, [], 'x', { project: 'default', environment: 'development' },
-      body({ featureStrategies: [] }), body({ features: [] }), body({ features: {}, featureStrategies: [] }),
-      { ...body(data(['f'])), extra: 1 },
-      body(data(['f'], { surprise: [] })),
-      body({ features: [{ name: 'bad name' }], featureStrategies: [] }),
-      body({ features: [{ name: '__proto__', type: 'bogus' }], featureStrategies: [] }),
-      body({ features: [{ name: 'f', stale: 'yes' }], featureStrategies: [] }),
-      JSON.parse('{"project":"default","environment":"development","data":{"features":[{"name":"f"}],"featureStrategies":[{"featureName":"f","name":"default","parameters":{"__proto__":"x"}}]}}'),
-      body(data(['f'], { featureStrategies: [{ featureName: 'f', name: 'flexibleRollout', parameters: { rollout: '101' } }] })),
-      body(data(['f'], { featureStrategies: [{ featureName: 'f', name: 'default', constraints: [{ contextName: 'a', operator: 'LIKE', values: ['x'] }] }] })),
-      body(data(['f'], { featureEnvironments: [{ featureName: 'f', enabled: true, variants: [{ name: 'a', weightType: 'fix', weight: 1000 }] }] })),
-      body(data(['f'], { featureTags: [{ featureName: 'f', tagType: 'simple', tagValue: 'x' }] })),
-      body(data(['f'], { tagTypes: [{ name: 'constructor' }] })),
-      body(data(['f'], { contextFields: [{ name: 'toString' }] })),
-      body(data(['f'], { contextFields: [{ name: 'x', legalValues: [{ value: 'a' }, { value: 'a' }] }] })),
-      body(data(['f'], { dependencies: [{ feature: 'f', dependencies: 'p' }] })),
-      body(data(['f'], { segments: [{ id: -1, name: 's' }] })),
-      body(data(['f']), '*'), body(data(['f']), 'default', ''),
+  test('bad bodies and hostile values: the import answers 400 naming the property; the dry run 200 listing where each is; nothing changes', async ({ h }) => {
+    const bad: [unknown, string][] = [
+      [{}, 'project'], [{ project: 'default', environment: 'development' }, 'data'],
+      [body({ featureStrategies: [] }), 'data.features'], [body({ features: [] }), 'data.featureStrategies'], [body({ features: {}, featureStrategies: [] }), 'data.features'],
+      [{ ...body(data(['f'])), extra: 1 }, 'extra'],
+      [body(data(['f'], { surprise: [] })), 'data.surprise'],
+      [body({ features: [{ name: 'bad name' }], featureStrategies: [] }), 'data.features.0.name'],
+      [body({ features: [{ name: '__proto__', type: 'bogus' }], featureStrategies: [] }), 'data.features.0.name'],
+      [body({ features: [{ name: 'f', stale: 'yes' }], featureStrategies: [] }), 'data.features.0.stale'],
+      [JSON.parse('{"project":"default","environment":"development","data":{"features":[{"name":"f"}],"featureStrategies":[{"featureName":"f","name":"default","parameters":{"__proto__":"x"}}]}}'), 'data.featureStrategies.0.parameters'],
+      [body(data(['f'], { featureStrategies: [{ featureName: 'f', name: 'flexibleRollout', parameters: { rollout: '101' } }] })), 'data.featureStrategies.0'],
+      [body(data(['f'], { featureStrategies: [{ featureName: 'f', name: 'default', constraints: [{ contextName: 'a', operator: 'LIKE', values: ['x'] }] }] })), 'data.featureStrategies.0.constraints.0.operator'],
+      [body(data(['f'], { featureEnvironments: [{ featureName: 'f', enabled: true, variants: [{ name: 'a', weightType: 'fix', weight: 1000 }] }] })), 'data.featureEnvironments.0.variants'],
+      [body(data(['f'], { featureTags: [{ featureName: 'f', tagType: 'simple', tagValue: 'x' }] })), 'data.featureTags.0.tagValue'],
+      [body(data(['f'], { tagTypes: [{ name: 'constructor' }] })), 'data.tagTypes.0.name'],
+      [body(data(['f'], { contextFields: [{ name: 'toString' }] })), 'data.contextFields.0.name'],
+      [body(data(['f'], { contextFields: [{ name: 'x', legalValues: [{ value: 'a' }, { value: 'a' }] }] })), 'data.contextFields.0.legalValues'],
+      [body(data(['f'], { dependencies: [{ feature: 'f', dependencies: 'p' }] })), 'data.dependencies.0.dependencies'],
+      [body(data(['f'], { segments: [{ id: -1, name: 's' }] })), 'data.segments.0.id'],
+      [body(data(['f']), '*'), 'project'], [body(data(['f']), 'default', ''), 'environment'],
     ];
     await expectNoChange(h, async () => {
-      for (const [i, b] of bad.entries()) {
+      for (const [i, [b, where]] of bad.entries()) {
         const dry = await validate(h, b);
-        expect(dry.status, `body ${i}: ${JSON.stringify(dry.body)}`).toBe(400);
-        expectError(dry, 400, 'ValidationError');
+        expect(dry.status, `body ${i}: ${JSON.stringify(dry.body)}`).toBe(200);
+        const schemaItems = dry.body.errors.find((e: { message: string }) => e.message === SCHEMA_ISSUES)?.affectedItems as string[] | undefined;
+        expect(schemaItems?.some((item) => item.startsWith(`${where}:`) || item.startsWith(`${where}.`)), `body ${i} names ${where}: ${JSON.stringify(dry.body.errors)}`).toBe(true);
         expectError(await importing(h, b), 400, 'ValidationError');
       }
+      // Only a body that is not an object at all is a 400 for the dry run too.
+      for (const b of [[], 'x', 3]) expectError(await validate(h, b), 400, 'ValidationError');
       const notJson = await h.json('POST', `${BATCH}/import`, '{"project":', {});
       expectError(notJson, 400, 'ValidationError');
       expectError(await h.json('POST', `${BATCH}/import`, 'x', { headers: { 'content-type': 'text/plain' } }), 415, 'ContentTypeError');
     });
+  });
+
+  test('the dry run lists every problem at once: schema issues in nested parts beside what the valid parts would meet', async ({ h }) => {
+    await createFlag(h, 'existing');
+    const b = body({
+      features: [{ name: 'ok' }, { name: 'existing' }, { name: 'broken', stale: 'no' }, { name: 'variants' }],
+      featureStrategies: [
+        // Strategy variants without a `variable` one, and a rollout past 100: both reported, each where it is.
+        { featureName: 'variants', name: 'flexibleRollout', parameters: { rollout: '50' }, variants: [{ name: 'a', weightType: 'fix', weight: 500, stickiness: 'default' }] },
+        { featureName: 'ok', name: 'flexibleRollout', parameters: { rollout: '150' } },
+        { featureName: 'ok', name: 'no-such-strategy' },
+        // The parts of an invalid flag are not checked again: this unknown strategy is not reported.
+        { featureName: 'broken', name: 'unknown-too' },
+      ],
+      featureTags: [{ featureName: 'ok', tagType: 'missing-type', tagValue: 'vv' }],
+      dependencies: [{ feature: 'ok', dependencies: [{ feature: 'nowhere' }] }],
+    });
+    await expectNoChange(h, async () => {
+      const dry = await validate(h, b);
+      expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+      const errors = Object.fromEntries(byMessage(dry.body.errors));
+      expect(errors[SCHEMA_ISSUES]).toEqual([
+        'data.features.2.stale: must be a boolean, got "no"',
+        expect.stringMatching(/^data\.featureStrategies\.0\.variants: .*variable/),
+        expect.stringMatching(/^data\.featureStrategies\.1.*rollout/),
+      ]);
+      expect(Object.entries(errors).filter(([message]) => message !== SCHEMA_ISSUES)).toEqual(expect.arrayContaining([
+        [expect.stringMatching(/custom strategy that needs to be created first/), ['no-such-strategy']],
+        [expect.stringMatching(/tag types that need to be created first/), ['missing-type']],
+        [expect.stringMatching(/dependencies that need to be created first/), ['nowhere']],
+      ]));
+      expect(JSON.stringify(dry.body.errors)).not.toContain('unknown-too');
+      expect(byMessage(dry.body.warnings)).toEqual([[expect.stringMatching(/already exist in this project and will be overwritten/), ['existing']]]);
+      expectError(await importing(h, b), 400, 'ValidationError');
+    });
+  });
+
+  test('many invalid entries: the dry run lists the first 100 issues and counts the rest', async ({ h }) => {
+    const names = Array.from({ length: 150 }, (_, i) => `f${i}`);
+    const dry = await validate(h, body({ features: names.map((name) => ({ name, stale: 'no' })), featureStrategies: [] }));
+    expect(dry.status).toBe(200);
+    const items = dry.body.errors.find((e: { message: string }) => e.message === SCHEMA_ISSUES).affectedItems as string[];
+    expect(items).toHaveLength(101);
+    expect(items[0]).toBe('data.features.0.stale: must be a boolean, got "no"');
+    expect(items[100]).toBe('and 50 more issues not listed');
   });
 
   test('more flags than one import takes: 400', async ({ h }) => {

@@ -153,6 +153,7 @@ describe('GET /api/admin/projects/:projectId (4.1 overview)', () => {
         { name: 'development', displayName: 'development', enabled: false },
         { name: 'production', displayName: 'production', enabled: false },
       ],
+      tags: [],
     }]);
   });
 

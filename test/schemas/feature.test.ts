@@ -29,7 +29,7 @@ describe('CreateFeatureSchema', () => {
     expect(parseOk(CreateFeatureSchema, { name: 'k', description: null }).description).toBe('');
   });
 
-  it.each(['release', 'experiment', 'operational', 'kill-switch', 'permission'])('accepts type %s', (type) => {
+  it.each(['release', 'experiment', 'operational', 'kill-switch', 'permission', 'sunset'])('accepts type %s', (type) => {
     expect(parseOk(CreateFeatureSchema, { name: 'a', type }).type).toBe(type);
   });
 

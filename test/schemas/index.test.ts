@@ -35,7 +35,7 @@ describe('src/schemas/index', () => {
       type: 'object',
       required: ['name'],
       additionalProperties: false,
-      properties: { type: { enum: ['release', 'experiment', 'operational', 'kill-switch', 'permission'], default: 'release' } },
+      properties: { type: { enum: ['release', 'experiment', 'operational', 'kill-switch', 'permission', 'sunset'], default: 'release' } },
     });
   });
 });

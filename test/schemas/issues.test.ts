@@ -37,13 +37,13 @@ describe('formatIssues', () => {
     expect(result.details.map((d) => d.message)).toEqual([
       '"name": must be a string, got 1',
       '"description": must be a string, got 2',
-      '"type": must be one of release, experiment, operational, kill-switch, permission, got 3',
+      '"type": must be one of release, experiment, operational, kill-switch, permission, sunset, got 3',
       '"impressionData": must be a boolean, got 4',
       '"extra": is not a known property',
     ]);
     expect(result.message).toBe(
       '"name": must be a string, got 1; "description": must be a string, got 2; ' +
-        '"type": must be one of release, experiment, operational, kill-switch, permission, got 3; and 2 more',
+        '"type": must be one of release, experiment, operational, kill-switch, permission, sunset, got 3; and 2 more',
     );
   });
 
@@ -65,7 +65,7 @@ describe('formatIssues', () => {
 
   it(`cuts an issue at ${ISSUE_TEXT_MAX} characters, so no long value or key comes back`, () => {
     const value = formatIssues(issuesOf(CreateFeatureSchema, { name: 'f', type: 'x'.repeat(1_000_000) }));
-    const start = '"type": must be one of release, experiment, operational, kill-switch, permission, got "';
+    const start = '"type": must be one of release, experiment, operational, kill-switch, permission, sunset, got "';
     expect(value.details[0]!.message).toBe(`${start}${'x'.repeat(ISSUE_TEXT_MAX - 1 - start.length)}…`);
     expect(value.details[0]!.message).toHaveLength(ISSUE_TEXT_MAX);
     expect(value.message).toBe(value.details[0]!.message);
@@ -98,7 +98,7 @@ describe('formatIssues', () => {
 
   it('says "at least" when the issues are only the first ones found', () => {
     const issues = issuesOf(CreateFeatureSchema, { name: 1, description: 2, type: 3, impressionData: 4, extra: 5 });
-    expect(formatIssues(issues, { complete: false }).message).toMatch(/permission, got 3; and at least 2 more$/);
+    expect(formatIssues(issues, { complete: false }).message).toMatch(/sunset, got 3; and at least 2 more$/);
     expect(formatIssues(issues.slice(0, 1), { complete: false }).message).toBe('"name": must be a string, got 1; and possibly more');
   });
 });

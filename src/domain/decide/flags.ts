@@ -40,6 +40,7 @@ export function decideCreate(draft: ProjectDraft, cmd: Cmd<'flag.create'>, conte
     variants: [],
     version: context.seq,
     environments: emptyEnvironments(draft),
+    createdBy: context.by,
   };
   return accept([{ type: 'flag.created', flag }], { value: flag, version: flag.version });
 }
@@ -162,6 +163,7 @@ export function decideClone(draft: ProjectDraft, cmd: Cmd<'flag.clone'>, context
     archivedAt: null,
     version: context.seq,
     environments,
+    createdBy: context.by,
   };
   const tooLarge = checkFlagSize(flag, context);
   if (tooLarge) return refuse(tooLarge);

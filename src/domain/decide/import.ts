@@ -206,6 +206,7 @@ function importedFlag(draft: ProjectDraft, current: Flag | undefined, flag: Impo
     name: flag.name, description: '', type: flag.type, stale: false, impressionData: false, createdAt: context.at, lastSeenAt: null,
     ...flagRules.newFlag(), archivedAt: null, variants: [], version: context.seq,
     environments: dict(draft.meta.environments.map((env): [string, FlagEnvironment] => [env, { ...flagRules.newEnvironment(), strategies: [] }])),
+    createdBy: context.by,
   };
   let strategies: Strategy[] = ordered(flag.strategies.map((s, i) => buildStrategy(s, flag.name, randomUUID(), s.sortOrder ?? i)));
   const wasEnabled = own(base.environments, environment)?.enabled ?? false;

@@ -48,3 +48,16 @@ export function decideChangeTags(draft: ProjectDraft, cmd: Cmd<'tags.change'>, c
 }
 
 const dedupe = (tags: readonly Tag[]): Tag[] => tags.filter((t, i) => tags.findIndex((o) => sameTag(o, t)) === i);
+
+/**
+ * Removes every tag of type `tagType` from each flag carrying one, archived flags included (Unleash deletes a
+ * tag type's tags with it): one `flag.tagged` event per such flag, so the history shows each removal. Sent by
+ * the tag-type delete, in the tag mailbox, before the service deletes the type.
+ */
+export function decideDropTagType(draft: ProjectDraft, cmd: Cmd<'tags.drop-type'>, context: CommandContext): FlagDecision<'tags.drop-type'> {
+  const names = draft.flagsWhere((flag) => (flag.tags ?? []).some((t) => t.type === cmd.tagType));
+  const events: ProjectEvent[] = names.map((name) => ({
+    type: 'flag.tagged', name, version: context.seq, added: [], removed: (draft.getFlag(name)!.tags ?? []).filter((t) => t.type === cmd.tagType),
+  }));
+  return accept(events, names);
+}

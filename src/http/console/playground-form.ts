@@ -102,8 +102,8 @@ export interface PlaygroundRequest {
 }
 
 /**
- * The request the form stands for, checked as the API checks its body (per environment) and, as the API is to,
- * refusing a context without `appName`; or the first refusal.
+ * The request the form stands for, checked as the API checks its body (per environment, which refuses a
+ * context without `appName`); or the first refusal.
  */
 export function requestOf(form: PlaygroundForm): { ok: true; request: PlaygroundRequest } | { ok: false; refusal: PlaygroundRefusal } {
   const context: Record<string, unknown> = {};
@@ -120,6 +120,5 @@ export function requestOf(form: PlaygroundForm): { ok: true; request: Playground
     }
     checked = parsed.output.context;
   }
-  if (checked?.appName === undefined) return { ok: false, refusal: { field: 'appName', message: '"context": "appName" is required' } };
-  return { ok: true, request: { environments: form.environments, projects, context: checked } };
+  return { ok: true, request: { environments: form.environments, projects, context: checked! } };
 }

@@ -4,7 +4,8 @@
  * context fields as well as flags in any project, so it needs what both need: `UPDATE_DEFINITIONS` (root
  * Admins and Editors, admin tokens). A dry run is a read that lists, in `permissions`, what the caller lacks.
  */
-import { ExportDataSchema, ExportQuerySchema, ImportSchema, ImportValidateAnswerSchema } from '../../schemas/import.schema.js';
+import { ExportDataSchema, ExportQuerySchema, ImportDryRunBodySchema, ImportSchema, ImportValidateAnswerSchema } from '../../schemas/import.schema.js';
+import { parseImportForDryRun } from '../../schemas/import-dry-run-parse.js';
 import { exportFeatures } from '../../queries/export.query.js';
 import { importFeatures, validateImport } from '../../use-cases/import.use-cases.js';
 import { setResponseHeader } from '../answer.js';
@@ -27,10 +28,10 @@ export const featuresBatchRoutes: RouteSpec[] = [
   }),
   defineRoute({
     method: 'post', path: `${BATCH}/validate`, tag: 'Import/Export', permission: 'READ', bodyLimit: 'import',
-    summary: 'Dry run of an import: every error and warning, nothing changed',
-    body: ImportSchema,
+    summary: 'Dry run of an import: every error and warning (the body\'s schema issues, part by part, among the errors), nothing changed; 400 only for a body that is not an object',
+    body: ImportDryRunBodySchema,
     success: { status: 200, description: 'Errors, warnings and missing permissions', schema: ImportValidateAnswerSchema }, errors: ['NotFoundError'],
-    handle: ({ body, principal, registry }) => validateImport(registry, body, principal),
+    handle: ({ body, principal, registry }) => validateImport(registry, parseImportForDryRun(body), principal),
     view: (validation) => validation,
   }),
   defineRoute({

@@ -65,7 +65,7 @@ export const frontendRoutes: RouteSpec[] = [
     body: PlaygroundBodySchema,
     success: { status: 200, description: "`{input, features}` in Unleash 6.10's shape" },
     handle: ({ c, body, deps }) => {
-      const context = body.context ?? { properties: {} };
+      const context = body.context;
       const features = deps.evaluation.playground({ projects: body.projects, environment: body.environment }, context).map((feature) => ({
         ...feature,
         strategies: {

@@ -57,8 +57,8 @@ export const tagRoutes: RouteSpec[] = [
   }),
   defineRoute({
     method: 'delete', path: TAG_TYPE, tag: 'Tags', permission: 'UPDATE_TAG_TYPE',
-    summary: 'Delete a tag type no flag carries (409 naming the flags that do)', params: TagTypeParamsSchema,
-    success: { status: 200, description: 'No body' }, errors: ['NotFoundError', 'InvalidOperationError', 'Unavailable'],
+    summary: 'Delete a tag type, removing its tags from every flag that carries one (archived flags too)', params: TagTypeParamsSchema,
+    success: { status: 200, description: 'No body' }, errors: ['NotFoundError', 'Unavailable'],
     handle: ({ params, principal, registry }) => deleteTagType(registry, params.name, principal),
   }),
   defineRoute({

@@ -25,7 +25,7 @@ describe('the playground form', () => {
   it('refuses what the API refuses, naming the field: no environment, no appName, a bad time, a bad property name', () => {
     const refusal = (text: string) => { const checked = requestOf(formOf(search(text), undefined)); return checked.ok ? undefined : checked.refusal; };
     expect(refusal('appName=shop')).toEqual({ field: 'environment', message: '"environment": is required' });
-    expect(refusal('env=development')).toEqual({ field: 'appName', message: '"context": "appName" is required' });
+    expect(refusal('env=development')).toEqual({ field: 'appName', message: expect.stringMatching(/^"context": "appName" is required/) });
     expect(refusal('env=development&appName=shop&currentTime=soon')).toEqual({ field: 'currentTime', message: '"context": "currentTime" must be an ISO 8601 date-time' });
     expect(refusal('env=development&appName=shop&projects=some&project=no%20spaces')?.field).toBe('projects');
     expect(refusal('env=development&appName=shop&properties.__proto__=x')?.field).toBe('properties.__proto__');

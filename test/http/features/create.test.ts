@@ -21,7 +21,7 @@ describe('POST /features (4.3 create)', () => {
   });
 
   test('keeps given fields and accepts every flag type', async ({ h }) => {
-    for (const type of ['release', 'experiment', 'operational', 'kill-switch', 'permission']) {
+    for (const type of ['release', 'experiment', 'operational', 'kill-switch', 'permission', 'sunset']) {
       const r = await createFlag(h, `f-${type}`, { type, description: 'why', impressionData: true });
       expect(r.body).toMatchObject({ name: `f-${type}`, type, description: 'why', impressionData: true });
     }

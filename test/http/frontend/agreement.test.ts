@@ -52,6 +52,7 @@ test('frontend API, playground and engine agree for 150 random contexts', async 
   let enabledSeen = 0;
   for (let i = 0; i < 150; i++) {
     const context = {
+      appName: 'agreement',
       userId: `u${Math.floor(next() * 40)}`,
       sessionId: String(Math.floor(next() * 1e6)),
       remoteAddress: pick(['10.1.2.3', '192.168.1.1', '172.16.0.1', '::1']),

@@ -28,6 +28,8 @@ async function arrange(h: Harness): Promise<void> {
 
 const test = harnessTest({ arrange });
 
+/** The least context a playground body must carry (Unleash requires `appName`). */
+const APP = { appName: 'playground-test' };
 const play = (h: Harness, body: unknown, token?: string) => h.json('POST', '/api/admin/playground', body, token === undefined ? {} : { token });
 
 type Feature = Record<string, any>;
@@ -35,9 +37,9 @@ const byName = (features: Feature[]) => Object.fromEntries(features.map((f) => [
 
 describe('the answer', () => {
   test("Unleash 6.10's shape: input echoed, every active flag of the projects with its project", async ({ h }) => {
-    const res = await play(h, { environment: 'development', projects: '*', context: { userId: 'bob', properties: { plan: 'pro' } } });
+    const res = await play(h, { environment: 'development', projects: '*', context: { appName: 'web', userId: 'bob', properties: { plan: 'pro' } } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.input).toEqual({ environment: 'development', projects: '*', context: { userId: 'bob', properties: { plan: 'pro' } } });
+    expect(res.body.input).toEqual({ environment: 'development', projects: '*', context: { appName: 'web', userId: 'bob', properties: { plan: 'pro' } } });
     const features = byName(res.body.features);
     expect(Object.keys(features).sort()).toEqual(['half', 'mixed', 'off', 'on', 'only-alice', 'other-on', 'prod-only', 'pro', 'segmented'].sort());
     expect(features['other-on']!.projectId).toBe('other');
@@ -51,15 +53,15 @@ describe('the answer', () => {
     expect(features['prod-only']).toMatchObject({ isEnabled: false, isEnabledInCurrentEnvironment: false, strategies: { data: [] } });
     const strategy = features['on']!.strategies.data[0];
     expect(strategy.links.edit).toBe(`/projects/default/features/on/strategies/edit?environmentId=development&strategyId=${strategy.id}`);
-    const listed = await play(h, { environment: 'development', projects: ['other', 'nope'] });
+    const listed = await play(h, { environment: 'development', projects: ['other', 'nope'], context: APP });
     expect(listed.status).toBe(200);
     expect(listed.body.features.map((f: Feature) => f.name)).toEqual(['other-on']);
-    expect((await play(h, { environment: 'production', projects: ['default'] })).body.features.find((f: Feature) => f.name === 'prod-only').isEnabled).toBe(true);
+    expect((await play(h, { environment: 'production', projects: ['default'], context: APP })).body.features.find((f: Feature) => f.name === 'prod-only').isEnabled).toBe(true);
   });
 
   test('per strategy, constraint and segment: the segment fails, then the constraint, then the user list decides', async ({ h }) => {
     const mixedFor = async (context: unknown) => {
-      const res = await play(h, { environment: 'development', projects: ['default'], context });
+      const res = await play(h, { environment: 'development', projects: ['default'], context: { appName: 'web', ...(context as object) } });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return byName(res.body.features)['mixed']!;
     };
@@ -91,7 +93,7 @@ describe('the answer', () => {
 
 describe('who may call it, and what it refuses', () => {
   test('READ: admin tokens and every root role 200; client and frontend tokens 403; unknown 401', async ({ h }) => {
-    const body = { environment: 'development', projects: '*' };
+    const body = { environment: 'development', projects: '*', context: APP };
     for (const rootRole of [1, 2, 3]) {
       const token = await personalToken(h, await createUser(h, { username: `u${rootRole}`, rootRole }));
       expect((await play(h, body, token)).status).toBe(200);
@@ -106,12 +108,17 @@ describe('who may call it, and what it refuses', () => {
 
   test.for([
     [{}, 'environment'],
-    [{ environment: '*' }, 'environment'],
-    [{ environment: 'development', projects: 'all' }, 'projects'],
-    [{ environment: 'development', projects: ['__proto__'] }, 'projects'],
-    [{ environment: 'development', context: { userId: 'x'.repeat(1_000_000) } }, 'userId'],
-    [{ environment: 'development', context: { properties: { constructor: 'x' } } }, 'constructor'],
-    [{ environment: 'development', context: { properties: [] } }, 'properties'],
+    [{ context: APP }, 'environment'],
+    [{ environment: '*', context: APP }, 'environment'],
+    // As Unleash's playgroundRequestSchema: a context is required, and in it a non-empty appName.
+    [{ environment: 'development' }, 'appName'],
+    [{ environment: 'development', context: { userId: 'bob' } }, 'appName'],
+    [{ environment: 'development', context: { appName: '' } }, 'appName'],
+    [{ environment: 'development', projects: 'all', context: APP }, 'projects'],
+    [{ environment: 'development', projects: ['__proto__'], context: APP }, 'projects'],
+    [{ environment: 'development', context: { appName: 'web', userId: 'x'.repeat(1_000_000) } }, 'userId'],
+    [{ environment: 'development', context: { appName: 'web', properties: { constructor: 'x' } } }, 'constructor'],
+    [{ environment: 'development', context: { appName: 'web', properties: [] } }, 'properties'],
   ] as const)('refuses %j with a 400 naming %s', async ([body, what], { h }) => {
     const before = await h.json('GET', '/api/admin/projects/default/features');
     const res = await play(h, body);
@@ -121,7 +128,7 @@ describe('who may call it, and what it refuses', () => {
   });
 
   test('an unknown environment answers every flag off there', async ({ h }) => {
-    const res = await play(h, { environment: 'staging' });
+    const res = await play(h, { environment: 'staging', context: APP });
     expect(res.status).toBe(200);
     expect(res.body.features.every((f: Feature) => !f.isEnabled && !f.isEnabledInCurrentEnvironment)).toBe(true);
   });

@@ -1,6 +1,6 @@
 /**
  * Tag types and the tags of flags through HTTP (docs/api-decisions.md "Tags"): every route's success and error
- * rows, the tag mailbox's rules (a tag needs its type; a type in use is not deleted), the limits, restart,
+ * rows, the tag mailbox's rules (a tag needs its type; deleting a type removes its tags), the limits, restart,
  * the dump, and the `tag` filter of the project flag list and of the client API.
  */
 import { describe, expect } from 'vitest';
@@ -75,18 +75,57 @@ describe('tag types', () => {
     await unchanged(h, async () => expectError(await h.json('POST', `${TYPES}/validate`, { name: 'x' }), 400, 'ValidationError', /"name"/));
   });
 
-  test('a tag type in use is not deleted (409 naming the flags); once its tags are gone it is', async ({ h }) => {
+  test('deleting a tag type in use removes its tags from every flag (archived ones, other projects), each change in the history; the type is gone, also after a restart', async ({ h }) => {
     await createType(h, 'team');
+    await createProject(h, 'other');
     await createFlag(h, 'checkout');
+    await createFlag(h, 'old');
+    await createFlag(h, 'untouched');
+    await createFlag(h, 'elsewhere', {}, 'other');
     await tag(h, 'checkout', 'team', 'payments');
-    await unchanged(h, async () => expectError(await h.json('DELETE', `${TYPES}/team`), 409, 'InvalidOperationError', /default\/checkout/));
-    expect((await h.req('DELETE', `${tagsOf('checkout')}/team/payments`)).status).toBe(200);
+    await tag(h, 'checkout', 'simple', 'beta');
+    await tag(h, 'checkout', 'team', 'web');
+    await tag(h, 'old', 'team', 'legacy');
+    await tag(h, 'elsewhere', 'team', 'xx');
+    await tag(h, 'untouched', 'simple', 'keep');
+    expect((await h.req('DELETE', flagPath('old'))).status).toBe(202);
+    const before = positions(h);
+
     expect((await h.req('DELETE', `${TYPES}/team`)).status).toBe(200);
+    const tagsNow = async () => ({
+      checkout: (await h.json('GET', flagPath('checkout'))).body.tags,
+      old: (await h.json('GET', flagPath('old'))).body.tags,
+      untouched: (await h.json('GET', flagPath('untouched'))).body.tags,
+      elsewhere: (await h.json('GET', flagPath('elsewhere', 'other'))).body.tags,
+    });
+    const expected = { checkout: [{ type: 'simple', value: 'beta' }], old: [], untouched: [{ type: 'simple', value: 'keep' }], elsewhere: [] };
+    expect(await tagsNow()).toEqual(expected);
+    expectError(await h.json('GET', `${TYPES}/team`), 404, 'NotFoundError');
+    expect((await h.json('GET', '/api/admin/tags')).body.tags).toEqual([{ type: 'simple', value: 'beta' }, { type: 'simple', value: 'keep' }]);
+    // One durable removal per flag that carried the type, in the project it belongs to; the untouched flag has none.
+    expect(positions(h)).not.toEqual(before);
+    const removals = async (project: string) => ((await h.json('GET', `/api/admin/events?project=${project}`)).body.events as { type: string; feature: string; before: unknown; after: unknown }[])
+      .filter((e) => e.type === 'flag.tagged').slice(0, 3);
+    const [inDefault, inOther] = [await removals('default'), await removals('other')];
+    expect(inDefault.slice(0, 2).map((e) => e.feature).sort()).toEqual(['checkout', 'old']);
+    expect(inDefault.find((e) => e.feature === 'checkout')).toMatchObject({
+      before: { removedTags: [{ type: 'team', value: 'payments' }, { type: 'team', value: 'web' }] }, after: { addedTags: [] },
+    });
+    expect(inOther[0]).toMatchObject({ feature: 'elsewhere', before: { removedTags: [{ type: 'team', value: 'xx' }] } });
+
+    await h.restart();
+    expect(await tagsNow()).toEqual(expected);
+    expectError(await h.json('GET', `${TYPES}/team`), 404, 'NotFoundError');
+    // The name is free again; a type never used is deleted without touching any project.
+    await createType(h, 'team');
+    const quiet = positions(h);
+    expect((await h.req('DELETE', `${TYPES}/team`)).status).toBe(200);
+    const projectPositions = (p: string) => (JSON.parse(p) as unknown[]).slice(1);
+    expect(projectPositions(positions(h))).toEqual(projectPositions(quiet));
   });
 
   test('deleting a type while its tags are being added never leaves a tag of a deleted type', async ({ h }) => {
     for (const name of ['r1', 'r2', 'r3', 'r4']) await createFlag(h, name);
-    const outcomes = new Set<number>();
     for (let round = 0; round < 5; round += 1) {
       await createType(h, 'racy');
       const sends = ['r1', 'r2', 'r3', 'r4'].map((name) => () => h.json('POST', tagsOf(name), { type: 'racy', value: `v${round}` }));
@@ -94,22 +133,13 @@ describe('tag types', () => {
       const first = round % 2 === 1 ? [await sends[0]!()] : [];
       const [deletion, ...raced] = await Promise.all([h.json('DELETE', `${TYPES}/racy`), ...sends.slice(first.length).map((send) => send())]);
       const answers = [...first, ...raced];
-      expect([200, 409]).toContain(deletion.status);
-      outcomes.add(deletion.status);
-      const deleted = deletion.status === 200;
+      // The delete always wins in the end: the adds before it lose their tags with it, the adds after it are refused.
+      expect(deletion.status).toBe(200);
       const carried = (await Promise.all(['r1', 'r2', 'r3', 'r4'].map(async (name) => (await h.json('GET', tagsOf(name))).body.tags as { type: string }[])))
         .flat().filter((t) => t.type === 'racy');
-      const typeExists = (await h.json('GET', `${TYPES}/racy`)).status === 200;
-      // Either the type went and no flag carries it (the adds after it were refused), or it stayed.
-      expect(deleted ? [typeExists, carried.length] : [typeExists]).toEqual(deleted ? [false, 0] : [true]);
+      expect([(await h.json('GET', `${TYPES}/racy`)).status, carried.length]).toEqual([404, 0]);
       for (const answer of answers) expect([201, 400]).toContain(answer.status);
-      // Clean up for the next round.
-      const present = await Promise.all(['r1', 'r2', 'r3', 'r4'].map((name) => h.req('PUT', tagsOf(name), { addedTags: [], removedTags: [{ type: 'racy', value: `v${round}` }] })));
-      expect(present.every((r) => r.status === 200)).toBe(true);
-      if (typeExists) expect((await h.req('DELETE', `${TYPES}/racy`)).status).toBe(200);
     }
-    // Both sides of the race were seen: a refused delete (tags came first) and a delete that refused the adds.
-    expect([...outcomes].sort()).toEqual([200, 409]);
   });
 
   test('LIMIT_TAG_TYPES bounds the tag types (simple counts)', async ({ openHarness }) => {
@@ -288,9 +318,10 @@ describe('tags are state', () => {
     const flag = (await restored.json('GET', flagPath('checkout'))).body;
     expect(flag.tags).toEqual([{ type: 'team', value: 'payments' }]);
     expect(flag.dependencies).toEqual([{ feature: 'parent', enabled: true, variants: [] }]);
-    // The restored service decides with them: the type is in use, the parent has a child.
-    expectError(await restored.json('DELETE', `${TYPES}/team`), 409, 'InvalidOperationError');
+    // The restored service decides with them: the parent has a child, and the type's delete finds its tag.
     expectError(await restored.json('DELETE', flagPath('parent')), 409, 'InvalidOperationError');
+    expect((await restored.req('DELETE', `${TYPES}/team`)).status).toBe(200);
+    expect((await restored.json('GET', flagPath('checkout'))).body.tags).toEqual([]);
   });
 
   test('tags and tag types survive a restart and are in the dump', async ({ h }) => {

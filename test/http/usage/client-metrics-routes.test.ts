@@ -120,6 +120,24 @@ describe('what SDKs send', () => {
   });
 });
 
+describe('the environment of a registration (Unleash 8: the token decides; no body field needed)', () => {
+  test('without `environment`: a client token\'s own, an admin token\'s `default`; an admin token may still name one', async ({ h }) => {
+    const production = await clientToken(h, 'production');
+    expect((await h.req('POST', '/api/client/register', nodeRegisterBody('svc', 'from-client'), { token: production })).status).toBe(202);
+    // A client token's environment wins over a body that names another (as Unleash, which no longer reads it).
+    expect((await h.req('POST', '/api/client/register', { ...nodeRegisterBody('svc', 'client-says-dev'), environment: 'development' }, { token: production })).status).toBe(202);
+    expect((await h.req('POST', '/api/client/register', nodeRegisterBody('svc', 'from-admin'), { token: ADMIN_TOKEN })).status).toBe(202);
+    expect((await h.req('POST', '/api/client/register', { ...nodeRegisterBody('svc', 'admin-names-it'), environment: 'production' }, { token: ADMIN_TOKEN })).status).toBe(202);
+    await postMetrics(h, ADMIN_TOKEN, nodeMetricsBody({ checkout: { yes: 3, no: 0, variants: {} } }, 'svc', 'admin-metrics'));
+    await h.registry.usage.flush();
+    const instances = (await h.json('GET', '/api/admin/metrics/applications/svc')).body.instances as { instanceId: string; environment: string }[];
+    expect(Object.fromEntries(instances.map((i) => [i.instanceId, i.environment]))).toEqual({
+      'from-client': 'production', 'client-says-dev': 'production', 'from-admin': 'default', 'admin-names-it': 'production', 'admin-metrics': 'default',
+    });
+    expect((await countedBuckets(h, 'checkout')).map((b: { environment: string; yes: number }) => [b.environment, b.yes])).toEqual([['default', 3]]);
+  });
+});
+
 describe('malformed bodies: 400, and nothing changes', () => {
   const toggles = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, { yes: 1, no: 0, variants: {} }]));
   const withToggles = (t: unknown) => ({ ...nodeMetricsBody({}), bucket: { start: new Date().toISOString(), stop: new Date().toISOString(), toggles: t } });

@@ -12,6 +12,7 @@ import { isAllowed } from '../../../auth/permissions.js';
 import { exportFeatures } from '../../../queries/export.query.js';
 import { ExportPageQuerySchema } from '../../../schemas/insight-pages.schema.js';
 import { ImportSchema } from '../../../schemas/import.schema.js';
+import { parseImportForDryRun } from '../../../schemas/import-dry-run-parse.js';
 import { formatIssues } from '../../../schemas/issues.js';
 import { ProjectParamsSchema } from '../../../schemas/params.schema.js';
 import { importFeatures, validateImport } from '../../../use-cases/import.use-cases.js';
@@ -41,15 +42,25 @@ async function sentImport(c: Context<AppEnv>): Promise<{ environment: string; te
 }
 
 /** The import body the API would have been sent, or the form refused with a message next to its field. */
-function importBody(projectId: string, sent: { environment: string; text: string }): { body: v.InferOutput<typeof ImportSchema> } | { refused: ImportState } {
-  const refuse = (field: 'data' | 'environment' | null, message: string) => ({ refused: { ...sent, error: { field, message } } });
-  if (sent.text.trim() === '') return refuse('data', 'Choose an export file or paste its JSON.');
+/** The sent text as a JSON object, or the form refused with the reason next to its field. */
+function jsonOf(sent: { environment: string; text: string }): { value: Record<string, unknown> } | { refused: ImportState } {
+  const refuse = (message: string) => ({ refused: { ...sent, error: { field: 'data' as const, message } } });
+  if (sent.text.trim() === '') return refuse('Choose an export file or paste its JSON.');
   let data: unknown;
   try {
     data = JSON.parse(sent.text);
   } catch (error) {
-    return refuse('data', `This is not JSON: ${(error as Error).message}`);
+    return refuse(`This is not JSON: ${(error as Error).message}`);
   }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return refuse('An export is a JSON object with "features", "featureStrategies" and the other parts of Unleash\'s export.');
+  return { value: data as Record<string, unknown> };
+}
+
+function importBody(projectId: string, sent: { environment: string; text: string }): { body: v.InferOutput<typeof ImportSchema> } | { refused: ImportState } {
+  const refuse = (field: 'data' | 'environment' | null, message: string) => ({ refused: { ...sent, error: { field, message } } });
+  const json = jsonOf(sent);
+  if ('refused' in json) return json;
+  const data = json.value;
   const parsed = v.safeParse(ImportSchema, { project: projectId, environment: sent.environment, data });
   if (!parsed.success) {
     const { message } = formatIssues(parsed.issues);
@@ -87,11 +98,13 @@ export const transferPages: RouteSpec[] = [
     summary: 'Dry run of an import into the project: its errors, warnings and missing permissions, nothing changed', params: ProjectParamsSchema, success: PAGE,
     handle: async ({ c, deps, params, principal, project }) => {
       const sent = await sentImport(c);
-      const built = importBody(params.projectId, sent);
-      if ('refused' in built) return transferAnswer(c, deps, project(), { form: built.refused }, 400);
-      const checked = await validateImport(deps.registry, built.body, principal);
+      const data = jsonOf(sent);
+      if ('refused' in data) return transferAnswer(c, deps, project(), { form: data.refused }, 400);
+      // As the API's dry run: every problem of the file listed at once, none of it a refusal of the form.
+      const checked = await validateImport(deps.registry, parseImportForDryRun({ project: params.projectId, environment: sent.environment, data: data.value }), principal);
       if (!checked.ok) return transferAnswer(c, deps, project(), { form: { ...sent, error: { field: null, message: checked.error.message } } }, STATUS[checked.error.kind]);
-      return transferAnswer(c, deps, project(), { form: { ...sent, dryRun: { ...checked.value, flags: built.body.data.features.length } } });
+      const features = (data.value as { features?: unknown }).features;
+      return transferAnswer(c, deps, project(), { form: { ...sent, dryRun: { ...checked.value, flags: Array.isArray(features) ? features.length : 0 } } });
     },
   }),
   defineRoute({
