@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The console's assets by logical name. */
-export type AssetName = 'console.css' | 'htmx.js' | 'htmx-sse.js' | 'flag-page.js';
+export type AssetName = 'console.css' | 'htmx.js' | 'htmx-sse.js' | 'flag-page.js' | 'copy-secret.js' | 'set-password.js';
 
 interface Asset {
   path: string;
@@ -28,6 +28,8 @@ const SOURCES: Record<AssetName, () => string> = {
   'htmx.js': () => require.resolve('htmx.org/dist/htmx.min.js'),
   'htmx-sse.js': () => require.resolve('htmx-ext-sse/dist/sse.min.js'),
   'flag-page.js': () => STATIC('flag-page.js'),
+  'copy-secret.js': () => STATIC('copy-secret.js'),
+  'set-password.js': () => STATIC('set-password.js'),
 };
 
 const TYPES: Record<string, string> = { css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8' };
