@@ -64,6 +64,10 @@ import { flagStrategyPages } from './http/console/pages/flag-strategy.pages.js';
 import { projectFlagsPages } from './http/console/pages/project-flags.pages.js';
 import { flagSwitchPages } from './http/console/pages/flag-switch.pages.js';
 import { adminPages } from './http/console/pages/admin.pages.js';
+import { userPages } from './http/console/pages/users.pages.js';
+import { setPasswordPages } from './http/console/pages/set-password.pages.js';
+import { accountPages } from './http/console/pages/account.pages.js';
+import { tokenPages } from './http/console/pages/tokens.pages.js';
 
 /** Every route record (all authenticated but `POST /edge/validate`, the sign-in routes and page), in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */
 export const ROUTES: RouteSpec[] = [
@@ -103,6 +107,8 @@ export const ROUTES: RouteSpec[] = [
   ...projectFlagsPages,
   ...flagSwitchPages,
   ...adminPages,
+  ...userPages, ...setPasswordPages, ...accountPages,
+  ...tokenPages,
 ];
 
 /**
