@@ -169,6 +169,11 @@ describe('one user', () => {
     await page.waitForURL(`${server.base}/admin/users/${bobId}?done=password`);
     const bob = await browser().newContext();
     const bobPage = await bob.newPage();
+    await bobPage.goto(`${server.base}/login`);
+    await bobPage.getByLabel('Username or email').fill('bob');
+    await bobPage.getByLabel('Password', { exact: true }).fill('bob-builds-42');
+    await bobPage.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect.poll(() => bobPage.getByRole('alert').textContent()).toBe('Wrong username or password');
     await signIn(bobPage, server, 'bob', 'bob-rebuilt-43');
     expect(new URL(bobPage.url()).pathname).toBe('/projects');
     await bob.close();

@@ -29,7 +29,7 @@ export function NewTokenForm({ csrf, projects, environments, refused }: NewToken
   const chosen = (id: string) => values[`project:${id}`] !== undefined;
   const all = error === undefined || chosen('*');
   return (
-    <details class="create-panel" open={error !== undefined}>
+    <details class="create-panel create-panel-header" open={error !== undefined}>
       <summary class="button button-primary">New token</summary>
       <form method="post" action="/admin/tokens" class="card form-grid token-form" aria-label="New API token">
         <Csrf token={csrf} />

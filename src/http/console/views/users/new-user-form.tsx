@@ -31,7 +31,7 @@ export function NewUserForm({ csrf, roles, refused }: { csrf: string | undefined
   const how = values['signIn'] === 'password' ? 'password' : 'link';
   const role = values['rootRole'] ?? '3';
   return (
-    <details class="create-panel" open={error !== undefined}>
+    <details class="create-panel create-panel-header" open={error !== undefined}>
       <summary class="button button-primary">New user</summary>
       <form method="post" action="/admin/users" class="card form-grid" aria-label="New user">
         <Csrf token={csrf} />

@@ -85,7 +85,7 @@ function DeleteUser({ base, name, csrf, error }: { base: string; name: string; c
     <section class="card form-stack danger-zone" aria-labelledby="delete-title">
       <h2 id="delete-title" class="section-title">Delete user</h2>
       <FormAlert error={error} form="delete" />
-      <details class="confirm" open={error?.form === 'delete'}>
+      <details class="confirm">
         <summary class="button button-danger-outline">Delete user…</summary>
         <form method="post" action={`${base}/delete`} class="confirm-panel confirm-left" aria-label={`Delete ${name}`}>
           <Csrf token={csrf} />
