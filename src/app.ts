@@ -72,6 +72,10 @@ import { stalePages } from './http/console/pages/stale.pages.js';
 import { transferPages } from './http/console/pages/transfer.pages.js';
 import { definitionPages } from './http/console/pages/definitions.pages.js';
 import { playgroundPages } from './http/console/pages/playground.pages.js';
+import { userPages } from './http/console/pages/users.pages.js';
+import { setPasswordPages } from './http/console/pages/set-password.pages.js';
+import { accountPages } from './http/console/pages/account.pages.js';
+import { tokenPages } from './http/console/pages/tokens.pages.js';
 
 /** Every route record (all authenticated but `POST /edge/validate`, the sign-in routes and page), in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */
 export const ROUTES: RouteSpec[] = [
@@ -116,6 +120,8 @@ export const ROUTES: RouteSpec[] = [
   ...applicationPages, ...archivePages, ...stalePages, ...transferPages,
   ...definitionPages,
   ...playgroundPages,
+  ...userPages, ...setPasswordPages, ...accountPages,
+  ...tokenPages,
 ];
 
 /**

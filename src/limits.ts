@@ -208,3 +208,6 @@ export const LIMIT_VARIABLES: Readonly<Record<keyof Limits, string>> = Object.fr
 /** The message of a refused write that would pass a limit. */
 export const overLimit = (what: string, limit: number, variable: string): string =>
   `${what} is limited to ${limit} (configurable with ${variable})`;
+
+/** How long a one-time link to set a password works after an admin made it (docs/limits.md "Sign-in"). */
+export const PASSWORD_LINK_HOURS = 24;

@@ -104,6 +104,11 @@ export class SessionStore {
     return hashes.length;
   }
 
+  /** The records of the sessions held now (live, or expired and not yet swept), to read. */
+  records(): Iterable<Readonly<SessionRecord>> {
+    return this.#sessions.values();
+  }
+
   /** Sessions held now (live or expired and not yet swept). */
   get size(): number {
     return this.#sessions.size;

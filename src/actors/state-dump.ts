@@ -20,7 +20,7 @@ export interface ProjectDump {
 export type DumpedToken = Pick<StoredToken, 'id' | 'tokenName' | 'type' | 'projects' | 'environment' | 'createdAt' | 'expiresAt' | 'userId'>;
 
 /** The service state as dumps show it: tokens keyed by their id, without hashes; no password hashes at all. */
-export type DumpedServiceState = Omit<ServiceState, 'tokens' | 'passwords'> & { tokens: Record<string, DumpedToken> };
+export type DumpedServiceState = Omit<ServiceState, 'tokens' | 'passwords' | 'passwordLinks'> & { tokens: Record<string, DumpedToken> };
 
 /** The service part: environments, users and tokens (no hash, no part of a secret). */
 export interface ServiceDump {
@@ -55,8 +55,8 @@ export const dumpedToken = (t: StoredToken): DumpedToken => ({
   id: t.id, tokenName: t.tokenName, type: t.type, projects: t.projects, environment: t.environment, createdAt: t.createdAt, expiresAt: t.expiresAt, userId: t.userId,
 });
 
-/** The service part of a dump: the state with its tokens keyed by id and stripped of their hashes, without passwords. */
-export const serviceDump = ({ state: { passwords: _secret, ...state }, seq }: AtSeq<ServiceState>): ServiceDump => ({
+/** The service part of a dump: the state with its tokens keyed by id and stripped of their hashes, without passwords or password links. */
+export const serviceDump = ({ state: { passwords: _secret, passwordLinks: _links, ...state }, seq }: AtSeq<ServiceState>): ServiceDump => ({
   seq,
   state: { ...state, tokens: Object.fromEntries(Object.values(state.tokens).map((t) => [t.id, dumpedToken(t)])) },
 });

@@ -25,6 +25,12 @@ export type ServiceCommand =
   /** Sets (or replaces) a user's password hash; the sessions of the old one end (`sessions.use-cases.ts`). */
   | { type: 'user.password.set'; userId: number; passwordHash: string }
   | { type: 'user.delete'; userId: number }
+  /** Changes a user's name, email and/or root role (Unleash's `PUT /api/admin/user-admin/:id`); the last root Admin stays one. */
+  | { type: 'user.update'; userId: number; name?: string | null | undefined; email?: string | null | undefined; rootRole?: number | undefined }
+  /** A one-time link to set the user's password, stored under `hash`; it replaces any link the user had. */
+  | { type: 'user.password-link.create'; userId: number; hash: string; expiresAt: string }
+  /** Sets the password of the link stored under `hash`, if it is unexpired, and ends the link. */
+  | { type: 'user.password-link.use'; hash: string; passwordHash: string }
   | { type: 'token.create'; token: StoredToken }
   | { type: 'token.delete'; hash: string }
   /** Re-stores the token with this id under `hash` (its HMAC): the upgrade of a record from before keyed hashes. */
@@ -61,6 +67,9 @@ export interface ServiceReplies {
   'user.create': User;
   'user.delete': User;
   'user.password.set': User;
+  'user.update': User;
+  'user.password-link.create': User;
+  'user.password-link.use': User;
   'token.create': StoredToken;
   'token.delete': StoredToken;
   'token.rehash': StoredToken;

@@ -15,6 +15,11 @@ export type ServiceEvent =
   | { type: 'user.deleted'; user: User }
   /** A user's new password hash (never their password); replaces the one before. */
   | { type: 'user.password-set'; userId: number; passwordHash: string }
+  | { type: 'user.updated'; user: User; before: User }
+  /** A one-time password link, under the keyed hash of its secret (never the secret). */
+  | { type: 'user.password-link-created'; userId: number; hash: string; createdAt: string; expiresAt: string }
+  /** Every password link of the user ends (used, replaced by a new password or a new link). */
+  | { type: 'user.password-links-ended'; userId: number }
   | { type: 'token.created'; token: StoredToken }
   | { type: 'token.deleted'; token: StoredToken }
   /** Carries the token's id and new hash only, so the record adds no copy of the unkeyed hash it replaces. */

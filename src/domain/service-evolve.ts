@@ -18,6 +18,13 @@ function forgetProject(draft: ServiceState, project: string): void {
   for (const [id, segment] of Object.entries(draft.segments)) if (segment.project === project) delete draft.segments[id];
 }
 
+/** Removes every password link of a user. */
+function endPasswordLinks(draft: ServiceState, userId: number): void {
+  const links = draft.passwordLinks;
+  if (links === undefined) return;
+  for (const [hash, link] of Object.entries(links)) if (link.userId === userId) delete links[hash];
+}
+
 /**
  * Applies one service event to a (forked) state.
  *
@@ -49,10 +56,21 @@ export function evolveService(draft: ServiceState, event: ServiceEvent): void {
     case 'user.deleted':
       delete draft.users[String(event.user.id)];
       delete draft.passwords[String(event.user.id)];
+      endPasswordLinks(draft, event.user.id);
       for (const [hash, token] of Object.entries(draft.tokens)) if (token.userId === event.user.id) delete draft.tokens[hash];
       return;
     case 'user.password-set':
       draft.passwords[String(event.userId)] = event.passwordHash;
+      return;
+    case 'user.updated':
+      draft.users[String(event.user.id)] = event.user;
+      return;
+    case 'user.password-link-created':
+      endPasswordLinks(draft, event.userId);
+      (draft.passwordLinks ??= {})[event.hash] = { userId: event.userId, createdAt: event.createdAt, expiresAt: event.expiresAt };
+      return;
+    case 'user.password-links-ended':
+      endPasswordLinks(draft, event.userId);
       return;
     case 'token.created':
       draft.tokens[event.token.hash] = event.token;

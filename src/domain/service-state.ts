@@ -21,6 +21,17 @@ export interface User {
   createdAt: string;
 }
 
+/**
+ * A one-time link to set a user's password, stored under the keyed hash of its secret (`src/auth/password-links.ts`);
+ * the secret itself is shown once to the admin who made it and kept nowhere.
+ */
+export interface PasswordLink {
+  userId: number;
+  createdAt: string;
+  /** After this moment the link sets nothing (docs/limits.md "Sign-in"). */
+  expiresAt: string;
+}
+
 /** What a token may reach: the admin API, the client (SDK) API, the frontend API, or a user's own admin access. */
 export type TokenType = 'admin' | 'client' | 'frontend' | 'personal';
 
@@ -70,6 +81,12 @@ export interface ServiceState {
    */
   passwords: Record<string, string>;
   nextUserId: number;
+  /**
+   * Unused one-time password links by the keyed hash of their secret, at most one per user. Absent until the
+   * first link is made (so states from before links, and their dumps and backups, stay as they were); never
+   * dumped or answered.
+   */
+  passwordLinks?: Record<string, PasswordLink>;
   tokens: Record<string, StoredToken>;
   /** By id (as string key). */
   segments: Record<string, Segment>;
@@ -102,6 +119,7 @@ export const forkService = (state: ServiceState): ServiceState => ({
   // Records from before passwords hold none: every user then signs in with a token only.
   passwords: { ...(state.passwords ?? {}) },
   nextUserId: state.nextUserId,
+  ...(state.passwordLinks === undefined ? {} : { passwordLinks: { ...state.passwordLinks } }),
   tokens: { ...state.tokens },
   segments: { ...(state.segments ?? {}) },
   nextSegmentId: state.nextSegmentId ?? 1,

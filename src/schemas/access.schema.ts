@@ -75,6 +75,19 @@ export const CreateUserSchema = v.pipe(
 );
 export type CreateUser = v.InferOutput<typeof CreateUserSchema>;
 
+/**
+ * Body of `PUT /api/admin/user-admin/:userId` (Unleash's): what changes of `name`, `email` and `rootRole`; a field
+ * left out stays, `null` clears a name or email.
+ *
+ * @example v.parse(UpdateUserSchema, { rootRole: 'Editor' }) // { rootRole: 2 }
+ */
+export const UpdateUserSchema = strictObject({
+  email: v.optional(v.nullable(v.pipe(v.string(mustBe('a string')), v.maxLength(255, 'must be at most 255 characters'), v.rfcEmail('must be a valid email address')))),
+  name: v.optional(v.nullable(nonEmptyString(100))),
+  rootRole: v.optional(RootRoleSchema),
+});
+export type UpdateUser = v.InferOutput<typeof UpdateUserSchema>;
+
 /** `backend` is Unleash's other name of a client token; it is stored as `client`. */
 const TOKEN_TYPES = ['admin', 'client', 'backend', 'frontend'] as const;
 

@@ -74,3 +74,13 @@ export function endSession(registry: Registry, key: string): Promise<void> {
 export function endSessionsOfUser(registry: Registry, userId: number): Promise<number> {
   return registry.sessions.endWhere((record) => record.userId === userId);
 }
+
+/**
+ * Ends every session of a user, however it signed in: by password, or by one of their personal tokens
+ * ("sign out everywhere"). Their tokens keep working for the API.
+ */
+export function endEverySessionOf(registry: Registry, userId: number): Promise<number> {
+  const tokens = registry.service.state.tokens;
+  return registry.sessions.endWhere((record) => record.userId === userId
+    || (record.tokenHash !== null && Object.hasOwn(tokens, record.tokenHash) && tokens[record.tokenHash]!.userId === userId));
+}

@@ -17,6 +17,14 @@ export async function createUser(registry: Registry, input: Omit<User, 'id' | 'c
   return fromDecision(await registry.service.send({ type: 'user.create', user, passwordHash: hash?.value }, principalLabel(principal)));
 }
 
+/**
+ * Changes a user's name, email and/or root role (Unleash's `PUT /api/admin/user-admin/:id`); the mailbox refuses
+ * to take the Admin role from the last root Admin.
+ */
+export async function updateUser(registry: Registry, input: { userId: number; name?: string | null | undefined; email?: string | null | undefined; rootRole?: number | undefined }, principal: Principal): Promise<Result<User>> {
+  return fromDecision(await registry.service.send({ type: 'user.update', ...input }, principalLabel(principal)));
+}
+
 /** Projects where `userId` is the only Owner: deleting the user would leave them without one. */
 function soleOwnerOf(registry: Registry, userId: number): string[] {
   const key = String(userId);

@@ -3,6 +3,7 @@ import {
   decideCreateContextField, decideCreateStrategyDefinition, decideDeleteContextField, decideDeleteStrategyDefinition,
   decideDeleteLegalValue, decideDeprecateStrategyDefinition, decideSetLegalValue, decideUpdateContextField, decideUpdateStrategyDefinition,
 } from './service-definitions.js';
+import { decideUserChange, passwordSetEvents } from './service-users.js';
 import { decideCreateSegment, decideDeleteSegment, decideUpdateSegment } from './service-segments.js';
 import { accept, fail, refuse, type Decision } from '../errors.js';
 import { ROOT_ADMIN } from '../roles.js';
@@ -66,8 +67,12 @@ function decideAny(draft: ServiceState, command: ServiceCommand, context: Comman
     case 'user.password.set': {
       const user = draft.users[String(command.userId)];
       if (!user) return refuse(fail('NotFoundError', `Could not find user with id ${command.userId}`));
-      return accept([{ type: 'user.password-set', userId: user.id, passwordHash: command.passwordHash }], user);
+      return accept(passwordSetEvents(draft, user.id, command.passwordHash), user);
     }
+    case 'user.update':
+    case 'user.password-link.create':
+    case 'user.password-link.use':
+      return decideUserChange(draft, command, context);
     case 'user.delete': {
       const user = draft.users[String(command.userId)];
       if (!user) return refuse(fail('NotFoundError', `No user with id ${command.userId}`));

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The console's assets by logical name. */
-export type AssetName = 'console.css' | 'htmx.js' | 'htmx-sse.js' | 'flag-page.js' | 'definitions.js';
+export type AssetName = 'console.css' | 'htmx.js' | 'htmx-sse.js' | 'flag-page.js' | 'definitions.js' | 'copy-secret.js' | 'set-password.js';
 
 interface Asset {
   path: string;
@@ -29,6 +29,8 @@ const SOURCES: Record<AssetName, () => string> = {
   'htmx-sse.js': () => require.resolve('htmx-ext-sse/dist/sse.min.js'),
   'flag-page.js': () => STATIC('flag-page.js'),
   'definitions.js': () => STATIC('definitions.js'),
+  'copy-secret.js': () => STATIC('copy-secret.js'),
+  'set-password.js': () => STATIC('set-password.js'),
 };
 
 const TYPES: Record<string, string> = { css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8' };

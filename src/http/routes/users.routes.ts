@@ -1,11 +1,11 @@
 /** Users (docs/api-decisions.md "Projects, environments, users, roles, tokens"); every route needs `ADMIN`. */
 import type { User } from '../../domain/service-state.js';
 import { allUsers, rootRoles, userById } from '../../queries/access.query.js';
-import { ChangeOwnPasswordSchema, CreateUserSchema, SetPasswordSchema } from '../../schemas/access.schema.js';
+import { ChangeOwnPasswordSchema, CreateUserSchema, SetPasswordSchema, UpdateUserSchema } from '../../schemas/access.schema.js';
 import { UserParamsSchema } from '../../schemas/params.schema.js';
 import { changeOwnPassword, setPassword } from '../../use-cases/passwords.use-cases.js';
-import { createUser, deleteUser } from '../../use-cases/users.use-cases.js';
-import { defineRoute, type RouteSpec } from '../route.js';
+import { createUser, deleteUser, updateUser } from '../../use-cases/users.use-cases.js';
+import { defineRoute, inputOf, type RouteSpec } from '../route.js';
 import { UserListView, UserView } from '../views.js';
 
 /** A user as the API shows it (the stored record; it holds nothing secret: password hashes are kept apart). */
@@ -31,6 +31,13 @@ export const userRoutes: RouteSpec[] = [
     method: 'get', path: '/api/admin/user-admin/:userId', tag: 'Users', permission: 'ADMIN',
     summary: 'Get a user', params: UserParamsSchema, success: { status: 200, description: 'The user', schema: UserView }, errors: ['NotFoundError'],
     handle: ({ params, registry }) => userById(registry, params.userId),
+    view: userView,
+  }),
+  defineRoute({
+    method: 'put', path: '/api/admin/user-admin/:userId', tag: 'Users', permission: 'ADMIN',
+    summary: 'Change a user\'s `name`, `email` or `rootRole` (the last root Admin keeps the Admin role)',
+    params: UserParamsSchema, body: UpdateUserSchema, success: { status: 200, description: 'The user', schema: UserView }, errors: ['NotFoundError', 'NameExistsError'],
+    handle: ({ params, body, principal, registry }) => updateUser(registry, inputOf(params, body), principal),
     view: userView,
   }),
   defineRoute({

@@ -173,6 +173,7 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/admin/user-admin': { kind: 'admin', body: { username: 'made' } },
   'GET /api/admin/user-admin': { kind: 'admin' },
   'GET /api/admin/user-admin/:userId': { kind: 'admin' },
+  'PUT /api/admin/user-admin/:userId': { kind: 'admin', params: { userId: 'victim' }, body: { rootRole: 2 } },
   'DELETE /api/admin/user-admin/:userId': { kind: 'admin', params: { userId: 'victim' } },
   'POST /api/admin/user-admin/:userId/change-password': { kind: 'admin', body: { password: 'matrix-new-pass' } },
   'POST /api/admin/user/change-password': { kind: 'self', body: { password: 'matrix-own-pass', confirmPassword: 'matrix-own-pass' } },

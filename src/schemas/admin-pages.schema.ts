@@ -1,0 +1,42 @@
+/**
+ * The URL state of the console's user, account and token pages (`/admin/users`, `/admin/tokens`, `/account`),
+ * validated as an API route validates its query. Their forms are read field by field and checked with the API's
+ * own body schemas, so a refused form shows the API's message next to its field.
+ */
+import * as v from 'valibot';
+import { looseObject } from './common.schema.js';
+import { mustBe } from './messages.js';
+
+/** `?q=&page=&done=`: a search, a page number (from 1) and the confirmation of a change just made. */
+export const ListPageQuerySchema = looseObject({
+  q: v.optional(v.pipe(v.string(mustBe('a string, given once')), v.maxLength(200, 'must be at most 200 characters'), v.transform((s) => s.trim())), ''),
+  page: v.optional(v.pipe(v.string(mustBe('a string, given once')), v.regex(/^\d{0,6}$/, 'must be a whole number'), v.transform((s) => Number(s) || 1)), '1'),
+  done: v.optional(v.pipe(v.string(mustBe('a string, given once')), v.maxLength(40, 'must be at most 40 characters'))),
+});
+export type ListPageQuery = v.InferOutput<typeof ListPageQuerySchema>;
+
+/** `?done=` alone (a page that is no list). */
+export const DoneQuerySchema = looseObject({
+  done: v.optional(v.pipe(v.string(mustBe('a string, given once')), v.maxLength(40, 'must be at most 40 characters'))),
+});
+
+/**
+ * The field a message of the API names first (`"password": …` names `password`), when it is one of `fields`;
+ * else null (the form as a whole).
+ *
+ * @example fieldNamed('"email": must be a valid email address', ['email', 'name']) // 'email'
+ */
+export function fieldNamed<F extends string>(message: string, fields: readonly F[]): F | null {
+  const quoted = /^"([A-Za-z]+)"/.exec(message)?.[1];
+  if (quoted !== undefined && (fields as readonly string[]).includes(quoted)) return quoted as F;
+  const word = fields.find((f) => new RegExp(`\\b${f}\\b`, 'i').test(message));
+  return word ?? null;
+}
+
+const field = (max: number) => v.optional(v.pipe(v.string(mustBe('a string, given once')), v.maxLength(max, `must be at most ${max} characters`)), '');
+
+/** The landing form of a one-time password link (`POST /set-password`): its secret (checked where it is used). */
+export const SetPasswordLinkSchema = looseObject({ secret: v.pipe(field(100), v.transform((s) => s.trim())) });
+
+/** The new-password form of a link (`POST /set-password/save`). */
+export const SetPasswordFormSchema = looseObject({ secret: v.pipe(field(100), v.transform((s) => s.trim())), password: field(256), confirmPassword: field(256) });
