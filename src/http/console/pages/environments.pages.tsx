@@ -30,9 +30,11 @@ const BACK = { status: 303, description: 'Back to the environments page' };
 const NOTICES = { created: 'Environment created.', saved: 'Type saved.', moved: 'Environment moved.', on: 'Environment turned on.', off: 'Environment turned off.', deleted: 'Environment deleted.' } as const;
 
 function environmentsPage(c: Context<AppEnv>, deps: AppDeps, status = 200, refused?: { form: string; error: Pick<DomainError, 'kind' | 'message'>; fields: readonly string[] }): Response {
+  // A taken name is the name field's message, though it does not start with the field's path.
+  const field = (e: Pick<DomainError, 'kind' | 'message'>, fields: readonly string[]) => (e.kind === 'NameExistsError' && fields.includes('name') ? 'name' : namedField(e.message, fields));
   const done = c.req.query('done');
   const { _csrf: _, ...values } = c.get('form') ?? {};
-  const error = refused ? { form: refused.form, field: namedField(refused.error.message, refused.fields), message: refused.error.message, values } : undefined;
+  const error = refused ? { form: refused.form, field: field(refused.error, refused.fields), message: refused.error.message, values } : undefined;
   return renderPage(c, (
     <EnvironmentsPage frame={frameOf(c, deps)} environments={listEnvironments(deps.registry)} mayChange={isAllowed(c.get('principal'), 'ADMIN', undefined)}
       error={error} notice={done !== undefined && Object.hasOwn(NOTICES, done) ? NOTICES[done as keyof typeof NOTICES] : undefined} />

@@ -89,7 +89,7 @@ function Actions({ env, p, index, count }: { env: ListedEnvironment; p: Environm
       <PostButton action={`${envPath(env.name)}/${env.enabled ? 'off' : 'on'}`} csrf={csrf} label={env.enabled ? 'Turn off' : 'Turn on'} ariaLabel={`Turn ${env.name} ${env.enabled ? 'off' : 'on'}`} class="button button-small" />
       {env.protected ? null : (
         <details class="confirm">
-          <summary class="button button-small button-danger-outline" aria-label={`Delete ${env.name}…`}>Delete…</summary>
+          <summary class="button button-small button-danger-outline"><span>Delete<span class="sr-only">{` ${env.name}`}</span>…</span></summary>
           <div class="confirm-panel confirm-right" role="group" aria-label={`Delete ${env.name}`}>
             <p>{`Delete the environment "${env.name}"? It is connected to ${plural(env.projectCount, 'project')} and is the environment of ${plural(env.apiTokenCount, 'API token')}. An environment a flag or a token still uses cannot be deleted.`}</p>
             <PostButton action={`${envPath(env.name)}/delete`} csrf={csrf} class="button button-danger" label={`Delete ${env.name}`} />
@@ -111,7 +111,7 @@ export function EnvironmentsPage(p: EnvironmentsPageProps) {
       {error && error.form !== 'create' && error.field === null ? <p class="alert alert-error" role="alert">{error.message}</p> : null}
       {mayChange ? null : <p class="alert alert-info">You can read the environments; your roles do not allow changing them.</p>}
       <div class="card table-card">
-        <div class="table-scroll" tabindex={0} role="region" aria-label="Environments, in sort order">
+        <div class="table-scroll admin-table-scroll" tabindex={0} role="region" aria-label="Environments, in sort order">
           <table class="data-table env-table">
             <thead>
               <tr><th scope="col">#</th><th scope="col">Name</th><th scope="col">Type</th><th scope="col">State</th><th scope="col">Used by</th>{mayChange ? <th scope="col">Actions</th> : null}</tr>
