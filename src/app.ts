@@ -65,6 +65,7 @@ import { projectFlagsPages } from './http/console/pages/project-flags.pages.js';
 import { flagSwitchPages } from './http/console/pages/flag-switch.pages.js';
 import { adminPages } from './http/console/pages/admin.pages.js';
 import { environmentPages } from './http/console/pages/environments.pages.js';
+import { segmentPages } from './http/console/pages/segments.pages.js';
 
 /** Every route record (all authenticated but `POST /edge/validate`, the sign-in routes and page), in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */
 export const ROUTES: RouteSpec[] = [
@@ -105,6 +106,7 @@ export const ROUTES: RouteSpec[] = [
   ...flagSwitchPages,
   ...adminPages,
   ...environmentPages,
+  ...segmentPages,
 ];
 
 /**
