@@ -62,7 +62,7 @@ export function SegmentList(p: SegmentListProps) {
     <AdminFrame frame={p.frame} title="Segments" current="segments" lead="Named sets of constraints that strategies share. A segment of a project is used by that project's strategies only."
       actions={p.mayCreate ? <a class="button button-primary" href="/admin/segments/new">New segment</a> : undefined}>
       {p.notice ? <p class="alert alert-info" role="status">{p.notice}</p> : null}
-      <form method="get" action="/admin/segments" class="filters segment-search" role="search">
+      <form method="get" action="/admin/segments" class="segment-search" role="search">
         <label for="segment-q">Search segments</label>
         <input type="search" id="segment-q" name="q" value={p.q} maxlength={100} />
         <button type="submit" class="button button-small">Search</button>
