@@ -66,6 +66,7 @@ import { flagSwitchPages } from './http/console/pages/flag-switch.pages.js';
 import { adminPages } from './http/console/pages/admin.pages.js';
 import { environmentPages } from './http/console/pages/environments.pages.js';
 import { segmentPages } from './http/console/pages/segments.pages.js';
+import { projectSettingsPages } from './http/console/pages/project-settings.pages.js';
 
 /** Every route record (all authenticated but `POST /edge/validate`, the sign-in routes and page), in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */
 export const ROUTES: RouteSpec[] = [
@@ -107,6 +108,7 @@ export const ROUTES: RouteSpec[] = [
   ...adminPages,
   ...environmentPages,
   ...segmentPages,
+  ...projectSettingsPages,
 ];
 
 /**
