@@ -33,9 +33,9 @@ export function GeneralSection({ model }: { model: SettingsModel }) {
         </form>
       ) : (
         <dl class="facts">
-          <dt>Name</dt><dd>{project.name}</dd>
-          <dt>Id</dt><dd><code>{project.id}</code></dd>
-          <dt>Description</dt><dd>{project.description || <span class="muted">No description</span>}</dd>
+          <div><dt>Name</dt><dd>{project.name}</dd></div>
+          <div><dt>Id</dt><dd><code>{project.id}</code></dd></div>
+          <div><dt>Description</dt><dd>{project.description || <span class="muted">No description</span>}</dd></div>
         </dl>
       )}
     </section>

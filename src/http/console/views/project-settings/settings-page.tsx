@@ -20,7 +20,7 @@ export function SettingsPage({ model }: { model: SettingsModel }) {
       <ProjectNav projectId={project.id} projectName={project.name} current="settings" />
       {model.notice ? <p class="alert alert-info" role="status">{model.notice}</p> : null}
       {model.may.update || model.may.access ? null : <p class="alert alert-info">You can read these settings; your roles do not allow changing them.</p>}
-      <div class="stack">
+      <div class="stack settings-stack">
         <GeneralSection model={model} />
         <MembersSection model={model} />
         <EnvironmentsSection model={model} />
