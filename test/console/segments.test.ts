@@ -142,7 +142,7 @@ describe('the segment pages', () => {
     expect(await seriousViolations(page)).toEqual([]);
     expect(await scrollsSideways(page)).toBe(false);
     await screenshot(page, 'segment-viewer-phone');
-    expect((await page.goto(`${server.base}/admin/segments/new`))?.status()).toBe(403);
+    expect((await page.goto(`${server.base}/admin/new-segment`))?.status()).toBe(403);
     const csrf = JSON.parse((await page.locator('body').getAttribute('hx-headers'))!)['X-CSRF-Token'] as string;
     const refused = await fetch(`${server.base}/admin/segments/${made.body.id}/delete`, {
       method: 'POST', redirect: 'manual',

@@ -95,7 +95,7 @@ export const segmentPages: RouteSpec[] = [
     handle: ({ c, deps }) => listPage(c, deps),
   }),
   defineRoute({
-    ...page, method: 'get', path: '/admin/segments/new', permission: 'UPDATE_SEGMENT', scope: 'segment', success: HTML,
+    ...page, method: 'get', path: '/admin/new-segment', permission: 'UPDATE_SEGMENT', scope: 'segment', success: HTML,
     summary: 'The new-segment form (`?project=`: a segment of that project)',
     handle: ({ c, deps }) => editorPage(c, deps, undefined, { name: '', description: '', project: c.req.query('project') ?? '', constraints: [] }),
   }),

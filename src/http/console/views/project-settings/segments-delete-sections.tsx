@@ -11,7 +11,7 @@ export function SegmentsSection({ model }: { model: SettingsModel }) {
     <section class="card settings-section" id="segments" aria-labelledby="segments-title">
       <div class="section-head">
         <h2 id="segments-title" class="section-title">Segments</h2>
-        {model.may.update ? <a class="button button-small" href={`/admin/segments/new?project=${encodeURIComponent(model.project.id)}`}>New segment<span class="sr-only"> of this project</span></a> : null}
+        {model.may.update ? <a class="button button-small" href={`/admin/new-segment?project=${encodeURIComponent(model.project.id)}`}>New segment<span class="sr-only"> of this project</span></a> : null}
       </div>
       {model.projectSegments.length === 0
         ? <p class="muted">No segments of this project. Its strategies may use the global segments too.</p>

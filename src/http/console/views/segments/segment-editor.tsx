@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 /**
- * A segment's page (`/admin/segments/:id`, and `/admin/segments/new`): its name, description, project and
+ * A segment's page (`/admin/segments/:id`, and `/admin/new-segment`): its name, description, project and
  * constraints in the same constraint editor as a strategy's; where it is used; delete after a confirmation
  * naming those uses. Without the right to change it, the same facts read-only.
  */

@@ -60,7 +60,7 @@ function UsedBy({ usage }: { usage: SegmentUsageSummary }) {
 export function SegmentList(p: SegmentListProps) {
   return (
     <AdminFrame frame={p.frame} title="Segments" current="segments" lead="Named sets of constraints that strategies share. A segment of a project is used by that project's strategies only."
-      actions={p.mayCreate ? <a class="button button-primary" href="/admin/segments/new">New segment</a> : undefined}>
+      actions={p.mayCreate ? <a class="button button-primary" href="/admin/new-segment">New segment</a> : undefined}>
       {p.notice ? <p class="alert alert-info" role="status">{p.notice}</p> : null}
       <form method="get" action="/admin/segments" class="segment-search" role="search">
         <label for="segment-q">Search segments</label>
