@@ -76,6 +76,9 @@ import { userPages } from './http/console/pages/users.pages.js';
 import { setPasswordPages } from './http/console/pages/set-password.pages.js';
 import { accountPages } from './http/console/pages/account.pages.js';
 import { tokenPages } from './http/console/pages/tokens.pages.js';
+import { environmentPages } from './http/console/pages/environments.pages.js';
+import { segmentPages } from './http/console/pages/segments.pages.js';
+import { projectSettingsPages } from './http/console/pages/project-settings.pages.js';
 
 /** Every route record (all authenticated but `POST /edge/validate`, the sign-in routes and page), in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */
 export const ROUTES: RouteSpec[] = [
@@ -122,6 +125,9 @@ export const ROUTES: RouteSpec[] = [
   ...playgroundPages,
   ...userPages, ...setPasswordPages, ...accountPages,
   ...tokenPages,
+  ...environmentPages,
+  ...segmentPages,
+  ...projectSettingsPages,
 ];
 
 /**

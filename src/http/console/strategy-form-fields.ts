@@ -5,7 +5,7 @@
  * and a draft becomes the body the API's schema validates.
  */
 import { CONSTRAINT_OPERATORS, type ConstraintOperator } from '../../schemas/constraint.schema.js';
-import type { Strategy } from '../../domain/types.js';
+import type { Strategy, StrategyInput } from '../../domain/types.js';
 import { variantDraftOf, variantDraftsFromForm, variantFieldOf, variantsBodyOf, type VariantDraft } from './variant-form-fields.js';
 
 /** One constraint as the form holds it: the values one per line. */
@@ -37,22 +37,22 @@ export function newStrategyDraft(stickiness = 'default'): StrategyDraft {
   return { name: 'flexibleRollout', title: '', disabled: false, parameters: { rollout: '100', stickiness, groupId: '' }, constraints: [], segments: [], variants: [] };
 }
 
-/** A stored strategy as a draft. */
-export function draftOf(strategy: Strategy): StrategyDraft {
+/** A stored strategy (a flag's, or a project's default strategy) as a draft. */
+export function draftOf(strategy: Strategy | StrategyInput): StrategyDraft {
   return {
     name: strategy.name,
     title: strategy.title ?? '',
     disabled: strategy.disabled === true,
     parameters: { ...strategy.parameters },
-    constraints: strategy.constraints.map((c) => ({
+    constraints: (strategy.constraints ?? []).map((c) => ({
       contextName: c.contextName,
       operator: c.operator,
       values: takesList(c.operator) ? (c.values ?? []).join('\n') : (c.value ?? ''),
       inverted: c.inverted === true,
       caseInsensitive: c.caseInsensitive === true,
     })),
-    segments: [...strategy.segments],
-    variants: strategy.variants.map(variantDraftOf),
+    segments: [...(strategy.segments ?? [])],
+    variants: (strategy.variants ?? []).map(variantDraftOf),
   };
 }
 

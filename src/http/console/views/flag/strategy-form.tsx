@@ -4,65 +4,24 @@
  * disabled mark, its constraints (every operator of the contract; one empty row adds a constraint) and its
  * segments and its variants. Field names are the API body's paths, so the API's message lands next to its field.
  */
-import { CONSTRAINT_OPERATORS, OPERATOR_LABELS, type ConstraintDraft, type StrategyDraft } from '../../strategy-form-fields.js';
+import type { StrategyDraft } from '../../strategy-form-fields.js';
+import { ConstraintEditor, Options } from './constraint-editor.js';
 import { Csrf, errorAttrs, FieldError, FormAlert, idOf } from './form-parts.js';
 import type { FlagPageModel } from './flag-model.js';
 import { VariantRow } from './variant-row.js';
 
 const STICKINESS = ['default', 'userId', 'sessionId', 'random'];
 
+/** What the strategy form reads of its page (the flag page, a project's default strategies). */
+export type StrategyFormModel = Pick<FlagPageModel, 'frame' | 'error' | 'segments' | 'contextFields' | 'strategyTypes'>;
+
 interface FormProps {
-  model: FlagPageModel;
+  model: StrategyFormModel;
   /** `strategy:<env>:<id|new>`: which form a refusal names. */
   form: string;
   action: string;
   draft: StrategyDraft;
   submit: string;
-}
-
-/** A select of `options` with `current` kept even when it is not one of them. */
-function Options({ options, current }: { options: string[]; current: string }) {
-  const all = options.includes(current) || current === '' ? options : [current, ...options];
-  return <>{all.map((o) => <option value={o} selected={o === current}>{o}</option>)}</>;
-}
-
-function ConstraintRow({ p, row, c, isNew }: { p: FormProps; row: number; c: ConstraintDraft; isNew: boolean }) {
-  const { error } = p.model;
-  const name = (field: string) => `constraints.${row}.${field}`;
-  const id = (field: string) => idOf(p.form, 'c', String(row), field);
-  const attrs = (field: string, hint?: string) => errorAttrs(error, p.form, name(field), id(field), hint);
-  return (
-    <fieldset class={isNew ? 'constraint constraint-new' : 'constraint'}>
-      <legend>{isNew ? 'Add a constraint' : `Constraint ${row + 1}`}</legend>
-      {isNew ? <input type="hidden" name={name('new')} value="true" /> : null}
-      <div class="field">
-        <label for={id('contextName')}>Context field</label>
-        <select id={id('contextName')} name={name('contextName')} {...attrs('contextName')}>
-          {isNew ? <option value="" selected={c.contextName === ''}>Choose a field</option> : null}
-          <Options options={p.model.contextFields} current={c.contextName} />
-        </select>
-        <FieldError error={error} form={p.form} field={name('contextName')} id={id('contextName')} />
-      </div>
-      <div class="field">
-        <label for={id('operator')}>Operator</label>
-        <select id={id('operator')} name={name('operator')} {...attrs('operator')}>
-          {CONSTRAINT_OPERATORS.map((op) => <option value={op} selected={op === c.operator}>{`${OPERATOR_LABELS[op]} (${op})`}</option>)}
-        </select>
-        <FieldError error={error} form={p.form} field={name('operator')} id={id('operator')} />
-      </div>
-      <div class="field field-wide">
-        <label for={id('values')}>Values</label>
-        <textarea id={id('values')} name={name('values')} rows={2} {...attrs('values', `${id('values')}-hint`)}>{c.values}</textarea>
-        <p class="hint" id={`${id('values')}-hint`}>One per line. Number, date and version operators take the first line.</p>
-        <FieldError error={error} form={p.form} field={name('values')} id={id('values')} />
-      </div>
-      <div class="field field-wide checks">
-        <label class="check"><input type="checkbox" name={name('inverted')} checked={c.inverted} /> Invert (NOT)</label>
-        <label class="check"><input type="checkbox" name={name('caseInsensitive')} checked={c.caseInsensitive} /> Case-insensitive</label>
-        {isNew ? null : <label class="check"><input type="checkbox" name={name('remove')} /> Remove this constraint</label>}
-      </div>
-    </fieldset>
-  );
 }
 
 function RolloutFields({ p }: { p: FormProps }) {
@@ -121,7 +80,6 @@ export function StrategyForm(p: FormProps) {
   const { model, form, draft } = p;
   const { error } = model;
   const id = (field: string) => idOf(form, field);
-  const fresh: ConstraintDraft = { contextName: '', operator: 'IN', values: '', inverted: false, caseInsensitive: false };
   return (
     <form method="post" action={p.action} class="form-grid strategy-form" aria-label={p.submit}>
       <Csrf token={model.frame.csrf} />
@@ -142,11 +100,7 @@ export function StrategyForm(p: FormProps) {
       <div class="field field-wide checks">
         <label class="check"><input type="checkbox" name="disabled" checked={draft.disabled} /> Disabled (kept, but not evaluated)</label>
       </div>
-      <div class="field-wide constraints">
-        <h5 class="form-subtitle">Constraints</h5>
-        {draft.constraints.map((c, row) => <ConstraintRow p={p} row={row} c={c} isNew={false} />)}
-        <ConstraintRow p={p} row={draft.constraints.length} c={fresh} isNew />
-      </div>
+      <ConstraintEditor error={error} form={form} contextFields={model.contextFields} constraints={draft.constraints} />
       {model.segments.length > 0 ? (
         <fieldset class="field-wide segments" {...errorAttrs(error, form, 'segments', id('segments'))}>
           <legend>Segments</legend>
