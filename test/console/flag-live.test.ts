@@ -30,7 +30,7 @@ describe('the flag page among the project\'s pages', () => {
   test('has the project navigation, and its history link shows the flag\'s timeline', async ({ server }) => {
     const page = await openFlag(server);
     const nav = page.getByRole('navigation', { name: 'Project Default' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Flags', 'History', 'Compare']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Flags', 'History', 'Compare', 'Export and import', 'Settings']);
     await page.getByRole('link', { name: 'History of this flag' }).click();
     await page.waitForURL(/\/projects\/default\/history\?feature=checkout$/);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('History of checkout');
