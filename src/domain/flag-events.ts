@@ -47,10 +47,8 @@ export function applyFlagEvent(flag: Flag | undefined, event: FlagEvent): Flag |
   if (event.type === 'flag.deleted') return null;
   if (!flag) throw new Error(`event ${event.type} for unknown flag "${event.name}"`);
   // The stages a report entered, as the stage machine decided them; the flag keeps its version.
-  if (event.type === 'flag.stages-entered') return Object.assign({}, flag, { stages: withEntered(flag.stages, event.stages, event.at) });
+  if (event.type === 'flag.stages-entered') return { ...flag, stages: withEntered(flag.stages, event.stages, event.at) };
   const { version } = event;
-  // Keys a flag may not have yet (`tags`, `dependencies`, an imported flag's `version`) are added with
-  // Object.assign, not `{ ...flag, newKey }`: docs/performance.md "No spread that adds keys".
   switch (event.type) {
     case 'flag.updated':
       return { ...flag, ...event.after, version };
@@ -96,20 +94,20 @@ export function applyFlagEvent(flag: Flag | undefined, event: FlagEvent): Flag |
     case 'variants.updated':
       return { ...flag, variants: event.variants, version };
     case 'flag.tagged':
-      return Object.assign({}, flag, { tags: retagged(flag.tags ?? [], event.added, event.removed), version });
+      return { ...flag, tags: retagged(flag.tags ?? [], event.added, event.removed), version };
     case 'dependency.added':
-      return Object.assign({}, flag, { dependencies: [...(flag.dependencies ?? []).filter((d) => d.feature !== event.dependency.feature), event.dependency], version });
+      return { ...flag, dependencies: [...(flag.dependencies ?? []).filter((d) => d.feature !== event.dependency.feature), event.dependency], version };
     case 'flag.completed':
-      return Object.assign({}, flag, { stages: Object.assign({}, flag.stages, { completed: event.completion }), version });
+      return { ...flag, stages: { ...flag.stages, completed: event.completion }, version };
     case 'flag.uncompleted': {
       const { completed: _completed, ...stages } = flag.stages ?? {};
-      return Object.assign({}, flag, { stages, version });
+      return { ...flag, stages, version };
     }
     case 'flag.imported':
-      return withDicts(Object.assign({}, event.flag, { version }));
+      return withDicts({ ...event.flag, version });
     case 'dependencies.removed': {
       const gone = new Set(event.removed.map((d) => d.feature));
-      return Object.assign({}, flag, { dependencies: (flag.dependencies ?? []).filter((d) => !gone.has(d.feature)), version });
+      return { ...flag, dependencies: (flag.dependencies ?? []).filter((d) => !gone.has(d.feature)), version };
     }
   }
 }

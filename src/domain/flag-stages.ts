@@ -36,7 +36,7 @@ export function entersStages(flag: Flag, environment: string, production: boolea
 
 /** `stages` with each of `entered` recorded at `at`; a stage already entered keeps its first moment. */
 export function withEntered(stages: FlagStages | undefined, entered: readonly SeenStage[], at: string): FlagStages {
-  const next: FlagStages = Object.assign({}, stages);
+  const next: FlagStages = { ...stages };
   for (const stage of entered) {
     if (stage === 'pre-live') next.preLive ??= at;
     else next.live ??= at;

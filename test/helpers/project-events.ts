@@ -60,7 +60,7 @@ export const flagDisabled = (flag: string, environment = 'development'): Project
 
 export const flagArchived = (flag: string): ProjectEvent => ({ type: 'flag.archived', name: flag, version: 0, at: AT });
 
-export const flagRevived = (flag: string): ProjectEvent => ({ type: 'flag.revived', name: flag, version: 0 });
+export const flagRevived = (flag: string): ProjectEvent => ({ type: 'flag.revived', name: flag, version: 0, at: AT });
 
 /** A flag deleted for good; by default any archived flag of that name is the `before`. */
 export const flagDeleted = (flag: string, before: Flag = expect.objectContaining({ name: flag, archived: true }) as Flag): ProjectEvent =>

