@@ -42,7 +42,8 @@ async function dumpOf(dataDir: string): Promise<any> {
 }
 
 /** A flag without what the target assigns (strategy ids, archive time). */
-const canonicalFlag = (flag: any) => JSON.parse(JSON.stringify(flag, (key, value) => (key === 'id' || key === 'archivedAt' ? undefined : value)));
+/** A flag without what flagpole alone keeps: ids, when it was archived, its lifecycle stages (not carried from Unleash). */
+const canonicalFlag = (flag: any) => JSON.parse(JSON.stringify(flag, (key, value) => (key === 'id' || key === 'archivedAt' || key === 'stages' ? undefined : value)));
 
 const flagOf = (dump: any, name: string) => dump.projects.find((p: any) => p.id === 'default').flags.find((f: any) => f.name === name);
 

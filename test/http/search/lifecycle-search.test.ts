@@ -68,7 +68,8 @@ describe('search', () => {
     expect((await h.json('POST', `${flagPath('done')}/lifecycle/uncomplete`)).status).toBe(200);
     expect(await namesOf(h, 'lifecycle=IS:initial')).toEqual(['done', 'fresh', 'web-fresh']);
     expect((await h.json('POST', '/api/admin/projects/default/revive', { features: ['old'] })).status).toBe(200);
-    expect(await namesOf(h, 'lifecycle=IS:pre-live')).toEqual(['old', 'tried']);
+    expect(await namesOf(h, 'lifecycle=IS:initial')).toEqual(['done', 'fresh', 'old', 'web-fresh']);
+    expect(await namesOf(h, 'lifecycle=IS:archived')).toEqual([]);
   });
 
   test('an unknown stage or a filter without an operator is a 400 naming the parameter', async ({ h }) => {
