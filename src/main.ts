@@ -55,6 +55,7 @@ async function main(): Promise<void> {
   // Hono serves every route; the SDK poll, its stream and the browser read are answered by Node before it (serveApp).
   const server = serveApp(app, { port: config.port, hostname: config.host, serverOptions }, (info) => {
     log.info({ address: info.address, port: info.port, dataDir: config.dataDir, projects: registry.projectIds().length, recoveredMs: Date.now() - started }, `listening on http://${info.address}:${info.port}`);
+    void app.warm();
   });
 
   server.maxConnections = config.maxConnections;

@@ -34,9 +34,12 @@ export interface FlagRowProps {
 
 const MARKS: Record<FlagRow['mark'], string> = { archived: 'Archived', stale: 'Stale', 'potentially-stale': 'Potentially stale', fresh: 'Active' };
 
+// One formatter for every row: `toLocaleDateString` with options builds a formatter on each call.
+const SHORT_DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+
 /** A date as the table shows it: `27 Nov 2026`. */
 export function shortDate(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  return SHORT_DATE.format(new Date(iso));
 }
 
 /** How long ago `iso` was at `now`, in the largest whole unit: `5 min ago`, `3 days ago`. */
