@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     dataDir: config.dataDir, initEnvironments: config.initEnvironments,
     snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits,
     usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs,
-    sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs },
+    sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes,
   });
   processMetrics();
   for (const notice of registry.notices) log.warn({ key: notice.key }, `recovery: ${notice.message}`);
