@@ -124,7 +124,7 @@ export function StrategyForm(p: FormProps) {
   const fresh: ConstraintDraft = { contextName: '', operator: 'IN', values: '', inverted: false, caseInsensitive: false };
   return (
     <form method="post" action={p.action} class="form-grid strategy-form" aria-label={p.submit}>
-      <Csrf token={model.frame.csrf} />
+      <Csrf token={model.frame.csrf} ifMatch={model.ifMatch} />
       <div class="field-wide"><FormAlert error={error} form={form} /></div>
       <div class="field">
         <label for={id('name')}>Strategy</label>
