@@ -128,7 +128,8 @@ export function FlagRowBody({ projectId, row, may, csrf, back, now, note }: Flag
       hx-vals={JSON.stringify({ have: String(row.version) })}>
       <tr>
         {may.select
-          ? <td class="col-select"><input type="checkbox" name="features" value={row.name} form="bulk-form" aria-label={`Select ${row.name}`} class="row-select" /></td>
+          // Kept as it is when the row is drawn again (hx-preserve): a live update does not undo a selection.
+          ? <td class="col-select"><input type="checkbox" id={`select-${row.name}`} hx-preserve="true" name="features" value={row.name} form="bulk-form" aria-label={`Select ${row.name}`} class="row-select" /></td>
           : null}
         <th scope="row" class="col-name">
           <a href={flagUrl(projectId, row.name)} class="flag-name">{row.name}</a>
