@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { keys, seqPart } from '../../snapshots/keys.js';
 import { readLog } from '../../snapshots/recovery.js';
 import type { Store } from '../../snapshots/store.js';
@@ -29,6 +30,8 @@ export interface CheckpointBounds {
 }
 
 const DEFAULT_BOUNDS: CheckpointBounds = { interval: 2048, most: 64 };
+/** Records a replay running ahead evolves between two turns of the event loop (a few milliseconds). */
+const AHEAD_SLICE = 256;
 
 /**
  * States of one project after past log records, from snapshots plus the log (the dump engine's way).
@@ -157,6 +160,8 @@ export class PastStates {
       if (ahead) {
         ahead.at = record.seq;
         if (ahead.waiters.length > 0) ahead.waiters = ahead.waiters.filter((w) => (w.seq <= record.seq ? (w.resolve(), false) : true));
+        // Records read ahead come without a turn of the event loop between them: let requests in now and then.
+        if (record.seq % AHEAD_SLICE === 0) await nextTurn();
       }
     }
     return this.model.publish(state, draft);
