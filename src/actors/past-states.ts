@@ -59,13 +59,18 @@ export class PastStates {
   /**
    * The state after record `seq`, when the log from `firstLogSeq` (the first record it holds) and the
    * checkpoints and snapshots reach it; otherwise the earliest sequence number reachable (null: none). While
-   * a replay runs ahead from before `seq`, waits for it to keep the checkpoint before `seq` rather than
-   * replaying the same records beside it.
+   * a replay runs ahead from before `seq` (and no snapshot is nearer), waits for it to keep the checkpoint
+   * before `seq` rather than replaying the same records beside it.
    */
   async stateAt(seq: number, firstLogSeq: number): Promise<ProjectState | { earliest: number | null }> {
     const ahead = this.ahead;
-    if (ahead && ahead.from <= seq && ahead.at < seq - (seq % this.interval)) {
-      await new Promise<void>((resolve) => ahead.waiters.push({ seq: seq - (seq % this.interval), resolve }));
+    const target = seq - (seq % this.interval);
+    if (ahead && ahead.from <= seq && ahead.at < target) {
+      // A snapshot well past where the replay ahead is now is the nearer start (`baseFor`): no wait for it.
+      const heads = await this.snapshotSeqs();
+      if (!heads.some((h) => h <= seq && h >= firstLogSeq - 1 && h - ahead.at > this.bounds.interval)) {
+        await new Promise<void>((resolve) => ahead.waiters.push({ seq: target, resolve }));
+      }
     }
     const base = await this.baseFor(seq, firstLogSeq);
     if ('earliest' in base) return base;
