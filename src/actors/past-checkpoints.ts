@@ -14,8 +14,8 @@ const MAP_ENTRY_BYTES = 40;
 
 /**
  * The past-view checkpoints of every project (`past-states.ts`), in one byte budget: least recently used first
- * out. A checkpoint's size is estimated when it is kept: its map, plus the flag images no checkpoint before it
- * in the same replay holds (`estimatedBytes`), since consecutive checkpoints share every flag that did not change.
+ * out. A checkpoint's size is estimated when it is kept: its map, plus the flag images set since the checkpoint
+ * before it in the same replay (`estimatedBytes`), since consecutive checkpoints share every flag that did not change.
  *
  * @example const checkpoints = new PastCheckpoints(64 * 2 ** 20); const owner = checkpoints.owner();
  */
@@ -44,12 +44,12 @@ export class PastCheckpoints {
   }
 
   /**
-   * Keeps `checkpoint` for `owner`, sized against `previous` (the flag map of the checkpoint or state the replay
-   * started from, or undefined); the least recently used ones go while the budget is exceeded.
+   * Keeps `checkpoint` for `owner`, sized by its map and `own`, the flag images no earlier checkpoint of the
+   * replay holds (those set since it); the least recently used ones go while the budget is exceeded.
    */
-  set(owner: string, checkpoint: Checkpoint, previous: ReadonlyMap<string, Flag> | undefined): void {
+  set(owner: string, checkpoint: Checkpoint, own: Iterable<Flag>): void {
     let bytes = checkpoint.flags.size * MAP_ENTRY_BYTES + estimatedBytes(checkpoint.meta);
-    for (const [name, flag] of checkpoint.flags) if (previous?.get(name) !== flag) bytes += estimatedBytes(flag);
+    for (const flag of own) bytes += estimatedBytes(flag);
     this.cache.set(`${owner}${checkpoint.seq}`, checkpoint, { size: Math.max(1, Math.ceil(bytes)) });
   }
 

@@ -152,14 +152,16 @@ export class PastStates {
   private async replay(base: Base, seq: number, ahead?: Ahead): Promise<ProjectState> {
     let state = base.state;
     let draft = this.model.fork(state);
-    let previous = base.kept;
+    // Replayed from a snapshot, the first checkpoint alone holds the flags it did not set: count them all.
+    let shared = base.kept !== undefined || base.seq === 0;
     for await (const record of readLog<unknown, ProjectEvent>(this.store, this.model.scope, base.seq, seq)) {
       for (const event of record.events) this.model.evolve(draft, event);
       if (record.seq % this.interval === 0 && !this.checkpoints.has(this.owner, record.seq)) {
+        const own = shared ? [...draft.setFlags()] : undefined;
         state = this.model.publish(state, draft);
         const checkpoint = { seq: record.seq, meta: state.meta, flags: new Map(state.flags) };
-        this.keep(checkpoint, previous);
-        previous = checkpoint.flags;
+        this.keep(checkpoint, own ?? checkpoint.flags.values());
+        shared = true;
         draft = this.model.fork(state);
       }
       if (ahead) {
@@ -172,8 +174,8 @@ export class PastStates {
     return this.model.publish(state, draft);
   }
 
-  private keep(checkpoint: Checkpoint, previous: ReadonlyMap<string, Flag> | undefined): void {
-    this.checkpoints.set(this.owner, checkpoint, previous);
+  private keep(checkpoint: Checkpoint, own: Iterable<Flag>): void {
+    this.checkpoints.set(this.owner, checkpoint, own);
     if (!this.seqs.includes(checkpoint.seq)) {
       this.seqs.push(checkpoint.seq);
       this.seqs.sort((a, b) => a - b);
