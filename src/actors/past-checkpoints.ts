@@ -62,6 +62,11 @@ export class PastCheckpoints {
     return this.cache.calculatedSize;
   }
 
+  /** Whether `count` checkpoints of `flags` flags each fit what is left of the budget, counting their maps alone. */
+  fit(count: number, flags: number): boolean {
+    return count * flags * MAP_ENTRY_BYTES <= this.maxBytes - this.cache.calculatedSize;
+  }
+
   /** Whether the budget is nine-tenths used: a start stops building checkpoints ahead there. */
   get full(): boolean {
     return this.cache.calculatedSize >= 0.9 * this.maxBytes;

@@ -30,6 +30,8 @@ export interface CheckpointBounds {
 }
 
 const DEFAULT_BOUNDS: CheckpointBounds = { interval: 2048, most: 64 };
+/** How many checkpoints a replay of `records` log records keeps with the default spacing. */
+export const checkpointsFor = (records: number): number => Math.min(DEFAULT_BOUNDS.most, Math.floor(records / DEFAULT_BOUNDS.interval));
 /** Records a replay running ahead evolves between two turns of the event loop (a few milliseconds). */
 const AHEAD_SLICE = 256;
 

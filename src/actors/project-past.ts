@@ -7,7 +7,7 @@ import type { ProjectActor } from './actor-types.js';
 import { readHistory, type HistoryPage, type HistoryQuery } from './history.js';
 import { lastAtOrBefore, logBounds, markAt } from './log-positions.js';
 import type { PastCheckpoints } from './past-checkpoints.js';
-import { PastStates } from './past-states.js';
+import { checkpointsFor, PastStates } from './past-states.js';
 import { projectModel } from './project-model.js';
 import { IncompatibleSnapshotError } from './recover.js';
 
@@ -51,7 +51,7 @@ export class ProjectPast {
   private readonly states: PastStates;
   private readonly id: string;
 
-  constructor(private readonly store: Store, private readonly actor: ProjectActor, checkpoints: PastCheckpoints) {
+  constructor(private readonly store: Store, private readonly actor: ProjectActor, private readonly checkpoints: PastCheckpoints) {
     this.id = actor.state.meta.id;
     this.states = new PastStates(store, projectModel(this.id), checkpoints);
   }
@@ -90,6 +90,14 @@ export class ProjectPast {
   }
 
   private warming: Promise<void> | null = null;
+
+  /**
+   * Whether the checkpoints of the whole log would fit what is left of the budget: a start builds them ahead
+   * only then (for a project of 100,000 flags each holds a 4 MB map; its history page still builds them).
+   */
+  fitsBudget(): boolean {
+    return this.checkpoints.fit(checkpointsFor(this.actor.seq), this.actor.state.flags.size);
+  }
 
   private get scope() {
     return { project: this.id };
