@@ -3,8 +3,9 @@
  * 10,000 flags with 100,000 commands in its log, each under a second. The project is built in process through
  * its actor (group commit, 500 commands at a time; the records' times spread over the build), the registry is
  * reopened (recovered from disk, as after a restart), then the queries the history pages call are timed
- * in process: the first past view (cold: a replay from the start), the background build of the checkpoints,
- * then {@link SAMPLES} past views and comparisons at moments spread over the whole log.
+ * in process: for reference a past view with no checkpoint (a replay from the start); then, reopened again,
+ * the checkpoints built in the background as a server start does, with a past view mid-log and one near the
+ * end asked at once; then {@link SAMPLES} past views and comparisons at moments spread over the whole log.
  *
  * Run alone: `node --import tsx bench/console-history.ts [--flags 10000] [--commands 100000] [--samples 100]`.
  */
