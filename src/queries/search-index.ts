@@ -40,8 +40,8 @@ export class SearchIndexes {
   private readonly indexes = new Map<string, ProjectIndex>();
   private readonly pending = new Map<string, PendingIndex>();
 
-  /** `projectIds`: the projects that exist now. */
-  constructor(private readonly projectIds: () => string[]) {}
+  /** `projectIds`: the projects that exist now; `sliceMs`: how long one slice of a warm build runs. */
+  constructor(private readonly projectIds: () => string[], private readonly sliceMs = SLICE_MS) {}
 
   /**
    * Builds project `id`'s first index for `state` in slices of a few milliseconds, yielding to other work in
@@ -55,7 +55,7 @@ export class SearchIndexes {
       if (this.indexes.has(id) || this.pending.has(id)) return;
       const pending: PendingIndex = { state, version: state.version, flags: state.flags.values(), base: [] };
       this.pending.set(id, pending);
-      while (!this.step(pending, SLICE_MS)) {
+      while (!this.step(pending, this.sliceMs)) {
         await nextTurn();
         // A read finished it (or dropped it, the state having moved on).
         if (this.pending.get(id) !== pending) return;
