@@ -15,6 +15,7 @@ import { runLoad, type LoadResult } from './load.js';
 import { parseOptions, scaleSizes, USAGE, type BenchOptions } from './options.js';
 import { renderReport, type ScenarioRow } from './report.js';
 import { runAbuse } from './abuse.js';
+import { runConsoleCold } from './console-cold.js';
 import { runConsoleHistory } from './console-history.js';
 import { runConsoleTable } from './console-table.js';
 import { runScale, type ScaleRow } from './scale.js';
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
       streams = await runStreams({ entry, workDir, sizes: options.streams, toggles: options.streamToggles, duration: Math.max(3, Math.min(options.duration, 10)), connections: options.connections });
     }
     let consoleRows: ScaleRow[] = [];
-    if (options.console) consoleRows = await runConsolePhase(workDir, options);
+    if (options.console) consoleRows = await runConsolePhase(entry, workDir, options);
     if (options.connections !== 32) notes.push(`targets are stated for 32 connections; this run used ${options.connections}`);
     if (options.vs) notes.push(`other = ${options.vs}; ratio = flagpole req/s ÷ other req/s; the two ran alternately, never at once`);
     if (options.against) notes.push(`other = ${options.against}, started beside flagpole; each scenario ran on both at once, ${options.connections} connections each, so compare the server CPU per request (req/s splits the machine between them)`);
@@ -92,17 +93,21 @@ async function main(): Promise<void> {
 
 /**
  * The console's pages at scale, in this process (the pages call queries, not HTTP): the project page at
- * `--flags` flags (10,000 when the scale phase is skipped), then the past view and the comparison on a project
+ * `--flags` flags (10,000 when the scale phase is skipped), its first page and search after restarts of the
+ * server (`console-cold.ts`), then the past view and the comparison on a project
  * of 10,000 flags and 100,000 commands (fewer samples with --quick).
  */
-async function runConsolePhase(workDir: string, options: BenchOptions): Promise<ScaleRow[]> {
+async function runConsolePhase(entry: string, workDir: string, options: BenchOptions): Promise<ScaleRow[]> {
   const flags = options.flags || 10_000;
   log(`console: the project page at ${flags} flags, in process`);
   const table = await runConsoleTable({ workDir, flags, runs: options.quick ? 50 : 200 });
+  const restarts = options.quick ? 3 : 5;
+  log(`console: the first project page and search after ${restarts} restarts of the server, ${flags} flags`);
+  const cold = await runConsoleCold({ workDir, flags, restarts, entry });
   const history = { flags: 10_000, commands: 100_000, samples: options.quick ? 30 : 100 };
   log(`console: the past view and the comparison, ${history.flags} flags and ${history.commands} commands, in process`);
   const past = await runConsoleHistory({ workDir, ...history });
-  return [...table, ...past];
+  return [...table, ...cold, ...past];
 }
 
 /** Starts flagpole, seeds both sides, and runs every scenario on each side in turn (A B, then B A, ...). */

@@ -57,6 +57,7 @@ import { AddressBudget } from './http/address-budget.js';
 import { EDGE_VALIDATE_BUDGET } from './limits.js';
 import { authRoutes } from './http/routes/auth.routes.js';
 import { consoleDeps } from './http/console/console-deps.js';
+import { warmUp } from './http/warm-up.js';
 import { errorPage } from './http/console/page-errors.js';
 import { loginPages } from './http/console/pages/login.pages.js';
 import { projectPages } from './http/console/pages/projects.pages.js';
@@ -148,8 +149,11 @@ const underPrefix = (path: string, prefix: string) => path === prefix || path.st
 /** The mounted prefix whose app serves a route path, or undefined for the main app. */
 export const mountedPrefixOf = (path: string): string | undefined => MOUNTED_PREFIXES.find((prefix) => underPrefix(path, prefix));
 
-/** The Hono app with the fast paths of its routes, which `serveApp` answers before Hono (src/http/fast-paths/). */
-export type App = Hono<AppEnv> & ServedApp;
+/**
+ * The Hono app with the fast paths of its routes, which `serveApp` answers before Hono (src/http/fast-paths/),
+ * and `warm`, the background work a start runs once it listens (`warm-up.ts`).
+ */
+export type App = Hono<AppEnv> & ServedApp & { warm(): Promise<void> };
 
 /**
  * Builds the HTTP app over a registry; no globals, so tests build one per data directory. Every request gets
@@ -238,6 +242,6 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
 
   app.notFound(notFound);
   app.onError(onError);
-  return Object.assign(app, { fastPaths: fastPathsOf(routes, deps) });
+  return Object.assign(app, { fastPaths: fastPathsOf(routes, deps), warm: () => warmUp(deps) });
 }
 

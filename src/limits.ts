@@ -106,6 +106,9 @@ export const EDGE_VALIDATE_BUDGET = {
   addresses: 10_000,
 } as const;
 
+/** The default byte budget of every project's past-view checkpoints (`PAST_VIEW_CHECKPOINT_BYTES`, docs/limits.md "Past views"). */
+export const PAST_VIEW_CHECKPOINT_BYTES = 128 * 2 ** 20;
+
 /**
  * Bounds of the usage metrics kept in memory and on disk (`src/actors/usage-actor.ts`). Usage is not a
  * write anyone is refused: past a bound the oldest entry is dropped, never the request.

@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     dataDir: config.dataDir, initEnvironments: config.initEnvironments,
     snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits,
     usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs,
-    sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs },
+    sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes,
   });
   processMetrics();
   for (const notice of registry.notices) log.warn({ key: notice.key }, `recovery: ${notice.message}`);
@@ -55,6 +55,7 @@ async function main(): Promise<void> {
   // Hono serves every route; the SDK poll, its stream and the browser read are answered by Node before it (serveApp).
   const server = serveApp(app, { port: config.port, hostname: config.host, serverOptions }, (info) => {
     log.info({ address: info.address, port: info.port, dataDir: config.dataDir, projects: registry.projectIds().length, recoveredMs: Date.now() - started }, `listening on http://${info.address}:${info.port}`);
+    void app.warm();
   });
 
   server.maxConnections = config.maxConnections;

@@ -6,7 +6,8 @@ import { failed, ok, type Result } from '../domain/result.js';
 import type { ProjectActor } from './actor-types.js';
 import { readHistory, type HistoryPage, type HistoryQuery } from './history.js';
 import { lastAtOrBefore, logBounds, markAt } from './log-positions.js';
-import { PastStates } from './past-states.js';
+import type { PastCheckpoints } from './past-checkpoints.js';
+import { checkpointsFor, PastStates } from './past-states.js';
 import { projectModel } from './project-model.js';
 import { IncompatibleSnapshotError } from './recover.js';
 
@@ -38,6 +39,9 @@ export const isMomentError = (error: DomainError): error is MomentError => 'reas
 const momentError = (reason: MomentError['reason'], message: string, earliest: string | null): MomentError =>
   ({ ...fail('NotFoundError', message), kind: 'NotFoundError', reason, earliest });
 
+/** Records below which a log gets no checkpoints built ahead: one checkpoint interval, replayed in tens of ms. */
+const WARM_FROM_RECORDS = 2048;
+
 /**
  * A project's past, read from its log and snapshots: pages of its history, and its state at any moment the
  * kept log reaches. One per served actor (a project deleted and created again gets a new one), so the
@@ -47,9 +51,9 @@ export class ProjectPast {
   private readonly states: PastStates;
   private readonly id: string;
 
-  constructor(private readonly store: Store, private readonly actor: ProjectActor) {
+  constructor(private readonly store: Store, private readonly actor: ProjectActor, private readonly checkpoints: PastCheckpoints) {
     this.id = actor.state.meta.id;
-    this.states = new PastStates(store, projectModel(this.id));
+    this.states = new PastStates(store, projectModel(this.id), checkpoints);
   }
 
   /** A page of the history, newest first (`history.ts`). */
@@ -73,17 +77,27 @@ export class ProjectPast {
   }
 
   /**
-   * Builds the checkpoints up to now in the background (once at a time), so the first past view opened from a
-   * history page is quick; resolves when done. A failure (a damaged record) is left to the read that meets it.
+   * Builds the checkpoints up to now in the background (once at a time; at start-up and when a history page
+   * opens), so a past view is quick; a past view asked meanwhile waits for the checkpoint before its moment.
+   * Resolves when done. A log shorter than {@link WARM_FROM_RECORDS} is left alone (its replay is short); a
+   * failure (a damaged record) is left to the read that meets it.
    */
   warm(): Promise<void> {
     return (this.warming ??= (async () => {
       const bounds = await logBounds(this.store, this.scope);
-      if (bounds) await this.states.prepare(bounds.last.seq, bounds.first.seq);
+      if (bounds && bounds.last.seq - bounds.first.seq >= WARM_FROM_RECORDS) await this.states.prepare(bounds.last.seq, bounds.first.seq);
     })().catch(() => undefined).finally(() => { this.warming = null; }));
   }
 
   private warming: Promise<void> | null = null;
+
+  /**
+   * Whether the checkpoints of the whole log would fit what is left of the budget: a start builds them ahead
+   * only then (for a project of 100,000 flags each holds a 4 MB map; its history page still builds them).
+   */
+  fitsBudget(): boolean {
+    return this.checkpoints.fit(checkpointsFor(this.actor.seq), this.actor.state.flags.size);
+  }
 
   private get scope() {
     return { project: this.id };
@@ -115,12 +129,11 @@ export class ProjectPast {
 const pasts = new WeakMap<ProjectActor, ProjectPast>();
 
 /**
- * The past of the project `actor` serves, kept as long as the actor is (its checkpoints with it).
- * TODO: no bound across projects: each project viewed keeps its checkpoints until a restart; an LRU over
- * projects would cap memory at the price of replaying again for a project not viewed lately.
+ * The past of the project `actor` serves, kept as long as the actor is; its checkpoints live in `checkpoints`,
+ * the byte budget of every project's.
  */
-export function pastOf(actor: ProjectActor, store: Store): ProjectPast {
+export function pastOf(actor: ProjectActor, store: Store, checkpoints: PastCheckpoints): ProjectPast {
   let past = pasts.get(actor);
-  if (!past) pasts.set(actor, (past = new ProjectPast(store, actor)));
+  if (!past) pasts.set(actor, (past = new ProjectPast(store, actor, checkpoints)));
   return past;
 }

@@ -18,6 +18,8 @@ export interface RegistryOptions extends Partial<ActorOptions> {
   feedHistory?: HistoryBounds | undefined;
   /** How long console sessions live (`SESSION_IDLE_MINUTES`, `SESSION_MAX_HOURS`); 12 h idle, 7 days at most when absent. */
   sessions?: SessionLifetimes | undefined;
+  /** Byte budget of every project's past-view checkpoints (`PAST_VIEW_CHECKPOINT_BYTES`); 128 MiB when absent. */
+  pastViewCheckpointBytes?: number | undefined;
   /** Test seam: consulted before every write of the store (`snapshots/disk-faults.ts`); absent in production. */
   writeGate?: WriteGate | undefined;
 }

@@ -17,6 +17,7 @@ import { readHistory, type HistoryPage, type HistoryQuery } from './history.js';
 import { settlePendingImports } from './import-settle.js';
 import { ProjectActors } from './project-actors.js';
 import { pastOf, type ProjectPast } from './project-past.js';
+import { PastCheckpoints } from './past-checkpoints.js';
 import { emptyProject, projectModel } from './project-model.js';
 import { projectLookups } from './project-lookups.js';
 import { projectKeyDeletions, projectRegistration } from './project-keys.js';
@@ -44,10 +45,7 @@ export class Registry {
   readonly notices: RecoveryNotice[] = [];
   /** Projects whose log could not be recovered, with the error naming the key (see `ProjectActors`). */
   readonly unavailable = this.projects.unavailable;
-  /**
-   * Why the service log (users, tokens, environments, segments) could not be fully recovered: the service is
-   * then served read-only as of the last good record, and its writes answer 503 naming this. Null: recovered.
-   */
+  /** Why the service log could not be fully recovered (it is then served read-only, its writes answer 503 naming this); null: it was. */
   serviceUnavailable: UnavailableError | null = null;
   /** Hooks the metrics set; the actors and the store call them after each batch and snapshot. */
   readonly observers: RegistryObservers = {};
@@ -66,6 +64,8 @@ export class Registry {
   usage!: UsageActor;
   /** The console's sessions, outside every log (docs/storage.md "Sessions"). */
   sessions!: SessionStore;
+  /** Every project's past-view checkpoints, in one byte budget (`PAST_VIEW_CHECKPOINT_BYTES`, docs/limits.md). */
+  pastCheckpoints!: PastCheckpoints;
   /** The actors' options, with the hooks that report their commits to the feed and the observers. */
   private readonly options: ActorOptions;
 
@@ -103,6 +103,7 @@ export class Registry {
         exists: (project, flag) => registry.projects.get(project)?.state.flags.has(flag) ?? false,
       });
       registry.sessions = await SessionStore.open(store, options.sessions ?? { idleMs: 720 * 60_000, maxMs: 168 * 3_600_000 }, base.log);
+      registry.pastCheckpoints = new PastCheckpoints(options.pastViewCheckpointBytes);
       return registry;
     } catch (error) {
       await store.close();
@@ -162,10 +163,7 @@ export class Registry {
     return this.projects.ids();
   }
 
-  /**
-   * The actor of a project a request names: the same 404 for every unknown id, and a 503 naming the key for a
-   * project that could not be recovered.
-   */
+  /** The actor of a project a request names: one 404 for every unknown id, a 503 naming the key for one not recovered. */
   find(id: string): Result<ProjectActor> {
     return this.projects.find(id);
   }
@@ -278,7 +276,7 @@ export class Registry {
   /** A project's past from its log and snapshots: filtered history pages, its state at a moment (`project-past.ts`). */
   past(project: string): Result<ProjectPast> {
     const found = this.find(project);
-    return found.ok ? ok(pastOf(found.value, this.store)) : failed(found.error);
+    return found.ok ? ok(pastOf(found.value, this.store, this.pastCheckpoints)) : failed(found.error);
   }
 
   /** What project `id` looks up in the service while deciding (`project-lookups.ts`). */

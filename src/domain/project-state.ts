@@ -106,6 +106,11 @@ export class ProjectDraft {
     this.changed.set(flag.name, flag);
   }
 
+  /** The flags this draft set (not those it deleted): what publishing it adds to the committed state. */
+  *setFlags(): Iterable<Flag> {
+    for (const flag of this.changed.values()) if (flag) yield flag;
+  }
+
   deleteFlag(name: string): void {
     this.changed.set(name, null);
     this.deleted.add(name);

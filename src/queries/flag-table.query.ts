@@ -5,12 +5,14 @@
  * descriptions, the order is the search's kept order for the column, and one pass over it counts the matches
  * and keeps the page's flags. Only the page's flags become rows.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import * as v from 'valibot';
 import type { Registry } from '../actors/registry.js';
 import { fail } from '../domain/errors.js';
 import type { ProjectState } from '../domain/project-state.js';
 import { failed, ok, type Result } from '../domain/result.js';
 import type { Flag } from '../domain/types.js';
-import type { FlagTableQuery } from '../schemas/flag-table.schema.js';
+import { FlagTableQuerySchema, type FlagTableQuery } from '../schemas/flag-table.schema.js';
 import { flagTableFilter } from './flag-table-filter.js';
 import { flagRow, type FlagRow, type FlagTableEnvironment, type FlagTablePage } from './flag-table-row.js';
 import { TableColumns } from './flag-table-columns.js';
@@ -18,6 +20,9 @@ import { textMatches, type SearchIndexes } from './search-index.js';
 import { comparator, orderKey, sortField } from './search-order.js';
 
 export type { FlagRow, FlagRowEnvironment, FlagTableEnvironment, FlagTablePage } from './flag-table-row.js';
+
+/** The table a project page opens on: every active flag, newest first. */
+const FIRST_PAGE = v.parse(FlagTableQuerySchema, {});
 
 /**
  * The flag table of every project, over the search's indexes.
@@ -42,9 +47,7 @@ export class FlagTable {
     const names = environments.map((e) => e.name);
 
     const usage = this.registry.usage.counts;
-    const descending = query.order === 'desc';
-    const field = sortField(query.sort, (project, flag) => usage.seen(project, flag).lastSeenAt);
-    const order = this.indexes.order(id, state, orderKey(query.sort, descending, usage.version(id)), comparator(field, descending));
+    const order = this.orderOf(id, state, query);
     const index = this.indexes.index(id, state);
     const text = query.q ? textMatches(index, [query.q]) : undefined;
     const keep = flagTableFilter(query, index, this.columns, now);
@@ -65,6 +68,23 @@ export class FlagTable {
   }
 
   /**
+   * Builds what each project's first page needs, one project after another: its index in slices between
+   * other work (`SearchIndexes.warm`), then the page's order. Started once the server listens, so the first
+   * page after a start does not build a 100,000-flag index; a page asked meanwhile builds what is missing.
+   *
+   * @example void table.warm()
+   */
+  async warm(): Promise<void> {
+    for (const id of this.registry.projectIds()) {
+      const actor = this.registry.project(id);
+      if (!actor) continue;
+      await this.indexes.warm(id, actor.state);
+      this.orderOf(id, actor.state, FIRST_PAGE);
+      await nextTurn();
+    }
+  }
+
+  /**
    * One flag's row as the table shows it (for the page to redraw a row after a switch); a 404 `NotFoundError`
    * when the project has no flag of that name.
    */
@@ -73,6 +93,14 @@ export class FlagTable {
     if (!flag) return failed(fail('NotFoundError', `Could not find feature flag "${name}" in project "${state.meta.id}"`));
     const names = this.environmentsOf(state).map((e) => e.name);
     return ok(flagRow(flag, names, this.registry.usage.counts.seen(state.meta.id, name).lastSeenAt, now, this.columns.staleFromOf(flag)));
+  }
+
+  /** The project's flags in the order `query` sorts by (kept by the search's indexes). */
+  private orderOf(id: string, state: ProjectState, query: FlagTableQuery): Uint32Array {
+    const usage = this.registry.usage.counts;
+    const descending = query.order === 'desc';
+    const field = sortField(query.sort, (project, flag) => usage.seen(project, flag).lastSeenAt);
+    return this.indexes.order(id, state, orderKey(query.sort, descending, usage.version(id)), comparator(field, descending));
   }
 
   /** The project's environments, in the service's order: the table's switch columns. */

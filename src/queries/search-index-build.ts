@@ -56,12 +56,9 @@ export function buildIndex(state: ProjectState, before: ProjectIndex | undefined
     j += 1;
   }
   moves.removed = old.length - (base.length - moves.added.length);
-  const orders = new Map<string, KeptOrder>();
   // Mostly new flags (or none before): sorting afresh is as cheap as carrying.
-  if (!before || moves.added.length > base.length / 2) {
-    const { text, starts } = joinedText(base);
-    return { version: state.version, base, text, starts, orders, builds: 0 };
-  }
+  if (!before || moves.added.length > base.length / 2) return freshIndex(state.version, base);
+  const orders = new Map<string, KeptOrder>();
   const project = state.meta.id;
   for (const [key, order] of before.orders) {
     if (before.builds - order.askedAt >= ORDER_IDLE_BUILDS) continue;
@@ -70,6 +67,16 @@ export function buildIndex(state: ProjectState, before: ProjectIndex | undefined
   }
   const { text, starts } = carriedText(before, moves, base);
   return { version: state.version, base, text, starts, orders, builds: before.builds + 1 };
+}
+
+/**
+ * The first index of a project at state `version`, over its entries `base` (in the map's order): no order kept yet.
+ *
+ * @example freshIndex(state.version, Array.from(state.flags.values(), entryOf))
+ */
+export function freshIndex(version: number, base: Entry[]): ProjectIndex {
+  const { text, starts } = joinedText(base);
+  return { version, base, text, starts, orders: new Map(), builds: 0 };
 }
 
 /** `base` with its joined text and where each flag's part starts (see `ProjectIndex.text`). */

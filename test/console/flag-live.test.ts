@@ -1,7 +1,8 @@
 /**
  * The flag page among the others: its project navigation and the link to the flag's own history; and live: a
- * change made elsewhere (through the admin API, as another person) shows on an open page within a second or two
- * without a reload, and a value half typed in an open form survives it (a notice asks to reload instead).
+ * change made elsewhere (through the admin API, or by a second person in another browser) shows on an open page
+ * without a reload, and a value half typed in an open form survives it (a notice asks to reload instead); a
+ * save from a page opened before someone else's change is refused (the API's If-Match) and changes nothing.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
@@ -21,6 +22,18 @@ async function openFlag(server: ConsoleServer): Promise<Page> {
   await page.goto(`${server.base}/projects/default/features/checkout`);
   return page;
 }
+
+/** The same flag page opened by a second person (an Editor) in a browser context of their own. */
+async function openAsSecond(server: ConsoleServer): Promise<Page> {
+  await createUserWithPassword(server, 'eve', 'eve-secret-42', 2);
+  const page = await (await browser().newContext({ viewport: DESKTOP })).newPage();
+  await signIn(page, server, 'eve', 'eve-secret-42');
+  await page.goto(`${server.base}/projects/default/features/checkout`);
+  return page;
+}
+
+/** The flag as the admin API reads it. */
+const flagOf = async (server: ConsoleServer) => (await server.h.json('GET', FLAG_API)).body as { description: string; environments: { name: string; enabled: boolean }[] };
 
 /** The page's own marker: a page that was reloaded loses it. */
 const mark = (page: Page) => page.evaluate('window.notReloaded = true');
@@ -72,5 +85,46 @@ describe('the flag page, live', () => {
     expect(await stillSamePage(page)).toBe(true);
     // The switch still shows what the page was loaded with until the person reloads.
     expect(await page.getByRole('switch', { name: 'checkout in development' }).getAttribute('aria-checked')).toBe('false');
+  });
+
+  test('a switch made in a second browser shows on the first page within a second, without a reload', async ({ server }) => {
+    const page = await openFlag(server);
+    const second = await openAsSecond(server);
+    await mark(page);
+    await page.waitForTimeout(300); // the event stream connected
+    await second.getByRole('switch', { name: 'checkout in development' }).click();
+    await expect.poll(async () => (await flagOf(server)).environments.find((e) => e.name === 'development')!.enabled).toBe(true);
+    const committed = Date.now();
+    await expect.poll(() => page.getByRole('switch', { name: 'checkout in development' }).getAttribute('aria-checked'), { timeout: 3000, interval: 25 }).toBe('true');
+    expect(Date.now() - committed).toBeLessThan(1000);
+    expect(await stillSamePage(page)).toBe(true);
+    await second.context().close();
+    await page.context().close();
+  });
+
+  test('a save from a page opened before another person\'s save is refused with a message and changes nothing', async ({ server }) => {
+    const page = await openFlag(server);
+    const second = await openAsSecond(server);
+    const description = (p: Page) => p.getByRole('form', { name: 'Flag details' }).getByLabel('Description');
+    // Both start editing the details.
+    await page.getByText('Edit details').click();
+    await description(page).fill('Ann\'s words');
+    await second.getByText('Edit details').click();
+    await description(second).fill('Eve\'s words');
+    await second.getByRole('button', { name: 'Save details' }).click();
+    await second.getByText('Saved.').waitFor();
+    expect((await flagOf(server)).description).toBe('Eve\'s words');
+    // Ann's page was opened (and is still being edited) from the version before Eve's save.
+    await page.getByRole('form', { name: 'Flag details' }).getByRole('button', { name: 'Save details' }).click();
+    const alert = page.getByRole('form', { name: 'Flag details' }).getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('This flag was changed by someone else since you opened it; reload to see the change. Nothing was saved.');
+    expect((await flagOf(server)).description).toBe('Eve\'s words');
+    // What Ann typed is still there to copy; after a reload the page shows Eve's change and saves over it.
+    expect(await description(page).inputValue()).toBe('Ann\'s words');
+    await page.goto(`${server.base}/projects/default/features/checkout`);
+    expect(await page.locator('#details-title').locator('xpath=../..').textContent()).toContain('Eve\'s words');
+    await second.context().close();
+    await page.context().close();
   });
 });

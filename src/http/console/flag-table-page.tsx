@@ -92,3 +92,19 @@ export function tablePage(c: Context<AppEnv>, deps: AppDeps, actor: ProjectActor
       query={query} page={page.value} now={now} may={may} notice={notice} notes={extras.notes} newFlag={extras.newFlag} />
   ), extras.status ?? (state.error ? 400 : 200));
 }
+
+/**
+ * A project's first page rendered for no one, every control shown: the start-up warm-up (`warm-up.ts`) runs
+ * the page's code once before the first person asks, so that person does not wait for it to be compiled.
+ */
+export function renderFirstPage(deps: AppDeps, actor: ProjectActor): string {
+  const now = Date.now();
+  const page = deps.flagTable.page(actor.state, DEFAULT_QUERY, now);
+  if (!page.ok) return '';
+  const meta = actor.state.meta;
+  const frame = { assets: deps.console.assets, viewer: { name: 'warm-up', role: 'Admin', person: false }, csrf: 'warm-up' };
+  const may = { toggle: true, create: true, bulk: { on: true, off: true, stale: true, archive: true } };
+  return String(
+    <ProjectFlagsPage frame={frame} project={{ id: meta.id, name: meta.name, description: meta.description || null }} query={DEFAULT_QUERY} page={page.value} now={now} may={may} />,
+  );
+}

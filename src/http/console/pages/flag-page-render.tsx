@@ -7,6 +7,7 @@
  */
 import type { Context } from 'hono';
 import { isAllowed, type Permission, type Principal } from '../../../auth/permissions.js';
+import type { IfMatch } from '../../../domain/commands.js';
 import type { DomainError } from '../../../domain/errors.js';
 import { strategyDefinitions } from '../../../queries/definitions.query.js';
 import { flagChildren, possibleParents } from '../../../queries/dependencies.query.js';
@@ -16,6 +17,7 @@ import { tagTypes } from '../../../queries/tags.query.js';
 import { featureMetrics, flagSeen } from '../../../queries/usage.query.js';
 import { flagApplications } from '../../../queries/applications.query.js';
 import { apiError, STATUS } from '../../errors.js';
+import { etagOf, parseIfMatch } from '../../if-match.js';
 import type { AppDeps, AppEnv } from '../../route.js';
 import { orderedEnvironments } from '../../views.js';
 import { frameOf, renderPage } from '../render.js';
@@ -84,6 +86,7 @@ function model(c: Context<AppEnv>, deps: AppDeps, p: FlagPath, error: PageError 
       variants: can('UPDATE_FEATURE_VARIANTS'),
     },
     base: flagPath(p),
+    ifMatch: etagOf(flag.version),
     error,
     notice: done !== undefined && Object.hasOwn(NOTICES, done) ? NOTICES[done as keyof typeof NOTICES] : undefined,
   };
@@ -94,11 +97,26 @@ export function flagPage(c: Context<AppEnv>, deps: AppDeps, p: FlagPath, status 
   return renderPage(c, <FlagPage model={model(c, deps, p, error)} />, status);
 }
 
-/** A refused form: the page again, its status the API's for that error, the message next to the field it names. */
+/** What a form refused for a change made since the page was opened says (`PreconditionFailed`, the API's 412). */
+export const STALE_FORM = 'This flag was changed by someone else since you opened it; reload to see the change. Nothing was saved.';
+
+/**
+ * The version a flag page's form was rendered from, as the API reads `If-Match` (`ifMatch`, see `Csrf`): the
+ * use case refuses the write with `PreconditionFailed` when the flag changed since; absent, any version.
+ */
+export const formIfMatch = (c: Context<AppEnv>): IfMatch => parseIfMatch(c.get('form')?.['ifMatch']);
+
+/**
+ * A refused form: the page again, its status the API's for that error, the message next to the field it names;
+ * a change made since the page was opened is said so, for the form as a whole.
+ */
 export function refusedForm(c: Context<AppEnv>, deps: AppDeps, p: FlagPath, refusal: { form: string; field: string | null; error: Pick<DomainError, 'kind' | 'message'>; draft?: StrategyDraft; variants?: VariantDraft[] }): Response {
   const values = c.get('form') ?? {};
-  const { _csrf: _, ...sent } = values;
-  return flagPage(c, deps, p, STATUS[refusal.error.kind], { form: refusal.form, field: refusal.field, message: refusal.error.message, values: sent, draft: refusal.draft, variants: refusal.variants });
+  const { _csrf: _, ifMatch: __, ...sent } = values;
+  const stale = refusal.error.kind === 'PreconditionFailed';
+  return flagPage(c, deps, p, STATUS[refusal.error.kind], {
+    form: refusal.form, field: stale ? null : refusal.field, message: stale ? STALE_FORM : refusal.error.message, values: sent, draft: refusal.draft, variants: refusal.variants,
+  });
 }
 
 /** The field a message names (`"type": ...` → `type`) when it is one of `fields`, else null. */

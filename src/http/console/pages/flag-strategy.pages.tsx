@@ -17,7 +17,7 @@ import { apiError } from '../../errors.js';
 import { defineRoute, type AppDeps, type AppEnv, type RouteSpec } from '../../route.js';
 import { bodyOf, draftFromForm, fieldOfMessage } from '../strategy-form-fields.js';
 import { idOf } from '../views/flag/form-parts.js';
-import { backToFlag, refusedForm } from './flag-page-render.js';
+import { backToFlag, formIfMatch, refusedForm } from './flag-page-render.js';
 
 const STRATEGIES = '/projects/:projectId/features/:featureName/environments/:environment/strategies';
 const BACK = { status: 303, description: 'Back to the flag page' };
@@ -47,19 +47,19 @@ export const flagStrategyPages: RouteSpec[] = [
     ...page, method: 'post', path: STRATEGIES, permission: 'CREATE_FEATURE_STRATEGY', params: FeatureEnvironmentParamsSchema, success: BACK,
     summary: 'Add a strategy to a flag in an environment',
     handle: ({ c, deps, params, principal, registry }) =>
-      saveStrategy(c, deps, params, `strategy:${params.environment}:new`, (strategy) => addStrategy(registry, { ...params, strategy }, principal), 'added'),
+      saveStrategy(c, deps, params, `strategy:${params.environment}:new`, (strategy) => addStrategy(registry, { ...params, strategy, ifMatch: formIfMatch(c) }, principal), 'added'),
   }),
   defineRoute({
     ...page, method: 'post', path: `${STRATEGIES}/:strategyId`, permission: 'UPDATE_FEATURE_STRATEGY', params: StrategyParamsSchema, success: BACK,
     summary: 'Save a strategy (title, parameters, constraints, segments, variants, disabled)',
     handle: ({ c, deps, params, principal, registry }) =>
-      saveStrategy(c, deps, params, `strategy:${params.environment}:${params.strategyId}`, (strategy) => updateStrategy(registry, { ...params, strategy }, principal), 'saved'),
+      saveStrategy(c, deps, params, `strategy:${params.environment}:${params.strategyId}`, (strategy) => updateStrategy(registry, { ...params, strategy, ifMatch: formIfMatch(c) }, principal), 'saved'),
   }),
   defineRoute({
     ...page, method: 'post', path: `${STRATEGIES}/:strategyId/delete`, permission: 'DELETE_FEATURE_STRATEGY', params: StrategyParamsSchema, success: BACK,
     summary: 'Delete a strategy',
     handle: async ({ c, deps, params, principal, registry }) => {
-      const deleted = await deleteStrategy(registry, params, principal);
+      const deleted = await deleteStrategy(registry, { ...params, ifMatch: formIfMatch(c) }, principal);
       if (!deleted.ok) return refusedForm(c, deps, params, { form: `strategy-action:${params.environment}:${params.strategyId}`, field: null, error: deleted.error });
       return backToFlag(c, params, 'deleted', idOf('env', params.environment));
     },
@@ -68,7 +68,7 @@ export const flagStrategyPages: RouteSpec[] = [
     ...page, method: 'post', path: `${STRATEGIES}/:strategyId/${action}`, permission: 'UPDATE_FEATURE_STRATEGY', params: StrategyParamsSchema, success: BACK,
     summary: action === 'disable' ? 'Disable a strategy (kept, not evaluated)' : 'Enable a disabled strategy',
     handle: async ({ c, deps, params, principal, registry }) => {
-      const changed = await patchStrategy(registry, { ...params, operations: [{ op: 'replace', path: '/disabled', value: action === 'disable' }] }, principal);
+      const changed = await patchStrategy(registry, { ...params, operations: [{ op: 'replace', path: '/disabled', value: action === 'disable' }], ifMatch: formIfMatch(c) }, principal);
       if (!changed.ok) return refusedForm(c, deps, params, { form: `strategy-action:${params.environment}:${params.strategyId}`, field: null, error: changed.error });
       return backToFlag(c, params, 'saved', idOf('env', params.environment));
     },
@@ -85,7 +85,7 @@ export const flagStrategyPages: RouteSpec[] = [
       if (at < 0) throw apiError('NotFoundError', `No strategy "${params.strategyId}" in ${params.environment}`);
       const to = c.get('form')?.['direction'] === 'up' ? at - 1 : at + 1;
       if (to >= 0 && to < order.length) [order[at], order[to]] = [order[to]!, order[at]!];
-      const moved = await setStrategySortOrder(registry, { ...params, order: order.map((id, sortOrder) => ({ id, sortOrder })) }, principal);
+      const moved = await setStrategySortOrder(registry, { ...params, order: order.map((id, sortOrder) => ({ id, sortOrder })), ifMatch: formIfMatch(c) }, principal);
       if (!moved.ok) return refusedForm(c, deps, params, { form: `strategy-action:${params.environment}:${params.strategyId}`, field: null, error: moved.error });
       return backToFlag(c, params, 'moved', idOf('env', params.environment));
     },
@@ -95,7 +95,7 @@ export const flagStrategyPages: RouteSpec[] = [
     params: FeatureEnvironmentParamsSchema, success: BACK,
     summary: 'Copy every strategy of another environment (`fromEnvironment`) to this one',
     handle: async ({ c, deps, params, principal, registry }) => {
-      const copied = await copyStrategies(registry, { ...params, fromEnvironment: c.get('form')?.['fromEnvironment'] ?? '' }, principal);
+      const copied = await copyStrategies(registry, { ...params, fromEnvironment: c.get('form')?.['fromEnvironment'] ?? '', ifMatch: formIfMatch(c) }, principal);
       if (!copied.ok) return refusedForm(c, deps, params, { form: `copy:${params.environment}`, field: null, error: copied.error });
       return backToFlag(c, params, 'copied', idOf('env', params.environment));
     },

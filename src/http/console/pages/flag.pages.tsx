@@ -20,7 +20,7 @@ import { changeTags } from '../../../use-cases/tags.use-cases.js';
 import { disableFlag, enableFlag } from '../../../use-cases/toggles.use-cases.js';
 import { defineRoute, type RouteSpec } from '../../route.js';
 import { idOf } from '../views/flag/form-parts.js';
-import { backToFlag, flagPage, namedField, refusedForm } from './flag-page-render.js';
+import { backToFlag, flagPage, formIfMatch, namedField, refusedForm } from './flag-page-render.js';
 
 const FLAG = '/projects/:projectId/features/:featureName';
 const PAGE = { status: 200, description: 'An HTML page' };
@@ -45,7 +45,7 @@ export const flagPages: RouteSpec[] = [
       const fields = ['description', 'type'];
       if (!parsed.success) { const error = invalid(parsed.issues); return refusedForm(c, deps, params, { form: 'metadata', field: namedField(error.message, fields), error }); }
       const { description, type, stale, impressionData } = parsed.output;
-      const saved = await updateFlag(registry, { projectId: params.projectId, featureName: params.featureName, description, type, stale, impressionData }, principal);
+      const saved = await updateFlag(registry, { projectId: params.projectId, featureName: params.featureName, description, type, stale, impressionData, ifMatch: formIfMatch(c) }, principal);
       if (!saved.ok) return refusedForm(c, deps, params, { form: 'metadata', field: namedField(saved.error.message, fields), error: saved.error });
       return backToFlag(c, params, 'saved', 'details-title');
     },
@@ -79,7 +79,8 @@ export const flagPages: RouteSpec[] = [
     summary: 'Switch a flag on (`enabled=true`, adding the default strategy when it has no enabled one) or off in an environment',
     handle: async ({ c, deps, params, principal, registry }) => {
       const on = c.get('form')?.['enabled'] === 'true';
-      const switched = on ? await enableFlag(registry, params, principal) : await disableFlag(registry, params, principal);
+      const ref = { ...params, ifMatch: formIfMatch(c) };
+      const switched = on ? await enableFlag(registry, ref, principal) : await disableFlag(registry, ref, principal);
       if (!switched.ok) return refusedForm(c, deps, params, { form: `toggle:${params.environment}`, field: null, error: switched.error });
       return backToFlag(c, params, 'toggled', idOf('env', params.environment));
     },
@@ -88,7 +89,7 @@ export const flagPages: RouteSpec[] = [
     ...page, method: 'post', path: `${FLAG}/archive`, permission: 'DELETE_FEATURE', params: FeatureParamsSchema, success: BACK,
     summary: 'Archive a flag',
     handle: async ({ c, deps, params, principal, registry }) => {
-      const archived = await archiveFlag(registry, params, principal);
+      const archived = await archiveFlag(registry, { ...params, ifMatch: formIfMatch(c) }, principal);
       if (!archived.ok) return refusedForm(c, deps, params, { form: 'lifecycle', field: null, error: archived.error });
       return backToFlag(c, params, 'archived');
     },
@@ -119,7 +120,7 @@ export const flagPages: RouteSpec[] = [
     handle: async ({ c, deps, params, principal, registry }) => {
       const parsed = v.safeParse(CloneFeatureSchema, { name: (c.get('form')?.['name'] ?? '').trim() });
       if (!parsed.success) return refusedForm(c, deps, params, { form: 'clone', field: 'name', error: invalid(parsed.issues) });
-      const cloned = await cloneFlag(registry, { ...params, ...parsed.output }, principal);
+      const cloned = await cloneFlag(registry, { ...params, ...parsed.output, ifMatch: formIfMatch(c) }, principal);
       if (!cloned.ok) return refusedForm(c, deps, params, { form: 'clone', field: namedField(cloned.error.message, ['name']) ?? (cloned.error.kind === 'NameExistsError' ? 'name' : null), error: cloned.error });
       return backToFlag(c, { projectId: params.projectId, featureName: parsed.output.name }, 'cloned');
     },
@@ -131,7 +132,7 @@ export const flagPages: RouteSpec[] = [
       const rows = variantDraftsFromForm(c.get('form') ?? {});
       const parsed = v.safeParse(VariantsSchema, variantsBodyOf(rows));
       if (!parsed.success) { const error = invalid(parsed.issues); return refusedForm(c, deps, params, { form: 'variants', field: variantFieldOf(error.message), error, variants: rows }); }
-      const saved = await setVariants(registry, { ...params, variants: parsed.output }, principal);
+      const saved = await setVariants(registry, { ...params, variants: parsed.output, ifMatch: formIfMatch(c) }, principal);
       if (!saved.ok) return refusedForm(c, deps, params, { form: 'variants', field: variantFieldOf(saved.error.message), error: saved.error, variants: rows });
       return backToFlag(c, params, 'saved', 'variants-title');
     },

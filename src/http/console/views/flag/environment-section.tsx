@@ -16,7 +16,7 @@ function Switch({ model, env }: { model: FlagPageModel; env: FlagPageEnvironment
   if (!model.may.toggle || model.flag.archived) return <p class="switch-readonly">{state}</p>;
   return (
     <form method="post" action={`${model.base}/environments/${encodeURIComponent(env.name)}/toggle`} class="switch-form">
-      <Csrf token={model.frame.csrf} />
+      <Csrf token={model.frame.csrf} ifMatch={model.ifMatch} />
       <input type="hidden" name="enabled" value={on ? 'false' : 'true'} />
       <button type="submit" class="switch" role="switch" aria-checked={on ? 'true' : 'false'} aria-label={`${model.flag.name} in ${env.name}`}>
         <span class="switch-knob" aria-hidden="true"></span>
@@ -32,7 +32,7 @@ function CopyForm({ model, env }: { model: FlagPageModel; env: FlagPageEnvironme
   const id = idOf('copy', env.name);
   return (
     <form method="post" action={`${model.base}/environments/${encodeURIComponent(env.name)}/copy`} class="copy-form" aria-label={`Copy strategies to ${env.name}`}>
-      <Csrf token={model.frame.csrf} />
+      <Csrf token={model.frame.csrf} ifMatch={model.ifMatch} />
       <label for={id}>Copy strategies from</label>
       <select id={id} name="fromEnvironment">{others.map((e) => <option value={e.name}>{e.name}</option>)}</select>
       <button type="submit" class="button button-small">Copy</button>

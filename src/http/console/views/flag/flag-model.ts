@@ -52,6 +52,8 @@ export interface FlagPageModel {
   may: FlagPermissions;
   /** The base path of the flag's page and of its forms. */
   base: string;
+  /** The `ETag` of the flag version shown: every form sends it back, so a save over a change made since is refused. */
+  ifMatch: string;
   error?: PageError | undefined;
   /** A short confirmation of the last change (from the `done` query parameter). */
   notice?: string | undefined;

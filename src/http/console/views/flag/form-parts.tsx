@@ -22,9 +22,17 @@ export interface PageError {
 /** An element id made of parts: anything but letters, digits, `-` and `_` becomes `-`. */
 export const idOf = (...parts: string[]): string => parts.join('-').replace(/[^A-Za-z0-9_-]/g, '-');
 
-/** The session's CSRF token as the hidden field of a plain form. */
-export function Csrf({ token }: { token: string | undefined }) {
-  return token ? <input type="hidden" name="_csrf" value={token} /> : null;
+/**
+ * The session's CSRF token as the hidden field of a plain form; with `ifMatch` (the `ETag` of the flag version
+ * the page shows), that too: the page's route makes the write conditional on it, as the API does on `If-Match`.
+ */
+export function Csrf({ token, ifMatch }: { token: string | undefined; ifMatch?: string | undefined }) {
+  return (
+    <>
+      {token ? <input type="hidden" name="_csrf" value={token} /> : null}
+      {ifMatch ? <input type="hidden" name="ifMatch" value={ifMatch} /> : null}
+    </>
+  );
 }
 
 /** The attributes of a field the error may name: `aria-invalid` and `aria-describedby` pointing at the message. */
@@ -44,11 +52,11 @@ export function FormAlert({ error, form }: { error: PageError | undefined; form:
   return error?.form === form && error.field === null ? <p class="alert alert-error" role="alert">{error.message}</p> : null;
 }
 
-/** A small post form of one button (`_csrf` included). */
-export function PostButton(props: { action: string; csrf: string | undefined; label: Child; class?: string; fields?: Record<string, string>; ariaLabel?: string }) {
+/** A small post form of one button (`_csrf` and `ifMatch` included). */
+export function PostButton(props: { action: string; csrf: string | undefined; ifMatch?: string; label: Child; class?: string; fields?: Record<string, string>; ariaLabel?: string }) {
   return (
     <form method="post" action={props.action} class="inline-form">
-      <Csrf token={props.csrf} />
+      <Csrf token={props.csrf} ifMatch={props.ifMatch} />
       {Object.entries(props.fields ?? {}).map(([name, value]) => <input type="hidden" name={name} value={value} />)}
       <button type="submit" class={props.class ?? 'button button-small'} aria-label={props.ariaLabel}>{props.label}</button>
     </form>

@@ -35,9 +35,12 @@ export interface FlagRowProps {
 const MARKS: Record<FlagRow['mark'], string> = { archived: 'Archived', stale: 'Stale', 'potentially-stale': 'Potentially stale', fresh: 'Active' };
 const STAGES: Record<FlagRow['stage'], string> = { initial: 'Initial', 'pre-live': 'Pre-live', live: 'Live', completed: 'Completed', archived: 'Archived' };
 
+// One formatter for every row: `toLocaleDateString` with options builds a formatter on each call.
+const SHORT_DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+
 /** A date as the table shows it: `27 Nov 2026`. */
 export function shortDate(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  return SHORT_DATE.format(new Date(iso));
 }
 
 /** How long ago `iso` was at `now`, in the largest whole unit: `5 min ago`, `3 days ago`. */
@@ -126,7 +129,8 @@ export function FlagRowBody({ projectId, row, may, csrf, back, now, note }: Flag
       hx-vals={JSON.stringify({ have: String(row.version) })}>
       <tr>
         {may.select
-          ? <td class="col-select"><input type="checkbox" name="features" value={row.name} form="bulk-form" aria-label={`Select ${row.name}`} class="row-select" /></td>
+          // Kept as it is when the row is drawn again (hx-preserve): a live update does not undo a selection.
+          ? <td class="col-select"><input type="checkbox" id={`select-${row.name}`} hx-preserve="true" name="features" value={row.name} form="bulk-form" aria-label={`Select ${row.name}`} class="row-select" /></td>
           : null}
         <th scope="row" class="col-name">
           <a href={flagUrl(projectId, row.name)} class="flag-name">{row.name}</a>
