@@ -4,6 +4,7 @@
  * before creators were recorded name no user, and a deleted user is no longer listed, as in Unleash.
  */
 import type { Registry } from '../actors/registry.js';
+import { creatorUserId } from '../domain/flag-creator.js';
 import type { ProjectState } from '../domain/project-state.js';
 import type { User } from '../domain/service-state.js';
 import { ok, type Result } from '../domain/result.js';
@@ -16,20 +17,18 @@ export interface FlagCreator {
   name: string;
 }
 
-const USER_LABEL = /^user:(\d+)$/;
-
 /** The ids of the users who created the project's active flags, derived once per state version. */
 const creatorIds = perStateVersion((state: ProjectState): ReadonlySet<number> => {
   const ids = new Set<number>();
   for (const flag of state.flags.values()) {
-    const id = flag.archived ? undefined : USER_LABEL.exec(flag.createdBy ?? '')?.[1];
-    if (id !== undefined) ids.add(Number(id));
+    const id = flag.archived ? undefined : creatorUserId(flag);
+    if (id !== undefined) ids.add(id);
   }
   return ids;
 });
 
 /** The user's shown name, as Unleash falls back: name, else username, else email; null when none is set. */
-const shownName = (user: User): string | null => user.name || user.username || user.email || null;
+export const shownName = (user: User): string | null => user.name || user.username || user.email || null;
 
 /** Users by name (users without one last, as PostgreSQL sorts nulls), then id. */
 const byName = (a: User, b: User): number =>

@@ -1,5 +1,6 @@
 /** The filters of a flag search (Unleash 6.10's operators), as one predicate over the indexed flags. */
 import type { FeatureSearchQuery, IncludeOperator, IsOperator } from '../schemas/search.schema.js';
+import { creatorUserId } from '../domain/flag-creator.js';
 import { currentStage } from '../domain/flag-stages.js';
 import type { Entry } from './search-index-types.js';
 
@@ -31,7 +32,7 @@ function stateMatch(operator: IsOperator, values: readonly string[], stale: bool
  */
 export function searchFilter(query: FeatureSearchQuery, segmentNames: Map<number, string>): (entry: Entry) => boolean {
   const archived = query.archived ?? false;
-  const { type, state, tag, segment, createdAt, status, lifecycle } = query;
+  const { type, state, tag, segment, createdAt, createdBy, status, lifecycle } = query;
   return (entry) => {
     if (entry.archived !== archived) return false;
     if (type && !isMatch(type.operator, type.values, entry.type)) return false;
@@ -49,6 +50,7 @@ export function searchFilter(query: FeatureSearchQuery, segmentNames: Map<number
       const present = segment.values.filter((name) => names.has(name)).length;
       if (!includeMatch(segment.operator, present, segment.values.length)) return false;
     }
+    if (createdBy && !isMatch(createdBy.operator, createdBy.values, String(creatorUserId(flag) ?? ''))) return false;
     if (lifecycle && !isMatch(lifecycle.operator, lifecycle.values, currentStage(flag).stage)) return false;
     if (status && status.length > 0 && !status.some((s) => flag.environments[s.environment] !== undefined && flag.environments[s.environment]!.enabled === s.enabled)) return false;
     return true;

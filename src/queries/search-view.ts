@@ -53,6 +53,8 @@ export interface SearchFeatureFacts {
   seen: FlagSeen;
   /** Whether another active flag of the project depends on it. */
   parent: boolean;
+  /** The user who created it, when a user did and still exists. */
+  creator: { id: number; name: string } | undefined;
 }
 
 /**
@@ -60,7 +62,7 @@ export interface SearchFeatureFacts {
  *
  * @example searchFeature(flag, { project: 'default', environments, connected, segmentNames, seen: NOT_SEEN, parent: false })
  */
-export function searchFeature(flag: Flag, { project, environments, connected, segmentNames, seen, parent }: SearchFeatureFacts): SearchFeature {
+export function searchFeature(flag: Flag, { project, environments, connected, segmentNames, seen, parent, creator }: SearchFeatureFacts): SearchFeature {
   const segments = new Set<string>();
   for (const env of Object.values(flag.environments)) for (const s of env.strategies) for (const sid of s.segments ?? []) {
     const name = segmentNames.get(sid);
@@ -76,7 +78,7 @@ export function searchFeature(flag: Flag, { project, environments, connected, se
     favorite: false,
     impressionData: flag.impressionData,
     createdAt: flag.createdAt,
-    createdBy: { id: 0, name: 'unknown', imageUrl: '' },
+    createdBy: creator ? { ...creator, imageUrl: '' } : { id: 0, name: 'unknown', imageUrl: '' },
     archivedAt: flag.archivedAt,
     lastSeenAt: seen.lastSeenAt,
     environments: environments.filter((e) => connected.has(e.name)).map((e) => {

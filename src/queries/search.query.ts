@@ -7,11 +7,22 @@
  * (`search-order.ts`).
  */
 import type { Registry } from '../actors/registry.js';
+import { creatorUserId } from '../domain/flag-creator.js';
+import type { Flag } from '../domain/types.js';
 import type { FeatureSearchQuery } from '../schemas/search.schema.js';
+import { shownName } from './flag-creators.query.js';
 import { isMatch, searchFilter } from './search-filter.js';
 import { SearchIndexes, textMatches } from './search-index.js';
 import { comparator, orderKey, sortField, type Hit } from './search-order.js';
 import { searchFeature, type SearchAnswer } from './search-view.js';
+
+/** The user who created `flag`, as a search entry names them (none: an API token, or a deleted user). */
+function creatorOf(registry: Registry, flag: Flag): { id: number; name: string } | undefined {
+  const id = creatorUserId(flag);
+  const user = id === undefined ? undefined : registry.service.state.users[String(id)];
+  const name = user && shownName(user);
+  return id !== undefined && name ? { id, name } : undefined;
+}
 
 const DEFAULT_LIMIT = 50;
 
@@ -78,6 +89,7 @@ export class FeatureSearch {
       return searchFeature(flag, {
         project, environments, connected: new Set(state.meta.environments), segmentNames,
         seen: registry.usage.counts.seen(project, flag.name), parent: this.indexes.parents(project, state).has(flag.name),
+        creator: creatorOf(registry, flag),
       });
     });
     return { features, total };

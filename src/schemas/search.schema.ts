@@ -92,8 +92,11 @@ export const FeatureSearchQuerySchema = looseObject({
   archived: v.optional(v.pipe(once(10), v.picklist(['IS:true', 'IS:false'], 'must be IS:true or IS:false'), v.transform((s) => s === 'IS:true'))),
   /** flagpole keeps no favourites: accepted, and changes nothing (every flag has `favorite: false`). */
   favoritesFirst: v.optional(v.pipe(once(10), v.picklist(['true', 'false'], 'must be true or false'))),
-  /** flagpole does not record who created a flag: a filter on it is refused, not ignored. */
-  createdBy: v.optional(v.custom<never>(() => false, 'is not supported: flagpole does not record who created a flag')),
+  /** The ids of the users who created the flag (`IS:3`, `IS_ANY_OF:3,4`); flags an API token created have none. */
+  createdBy: v.optional(v.pipe(
+    operatorFilter(SEARCH_IS_OPERATORS),
+    v.check((f) => f === undefined || f.values.every((s) => /^\d{1,15}$/.test(s)), 'values must be user ids'),
+  )),
   /** The stage a flag is in now (`initial`, `pre-live`, `live`, `completed`, `archived`). */
   lifecycle: v.optional(v.pipe(
     operatorFilter(SEARCH_IS_OPERATORS),
