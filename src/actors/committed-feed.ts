@@ -41,6 +41,11 @@ export class CommittedFeed {
     return this.current;
   }
 
+  /** How many listeners follow the feed now (SDK streams, client caches, the console's live pages). */
+  get subscribers(): number {
+    return this.listeners.size;
+  }
+
   subscribe(listener: FeedListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

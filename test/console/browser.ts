@@ -32,6 +32,17 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 390, height: 844 } as const;
 
+/**
+ * The number of listeners following the server's committed feed: each open page with live updates adds one once
+ * its event stream is connected. Take it before opening pages, then wait with {@link waitForLiveStreams}.
+ */
+export const feedListeners = (server: ConsoleServer): number => server.h.registry.feed.subscribers;
+
+/** Waits until `pages` more listeners follow the committed feed than `before`: those pages' live streams are open. */
+export async function waitForLiveStreams(server: ConsoleServer, before: number, pages = 1): Promise<void> {
+  await expect.poll(() => feedListeners(server), { timeout: 5000, interval: 25 }).toBeGreaterThanOrEqual(before + pages);
+}
+
 /** Launches chromium before the file's tests and closes it after; returns a getter for it. */
 export function useBrowser(): () => Browser {
   let browser: Browser | undefined;

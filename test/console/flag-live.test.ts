@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { consoleTest, createUserWithPassword, DESKTOP, signIn, useBrowser, type ConsoleServer } from './browser.js';
+import { consoleTest, createUserWithPassword, DESKTOP, feedListeners, signIn, useBrowser, waitForLiveStreams, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
@@ -58,11 +58,12 @@ describe('the flag page among the project\'s pages', () => {
 
 describe('the flag page, live', () => {
   test('shows a switch made elsewhere within two seconds, without a reload', async ({ server }) => {
+    const listeners = feedListeners(server);
     const page = await openFlag(server);
     const toggle = () => page.getByRole('switch', { name: 'checkout in development' });
     expect(await toggle().getAttribute('aria-checked')).toBe('false');
     await mark(page);
-    await page.waitForTimeout(300); // the event stream connected
+    await waitForLiveStreams(server, listeners);
     const started = Date.now();
     expect((await server.h.json('POST', `${FLAG_API}/environments/development/on`)).status).toBe(200);
     await expect.poll(() => toggle().getAttribute('aria-checked'), { timeout: 2000, interval: 50 }).toBe('true');
@@ -73,12 +74,13 @@ describe('the flag page, live', () => {
   });
 
   test('keeps a half typed value in an open form and says the flag changed', async ({ server }) => {
+    const listeners = feedListeners(server);
     const page = await openFlag(server);
     await page.getByText('Edit Half').click();
     const title = page.locator('section#env-development').getByRole('form', { name: 'Save strategy' }).getByLabel('Title');
     await title.fill('Half of the users, typed');
     await mark(page);
-    await page.waitForTimeout(300);
+    await waitForLiveStreams(server, listeners);
     expect((await server.h.json('POST', `${FLAG_API}/environments/development/on`)).status).toBe(200);
     await page.getByRole('status').filter({ hasText: 'This flag was changed by someone else' }).waitFor({ timeout: 2000 });
     expect(await title.inputValue()).toBe('Half of the users, typed');
@@ -88,10 +90,11 @@ describe('the flag page, live', () => {
   });
 
   test('a switch made in a second browser shows on the first page within a second, without a reload', async ({ server }) => {
+    const listeners = feedListeners(server);
     const page = await openFlag(server);
     const second = await openAsSecond(server);
     await mark(page);
-    await page.waitForTimeout(300); // the event stream connected
+    await waitForLiveStreams(server, listeners, 2);
     await second.getByRole('switch', { name: 'checkout in development' }).click();
     await expect.poll(async () => (await flagOf(server)).environments.find((e) => e.name === 'development')!.enabled).toBe(true);
     const committed = Date.now();

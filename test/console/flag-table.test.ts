@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, sessionCookie, signIn, useBrowser, type ConsoleServer } from './browser.js';
+import { consoleTest, createUserWithPassword, DESKTOP, feedListeners, PHONE, screenshot, scrollsSideways, seriousViolations, sessionCookie, signIn, useBrowser, waitForLiveStreams, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
@@ -259,7 +259,9 @@ describe('the flag table', () => {
     await flag(server, 'my-flag', { strategyIn: ['development'] });
     await flag(server, 'other', { strategyIn: ['development'] });
     const first = await signedIn(server);
+    const listeners = feedListeners(server);
     await first.goto(`${server.base}/projects/default`);
+    await waitForLiveStreams(server, listeners);
     const search = first.getByRole('search').getByLabel('Search');
     await search.fill('half typed');
     await search.focus();
@@ -286,8 +288,9 @@ describe('the flag table', () => {
     await flag(server, 'my-flag', { strategyIn: ['development', 'production'] });
     await flag(server, 'other', { strategyIn: ['development'] });
     const page = await signedIn(server);
+    const listeners = feedListeners(server);
     await page.goto(`${server.base}/projects/default`);
-    await page.waitForTimeout(300); // the event stream connected
+    await waitForLiveStreams(server, listeners);
     const focusedLabel = () => page.evaluate('document.activeElement && document.activeElement.getAttribute("aria-label")');
     await page.getByRole('switch', { name: 'my-flag in production' }).focus();
     // The row is drawn again for a change of its flag in another environment.
