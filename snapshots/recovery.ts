@@ -14,7 +14,9 @@ export interface RecoveryNotice {
  * the one before it is tried (recovery then replays more of the log).
  */
 export async function readLatestSnapshot<M, I>(store: Store, scope: Scope, notices: RecoveryNotice[] = [], atMost = Infinity): Promise<Snapshot<M, I> | null> {
-  for await (const [key, value] of store.entries(keys.snapshotPrefix(scope), { reverse: true })) {
+  // Keys of newer snapshots are not read at all: their chunks are megabytes at 10,000 flags, and a past view asks for old ones.
+  const range = atMost === Infinity ? { reverse: true } : { reverse: true, lte: keys.snapshotHead(scope, atMost) };
+  for await (const [key, value] of store.entries(keys.snapshotPrefix(scope), range)) {
     if (!key.endsWith('/head')) continue;
     try {
       const head = decode<SnapshotHead<M>>(key, value);
