@@ -52,6 +52,9 @@ export class PastStates {
   private interval: number;
   private readonly owner: string;
   private ahead: Ahead | null = null;
+  /** Past views replaying on their own now, and the replay ahead's resumption while it waits for them. */
+  private foreground = 0;
+  private paused: (() => void)[] = [];
 
   constructor(private readonly store: Store, private readonly model: ProjectModel, private readonly checkpoints: PastCheckpoints, private readonly bounds: CheckpointBounds = DEFAULT_BOUNDS) {
     this.interval = bounds.interval;
@@ -74,9 +77,16 @@ export class PastStates {
         await new Promise<void>((resolve) => ahead.waiters.push({ seq: target, resolve }));
       }
     }
-    const base = await this.baseFor(seq, firstLogSeq);
-    if ('earliest' in base) return base;
-    return this.replay(base, seq);
+    // A replay running ahead pauses meanwhile: sharing the CPU with it would double this view's time.
+    this.foreground += 1;
+    try {
+      const base = await this.baseFor(seq, firstLogSeq);
+      if ('earliest' in base) return base;
+      return await this.replay(base, seq);
+    } finally {
+      this.foreground -= 1;
+      if (this.foreground === 0) for (const resume of this.paused.splice(0)) resume();
+    }
   }
 
   /**
@@ -170,7 +180,10 @@ export class PastStates {
         ahead.at = record.seq;
         if (ahead.waiters.length > 0) ahead.waiters = ahead.waiters.filter((w) => (w.seq <= record.seq ? (w.resolve(), false) : true));
         // Records read ahead come without a turn of the event loop between them: let requests in now and then.
-        if (record.seq % AHEAD_SLICE === 0) await nextTurn();
+        if (record.seq % AHEAD_SLICE === 0) {
+          await nextTurn();
+          while (this.foreground > 0) await new Promise<void>((resume) => this.paused.push(resume));
+        }
       }
     }
     return this.model.publish(state, draft);
