@@ -37,7 +37,7 @@ const AHEAD_SLICE = 256;
 
 /**
  * States of one project after past log records, from snapshots plus the log (the dump engine's way).
- * Replaying 100,000 records takes most of a second and the store keeps only its two newest snapshots, so
+ * Replaying 100,000 records takes most of a second and the store keeps snapshots some 20,000 records apart, so
  * the states met while replaying are kept as checkpoints every `interval` records, built lazily or ahead
  * ({@link prepare}: at start-up and when a history page opens): a past state then costs one interval of replay
  * at most. Checkpoints live in the byte budget every project shares ({@link PastCheckpoints}), so one may be
