@@ -68,25 +68,32 @@ export class PastStates {
    * before `seq` rather than replaying the same records beside it.
    */
   async stateAt(seq: number, firstLogSeq: number): Promise<ProjectState | { earliest: number | null }> {
-    const ahead = this.ahead;
-    const target = seq - (seq % this.interval);
-    if (ahead && ahead.from <= seq && ahead.at < target) {
-      // A snapshot well past where the replay ahead is now is the nearer start (`baseFor`): no wait for it.
-      const heads = await this.snapshotSeqs();
-      if (!heads.some((h) => h <= seq && h >= firstLogSeq - 1 && h - ahead.at > this.bounds.interval)) {
-        await new Promise<void>((resolve) => ahead.waiters.push({ seq: target, resolve }));
-      }
-    }
-    // A replay running ahead pauses meanwhile: sharing the CPU with it would double this view's time.
+    // A replay running ahead pauses meanwhile (but for a wait on it): sharing the CPU would double this view's time.
     this.foreground += 1;
     try {
+      const ahead = this.ahead;
+      const target = seq - (seq % this.interval);
+      if (ahead && ahead.from <= seq && ahead.at < target) {
+        // A snapshot well past where the replay ahead is now is the nearer start (`baseFor`): no wait for it.
+        const heads = await this.snapshotSeqs();
+        if (!heads.some((h) => h <= seq && h >= firstLogSeq - 1 && h - ahead.at > this.bounds.interval)) {
+          this.release();
+          await new Promise<void>((resolve) => ahead.waiters.push({ seq: target, resolve }));
+          this.foreground += 1;
+        }
+      }
       const base = await this.baseFor(seq, firstLogSeq);
       if ('earliest' in base) return base;
       return await this.replay(base, seq);
     } finally {
-      this.foreground -= 1;
-      if (this.foreground === 0) for (const resume of this.paused.splice(0)) resume();
+      this.release();
     }
+  }
+
+  /** Ends one view's own work; the last one lets the replay ahead go on. */
+  private release(): void {
+    this.foreground -= 1;
+    if (this.foreground === 0) for (const resume of this.paused.splice(0)) resume();
   }
 
   /**
