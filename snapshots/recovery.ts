@@ -40,6 +40,19 @@ export async function readLatestSnapshot<M, I>(store: Store, scope: Scope, notic
   return null;
 }
 
+/** How many items the snapshot after record `seq` holds, from its head alone; null when it is missing or damaged. */
+export async function snapshotItems(store: Store, scope: Scope, seq: number): Promise<number | null> {
+  const key = keys.snapshotHead(scope, seq);
+  const value = await store.get(key);
+  if (value === undefined) return null;
+  try {
+    return decode<SnapshotHead>(key, value).items;
+  } catch (error) {
+    if (error instanceof CorruptRecordError) return null;
+    throw error;
+  }
+}
+
 /** A log is read front to back: 256 KiB per trip to LevelDB's thread rather than its 16 KiB, for long replays (past views, recovery). */
 const LOG_READ_AHEAD_BYTES = 2 ** 18;
 

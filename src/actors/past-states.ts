@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { keys, seqPart } from '../../snapshots/keys.js';
-import { readLog } from '../../snapshots/recovery.js';
+import { readLog, snapshotItems } from '../../snapshots/recovery.js';
 import type { Store } from '../../snapshots/store.js';
 import type { ProjectEvent } from '../domain/events.js';
 import type { ProjectState } from '../domain/project-state.js';
@@ -134,8 +134,11 @@ export class PastStates {
     const checkpoint = this.checkpoint((s) => s <= seq && s >= floor);
     const heads = await this.snapshotSeqs();
     const from = checkpoint?.seq ?? (floor === 0 ? 0 : -Infinity);
-    // A snapshot is read whole (a few MB at 10,000 flags): worth it only when it saves a long replay.
-    if (heads.some((h) => h <= seq && h >= floor && h - from > this.bounds.interval)) {
+    const nearest = Math.max(-Infinity, ...heads.filter((h) => h <= seq && h >= floor));
+    // A snapshot is read whole (a few MB at 10,000 flags), at about the cost of replaying a record per item it
+    // holds: worth it only when it saves a long replay, of more records than it holds items.
+    const saved = nearest - from;
+    if (saved > this.bounds.interval && saved > ((await snapshotItems(this.store, this.model.scope, nearest)) ?? 0)) {
       const snapshot = await this.snapshotBase(floor, seq);
       if (snapshot) return snapshot;
     }
