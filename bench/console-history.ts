@@ -3,7 +3,7 @@
  * 10,000 flags with 100,000 commands in its log, each under a second. The project is built in process through
  * its actor (group commit, 500 commands at a time; the records' times spread over the build), the registry is
  * reopened (recovered from disk, as after a restart), then the queries the history pages call are timed
- * in process: for reference a past view with no checkpoint (a replay from the start); then, reopened again,
+ * in process: for reference a past view with no checkpoint (a replay from the snapshot before it); then, reopened again,
  * the checkpoints built in the background as a server start does, with a past view mid-log and one near the
  * end asked at once; then {@link SAMPLES} past views and comparisons at moments spread over the whole log.
  *
@@ -98,7 +98,7 @@ export async function runConsoleHistory(options: ConsoleHistoryOptions): Promise
     const late = moment(options.samples - 1);
     const [coldMs, cold] = await timed(() => projectAt(registry, PROJECT, mid));
     if (!cold.ok) throw new Error(cold.error.message);
-    rows.push(row('reference: a past view mid-log with no checkpoint and no start-up warm-up (replay from the first record)', `${coldMs.toFixed(0)} ms`));
+    rows.push(row('reference: a past view mid-log with no checkpoint and no start-up warm-up (from the snapshot before it)', `${coldMs.toFixed(0)} ms`));
     // As a server start does (`warm-up.ts`): checkpoints built in the background; views asked at once wait for them.
     await registry.close();
     registry = await open();

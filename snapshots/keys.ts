@@ -23,7 +23,6 @@ export const keys = {
   snapshotChunk: (scope: Scope, seq: number, chunk: number) =>
     `${scopePart(scope)}/snap/${seqPart(seq)}/c${chunk.toString().padStart(6, '0')}`,
   snapshotPrefix: (scope: Scope) => `${scopePart(scope)}/snap/`,
-  snapshotSeqPrefix: (scope: Scope, seq: number) => `${scopePart(scope)}/snap/${seqPart(seq)}/`,
   /**
    * Usage metrics, outside every log (docs/storage.md "Usage metrics"). Names are URI-encoded, so an
    * application name or instance id holding `/` stays one part.

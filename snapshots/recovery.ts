@@ -14,7 +14,9 @@ export interface RecoveryNotice {
  * the one before it is tried (recovery then replays more of the log).
  */
 export async function readLatestSnapshot<M, I>(store: Store, scope: Scope, notices: RecoveryNotice[] = [], atMost = Infinity): Promise<Snapshot<M, I> | null> {
-  for await (const [key, value] of store.entries(keys.snapshotPrefix(scope), { reverse: true })) {
+  // Keys of newer snapshots are not read at all: their chunks are megabytes at 10,000 flags, and a past view asks for old ones.
+  const range = atMost === Infinity ? { reverse: true } : { reverse: true, lte: keys.snapshotHead(scope, atMost) };
+  for await (const [key, value] of store.entries(keys.snapshotPrefix(scope), range)) {
     if (!key.endsWith('/head')) continue;
     try {
       const head = decode<SnapshotHead<M>>(key, value);
@@ -36,6 +38,19 @@ export async function readLatestSnapshot<M, I>(store: Store, scope: Scope, notic
     }
   }
   return null;
+}
+
+/** How many items the snapshot after record `seq` holds, from its head alone; null when it is missing or damaged. */
+export async function snapshotItems(store: Store, scope: Scope, seq: number): Promise<number | null> {
+  const key = keys.snapshotHead(scope, seq);
+  const value = await store.get(key);
+  if (value === undefined) return null;
+  try {
+    return decode<SnapshotHead>(key, value).items;
+  } catch (error) {
+    if (error instanceof CorruptRecordError) return null;
+    throw error;
+  }
 }
 
 /** A log is read front to back: 256 KiB per trip to LevelDB's thread rather than its 16 KiB, for long replays (past views, recovery). */

@@ -1,6 +1,7 @@
 import { encode, encodeJson } from './codec.js';
-import { keys, type Scope } from './keys.js';
+import { keys, seqPart, type Scope } from './keys.js';
 import type { SnapshotHead } from './records.js';
+import { spreadSnapshots } from './snapshot-spread.js';
 import type { BatchOp, Store } from './store.js';
 
 /**
@@ -43,34 +44,40 @@ export async function writeSnapshot(store: Store, scope: Scope, head: Omit<Snaps
   return bytes + full.length;
 }
 
+/** Which snapshots a prune keeps: the `newest` ones, and up to `spread` older ones spread over the log before them. */
+export interface SnapshotsKept {
+  newest: number;
+  spread: number;
+}
+
 /**
- * Deletes snapshots older than the newest `keep` ones, and, when `retainLog` is a number, log records more than
- * `retainLog` records before the oldest kept snapshot (recovery never needs them; history loses them).
+ * Keeps the newest `kept.newest` snapshots and up to `kept.spread` older ones spread over the log
+ * ({@link spreadSnapshots}), and deletes every other snapshot key below the newest head, chunks of a snapshot
+ * whose head was never written (the process died mid-write) included. When `retainLog` is a number, log
+ * records more than `retainLog` records before the oldest of the newest snapshots are deleted, and so is every
+ * older snapshot the trimmed log could not replay forward from.
  */
-export async function pruneSnapshots(store: Store, scope: Scope, keep: number, retainLog: number | 'all'): Promise<void> {
+export async function pruneSnapshots(store: Store, scope: Scope, kept: SnapshotsKept, retainLog: number | 'all'): Promise<void> {
+  const prefix = keys.snapshotPrefix(scope);
+  const seqOf = (key: string) => Number(key.slice(prefix.length, prefix.length + seqPart(0).length));
   const heads: number[] = [];
-  for await (const key of store.keys(keys.snapshotPrefix(scope), { reverse: true })) {
-    if (!key.endsWith('/head')) continue;
-    heads.push(Number(key.slice(keys.snapshotPrefix(scope).length, key.length - '/head'.length)));
-  }
+  for await (const key of store.keys(prefix)) if (key.endsWith('/head')) heads.push(seqOf(key));
+  const newest = heads.slice(Math.max(0, heads.length - kept.newest));
+  if (newest.length === 0) return;
+  // Log records up to `upTo` go: a snapshot before it could show its own moment only, and is not kept.
+  const upTo = retainLog === 'all' ? 0 : Math.max(0, newest[0]! - retainLog);
+  const older = heads.slice(0, heads.length - newest.length).filter((seq) => seq >= upTo);
+  const keep = new Set([...spreadSnapshots(older, kept.spread, upTo, newest[0]!), ...newest]);
+  const last = newest.at(-1)!;
   const ops: BatchOp[] = [];
-  const oldestKept = heads.slice(0, keep).at(-1);
-  if (oldestKept !== undefined) {
-    // Every key older than the oldest kept head: older snapshots, and also the chunks of a snapshot whose head
-    // was never written (the process died mid-write), which no head would ever lead to.
-    const keptFrom = keys.snapshotSeqPrefix(scope, oldestKept);
-    for await (const key of store.keys(keys.snapshotPrefix(scope))) {
-      if (key >= keptFrom) break;
-      ops.push({ type: 'del', key });
-    }
+  for await (const key of store.keys(prefix)) {
+    const seq = seqOf(key);
+    if (seq < last && !keep.has(seq)) ops.push({ type: 'del', key });
   }
-  if (retainLog !== 'all' && oldestKept !== undefined) {
-    const upTo = oldestKept - retainLog;
-    if (upTo > 0) {
-      for await (const key of store.keys(keys.logPrefix(scope))) {
-        if (key > keys.log(scope, upTo)) break;
-        ops.push({ type: 'del', key });
-      }
+  if (upTo > 0) {
+    for await (const key of store.keys(keys.logPrefix(scope))) {
+      if (key > keys.log(scope, upTo)) break;
+      ops.push({ type: 'del', key });
     }
   }
   if (ops.length > 0) await store.writeUnsynced(ops);

@@ -106,6 +106,19 @@ export const EDGE_VALIDATE_BUDGET = {
   addresses: 10_000,
 } as const;
 
+/**
+ * Snapshots kept on disk besides the two newest, spread over the log (docs/storage.md "Snapshots and
+ * retention"): a past view, and a recovery that meets a damaged snapshot, start from the nearest of them.
+ */
+export const SNAPSHOTS_SPREAD = 8;
+
+/**
+ * Log records after which a snapshot is due once the log has grown by as many bytes as the last snapshot took
+ * (rather than twice as many): a past view then replays at most about this many records from the snapshot before
+ * it, in a few hundred milliseconds at 10,000 flags (docs/storage.md "Snapshots and retention").
+ */
+export const SNAPSHOT_REPLAY_RECORDS = 20_000;
+
 /** The default byte budget of every project's past-view checkpoints (`PAST_VIEW_CHECKPOINT_BYTES`, docs/limits.md "Past views"). */
 export const PAST_VIEW_CHECKPOINT_BYTES = 128 * 2 ** 20;
 

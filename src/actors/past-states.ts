@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { keys, seqPart } from '../../snapshots/keys.js';
-import { readLog } from '../../snapshots/recovery.js';
+import { readLog, snapshotItems } from '../../snapshots/recovery.js';
 import type { Store } from '../../snapshots/store.js';
 import type { ProjectEvent } from '../domain/events.js';
 import type { ProjectState } from '../domain/project-state.js';
@@ -37,7 +37,7 @@ const AHEAD_SLICE = 256;
 
 /**
  * States of one project after past log records, from snapshots plus the log (the dump engine's way).
- * Replaying 100,000 records takes most of a second and the store keeps only its two newest snapshots, so
+ * Replaying 100,000 records takes most of a second and the store keeps snapshots some 20,000 records apart, so
  * the states met while replaying are kept as checkpoints every `interval` records, built lazily or ahead
  * ({@link prepare}: at start-up and when a history page opens): a past state then costs one interval of replay
  * at most. Checkpoints live in the byte budget every project shares ({@link PastCheckpoints}), so one may be
@@ -52,6 +52,9 @@ export class PastStates {
   private interval: number;
   private readonly owner: string;
   private ahead: Ahead | null = null;
+  /** Past views replaying on their own now, and the replay ahead's resumption while it waits for them. */
+  private foreground = 0;
+  private paused: (() => void)[] = [];
 
   constructor(private readonly store: Store, private readonly model: ProjectModel, private readonly checkpoints: PastCheckpoints, private readonly bounds: CheckpointBounds = DEFAULT_BOUNDS) {
     this.interval = bounds.interval;
@@ -65,18 +68,32 @@ export class PastStates {
    * before `seq` rather than replaying the same records beside it.
    */
   async stateAt(seq: number, firstLogSeq: number): Promise<ProjectState | { earliest: number | null }> {
-    const ahead = this.ahead;
-    const target = seq - (seq % this.interval);
-    if (ahead && ahead.from <= seq && ahead.at < target) {
-      // A snapshot well past where the replay ahead is now is the nearer start (`baseFor`): no wait for it.
-      const heads = await this.snapshotSeqs();
-      if (!heads.some((h) => h <= seq && h >= firstLogSeq - 1 && h - ahead.at > this.bounds.interval)) {
-        await new Promise<void>((resolve) => ahead.waiters.push({ seq: target, resolve }));
+    // A replay running ahead pauses meanwhile (but for a wait on it): sharing the CPU would double this view's time.
+    this.foreground += 1;
+    try {
+      const ahead = this.ahead;
+      const target = seq - (seq % this.interval);
+      if (ahead && ahead.from <= seq && ahead.at < target) {
+        // A snapshot well past where the replay ahead is now is the nearer start (`baseFor`): no wait for it.
+        const heads = await this.snapshotSeqs();
+        if (!heads.some((h) => h <= seq && h >= firstLogSeq - 1 && h - ahead.at > this.bounds.interval)) {
+          this.release();
+          await new Promise<void>((resolve) => ahead.waiters.push({ seq: target, resolve }));
+          this.foreground += 1;
+        }
       }
+      const base = await this.baseFor(seq, firstLogSeq);
+      if ('earliest' in base) return base;
+      return await this.replay(base, seq);
+    } finally {
+      this.release();
     }
-    const base = await this.baseFor(seq, firstLogSeq);
-    if ('earliest' in base) return base;
-    return this.replay(base, seq);
+  }
+
+  /** Ends one view's own work; the last one lets the replay ahead go on. */
+  private release(): void {
+    this.foreground -= 1;
+    if (this.foreground === 0) for (const resume of this.paused.splice(0)) resume();
   }
 
   /**
@@ -117,8 +134,11 @@ export class PastStates {
     const checkpoint = this.checkpoint((s) => s <= seq && s >= floor);
     const heads = await this.snapshotSeqs();
     const from = checkpoint?.seq ?? (floor === 0 ? 0 : -Infinity);
-    // A snapshot is read whole (a few MB at 10,000 flags): worth it only when it saves a long replay.
-    if (heads.some((h) => h <= seq && h >= floor && h - from > this.bounds.interval)) {
+    const nearest = Math.max(-Infinity, ...heads.filter((h) => h <= seq && h >= floor));
+    // A snapshot is read whole (a few MB at 10,000 flags), at about the cost of replaying a record per item it
+    // holds: worth it only when it saves a long replay, of more records than it holds items.
+    const saved = nearest - from;
+    if (saved > this.bounds.interval && saved > ((await snapshotItems(this.store, this.model.scope, nearest)) ?? 0)) {
       const snapshot = await this.snapshotBase(floor, seq);
       if (snapshot) return snapshot;
     }
@@ -170,7 +190,10 @@ export class PastStates {
         ahead.at = record.seq;
         if (ahead.waiters.length > 0) ahead.waiters = ahead.waiters.filter((w) => (w.seq <= record.seq ? (w.resolve(), false) : true));
         // Records read ahead come without a turn of the event loop between them: let requests in now and then.
-        if (record.seq % AHEAD_SLICE === 0) await nextTurn();
+        if (record.seq % AHEAD_SLICE === 0) {
+          await nextTurn();
+          while (this.foreground > 0) await new Promise<void>((resume) => this.paused.push(resume));
+        }
       }
     }
     return this.model.publish(state, draft);

@@ -1,6 +1,7 @@
 import type { Scope } from '../../snapshots/keys.js';
 import { pruneSnapshots, writeSnapshot } from '../../snapshots/snapshot-writer.js';
 import type { Store } from '../../snapshots/store.js';
+import { SNAPSHOT_REPLAY_RECORDS, SNAPSHOTS_SPREAD } from '../limits.js';
 import type { ActorOptions } from './actor-options.js';
 
 /**
@@ -25,7 +26,7 @@ export interface SnapshotScheduleParts {
 
 /**
  * When one actor's snapshots are due, and their writing: after `snapshotEvery` records once the log has grown
- * past {@link SNAPSHOT_LOG_FACTOR} times the last snapshot. A failed snapshot loses nothing (the log holds
+ * past {@link SNAPSHOT_LOG_FACTOR} times the last snapshot (once past one time after `SNAPSHOT_REPLAY_RECORDS`). A failed snapshot loses nothing (the log holds
  * every command): it is reported and tried again after the next batch.
  *
  * @example schedule.logged(2, 480); schedule.writeIfDue(seq, () => model.snapshotOf(state));
@@ -54,7 +55,10 @@ export class SnapshotSchedule {
   /** Starts a snapshot of what `capture` gives when one is due and none is being written; a failure is reported. */
   writeIfDue(seq: number, capture: () => SnapshotContent): void {
     if (this.writing) return;
-    if (this.records < this.parts.options.snapshotEvery || this.logBytes < SNAPSHOT_LOG_FACTOR * this.bytes) return;
+    if (this.records < this.parts.options.snapshotEvery) return;
+    // Past SNAPSHOT_REPLAY_RECORDS the factor drops to one, so a past view's replay from a snapshot stays short.
+    const factor = this.records >= SNAPSHOT_REPLAY_RECORDS ? 1 : SNAPSHOT_LOG_FACTOR;
+    if (this.logBytes < factor * this.bytes) return;
     this.write(seq, capture).catch((error: unknown) => this.reportFailure(error));
   }
 
@@ -74,7 +78,7 @@ export class SnapshotSchedule {
         const started = performance.now();
         this.bytes = await writeSnapshot(store, scope, { seq, at: new Date().toISOString(), machines, meta }, items);
         options.onSnapshot?.(performance.now() - started, this.bytes);
-        await pruneSnapshots(store, scope, 2, options.logRetention);
+        await pruneSnapshots(store, scope, { newest: 2, spread: SNAPSHOTS_SPREAD }, options.logRetention);
       } finally {
         this.writing = null;
       }

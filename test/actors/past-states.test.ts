@@ -149,3 +149,31 @@ describe('a past view over a log LOG_RETENTION trimmed', () => {
     expect(recent.ok && JSON.stringify(recent.value.flags)).toBe(seen.get(last)!.flags);
   });
 });
+
+describe('a past view beside a replay running ahead', () => {
+  test('the replay ahead pauses while a view replays from a snapshot on its own', { timeout: 60_000 }, async ({ openHarness }) => {
+    const h = await openHarness({ SNAPSHOT_EVERY: '500' });
+    const actor = h.registry.project('default')!;
+    await actor.send({ type: 'flag.create', name: 'a', description: '', flagType: 'release', impressionData: false }, 'user:1');
+    await actor.send({ type: 'strategy.add', feature: 'a', environment: 'development', strategy: { name: 'default', parameters: {}, constraints: [] } }, 'user:1');
+    for (let i = 0; i < 20; i += 1) {
+      await Promise.all(Array.from({ length: 100 }, (_, j) => actor.send({ type: (i * 100 + j) % 2 === 0 ? 'flag.enable' : 'flag.disable', feature: 'a', environment: 'development' }, 'user:1')));
+    }
+    await h.restart(); // a snapshot at the end, and the ones every 500 records or so before it
+    const last = h.registry.project('default')!.seq;
+    const states = new PastStates(storeOf(h.registry), projectModel('default'), new PastCheckpoints(), { interval: 4, most: 1000 });
+    const ahead = states.prepare(last, 1);
+    const position = () => (states as unknown as { ahead: { at: number } | null }).ahead?.at ?? last;
+    while (position() === 0) await new Promise<void>((r) => setImmediate(r));
+    const asked = last - 300;
+    const before = position();
+    const view = await states.stateAt(asked, 1);
+    const after = position();
+    await ahead;
+    // Less than one slice of the replay ahead (256 records) went on beside the view's replay of hundreds.
+    expect(after - before).toBeLessThan(256);
+    expect(before).toBeLessThan(asked - 300);
+    expect(flagsOf(view)).toBe(flagsOf(await new PastStates(storeOf(h.registry), projectModel('default'), new PastCheckpoints()).stateAt(asked, 1)));
+    expect(JSON.parse(flagsOf(view) as string)[0].environments.development.enabled).toBe(asked % 2 === 0);
+  });
+});

@@ -78,7 +78,7 @@ describe('a damaged snapshot', () => {
     let newest = '';
     await damage(dir, async (db) => {
       const heads = await snapshotHeads(db);
-      expect(heads.length).toBe(2);
+      expect(heads.length).toBeGreaterThanOrEqual(2);
       newest = heads.at(-1)!;
       await edit(db, newest);
     });
@@ -98,13 +98,15 @@ describe('a damaged snapshot', () => {
 
   test('with every snapshot damaged, the whole log is replayed', async ({ tempDir }) => {
     const { dir, expected } = await stopped(tempDir('corrupt'), { SNAPSHOT_EVERY: '4' }, 6);
+    let heads: string[] = [];
     await damage(dir, async (db) => {
-      for (const head of await snapshotHeads(db)) await db.put(head, flipLastJsonChar((await db.get(head))!));
+      heads = await snapshotHeads(db);
+      for (const head of heads) await db.put(head, flipLastJsonChar((await db.get(head))!));
     });
     const registry = await open(dir);
     try {
       expect(stableStringify(dumpRegistry(registry)!)).toBe(expected);
-      expect(registry.notices).toHaveLength(2);
+      expect(registry.notices.map((n) => n.key)).toEqual([...heads].reverse());
     } finally {
       await storeOf(registry).close();
     }
