@@ -57,7 +57,7 @@ import { AddressBudget } from './http/address-budget.js';
 import { EDGE_VALIDATE_BUDGET } from './limits.js';
 import { authRoutes } from './http/routes/auth.routes.js';
 import { consoleDeps } from './http/console/console-deps.js';
-import { warmUp } from './http/warm-up.js';
+import { prepareTables, warmUp } from './http/warm-up.js';
 import { errorPage } from './http/console/page-errors.js';
 import { loginPages } from './http/console/pages/login.pages.js';
 import { projectPages } from './http/console/pages/projects.pages.js';
@@ -151,9 +151,10 @@ export const mountedPrefixOf = (path: string): string | undefined => MOUNTED_PRE
 
 /**
  * The Hono app with the fast paths of its routes, which `serveApp` answers before Hono (src/http/fast-paths/),
- * and `warm`, the background work a start runs once it listens (`warm-up.ts`).
+ * `prepare`, what a start builds before it listens (the console's flag tables), and `warm`, the background work
+ * it runs once it listens (past-view checkpoints; both in `warm-up.ts`).
  */
-export type App = Hono<AppEnv> & ServedApp & { warm(): Promise<void> };
+export type App = Hono<AppEnv> & ServedApp & { prepare(): Promise<void>; warm(): Promise<void> };
 
 /**
  * Builds the HTTP app over a registry; no globals, so tests build one per data directory. Every request gets
@@ -242,6 +243,6 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
 
   app.notFound(notFound);
   app.onError(onError);
-  return Object.assign(app, { fastPaths: fastPathsOf(routes, deps), warm: () => warmUp(deps) });
+  return Object.assign(app, { fastPaths: fastPathsOf(routes, deps), prepare: () => prepareTables(deps), warm: () => warmUp(deps) });
 }
 

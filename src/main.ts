@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     if (first) process.stdout.write(`\n[flagpole] sign in to the console at /login as "${first.username}" with this password (shown once, stored only as a hash; change it after signing in):\n\n    ${first.password}\n\n`);
   }
   const app = createApp({ registry, config, log, tokenHasher: tokenKey.hasher });
+  await app.prepare();
   // A slow client holds a connection only so long: the headers within HEADERS_TIMEOUT_MS, the whole request
   // within REQUEST_TIMEOUT_MS; past MAX_CONNECTIONS open connections, new ones are refused.
   const serverOptions = {

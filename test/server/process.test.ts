@@ -110,6 +110,20 @@ test('serves over a socket, keeps a flag across SIGTERM and a second start', asy
   expect(await second.stop()).toBe(0);
 }, 60_000);
 
+test('a start builds the console\'s flag tables before it listens (the first page after a restart pays nothing for them)', async ({ tempDir, startServer }) => {
+  const dataDir = tempDir('prepare');
+  const token = 'process-test-admin-token-0123456789';
+  const first = await startServer(dataDir, { INIT_ADMIN_API_TOKENS: token });
+  expect((await call(first, 'POST', '/api/admin/projects/default/features', token, { name: 'kept-over-a-restart' })).status).toBe(201);
+  expect(await first.stop()).toBe(0);
+  const second = await startServer(dataDir, { INIT_ADMIN_API_TOKENS: token, LOG_LEVEL: 'debug' });
+  const output = second.output();
+  const built = output.indexOf('start: flag tables built');
+  expect(built).toBeGreaterThan(-1);
+  expect(built).toBeLessThan(output.indexOf('listening on'));
+  expect(await second.stop()).toBe(0);
+}, 60_000);
+
 test('standard output: one JSON line per request (the id of its X-Request-Id), whole lines only, every one there after SIGTERM', async ({ tempDir, startServer }) => {
   const token = 'process-test-admin-token-0123456789';
   const server = await startServer(tempDir('request-log'), { INIT_ADMIN_API_TOKENS: token, LOG_FORMAT: 'json', LOG_LEVEL: 'info' });

@@ -94,7 +94,7 @@ export function tablePage(c: Context<AppEnv>, deps: AppDeps, actor: ProjectActor
 }
 
 /**
- * A project's first page rendered for no one, every control shown: the start-up warm-up (`warm-up.ts`) runs
+ * A project's first page rendered for no one, every control shown: a start (`prepareTables`, `warm-up.ts`) runs
  * the page's code once before the first person asks, so that person does not wait for it to be compiled.
  */
 export function renderFirstPage(deps: AppDeps, actor: ProjectActor): string {
