@@ -31,6 +31,8 @@ export interface FlagRow {
   environments: FlagRowEnvironment[];
   /** The flag's version: the `If-Match` of a switch sent from this row. */
   version: number;
+  /** What the row shows that a live update may change ({@link rowMark}). */
+  shown: string;
 }
 
 /** A column of the table: one environment the project is connected to. */
@@ -74,5 +76,16 @@ export function flagRow(flag: Flag, environments: readonly string[], lastSeenAt:
       };
     }),
     version: flag.version,
+    shown: rowMark(flag),
   };
+}
+
+/**
+ * What a drawn row shows that changes under it: the flag's version and its lifecycle stage (SDK reports move the
+ * stage without a new version). A live update whose mark is the row's own has nothing new to draw.
+ *
+ * @example rowMark(flag) // '12:pre-live'
+ */
+export function rowMark(flag: Flag): string {
+  return `${flag.version}:${currentStage(flag).stage}`;
 }

@@ -299,7 +299,8 @@ describe('the flag table', () => {
     await expect.poll(() => page.getByRole('switch', { name: 'my-flag in development' }).isChecked(), { timeout: 3000 }).toBe(true);
     expect(await before!.evaluate((row) => (row as unknown as { isConnected: boolean }).isConnected)).toBe(false);
     expect(await focusedLabel()).toBe('my-flag in production');
-    // Keyboard alone goes on from there.
+    // Keyboard alone goes on from there, once htmx has settled the new row (a person's key comes later than 20 ms).
+    await expect.poll(() => page.evaluate('document.querySelector(".htmx-settling, .htmx-swapping, .htmx-request") === null')).toBe(true);
     await page.keyboard.press('Space');
     await expect.poll(() => enabledIn(server, 'my-flag', 'production')).toBe(true);
     // A row chosen for the bulk bar keeps its selection (and focus) through a redraw.

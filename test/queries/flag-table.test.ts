@@ -61,6 +61,7 @@ describe('a page', () => {
       rows: [{
         name: 'checkout', description: 'New basket', type: 'experiment', createdAt: detail.createdAt, lastSeenAt: expect.any(String),
         mark: 'fresh', stage: 'pre-live', archivedAt: null, tags: [{ type: 'simple', value: 'beta' }], version: Number(headers.get('etag')!.replaceAll('"', '')),
+        shown: `${headers.get('etag')!.replaceAll('"', '')}:pre-live`,
         environments: [
           { name: 'development', enabled: true, hasEnabledStrategy: true, strategyCount: 2 },
           { name: 'production', enabled: false, hasEnabledStrategy: false, strategyCount: 1 },

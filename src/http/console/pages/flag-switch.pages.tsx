@@ -12,6 +12,7 @@ import { noAccessMessage, type Principal } from '../../../auth/permissions.js';
 import { fail } from '../../../domain/errors.js';
 import { failed, type Result } from '../../../domain/result.js';
 import { FeatureEnvironmentParamsSchema, FeatureParamsSchema } from '../../../schemas/params.schema.js';
+import { rowMark } from '../../../queries/flag-table-row.js';
 import { addStrategy } from '../../../use-cases/strategies.use-cases.js';
 import { disableFlag, enableFlag } from '../../../use-cases/toggles.use-cases.js';
 import { apiError, STATUS } from '../../errors.js';
@@ -89,11 +90,12 @@ function offerFor(actor: ProjectActor, flag: string, environment: string): RowNo
 export const flagSwitchPages: RouteSpec[] = [
   defineRoute({
     method: 'get', path: '/projects/:projectId/rows/:featureName', tag: 'Console', permission: 'READ', authentication: 'session', page: true,
-    summary: 'One row of the flag table (an htmx fragment); 204 when `have` is the flag\'s version already', params: FeatureParamsSchema, success: FRAGMENT,
+    summary: 'One row of the flag table (an htmx fragment); 204 when `have` is what the row shows already (its version and stage)', params: FeatureParamsSchema, success: FRAGMENT,
     handle: ({ c, deps, params, project }) => {
       // A live update of a change this page already shows (its own switch) would only swap the row for itself.
       const have = c.req.query('have');
-      if (have !== undefined && have === String(project().state.flags.get(params.featureName)?.version)) return c.body(null, 204);
+      const flag = project().state.flags.get(params.featureName);
+      if (have !== undefined && flag !== undefined && have === rowMark(flag)) return c.body(null, 204);
       return rowFragment(c, deps, project(), params.featureName, backTo(params.projectId, pageOf(c.req.header('hx-current-url'))));
     },
   }),

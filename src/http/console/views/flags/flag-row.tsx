@@ -126,7 +126,7 @@ export function FlagRowBody({ projectId, row, may, csrf, back, now, note }: Flag
   return (
     <tbody id={`row-${row.name}`} class="flag-row" data-flag={row.name}
       hx-get={rowUrl(projectId, row.name)} hx-trigger={`sse:changed:${row.name}`} hx-target="this" hx-swap="outerHTML"
-      hx-vals={JSON.stringify({ have: String(row.version) })}>
+      hx-vals={JSON.stringify({ have: row.shown })}>
       <tr>
         {may.select
           // Kept as it is when the row is drawn again (hx-preserve): a live update does not undo a selection.
