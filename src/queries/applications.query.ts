@@ -7,27 +7,7 @@ import type { Registry } from '../actors/registry.js';
 import type { ClientApplication, ClientInstance } from '../domain/client-applications.js';
 import { HOUR_MS } from '../domain/usage-records.js';
 import { USAGE_BOUNDS } from '../limits.js';
-
-/** One page of a list filtered by name. */
-export interface ListPage<T> {
-  rows: T[];
-  /** Entries that match, on every page. */
-  total: number;
-  /** From 1; past the last page: the last one. */
-  page: number;
-  pageSize: number;
-}
-
-/**
- * Entries `page` (from 1) of `all`, at most `pageSize` each; a page past the end is the last one.
- *
- * @example pageOf([1, 2, 3], 2, 2) // { rows: [3], total: 3, page: 2, pageSize: 2 }
- */
-export function pageOf<T>(all: readonly T[], page: number, pageSize: number): ListPage<T> {
-  const last = Math.max(1, Math.ceil(all.length / pageSize));
-  const at = Math.min(Math.max(1, page), last);
-  return { rows: all.slice((at - 1) * pageSize, at * pageSize), total: all.length, page: at, pageSize };
-}
+import { pageOf, type ListPage } from './paging.js';
 
 /** Whether `name` holds `q`, in any case (no `q`: every name). */
 export const nameMatches = (name: string, q: string | undefined): boolean => q === undefined || name.toLowerCase().includes(q.toLowerCase());

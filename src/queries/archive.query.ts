@@ -4,7 +4,8 @@
  */
 import type { Registry } from '../actors/registry.js';
 import type { Flag } from '../domain/types.js';
-import { nameMatches, pageOf, type ListPage } from './applications.query.js';
+import { nameMatches } from './applications.query.js';
+import { pageOf, type ListPage } from './paging.js';
 import { archivedFlags } from './flags.query.js';
 import { perStateVersion } from './state-memo.js';
 

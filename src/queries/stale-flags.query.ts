@@ -8,7 +8,8 @@ import { potentiallyStaleFrom } from '../domain/project-health.js';
 import type { ProjectState } from '../domain/project-state.js';
 import type { Flag } from '../domain/types.js';
 import type { StaleKind } from '../schemas/insight-pages.schema.js';
-import { nameMatches, pageOf, type ListPage } from './applications.query.js';
+import { nameMatches } from './applications.query.js';
+import { pageOf, type ListPage } from './paging.js';
 import { projectUsage } from './usage.query.js';
 
 /** Days without an SDK asking for a flag before it counts as unused. */

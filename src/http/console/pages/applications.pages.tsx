@@ -4,7 +4,8 @@
  * usage data as `GET /api/admin/metrics/applications` and its detail (`READ`).
  */
 import { applicationByName } from '../../../queries/usage.query.js';
-import { applicationFlags, applicationPage, pageOf } from '../../../queries/applications.query.js';
+import { applicationFlags, applicationPage } from '../../../queries/applications.query.js';
+import { pageOf } from '../../../queries/paging.js';
 import { ApplicationParamsSchema } from '../../../schemas/metrics.schema.js';
 import { ApplicationPageQuerySchema, INSIGHT_PAGE_SIZE, ListPageQuerySchema } from '../../../schemas/insight-pages.schema.js';
 import { apiError } from '../../errors.js';

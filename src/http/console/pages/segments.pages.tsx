@@ -10,6 +10,7 @@ import * as v from 'valibot';
 import { segmentWriteRefusal, type Principal } from '../../../auth/permissions.js';
 import type { DomainError } from '../../../domain/errors.js';
 import type { Segment } from '../../../domain/segment.js';
+import { pageOf } from '../../../queries/paging.js';
 import { segmentUsage } from '../../../queries/segment-usage.query.js';
 import { allSegments, segmentById } from '../../../queries/segments.query.js';
 import { formatIssues } from '../../../schemas/issues.js';
@@ -54,13 +55,11 @@ function listPage(c: Context<AppEnv>, deps: AppDeps): Response {
   const q = (c.req.query('q') ?? '').trim().slice(0, 100);
   const needle = q.toLowerCase();
   const matching = needle === '' ? allSegments(deps.registry) : allSegments(deps.registry).filter((s) => s.name.toLowerCase().includes(needle) || (s.description ?? '').toLowerCase().includes(needle));
-  const pages = Math.max(1, Math.ceil(matching.length / PAGE_SIZE));
-  const at = Math.min(pages, Math.max(1, Number.parseInt(c.req.query('page') ?? '1', 10) || 1));
-  const shown = matching.slice((at - 1) * PAGE_SIZE, at * PAGE_SIZE);
-  const usage = segmentUsage(deps.registry, shown.map((s) => s.id));
-  const rows = shown.map((segment) => ({ segment, usage: usage.get(segment.id)!, mayWrite: mayWrite(c, deps, segment.project) }));
+  const paged = pageOf(matching, Number.parseInt(c.req.query('page') ?? '1', 10), PAGE_SIZE);
+  const usage = segmentUsage(deps.registry, paged.rows.map((s) => s.id));
+  const list = { ...paged, rows: paged.rows.map((segment) => ({ segment, usage: usage.get(segment.id)!, mayWrite: mayWrite(c, deps, segment.project) })) };
   const frame = frameOf(c, deps);
-  return renderPage(c, <SegmentList frame={frame} rows={rows} q={q} page={at} size={PAGE_SIZE} total={matching.length} mayCreate={mayWrite(c, deps, null) || deps.registry.projectIds().some((id) => mayWrite(c, deps, id))} notice={noticeOf(c)} />);
+  return renderPage(c, <SegmentList frame={frame} list={list} q={q} mayCreate={mayWrite(c, deps, null) || deps.registry.projectIds().some((id) => mayWrite(c, deps, id))} notice={noticeOf(c)} />);
 }
 
 /** A segment's page (or the new one), with a refused form when there is one. */

@@ -1,6 +1,7 @@
 /** @jsxImportSource hono/jsx */
 /** Pieces of the administration's server-paged lists: the search form, the pager and a done notice. */
 import type { ListPage } from '../../../../queries/paging.js';
+import { ListPager as Pager } from '../list-pager.js';
 
 /** The address of a list's page with the search `q` (an empty search and page 1 are left out). */
 export function listUrl(base: string, q: string, page: number): string {
@@ -25,17 +26,7 @@ export function SearchForm({ action, q, label, placeholder }: { action: string; 
 
 /** Where the page sits among the entries, with links to the previous and next pages. */
 export function ListPager<T>({ base, q, list, noun }: { base: string; q: string; list: ListPage<T>; noun: [string, string] }) {
-  const first = list.total === 0 ? 0 : list.offset + 1;
-  const last = list.offset + list.rows.length;
-  return (
-    <nav class="pager" aria-label="Pages">
-      <p class="pager-status">{`${first}–${last} of ${list.total} ${list.total === 1 ? noun[0] : noun[1]}`}</p>
-      <div class="pager-links">
-        {list.page > 1 ? <a class="button button-small" href={listUrl(base, q, list.page - 1)} rel="prev">Previous</a> : null}
-        {list.page < list.pages ? <a class="button button-small" href={listUrl(base, q, list.page + 1)} rel="next">Next</a> : null}
-      </div>
-    </nav>
-  );
+  return <Pager list={list} href={(n) => listUrl(base, q, n)} noun={noun} />;
 }
 
 /** A fixed confirmation after a change (`?done=`), announced to screen readers. */

@@ -3,7 +3,8 @@
  * The applications page (`/applications`): the SDKs that registered or sent metrics, with their instances,
  * SDK versions, environments and when they were last seen; searched and paged by the server.
  */
-import type { ApplicationRow, ListPage } from '../../../../queries/applications.query.js';
+import type { ApplicationRow } from '../../../../queries/applications.query.js';
+import type { ListPage } from '../../../../queries/paging.js';
 import { Layout, type Frame } from '../../layout.js';
 import { When } from '../flag/form-parts.js';
 import { ListPager, withQuery } from '../list-pager.js';
@@ -79,7 +80,7 @@ export function ApplicationList({ frame, q, page }: ApplicationListProps) {
                 </tbody>
               </table>
             </div>
-            <ListPager page={page.page} pageSize={page.pageSize} total={page.total} shown={page.rows.length}
+            <ListPager list={page}
               href={(n) => withQuery('/applications', { q, page: n })} noun={['application', 'applications']} />
           </>
         )}

@@ -3,7 +3,8 @@
  * An application's page (`/applications/:appName`): what it registered (SDK, strategies, projects and
  * environments), its running instances and the flags it reported in the last 48 hours, each list paged.
  */
-import type { AppFlag, ListPage } from '../../../../queries/applications.query.js';
+import type { AppFlag } from '../../../../queries/applications.query.js';
+import type { ListPage } from '../../../../queries/paging.js';
 import type { ClientApplication, ClientInstance } from '../../../../domain/client-applications.js';
 import { Layout, type Frame } from '../../layout.js';
 import { When } from '../flag/form-parts.js';
@@ -71,7 +72,7 @@ export function ApplicationPage({ frame, app, instances, flags }: ApplicationPag
                   </tbody>
                 </table>
               </div>
-              <ListPager page={flags.page} pageSize={flags.pageSize} total={flags.total} shown={flags.rows.length}
+              <ListPager list={flags}
                 href={(n) => withQuery(here, { instances: instances.page === 1 ? undefined : instances.page, flags: n === 1 ? undefined : n })} noun={['flag', 'flags']} />
             </>
           )}
@@ -99,7 +100,7 @@ export function ApplicationPage({ frame, app, instances, flags }: ApplicationPag
                   </tbody>
                 </table>
               </div>
-              <ListPager page={instances.page} pageSize={instances.pageSize} total={instances.total} shown={instances.rows.length}
+              <ListPager list={instances}
                 href={(n) => withQuery(here, { instances: n === 1 ? undefined : n, flags: flags.page === 1 ? undefined : flags.page })} noun={['instance', 'instances']} />
             </>
           )}

@@ -3,7 +3,7 @@
  * The archive (`/archive`): the archived flags of every project, most recently archived first, searched and
  * paged by the server; revive in place, delete after a confirmation page naming the flag.
  */
-import type { ListPage } from '../../../../queries/applications.query.js';
+import type { ListPage } from '../../../../queries/paging.js';
 import type { ArchivedRow } from '../../../../queries/archive.query.js';
 import { Layout, type Frame } from '../../layout.js';
 import { Csrf, PostButton, When } from '../flag/form-parts.js';
@@ -78,7 +78,7 @@ export function ArchivePage({ frame, q, page, mayRemove, notice }: ArchivePagePr
                 </tbody>
               </table>
             </div>
-            <ListPager page={page.page} pageSize={page.pageSize} total={page.total} shown={page.rows.length}
+            <ListPager list={page}
               href={(n) => withQuery('/archive', { q, page: n })} noun={['archived flag', 'archived flags']} />
           </>
         )}

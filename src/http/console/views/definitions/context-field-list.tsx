@@ -90,7 +90,7 @@ export function ContextFieldList({ frame, list, mayEdit, refused, notice }: Cont
         <div class="table-scroll" tabindex={0} role="region" aria-label="Context fields">
           <table class="data-table def-table">
             <thead><tr><th scope="col">Name</th><th scope="col">Description</th><th scope="col">Legal values</th><th scope="col">Stickiness</th><th scope="col">Used by</th></tr></thead>
-            <tbody>{list.items.map((field) => <Row field={field} />)}</tbody>
+            <tbody>{list.rows.map((field) => <Row field={field} />)}</tbody>
           </table>
         </div>
       )}

@@ -9,21 +9,14 @@ import type { ContextFieldStrategy } from '../../../../queries/definitions.query
 import type { Frame } from '../../layout.js';
 import { flagUrl } from '../flags/flag-urls.js';
 import { PostButton } from '../flag/form-parts.js';
+import { ListPager as Pager } from '../list-pager.js';
+import { pageOf as pagedOf, type ListPage as Paged } from '../../../../queries/paging.js';
 
 /** How many entries a list page shows. */
 export const LIST_PAGE_SIZE = 50;
 
-/** One page of a filtered list. */
-export interface ListPage<T> {
-  items: T[];
-  /** From 1. */
-  page: number;
-  pages: number;
-  /** Entries that match the filter, on every page. */
-  total: number;
-  /** The filter as given (trimmed). */
-  q: string;
-}
+/** One page of a list filtered by `?q=`, with the filter as given (trimmed). */
+export type ListPage<T> = Paged<T> & { q: string };
 
 /**
  * The entries of `all` matching `q` (any of `text(entry)` contains it, ignoring case), page `page` of them.
@@ -34,10 +27,7 @@ export function pageOf<T>(all: readonly T[], text: (item: T) => string[], search
   const q = (search.get('q') ?? '').trim().slice(0, 100);
   const needle = q.toLowerCase();
   const matching = needle === '' ? all : all.filter((item) => text(item).some((t) => t.toLowerCase().includes(needle)));
-  const pages = Math.max(1, Math.ceil(matching.length / size));
-  const asked = Number.parseInt(search.get('page') ?? '1', 10);
-  const page = Number.isFinite(asked) ? Math.min(Math.max(asked, 1), pages) : 1;
-  return { items: matching.slice((page - 1) * size, page * size), page, pages, total: matching.length, q };
+  return { ...pagedOf(matching, Number.parseInt(search.get('page') ?? '1', 10), size), q };
 }
 
 const listUrl = (base: string, q: string, page: number): string => {
@@ -72,19 +62,7 @@ export function ListToolbar({ base, q, label, children }: { base: string; q: str
 
 /** Where the page sits in the list, and the previous and next pages. */
 export function ListPager({ base, list, noun }: { base: string; list: ListPage<unknown>; noun: [string, string] }) {
-  const first = list.total === 0 ? 0 : (list.page - 1) * LIST_PAGE_SIZE + 1;
-  const last = Math.min(list.page * LIST_PAGE_SIZE, list.total);
-  return (
-    <nav class="pager" aria-label="Pages">
-      <p class="pager-status">{`${first}–${last} of ${list.total} ${list.total === 1 ? noun[0] : noun[1]}`}</p>
-      {list.pages > 1 ? (
-        <div class="pager-links">
-          {list.page > 1 ? <a class="button button-small" href={listUrl(base, list.q, list.page - 1)} rel="prev">Previous</a> : <span class="button button-small" aria-disabled="true">Previous</span>}
-          {list.page < list.pages ? <a class="button button-small" href={listUrl(base, list.q, list.page + 1)} rel="next">Next</a> : <span class="button button-small" aria-disabled="true">Next</span>}
-        </div>
-      ) : null}
-    </nav>
-  );
+  return <Pager list={list} href={(n) => listUrl(base, list.q, n)} noun={noun} />;
 }
 
 /** The confirmation of a change (`?done=`), a fixed text chosen by the page. */

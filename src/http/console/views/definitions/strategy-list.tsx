@@ -99,7 +99,7 @@ export function StrategyList({ frame, list, mayEdit, refused, notice }: Strategy
           <table class="data-table def-table">
             <thead><tr><th scope="col">Strategy</th><th scope="col">Description</th><th scope="col">Parameters</th><th scope="col">Used by</th></tr></thead>
             <tbody>
-              {list.items.map((d) => (
+              {list.rows.map((d) => (
                 <tr class={d.deprecated ? 'def-deprecated' : undefined}>
                   <th scope="row">
                     <a href={strategyUrl(d.name)}>{labelOf(d)}</a>

@@ -81,7 +81,7 @@ export function TagTypeList({ frame, list, mayEdit, refused, notice }: TagTypeLi
           <table class="data-table def-table">
             <thead><tr><th scope="col">Name</th><th scope="col">Description</th><th scope="col">Flags</th></tr></thead>
             <tbody>
-              {list.items.map((t) => (
+              {list.rows.map((t) => (
                 <tr>
                   <th scope="row"><span class="def-name"><Swatch color={t.color} /><a class="flag-name" href={tagTypeUrl(t.name)}>{t.name}</a></span></th>
                   <td class="def-desc">{t.description === '' ? <span class="muted">No description</span> : t.description}</td>

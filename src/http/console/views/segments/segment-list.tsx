@@ -7,7 +7,9 @@
 import type { Segment } from '../../../../domain/segment.js';
 import type { SegmentUsageSummary } from '../../../../queries/segment-usage.query.js';
 import type { Frame } from '../../layout.js';
+import type { ListPage } from '../../../../queries/paging.js';
 import { AdminFrame } from '../admin/admin-frame.js';
+import { ListPager } from '../list-pager.js';
 
 /** One row: the segment, where it is used, and whether the viewer may change it. */
 export interface SegmentRow {
@@ -18,32 +20,15 @@ export interface SegmentRow {
 
 export interface SegmentListProps {
   frame: Frame;
-  rows: SegmentRow[];
+  /** The page of matching segments. */
+  list: ListPage<SegmentRow>;
   q: string;
-  /** 1-based page, the page size and how many segments match. */
-  page: number;
-  size: number;
-  total: number;
   mayCreate: boolean;
   notice?: string | undefined;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const listUrl = (q: string, page: number) => `/admin/segments?${new URLSearchParams({ ...(q ? { q } : {}), ...(page > 1 ? { page: String(page) } : {}) })}`;
-
-function Pager({ q, page, size, total }: Pick<SegmentListProps, 'q' | 'page' | 'size' | 'total'>) {
-  const first = total === 0 ? 0 : (page - 1) * size + 1;
-  const last = Math.min(total, page * size);
-  return (
-    <nav class="pager" aria-label="Pages">
-      <p class="pager-status" role="status">{`${first}–${last} of ${plural(total, 'segment')}`}</p>
-      <div class="pager-links">
-        {page > 1 ? <a class="button button-small" href={listUrl(q, page - 1)} rel="prev">Previous</a> : <span class="button button-small" aria-disabled="true">Previous</span>}
-        {last < total ? <a class="button button-small" href={listUrl(q, page + 1)} rel="next">Next</a> : <span class="button button-small" aria-disabled="true">Next</span>}
-      </div>
-    </nav>
-  );
-}
 
 function UsedBy({ usage }: { usage: SegmentUsageSummary }) {
   if (usage.uses.length === 0) return <span class="muted">Not used</span>;
@@ -67,7 +52,7 @@ export function SegmentList(p: SegmentListProps) {
         <input type="search" id="segment-q" name="q" value={p.q} maxlength={100} />
         <button type="submit" class="button button-small">Search</button>
       </form>
-      {p.rows.length === 0
+      {p.list.total === 0
         ? <div class="card empty"><h2>{p.q ? 'No segments match' : 'No segments yet'}</h2><p class="muted">{p.q ? 'Nothing matches the search.' : 'A segment names a set of constraints once, for many strategies to use.'}</p></div>
         : (
           <div class="card table-card">
@@ -75,7 +60,7 @@ export function SegmentList(p: SegmentListProps) {
               <table class="data-table segment-table">
                 <thead><tr><th scope="col">Name</th><th scope="col">Project</th><th scope="col">Constraints</th><th scope="col">Used by</th></tr></thead>
                 <tbody>
-                  {p.rows.map(({ segment, usage }) => (
+                  {p.list.rows.map(({ segment, usage }) => (
                     <tr>
                       <th scope="row">
                         <a href={`/admin/segments/${segment.id}`} class="segment-name">{segment.name}</a>
@@ -89,7 +74,7 @@ export function SegmentList(p: SegmentListProps) {
                 </tbody>
               </table>
             </div>
-            <Pager q={p.q} page={p.page} size={p.size} total={p.total} />
+            <ListPager list={p.list} href={(n) => listUrl(p.q, n)} noun={['segment', 'segments']} announce />
           </div>
         )}
     </AdminFrame>

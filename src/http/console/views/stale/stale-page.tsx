@@ -4,7 +4,7 @@
  * asked for by any SDK in 7 days, with why; searched and paged by the server; the selected ones marked stale
  * or archived (after a confirmation naming them) as the flag table's bulk bar does.
  */
-import type { ListPage } from '../../../../queries/applications.query.js';
+import type { ListPage } from '../../../../queries/paging.js';
 import { UNUSED_DAYS, type StaleCounts, type StaleProject, type StaleRow } from '../../../../queries/stale-flags.query.js';
 import { LIFETIME_DAYS } from '../../../../domain/project-health.js';
 import type { StaleKind } from '../../../../schemas/insight-pages.schema.js';
@@ -128,7 +128,7 @@ export function StalePage({ frame, projects, project, kind, q, page, may, notice
                 </tbody>
               </table>
             </div>
-            <ListPager page={page.page} pageSize={page.pageSize} total={page.total} shown={page.rows.length}
+            <ListPager list={page}
               href={(n) => withQuery('/stale', { project: project.id, kind, q, page: n })} noun={['flag', 'flags']} />
           </>
         )}
