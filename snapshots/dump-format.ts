@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { keys, seqPart, type Scope } from './keys.js';
-import { DataDirLockedError, Store } from './store.js';
+import { DataDirLockedError, LevelStore } from './level-store.js';
+import type { Store } from './store.js';
 
 export { stableJsonPieces, stableStringify } from './stable-json.js';
 
@@ -20,7 +21,7 @@ export class DumpError extends Error {
 export async function openDataDir(dataDir: string): Promise<Store> {
   if (!existsSync(join(dataDir, 'CURRENT'))) throw new DumpError(`${dataDir} is not a flagpole data directory (no LevelDB CURRENT file)`);
   try {
-    return await Store.open(dataDir);
+    return await LevelStore.open(dataDir);
   } catch (error) {
     const locked = error instanceof DataDirLockedError;
     throw new DumpError(locked

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { encode } from './codec.js';
 import { keys, type Scope } from './keys.js';
 import { writeSnapshot } from './snapshot-writer.js';
-import { Store } from './store.js';
+import { LevelStore } from './level-store.js';
 
 /** A dump that cannot be restored; the message says why. */
 export class RestoreError extends Error {
@@ -26,7 +26,7 @@ export interface ScopeImage {
  */
 export async function writeImages(dataDir: string, images: ScopeImage[], projects: { id: string; createdAt: string }[], onImage?: (items: number) => void): Promise<void> {
   if (existsSync(dataDir) && readdirSync(dataDir).length > 0) throw new RestoreError(`${dataDir} is not empty: restore only writes into an empty data directory`);
-  const store = await Store.open(dataDir);
+  const store = await LevelStore.open(dataDir);
   try {
     const at = new Date().toISOString();
     for (const image of images) {
