@@ -40,7 +40,7 @@ export default defineConfig({
     // counter or memo starting fresh.
     isolate: false,
     env: tmp ? { TMPDIR: tmp } : {},
-    // The CLI tests run the compiled bin: build it once per run.
-    globalSetup: ['test/global-build.ts'],
+    // The CLI tests run the compiled bin, built once per run; the PostgreSQL tests a server started once per run.
+    globalSetup: ['test/global-setup.ts'],
   },
 });

@@ -51,7 +51,7 @@ const CI_OMIT_DEV = ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no
 describe.concurrent('installs without devDependencies', () => {
   test('npm pack, then npm install --omit=dev: the flagpole bin starts the service and backs it up, without any devDependency', async ({ tempDir, onTestFinished }) => {
     const packs = tempDir('pack');
-    // --ignore-scripts: dist/ is already built (test/global-build.ts); `prepare` would rebuild it under other tests.
+    // --ignore-scripts: dist/ is already built (test/global-setup.ts); `prepare` would rebuild it under other tests.
     const packed = await npm(['pack', '--ignore-scripts', '--pack-destination', packs], ROOT);
     expect(packed.code, packed.output).toBe(0);
     const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;

@@ -1,0 +1,26 @@
+/**
+ * vitest global setup: builds dist/ (the tests of the `flagpole` command run the compiled bin, as an operator
+ * does) and, at the same time, starts the tests' PostgreSQL (`helpers/postgres.ts`), unless
+ * `FLAGPOLE_TEST_DATABASE_URL` points the suite at a server already running. Its URL reaches the tests
+ * through `inject('databaseUrl')`; the server is stopped and removed at the end.
+ */
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import type { TestProject } from 'vitest/node';
+import { startPostgres } from './helpers/postgres.js';
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const root = resolve(import.meta.dirname, '..');
+  const started = performance.now();
+  const given = process.env['FLAGPOLE_TEST_DATABASE_URL'];
+  // The build `prepare` runs (scripts/build-if-possible.mjs): tsc, then the bin made executable.
+  const build = promisify(execFile)(process.execPath, [resolve(root, 'scripts/build-if-possible.mjs')], { cwd: root });
+  const [built, server] = await Promise.all([build, given ? null : startPostgres()]);
+  if (built.stderr) process.stderr.write(built.stderr);
+  project.provide('databaseUrl', given ?? server!.url);
+  if (process.env['FLAGPOLE_TEST_SETUP_TIMING']) process.stderr.write(`global setup: build and PostgreSQL ready in ${Math.round(performance.now() - started)} ms\n`);
+  return async () => {
+    await server?.stop();
+  };
+}
