@@ -7,7 +7,7 @@ import { readConfig } from './config.js';
 import { createLogger, flushLogSync } from './log.js';
 import { processMetrics } from './metrics/service-metrics.js';
 
-/** Reads the configuration, recovers every project from LevelDB, and serves the admin API. */
+/** Reads the configuration, recovers every project from the store (LevelDB, or PostgreSQL with DATABASE_URL), and serves the admin API. */
 async function main(): Promise<void> {
   const config = readConfig();
   const log = createLogger({ level: config.logLevel, format: config.logFormat });
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const tokenKey = loadTokenHasher(config);
   for (const warning of tokenKey.warnings) log.warn(warning);
   const registry = await Registry.open({
-    dataDir: config.dataDir, initEnvironments: config.initEnvironments,
+    dataDir: config.dataDir, database: config.database ?? undefined, initEnvironments: config.initEnvironments,
     snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits,
     usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs,
     sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes,
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   };
   // Hono serves every route; the SDK poll, its stream and the browser read are answered by Node before it (serveApp).
   const server = serveApp(app, { port: config.port, hostname: config.host, serverOptions }, (info) => {
-    log.info({ address: info.address, port: info.port, dataDir: config.dataDir, projects: registry.projectIds().length, recoveredMs: Date.now() - started }, `listening on http://${info.address}:${info.port}`);
+    log.info({ address: info.address, port: info.port, store: registry.storeLabel, projects: registry.projectIds().length, recoveredMs: Date.now() - started }, `listening on http://${info.address}:${info.port}`);
     void app.warm();
   });
 

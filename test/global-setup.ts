@@ -10,7 +10,30 @@ import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
 import { startPostgres } from './helpers/postgres.js';
 
+/** What one run's setup made, shared by the projects (`leveldb`, `postgres`) that each call {@link setup}. */
+interface Shared {
+  ready: Promise<{ url: string; stop: () => Promise<void> }>;
+  users: number;
+}
+
+const shared = globalThis as { flagpoleTestSetup?: Shared };
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  shared.flagpoleTestSetup ??= { ready: buildAndStart(), users: 0 };
+  const run = shared.flagpoleTestSetup;
+  run.users += 1;
+  const { url, stop } = await run.ready;
+  project.provide('databaseUrl', url);
+  return async () => {
+    run.users -= 1;
+    if (run.users === 0) {
+      delete shared.flagpoleTestSetup;
+      await stop();
+    }
+  };
+}
+
+async function buildAndStart(): Promise<{ url: string; stop: () => Promise<void> }> {
   const root = resolve(import.meta.dirname, '..');
   const started = performance.now();
   const given = process.env['FLAGPOLE_TEST_DATABASE_URL'];
@@ -18,9 +41,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const build = promisify(execFile)(process.execPath, [resolve(root, 'scripts/build-if-possible.mjs')], { cwd: root });
   const [built, server] = await Promise.all([build, given ? null : startPostgres()]);
   if (built.stderr) process.stderr.write(built.stderr);
-  project.provide('databaseUrl', given ?? server!.url);
   if (process.env['FLAGPOLE_TEST_SETUP_TIMING']) process.stderr.write(`global setup: build and PostgreSQL ready in ${Math.round(performance.now() - started)} ms\n`);
-  return async () => {
-    await server?.stop();
-  };
+  return { url: given ?? server!.url, stop: async () => { await server?.stop(); } };
 }

@@ -1,4 +1,5 @@
 import type { WriteGate } from '../../snapshots/disk-faults.js';
+import type { DatabaseOptions } from '../../snapshots/open-store.js';
 import type { Limits } from '../limits.js';
 import { silentLogger } from '../log.js';
 import type { ActorOptions } from './actor-options.js';
@@ -8,6 +9,8 @@ import type { SessionLifetimes } from './session-store.js';
 /** What `Registry.open` is given: where the data lives, the first start's environments, limits, and the actors' options. */
 export interface RegistryOptions extends Partial<ActorOptions> {
   dataDir: string;
+  /** The PostgreSQL database to keep everything in instead of `dataDir` (`DATABASE_URL`); LevelDB when absent. */
+  database?: DatabaseOptions | undefined;
   /** Environments of a new data directory. */
   initEnvironments: string[];
   /** What may accumulate (docs/limits.md); the defaults when absent. */

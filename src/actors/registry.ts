@@ -1,6 +1,7 @@
 import { CorruptRecordError } from '../../snapshots/codec.js';
 import type { RecoveryNotice } from '../../snapshots/recovery.js';
-import { Store, type WriteHealth } from '../../snapshots/store.js';
+import { openStore } from '../../snapshots/open-store.js';
+import type { Store, WriteHealth } from '../../snapshots/store.js';
 import { DEFAULT_LIMITS, LIMIT_VARIABLES, overLimit, type Limits } from '../limits.js';
 import type { ProjectLookups } from '../domain/context.js';
 import { fail, refuse, type Decision } from '../domain/errors.js';
@@ -70,7 +71,7 @@ export class Registry {
   private readonly options: ActorOptions;
 
   private constructor(
-    /** The LevelDB store: the actors write it, through this registry; nothing else touches it. */
+    /** The store (LevelDB or PostgreSQL): the actors write it, through this registry; nothing else touches it. */
     private readonly store: Store,
     options: ActorOptions,
     readonly limits: Limits,
@@ -93,7 +94,7 @@ export class Registry {
    */
   static async open(options: RegistryOptions): Promise<Registry> {
     const base = actorOptionsOf(options);
-    const store = await Store.open(options.dataDir, { gate: options.writeGate });
+    const store = await openStore({ dataDir: options.dataDir, database: options.database }, { gate: options.writeGate });
     try {
       const registry = new Registry(store, base, options.limits ?? DEFAULT_LIMITS, new CommittedFeed(0, options.feedHistory ?? DEFAULT_HISTORY_BOUNDS));
       await registry.recover(options.initEnvironments);
@@ -225,6 +226,11 @@ export class Registry {
   async purgeProject(id: string, by: string): Promise<void> {
     if (!this.serviceUnavailable) await this.service.send({ type: 'project.forget', project: id }, by);
     await this.store.writeInSlices(await projectKeyDeletions(this.store, id), { sync: true });
+  }
+
+  /** Where the data lives, safe to print: `leveldb <directory>` or `postgres <host:port/database>` (no credentials). */
+  get storeLabel(): string {
+    return `${this.store.kind} ${this.store.label}`;
   }
 
   /** How the store's writes fare: failing since when, the last error, how long the write in progress has waited. */
