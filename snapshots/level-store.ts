@@ -38,6 +38,8 @@ export class DataDirLockedError extends Error {
  */
 export class LevelStore implements Store {
   readonly kind = 'leveldb';
+  /** One process owns a data directory: nothing is shared. */
+  readonly shared = null;
   private pending: Waiter[] = [];
   private writing = false;
   /** Number of synced batches written, and ops in them; read by the benchmark and tests. */

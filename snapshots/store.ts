@@ -5,6 +5,7 @@
  * `keys.ts`), so nothing above this folder learns which store runs.
  */
 import type { WriteGate } from './disk-faults.js';
+import type { SharedLog } from './shared-log.js';
 
 /** How a store is opened: the test gate and how often a failing store is probed. */
 export interface StoreOptions {
@@ -79,6 +80,11 @@ export interface Store {
   /** Number of synced batches written, and ops in them; read by the benchmark and tests. */
   readonly stats: { batches: number; ops: number };
   readonly observers: StoreObservers;
+  /**
+   * What several nodes on this store share (the global log, locks, leases: `shared-log.ts`); null for a store
+   * one process owns (LevelDB).
+   */
+  readonly shared: SharedLog | null;
   /** Writes `ops` atomically and durably, sharing the write with concurrent callers. */
   commit(ops: BatchOp[]): Promise<CommitReceipt>;
   /** Writes `ops` atomically without waiting for durability; a later synced write makes it durable. */

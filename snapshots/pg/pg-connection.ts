@@ -1,5 +1,4 @@
 import pg from 'pg';
-import type { Tables } from './pg-schema.js';
 
 /** A connection of its own (not the pool's), with who it is on the server: its backend's pid and start. */
 export interface Session {
@@ -38,49 +37,4 @@ export async function closeSession(session: Session | null): Promise<void> {
   if (!session) return;
   session.broken = true;
   await session.client.end().catch(() => undefined);
-}
-
-/** The database is held by another flagpole process (its node lock is taken). */
-export class DatabaseInUseError extends Error {
-  override name = 'DatabaseInUseError';
-
-  constructor(label: string) {
-    super(`PostgreSQL: another flagpole process holds the database ${label}: is flagpole already running on it? Stop that process first; one database serves one flagpole process`);
-  }
-}
-
-/**
- * The node lock: a session-level advisory lock of the schema, held by a connection of its own for as long as
- * the store is open, so a second process on the same database is refused at start. A database restart ends
- * the session and frees the lock: {@link take} again before writing.
- */
-export class NodeLock {
-  private session: Session | null = null;
-
-  constructor(private readonly config: pg.ClientConfig, private readonly tables: Tables, private readonly label: string) {}
-
-  /** Whether the lock is held by a live connection. */
-  get held(): boolean {
-    return this.session !== null && !this.session.broken;
-  }
-
-  /** Takes the lock (nothing when held); a {@link DatabaseInUseError} when another process holds it. */
-  async take(): Promise<void> {
-    if (this.held) return;
-    await closeSession(this.session);
-    this.session = null;
-    const session = await openSession(this.config);
-    const [classId, objId] = this.tables.locks.node;
-    const { rows } = await session.client.query<{ taken: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS taken', [classId, objId]);
-    if (!rows[0]!.taken) {
-      await closeSession(session);
-      throw new DatabaseInUseError(this.label);
-    }
-    this.session = session;
-  }
-
-  async release(): Promise<void> {
-    await closeSession(this.session);
-    this.session = null;
-  }
 }

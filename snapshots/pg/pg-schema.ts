@@ -16,14 +16,15 @@ export interface Tables {
   logPrimaryKey: string;
   /** The channel told the last rev of every commit that appends records (`pg_notify`). */
   channel: string;
-  /** The advisory lock keys of this schema: migrations (transaction lock) and the node (session lock). */
-  locks: { migrate: [number, number]; node: [number, number] };
+  /** The advisory lock key of this schema's migrations (a transaction lock). */
+  locks: { migrate: [number, number] };
 }
 
 const quote = (identifier: string): string => `"${identifier.replace(/"/g, '""')}"`;
 /** The first key of flagpole's advisory locks ('flag' in ASCII), the second a hash of the schema and purpose. */
 const LOCK_CLASS = 0x666c6167;
-const lockKey = (purpose: string, schema: string): [number, number] => [LOCK_CLASS, crc32(`${purpose}:${schema}`) | 0];
+/** The advisory lock key of `purpose` (a migration, a lock or a lease by name) in `schema`. */
+export const lockKey = (purpose: string, schema: string): [number, number] => [LOCK_CLASS, crc32(`${purpose}:${schema}`) | 0];
 
 /** The tables of `schema`. */
 export function tablesOf(schema: string): Tables {
@@ -36,7 +37,7 @@ export function tablesOf(schema: string): Tables {
     version: `${q}.flagpole_schema`,
     logPrimaryKey: 'flagpole_log_pkey',
     channel: schema === 'public' ? 'flagpole_log' : `flagpole_log.${schema}`,
-    locks: { migrate: lockKey('migrate', schema), node: lockKey('node', schema) },
+    locks: { migrate: lockKey('migrate', schema) },
   };
 }
 

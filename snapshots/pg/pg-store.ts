@@ -2,18 +2,20 @@ import pg from 'pg';
 import { LogConflictError, type BatchOp, type CommitReceipt, type EntriesOptions, type Store, type StoreObservers, type StoreOptions, type WriteHealth } from '../store.js';
 import { HealthTracker } from '../write-health.js';
 import { PgCommits } from './pg-commits.js';
-import { DatabaseInUseError, NodeLock } from './pg-connection.js';
 import { healthLine, unavailable, writeFailure } from './pg-errors.js';
 import { clientConfigOf, databaseLabel, type DatabaseOptions } from './pg-options.js';
 import { PgReads } from './pg-reads.js';
 import { SchemaTooNewError, migrate, tablesOf, type Tables } from './pg-schema.js';
+import { PgSharedLog } from './pg-shared-log.js';
+import type { SharedLog } from '../shared-log.js';
 import { writeArrays, writeStatement, writeValues } from './pg-sql.js';
 
 /**
  * The store in a PostgreSQL database (docs/storage.md "PostgreSQL"): log records in the log table, every
- * other key in the key-value table, commits grouped (`PgCommits`). Opening migrates the schema and takes the
- * node lock; a database that goes away makes writes fail (health says so, a probe clears it once it is back)
- * while reads of memory go on above this store.
+ * other key in the key-value table, commits grouped (`PgCommits`). Opening migrates the schema; several
+ * nodes may open one database together (`shared`, docs/architecture.md "Several nodes"). A database that goes
+ * away makes writes fail (health says so, a probe clears it once it is back) while reads of memory go on
+ * above this store.
  *
  * @example const store = await PgStore.open({ url, schema: 'public', poolSize: 10, statementTimeoutMs: 30_000 });
  */
@@ -22,6 +24,8 @@ export class PgStore implements Store {
   readonly stats = { batches: 0, ops: 0 };
   readonly observers: StoreObservers = {};
   readonly label: string;
+  /** The global log, its channel, locks and leases: what several nodes on this database share. */
+  readonly shared: SharedLog;
   private readonly health: HealthTracker;
   private readonly commits: PgCommits;
   private readonly reads: PgReads;
@@ -30,22 +34,22 @@ export class PgStore implements Store {
     private readonly pool: pg.Pool,
     /** flagpole's tables and channel in the database (the next nodes' feed listens on `tables.channel`). */
     readonly tables: Tables,
-    private readonly lock: NodeLock,
     private readonly options: DatabaseOptions,
     private readonly storeOptions: StoreOptions,
   ) {
     this.label = databaseLabel(options);
     this.health = new HealthTracker(() => this.probe(), storeOptions.probeMs ?? 1000);
     this.reads = new PgReads(pool, tables);
+    this.shared = new PgSharedLog(pool, clientConfigOf(options), tables, options);
     this.commits = new PgCommits({
       tables, config: clientConfigOf(options), pool, options, health: this.health, observers: this.observers, stats: this.stats,
-      ready: () => this.lock.take(), gate: storeOptions.gate, retryMs: Math.min(storeOptions.probeMs ?? 1000, 250),
+      ready: () => Promise.resolve(), gate: storeOptions.gate, retryMs: Math.min(storeOptions.probeMs ?? 1000, 250),
     });
   }
 
   /**
-   * Connects, creates or upgrades the schema (`migrate`) and takes the node lock: a {@link DatabaseInUseError}
-   * when another process holds it, a {@link SchemaTooNewError} for a schema of newer code, a
+   * Connects and creates or upgrades the schema (`migrate`; nodes starting together migrate once): a
+   * {@link SchemaTooNewError} for a schema of newer code, a
    * `StoreUnavailableError` (scrubbed of credentials) when the database cannot be reached.
    */
   static async open(options: DatabaseOptions, storeOptions: StoreOptions = {}): Promise<PgStore> {
@@ -54,7 +58,6 @@ export class PgStore implements Store {
     const pool = new pg.Pool({ ...config, max: options.poolSize });
     // An idle connection that breaks is dropped by the pool; unheard, its error would end the process.
     pool.on('error', () => undefined);
-    const lock = new NodeLock(config, tables, databaseLabel(options));
     try {
       const client = await pool.connect();
       try {
@@ -62,12 +65,10 @@ export class PgStore implements Store {
       } finally {
         client.release();
       }
-      await lock.take();
-      return new PgStore(pool, tables, lock, options, storeOptions);
+      return new PgStore(pool, tables, options, storeOptions);
     } catch (error) {
-      await lock.release();
       await pool.end().catch(() => undefined);
-      if (error instanceof SchemaTooNewError || error instanceof DatabaseInUseError) throw error;
+      if (error instanceof SchemaTooNewError) throw error;
       throw unavailable(error, options, 'cannot open the database');
     }
   }
@@ -127,7 +128,7 @@ export class PgStore implements Store {
   async close(): Promise<void> {
     await this.commits.close();
     this.health.stop();
-    await this.lock.release();
+    await this.shared.close();
     await this.pool.end().catch(() => undefined);
   }
 
@@ -135,12 +136,11 @@ export class PgStore implements Store {
     await this.guarded(() => this.pool.query({ ...writeStatement(this.tables, unsynced), values: writeValues(writeArrays(ops)) }));
   }
 
-  /** Runs a write outside the group commit: gate, node lock, and health as the group commit has them. */
+  /** Runs a write outside the group commit: gate and health as the group commit has them. */
   private async guarded(write: () => Promise<unknown>): Promise<void> {
     try {
       const held = this.storeOptions.gate?.beforeWrite();
       if (held) await held;
-      await this.lock.take();
       await write();
     } catch (error) {
       this.health.failed(healthLine(error));
@@ -150,9 +150,8 @@ export class PgStore implements Store {
     this.health.succeeded();
   }
 
-  /** While writes fail: an empty write (it needs the node lock and a database that takes writes). */
+  /** While writes fail: an empty write (it needs a database that takes writes). */
   private async probe(): Promise<void> {
-    await this.lock.take();
     await this.pool.query({ ...writeStatement(this.tables, true), values: writeValues(writeArrays([])) });
   }
 

@@ -1,12 +1,11 @@
 /**
  * What the PostgreSQL store does beyond the contract both stores keep (store-contract.test.ts): the channel
- * told of every append, the node lock, the schema version check, a connection broken in the middle of a
+ * told of every append, the schema version check, a connection broken in the middle of a
  * write (its outcome found out before the caller is answered), and credentials kept out of every message.
  */
 import pg from 'pg';
 import { expect, onTestFinished, test } from 'vitest';
 import { keys } from '../../snapshots/keys.js';
-import { DatabaseInUseError } from '../../snapshots/pg/pg-connection.js';
 import { outcomeOf } from '../../snapshots/pg/pg-outcome.js';
 import { clientConfigOf } from '../../snapshots/pg/pg-options.js';
 import { SchemaTooNewError } from '../../snapshots/pg/pg-schema.js';
@@ -37,14 +36,6 @@ test('every commit that appends records tells the channel its last rev', async (
   await store.commit([{ type: 'put', key: 'reg/x', value: 'x' }]);
   await store.commit([{ type: 'put', key: keys.log({ project: 'p' }, 1), value: 'c' }]);
   await expect.poll(() => told).toEqual(['2', '3']);
-});
-
-test('a second process on the same database is refused at open, naming the database and not its password', async () => {
-  const { schema } = await opened();
-  const error = await PgStore.open(schema.database).catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(DatabaseInUseError);
-  expect((error as Error).message).toMatch(/another flagpole process holds the database postgres:\/\/127\.0\.0\.1:\d+\/postgres \(schema t_\w+\)/);
-  expect((error as Error).message).not.toContain(new URL(testDatabaseUrl()).password);
 });
 
 test('a schema migrated by newer code is refused with a message that says what to do', async () => {

@@ -1,0 +1,82 @@
+import type pg from 'pg';
+import type { Contact } from '../shared-log.js';
+import { closeSession, openSession, type Session } from './pg-connection.js';
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A connection of its own that LISTENs on the store's channel and passes on every commit's last rev, plus
+ * `null` each time it (re)connects, since notifications sent while it was away are lost. It checks itself
+ * every `checkMs` (a `SELECT 1` bounded by the driver's query timeout), so a connection the network dropped
+ * is noticed and replaced, and {@link contact} says how long the node has been without the store.
+ *
+ * @example const listener = new PgListener(config, 'flagpole_log', 1000); listener.listen((rev) => follow(rev));
+ */
+export class PgListener {
+  private session: Session | null = null;
+  private readonly listeners = new Set<(rev: number | null) => void>();
+  private lastContact = Date.now();
+  private lostSince: number | null = Date.now();
+  private closed = false;
+  private loop: Promise<void> | null = null;
+
+  constructor(private readonly config: pg.ClientConfig, private readonly channel: string, private readonly checkMs: number) {}
+
+  /** Subscribes `listener` (starting the connection on the first); returns the unsubscribe. */
+  listen(listener: (rev: number | null) => void): () => void {
+    this.listeners.add(listener);
+    this.loop ??= this.run();
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Notes a successful exchange with the store made elsewhere (a read of the log). */
+  heard(now = Date.now()): void {
+    this.lastContact = now;
+  }
+
+  contact(now = Date.now()): Contact {
+    return { lastContact: Math.min(this.lastContact, now), lostSince: this.lostSince };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await closeSession(this.session);
+    await this.loop?.catch(() => undefined);
+  }
+
+  private tell(rev: number | null): void {
+    for (const listener of [...this.listeners]) listener(rev);
+  }
+
+  /** Connects and listens, checks the connection every `checkMs`, and reconnects when it breaks. */
+  private async run(): Promise<void> {
+    while (!this.closed) {
+      try {
+        const session = await openSession(this.config);
+        this.session = session;
+        session.client.on('notification', (message) => {
+          this.lastContact = Date.now();
+          const rev = Number(message.payload);
+          if (Number.isSafeInteger(rev)) this.tell(rev);
+        });
+        await session.client.query(`LISTEN "${this.channel.replace(/"/g, '""')}"`);
+        this.lastContact = Date.now();
+        this.lostSince = null;
+        this.tell(null);
+        while (!this.closed && !session.broken) {
+          await pause(this.checkMs);
+          if (this.closed || session.broken) break;
+          await session.client.query('SELECT 1');
+          this.lastContact = Date.now();
+        }
+      } catch {
+        // Unreachable or broken: tried again below.
+      }
+      await closeSession(this.session);
+      this.session = null;
+      if (this.closed) return;
+      this.lostSince ??= Date.now();
+      await pause(Math.min(this.checkMs, 500));
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import type pg from 'pg';
+import type { Contact, HeldLock, Lease, SharedLog, SharedRow } from '../shared-log.js';
+import { unavailable } from './pg-errors.js';
+import { PgLease } from './pg-lease.js';
+import { PgListener } from './pg-listener.js';
+import { PgLocks } from './pg-locks.js';
+import type { DatabaseOptions } from './pg-options.js';
+import { lockKey, type Tables } from './pg-schema.js';
+
+/** How often the listening connection and the leases check themselves, ms. */
+export const SHARED_CHECK_MS = 1000;
+
+/**
+ * The shared log of a PostgreSQL store (`SharedLog`): the log table read by `rev`, the channel every commit
+ * notifies, advisory locks and leases keyed under the schema. Reads go through the store's pool; the
+ * listener, each lock and each lease have a connection of their own.
+ */
+export class PgSharedLog implements SharedLog {
+  private readonly listener: PgListener;
+  private readonly locks: PgLocks;
+  private readonly leases: PgLease[] = [];
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly config: pg.ClientConfig,
+    private readonly tables: Tables,
+    private readonly options: Pick<DatabaseOptions, 'url'>,
+    private readonly checkMs = SHARED_CHECK_MS,
+  ) {
+    this.listener = new PgListener(config, tables.channel, checkMs);
+    this.locks = new PgLocks(config);
+  }
+
+  async head(): Promise<number> {
+    const { rows } = await this.query<{ rev: string }>(`SELECT rev::text AS rev FROM ${this.tables.counter} WHERE id = 1`, []);
+    return Number(rows[0]?.rev ?? 0);
+  }
+
+  async since(after: number, options: { upTo?: number | undefined; limit: number }): Promise<SharedRow[]> {
+    const bounded = options.upTo !== undefined;
+    const { rows } = await this.query<{ rev: string; scope: string; seq: string; record: string }>(
+      `SELECT rev::text AS rev, scope, seq::text AS seq, record FROM ${this.tables.log}
+       WHERE rev > $1${bounded ? ' AND rev <= $3' : ''} ORDER BY rev LIMIT $2`,
+      bounded ? [after, options.limit, options.upTo] : [after, options.limit]);
+    return rows.map((row) => ({ rev: Number(row.rev), scope: row.scope, seq: Number(row.seq), record: row.record }));
+  }
+
+  listen(listener: (rev: number | null) => void): () => void {
+    return this.listener.listen(listener);
+  }
+
+  lock(name: string, mode: 'exclusive' | 'shared' = 'exclusive'): Promise<HeldLock> {
+    return this.locks.lock(name, lockKey(`lock:${name}`, this.tables.schema), mode);
+  }
+
+  lease(name: string): Lease {
+    const lease = new PgLease(this.config, lockKey(`lease:${name}`, this.tables.schema), this.checkMs);
+    this.leases.push(lease);
+    return lease;
+  }
+
+  contact(now = Date.now()): Contact {
+    return this.listener.contact(now);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.listener.close(), this.locks.close(), ...this.leases.map((lease) => lease.close())]);
+  }
+
+  private async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    try {
+      const result = await this.pool.query<R>(text, values);
+      this.listener.heard();
+      return result;
+    } catch (error) {
+      throw unavailable(error, this.options, 'read the shared log');
+    }
+  }
+}

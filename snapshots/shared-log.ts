@@ -1,0 +1,66 @@
+/**
+ * What several nodes on one store share beyond keys and values (docs/architecture.md "Several nodes"): the
+ * log of every scope in one global order, a signal when it grows, locks across nodes, and leases for work one
+ * node does. PostgreSQL keeps it (`pg/pg-shared-log.ts`); LevelDB has none (one process owns its directory).
+ */
+import type { LogKey } from './keys.js';
+
+/** One log record as every node reads it: its scope's key part and seq, its global `rev`, and its stored text. */
+export interface SharedRow extends LogKey {
+  rev: number;
+  record: string;
+}
+
+/** A lock held across nodes; {@link release} it when the work is done (a node that dies releases it). */
+export interface HeldLock {
+  release(): Promise<void>;
+}
+
+/**
+ * Work that one node at a time does (snapshots, scheduled changes, deliveries): held while {@link held} is
+ * true, taken over by another node when its holder dies or lets go.
+ */
+export interface Lease {
+  /** Whether this node holds it now. */
+  readonly held: boolean;
+  /** Called with the new state each time it changes. */
+  onChange(listener: (held: boolean) => void): () => void;
+  /** Lets go for good (at shutdown). */
+  close(): Promise<void>;
+}
+
+/** How the node's contact with the shared store fares: when it last heard from it, and since when it has not. */
+export interface Contact {
+  /** Epoch ms of the last successful exchange (a notification, a read, the listening connection's check). */
+  lastContact: number;
+  /** Since when (epoch ms) the listening connection is down; null while it is up. */
+  lostSince: number | null;
+}
+
+/**
+ * The global log and the coordination primitives of a store several nodes share.
+ *
+ * Revisions: every appended record gets the next `rev` in commit order (the store's counter, whose row lock
+ * orders commits), so once a node sees rev N committed, every rev below N is committed or was deleted since
+ * (a purged project, a trimmed log). A node applies records in rev order and that makes its state and its
+ * revision mean the same as on every other node.
+ */
+export interface SharedLog {
+  /** The last rev any node committed. */
+  head(): Promise<number>;
+  /** Records with `after < rev <= upTo` (no upper bound when absent), in rev order, at most `limit`. */
+  since(after: number, options: { upTo?: number | undefined; limit: number }): Promise<SharedRow[]>;
+  /**
+   * Told the last rev of every commit of any node (the store's notification), and `null` after the listening
+   * connection came back (notifications may have been missed: read what is new). Returns the unsubscribe.
+   */
+  listen(listener: (rev: number | null) => void): () => void;
+  /** Waits for lock `name` across every node (and this one), exclusive or shared. */
+  lock(name: string, mode?: 'exclusive' | 'shared'): Promise<HeldLock>;
+  /** The lease of work `name`; one node holds it at a time. */
+  lease(name: string): Lease;
+  /** How the node's contact with the store fares. */
+  contact(now?: number): Contact;
+  /** Closes the listening connection, the locks' and the leases' connections. */
+  close(): Promise<void>;
+}

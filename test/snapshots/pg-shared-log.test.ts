@@ -1,0 +1,91 @@
+/**
+ * The shared log of the PostgreSQL store, with two stores open on one database as two nodes have them: the
+ * global order by rev, the notification of each commit, locks across nodes and a lease held by one node.
+ */
+import pg from 'pg';
+import { expect, onTestFinished, test } from 'vitest';
+import { keys } from '../../snapshots/keys.js';
+import { PgStore } from '../../snapshots/pg/pg-store.js';
+import { freshSchema, testDatabaseUrl } from '../helpers/postgres.js';
+
+/** Two stores over one fresh schema, closed (and the schema dropped) after the test. */
+async function twoNodes(): Promise<[PgStore, PgStore]> {
+  const schema = freshSchema();
+  const a = await PgStore.open(schema.database, { probeMs: 20 });
+  const b = await PgStore.open(schema.database, { probeMs: 20 });
+  onTestFinished(async () => {
+    await a.close();
+    await b.close();
+    await schema.drop();
+  });
+  return [a, b];
+}
+
+/** How many advisory locks a connection waits for now: a caller that waits on another node's lock shows here. */
+async function waitingLocks(): Promise<number> {
+  const admin = new pg.Client({ connectionString: testDatabaseUrl() });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ n: string }>("SELECT count(*)::text AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted");
+    return Number(rows[0]!.n);
+  } finally {
+    await admin.end();
+  }
+}
+
+const append = (project: string, seq: number, record: string) => ({ type: 'put' as const, key: keys.log({ project }, seq), value: record });
+
+test('two stores open on one database; what one appends, the other reads in the global order and is told of', async () => {
+  const [a, b] = await twoNodes();
+  const told: (number | null)[] = [];
+  b.shared.listen((rev) => told.push(rev));
+  await expect.poll(() => told).toEqual([null]);
+  expect((await a.commit([append('p', 1, 'one'), append('q', 1, 'two')])).revs).toEqual([1, 2]);
+  expect((await b.commit([append('p', 2, 'three')])).revs).toEqual([3]);
+  await expect.poll(() => told).toEqual([null, 2, 3]);
+  expect(await a.shared.head()).toBe(3);
+  expect(await b.shared.since(0, { limit: 10 })).toEqual([
+    { rev: 1, scope: 'p/p', seq: 1, record: 'one' },
+    { rev: 2, scope: 'p/q', seq: 1, record: 'two' },
+    { rev: 3, scope: 'p/p', seq: 2, record: 'three' },
+  ]);
+  expect((await a.shared.since(1, { upTo: 2, limit: 10 })).map((row) => row.rev)).toEqual([2]);
+  // The other node appending a taken place is a conflict, not an overwrite.
+  await expect(b.commit([append('q', 1, 'again')])).rejects.toMatchObject({ name: 'LogConflictError', scope: 'p/q', seq: 1 });
+});
+
+test('an exclusive lock is held by one node at a time; shared holders together, then the exclusive one', async () => {
+  const [a, b] = await twoNodes();
+  const order: string[] = [];
+  const first = await a.shared.lock('access');
+  order.push('a');
+  const second = b.shared.lock('access').then((held) => { order.push('b'); return held; });
+  // b waits in the database for a's lock, and gets it only once a lets go.
+  await expect.poll(waitingLocks).toBe(1);
+  await first.release();
+  await (await second).release();
+  expect(order).toEqual(['a', 'b']);
+  // Two shared holders on one node together; the other node's exclusive caller waits in the database for both.
+  const readers = await Promise.all([a.shared.lock('segments', 'shared'), a.shared.lock('segments', 'shared')]);
+  let writerIn = false;
+  const writer = b.shared.lock('segments', 'exclusive').then((held) => { writerIn = true; return held; });
+  await expect.poll(waitingLocks).toBe(1);
+  await readers[0]!.release();
+  expect(await waitingLocks()).toBe(1);
+  expect(writerIn).toBe(false);
+  await readers[1]!.release();
+  await (await writer).release();
+  expect(writerIn).toBe(true);
+});
+
+test('a lease is held by one node; when that node closes, the other takes it over', async () => {
+  const [a, b] = await twoNodes();
+  const leaseA = a.shared.lease('snapshots');
+  await expect.poll(() => leaseA.held).toBe(true);
+  const leaseB = b.shared.lease('snapshots');
+  const changes: boolean[] = [];
+  leaseB.onChange((held) => changes.push(held));
+  await leaseA.close();
+  await expect.poll(() => leaseB.held, { timeout: 10_000 }).toBe(true);
+  expect(changes).toEqual([true]);
+});
