@@ -1,4 +1,5 @@
 import type { Scope } from '../../snapshots/keys.js';
+import type { Lease } from '../../snapshots/shared-log.js';
 import type { Logger } from '../log.js';
 import type { CommittedRecord } from './actor-model.js';
 
@@ -16,10 +17,11 @@ export interface ActorOptions {
   /** Where a failed snapshot is reported. */
   log: Logger;
   /**
-   * Told of every batch once it is on disk and published: the scope and its records, in order. Called
-   * synchronously before the replies go out; a listener must only take note (see `CommittedFeed`).
+   * Told of every batch once it is on disk and published (this node's, or another node's in the global
+   * order): the scope, its records in order, and the node's revision after it. Called synchronously before
+   * the replies go out; a listener must only take note (see `CommittedFeed`).
    */
-  onCommit?: ((scope: Scope, records: readonly CommittedRecord[]) => void) | undefined;
+  onCommit?: ((scope: Scope, records: readonly CommittedRecord[], revision: number) => void) | undefined;
   /**
    * How long a batch may wait for the disk before its callers are answered with a `StorageError`
    * (`WRITE_TIMEOUT_MS`); the batch itself is still awaited, and published if it lands later.
@@ -27,6 +29,8 @@ export interface ActorOptions {
   writeTimeoutMs?: number | undefined;
   /** Told of every snapshot written: its wall time (ms) and stored bytes. */
   onSnapshot?: ((ms: number, bytes: number) => void) | undefined;
+  /** On a store several nodes share, the lease whose holder writes snapshots (and trims logs); this node writes them when absent. */
+  snapshotLease?: Lease | undefined;
   /** Told of every batch written: the commands committed in it, by type (the metrics count them). */
   onCommitted?: ((types: readonly string[]) => void) | undefined;
 }

@@ -1,8 +1,12 @@
-import type { BatchOp, Store } from '../../snapshots/store.js';
+import { scopePart } from '../../snapshots/keys.js';
+import type { LogRecord } from '../../snapshots/records.js';
+import { LogConflictError, type BatchOp, type CommitReceipt, type Store } from '../../snapshots/store.js';
 import { fail, refuse, type Decision } from '../domain/errors.js';
 import type { Command, Model, Replies } from './actor-model.js';
 import { DEFAULT_WRITE_TIMEOUT_MS, type ActorOptions } from './actor-options.js';
-import { decideBatch, type Envelope } from './decide-batch.js';
+import { LogGapError } from './cluster/log-gap-error.js';
+import type { Sequencer } from './cluster/sequencer.js';
+import { decideBatch, type DecidedBatch, type Envelope } from './decide-batch.js';
 import { SnapshotSchedule } from './snapshot-schedule.js';
 import { StorageError } from './storage-error.js';
 
@@ -15,11 +19,16 @@ export interface CommandActorParts<S, D, C extends Command, E, RM extends Replie
   /** Sequence number of the last record in the log. */
   seq: number;
   options: ActorOptions;
+  /** Puts the actor's batches in the node's global order (and catches up with other nodes before deciding). */
+  sequencer: Sequencer;
   /** Extra ops written with the first batch (a project's registration). */
   firstOps?: BatchOp[] | undefined;
   /** Stored size of the latest snapshot (as recovered); 0 when there is none. */
   snapshotBytes?: number | undefined;
 }
+
+/** How many times a batch is decided again after other nodes took its log position, before it fails (503). */
+const MAX_ATTEMPTS = 8;
 
 /**
  * An actor with a mailbox: commands run one at a time in arrival order against a draft of the state, a
@@ -37,6 +46,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
   private readonly store: Store;
   private readonly model: Model<S, D, C, E, RM>;
   private readonly options: ActorOptions;
+  private readonly sequencer: Sequencer;
   private firstOps: BatchOp[];
   private readonly snapshots: SnapshotSchedule;
   private queue: Envelope<C, E>[] = [];
@@ -57,6 +67,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     this.state = parts.state;
     this.seq = parts.seq;
     this.options = parts.options;
+    this.sequencer = parts.sequencer;
     this.firstOps = parts.firstOps ?? [];
     this.snapshots = new SnapshotSchedule({ store: parts.store, scope: parts.model.scope, machines: parts.model.machines, options: parts.options, bytes: parts.snapshotBytes ?? 0 });
   }
@@ -139,61 +150,151 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     }
   }
 
+  /**
+   * Decides `batch` against the committed state, writes it, publishes it in the global order and replies. On
+   * a store several nodes share, the node first catches up with what any node committed, and a batch whose
+   * log position another node took meanwhile (`LogConflictError`) is decided again on the caught-up state, as
+   * if it had arrived after that node's command.
+   */
   private async runBatch(batch: Envelope<C, E>[]): Promise<void> {
-    // 1. Decide every command in order against one draft, so later commands see earlier ones.
-    const draft = this.model.fork(this.state);
-    const firstOps = this.firstOps;
+    let envelopes = batch;
+    let firstOps = this.firstOps;
     this.firstOps = [];
-    const { decisions, ops, committed, types, seq } = decideBatch(this.model, draft, batch, {
-      seq: this.seq, at: new Date().toISOString(), ops: firstOps, countTypes: this.options.onCommitted !== undefined,
-    });
-    // 2. Write the batch durably; 3. publish the draft; 4. reply.
-    if (ops.length > 0) {
-      const written = this.store.commit(ops);
-      let landed: 'written' | 'timeout';
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        landed = await Promise.race([
-          written.then(() => 'written' as const),
-          new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), this.options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS); }),
-        ]);
-      } catch (cause) {
-        // Every caller of the batch gets the storage error, refusals included: a refusal may rest on an earlier
-        // command of the same batch (a name it took) that is not on disk. The draft is dropped: the state is
-        // what is on disk.
-        const error = new StorageError(cause);
-        batch.forEach((envelope, i) => decisions[i] && envelope.reject(error));
-        return;
-      } finally {
-        clearTimeout(timer);
+    for (let attempt = 1; ; attempt += 1) {
+      if (this.sequencer.shared) {
+        const caughtUp = await this.within(this.sequencer.catchUp());
+        if (caughtUp !== 'done') return this.failAll(envelopes, caughtUp === 'timeout' ? new Error('no answer from the store in time') : caughtUp.error);
       }
-      if (landed === 'timeout' && !(await this.outlast(batch, decisions, written))) return;
+      // 1. Decide every command in order against one draft, so later commands see earlier ones.
+      const draft = this.model.fork(this.state);
+      const decided = decideBatch(this.model, draft, envelopes, {
+        seq: this.seq, at: new Date().toISOString(), ops: firstOps, countTypes: this.options.onCommitted !== undefined,
+      });
+      // 2. Write the batch durably; 3. publish the draft in the global order; 4. reply.
+      const written = decided.ops.length === 0 ? null : await this.write(envelopes, decided);
+      if (written === 'conflict' && attempt < MAX_ATTEMPTS) {
+        // Another node appended first: its records are in the state once caught up; decide again.
+        envelopes = envelopes.filter((_, i) => decided.decisions[i] !== null);
+        firstOps = [];
+        continue;
+      }
+      if (written === 'conflict') return this.failAll(envelopes, new Error(`the log of ${JSON.stringify(this.model.scope)} kept moving under ${MAX_ATTEMPTS} attempts`));
+      if (written === 'failed') return;
+      const published = this.sequencer.own(written === null ? [] : written.revs, decided.committed.length, (revision) => this.publish(draft, decided, revision));
+      // The sequencer may be waiting on this batch's mark to publish it: end the mark once it is registered.
+      written?.end();
+      await published;
+      envelopes.forEach((envelope, i) => {
+        const decision = decided.decisions[i];
+        // Answered already when the batch outlasted its timeout.
+        if (decision) envelope.resolve(decision);
+      });
+      if (!this.closed && this.readOnly === null && this.snapshotsHere()) this.snapshots.writeIfDue(this.seq, () => this.model.snapshotOf(this.state));
+      return;
     }
+  }
+
+  /**
+   * Writes a decided batch, marked in flight with the sequencer until its outcome is known. Answers its revs
+   * (null on a store without a shared log) and the function ending the mark, `conflict` when another writer
+   * took its log position, or `failed` when it was not written (its callers are answered then).
+   */
+  private async write(envelopes: Envelope<C, E>[], decided: DecidedBatch<E>): Promise<{ revs: readonly number[] | null; end: () => void } | 'conflict' | 'failed'> {
+    const end = this.sequencer.begin(scopePart(this.model.scope));
+    const written = this.store.commit(decided.ops);
+    const landed = await this.within(written);
+    if (landed === 'timeout') {
+      const receipt = await this.outlast(envelopes, decided.decisions, written);
+      if (receipt === null) end();
+      return receipt === null ? 'failed' : { revs: receipt.revs, end };
+    }
+    if (landed !== 'done') {
+      end();
+      if (landed.error instanceof LogConflictError) return 'conflict';
+      this.failAll(envelopes, landed.error, decided.decisions);
+      return 'failed';
+    }
+    return { revs: (await written).revs, end };
+  }
+
+  /** Publishes a written batch as the committed state, at `revision` of the global order, and tells the feed. */
+  private publish(draft: D, decided: DecidedBatch<E>, revision: number): void {
     let bytes = 0;
-    for (const op of ops) if (op.type === 'put') bytes += op.value.length;
-    this.snapshots.logged(seq - this.seq, bytes);
+    for (const op of decided.ops) if (op.type === 'put') bytes += op.value.length;
+    this.snapshots.logged(decided.seq - this.seq, bytes);
     this.state = this.model.publish(this.state, draft);
-    this.seq = seq;
-    if (committed.length > 0) {
-      this.options.onCommit?.(this.model.scope, committed);
-      if (types) this.options.onCommitted?.(types);
+    this.seq = decided.seq;
+    if (decided.committed.length > 0) {
+      this.options.onCommit?.(this.model.scope, decided.committed, revision);
+      if (decided.types) this.options.onCommitted?.(decided.types);
     }
-    batch.forEach((envelope, i) => {
-      const decision = decisions[i];
-      // Answered already when the batch outlasted its timeout.
-      if (decision) envelope.resolve(decision);
-    });
-    if (!this.closed && this.readOnly === null) this.snapshots.writeIfDue(this.seq, () => this.model.snapshotOf(this.state));
+  }
+
+  /**
+   * Applies a record another node committed, at `revision` of the global order (the sequencer calls this in
+   * order): its events evolve the state, and the feed is told as of a batch of this node. A record this
+   * actor holds already (recovered past the revision the node started at) only moves the feed.
+   */
+  applyForeign(record: LogRecord<C, E>, revision: number, bytes: number): void {
+    const committed = { seq: record.seq, at: record.at, by: record.by, events: record.events };
+    if (record.seq <= this.seq) {
+      this.options.onCommit?.(this.model.scope, [committed], revision);
+      return;
+    }
+    if (record.seq !== this.seq + 1) throw new LogGapError(scopePart(this.model.scope), this.seq, record.seq);
+    const draft = this.model.fork(this.state);
+    for (const event of record.events) this.model.evolve(draft, event);
+    this.state = this.model.publish(this.state, draft);
+    this.seq = record.seq;
+    this.snapshots.logged(1, bytes);
+    this.options.onCommit?.(this.model.scope, [committed], revision);
+    if (!this.closed && this.readOnly === null && this.snapshotsHere()) this.snapshots.writeIfDue(this.seq, () => this.model.snapshotOf(this.state));
+  }
+
+  /** Replaces the state with one recovered from the store (after a gap in what the shared log gave). */
+  resetTo(state: S, seq: number): void {
+    this.state = state;
+    this.seq = seq;
+  }
+
+  /** Whether this node writes the snapshots (on a shared store, the node holding the snapshot lease). */
+  private snapshotsHere(): boolean {
+    return this.options.snapshotLease?.held ?? true;
+  }
+
+  /** Waits for `work` at most the write timeout: `done`, `timeout`, or the error it failed with. */
+  private async within(work: Promise<unknown>): Promise<'done' | 'timeout' | { error: unknown }> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        work.then(() => 'done' as const, (error: unknown) => ({ error })),
+        new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), this.options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS); }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Every caller of the batch gets the storage error, refusals included: a refusal may rest on an earlier
+   * command of the same batch (a name it took) that is not on disk. The draft is dropped: the state is what
+   * is on disk.
+   */
+  private failAll(envelopes: Envelope<C, E>[], cause: unknown, decisions?: (Decision<E, unknown> | null)[]): void {
+    const error = new StorageError(cause);
+    envelopes.forEach((envelope, i) => (!decisions || decisions[i]) && envelope.reject(error));
   }
 
   /**
    * The batch outlasted the write timeout: its callers and every queued command are answered now with a
    * {@link StorageError} (a bounded wait), new commands are refused while the disk holds this batch, and the
-   * mailbox waits for the batch's real outcome. Returns true when it was written after all: the caller then
-   * publishes it, so the state equals the disk (nothing acknowledged, nothing on disk missing from memory).
+   * mailbox waits for the batch's real outcome. Answers its receipt when it was written after all (the caller
+   * then publishes it, so the state equals the disk: nothing acknowledged, nothing on disk missing from
+   * memory), null when it was not.
    */
-  private async outlast(batch: Envelope<C, E>[], decisions: (Decision<E, unknown> | null)[], written: Promise<unknown>): Promise<boolean> {
-    const outcome = written.then(() => true, () => false);
+  private async outlast(batch: Envelope<C, E>[], decisions: (Decision<E, unknown> | null)[], written: Promise<CommitReceipt>): Promise<CommitReceipt | null> {
+    const receipt = written.catch(() => null);
+    const outcome = receipt.then((landed) => landed !== null);
     const error = new StorageError(new Error(`no answer from the disk within ${this.options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS} ms`), 'timeout', outcome);
     batch.forEach((envelope, i) => {
       if (decisions[i]) envelope.reject(error);
@@ -205,7 +306,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     for (const envelope of waiting) envelope.reject(refused);
     this.answered += waiting.length;
     this.wakeSettled();
-    const landed = await outcome;
+    const landed = await receipt;
     this.stalled = false;
     if (landed) this.options.log.warn({ scope: this.model.scope }, `a batch of ${JSON.stringify(this.model.scope)} reached the disk after its callers were answered 503; it is now in the state`);
     return landed;

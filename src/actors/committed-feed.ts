@@ -17,9 +17,10 @@ export type FeedListener = (batch: CommittedBatch) => void;
  * every subscriber (client caches, streams, the console's live view). Never built by polling or diffing
  * state.
  *
- * The **revision** is one number for the whole service that only grows, also across restarts: the sum of
- * every log's sequence number (each is durable and grows by one per record), so it moves on every committed
- * change. A listener must only take note and return: it runs before the writers get their answers.
+ * The **revision** is one number for the whole service that only grows, also across restarts: on one
+ * process the sum of every log's sequence number (each is durable and grows by one per record); on a store
+ * several nodes share, the store's revision, the same on every node (`cluster/sequencer.ts`). It moves on
+ * every committed change. A listener must only take note and return: it runs before the writers get their answers.
  *
  * @example const stop = registry.feed.subscribe(({ revision, scope }) => invalidate(scope, revision));
  */
@@ -64,16 +65,19 @@ export class CommittedFeed {
     for (const listener of listeners) listener();
   }
 
-  /** Counts a committed batch, keeps it in the history and passes it on (the actors call this through `onCommit`). */
-  publish(scope: Scope, records: readonly CommittedRecord[]): void {
-    this.current += records.length;
+  /**
+   * Keeps a committed batch in the history and passes it on, as of `revision` (the actors call this through
+   * `onCommit`, in the order of revisions: this node's batches and other nodes' alike).
+   */
+  publish(scope: Scope, records: readonly CommittedRecord[], revision: number): void {
+    this.current = revision;
     this.history.record(scope, records, this.current);
     const batch: CommittedBatch = { scope, records, revision: this.current };
     for (const listener of this.listeners) listener(batch);
   }
 
-  /** Adds the sequence number of a scope recovered at start. */
-  recovered(seq: number): void {
-    this.current += seq;
+  /** Sets the revision at start: the sum of the recovered sequence numbers, or the shared store's head. */
+  startAt(revision: number): void {
+    this.current = revision;
   }
 }

@@ -25,13 +25,19 @@ import { projectKeyDeletions, projectRegistration } from './project-keys.js';
 import { recoverProjects } from './project-recovery.js';
 import { actorOptionsOf, type RegistryObservers, type RegistryOptions } from './registry-options.js';
 import { SegmentFences } from './segment-fences.js';
-import { SerialQueue } from './serial-queue.js';
 import { recoverService, serviceReadOnlyMessage, type UnavailableError } from './service-recovery.js';
 import { serviceModel } from './service-model.js';
 import { servingState, type ServingState } from './serving-state.js';
 import { StorageError } from './storage-error.js';
 import { UsageActor } from './usage-actor.js';
 import { SessionStore } from './session-store.js';
+import { ClusterNode } from './cluster/cluster-node.js';
+import type { ClusterQueue } from './cluster/cluster-queue.js';
+import { foreignTargetsOf } from './cluster/foreign-targets.js';
+import type { Recovered } from './recover.js';
+import type { ProjectState } from '../domain/project-state.js';
+import type { ProjectModel } from './project-model.js';
+import type { ServiceModel } from './service-model.js';
 
 /**
  * Owns the store and every actor: the service actor and one actor per project, recovered from disk at
@@ -50,17 +56,20 @@ export class Registry {
   serviceUnavailable: UnavailableError | null = null;
   /** Hooks the metrics set; the actors and the store call them after each batch and snapshot. */
   readonly observers: RegistryObservers = {};
-  /** The mailbox of rules that span the service and projects: user deletion, membership, project creation. */
-  readonly access = new SerialQueue();
+  /** This node's part among several on one store: the global order, other nodes' commits, the snapshot lease. */
+  private readonly node: ClusterNode;
+  /** The mailbox of rules that span the service and projects: user deletion, membership, project creation (one at a time across nodes). */
+  readonly access: ClusterQueue;
   /** Every committed batch, after it is on disk, and the service's revision (see `CommittedFeed`). */
   readonly feed: CommittedFeed;
   /** The mailbox of tag writes: a tag needs its type, a type in use stays (src/use-cases/tags.use-cases.ts). */
-  readonly tagWrites = new SerialQueue();
+  readonly tagWrites: ClusterQueue;
   /** The mailbox of segment writes: one create, update or delete at a time (src/use-cases/segments.use-cases.ts). */
-  readonly segmentWrites = new SerialQueue();
+  readonly segmentWrites: ClusterQueue;
   private readonly fences = new SegmentFences();
   // Assigned in open(), before any use; the service model looks projects up through this registry.
   service!: ServiceActor;
+  private serviceModel!: ServiceModel;
   /** SDK usage metrics: counts, last seen, applications; kept outside every log (docs/storage.md "Usage metrics"). */
   usage!: UsageActor;
   /** The console's sessions, outside every log (docs/storage.md "Sessions"). */
@@ -78,9 +87,17 @@ export class Registry {
     feed: CommittedFeed,
   ) {
     this.feed = feed;
+    this.node = new ClusterNode(store.shared, options.log, foreignTargetsOf({
+      store, projects: this.projects, service: () => this.service, serviceModel: () => this.serviceModel,
+      projectModel: (id) => this.modelOf(id), serve: (id, model, recovered) => this.serve(id, model, recovered),
+    }));
+    this.access = this.node.queue('access');
+    this.tagWrites = this.node.queue('tags');
+    this.segmentWrites = this.node.queue('segments');
     this.options = {
       ...options,
-      onCommit: (scope, records) => this.feed.publish(scope, records),
+      snapshotLease: this.node.snapshotLease,
+      onCommit: (scope, records, revision) => this.feed.publish(scope, records, revision),
       onCommitted: (types) => this.observers.committed?.(types),
       onSnapshot: (ms, bytes) => this.observers.snapshot?.(ms, bytes),
     };
@@ -114,32 +131,45 @@ export class Registry {
 
   /** The service, then every project; a new data directory's first state; deletions and imports a stop interrupted. */
   private async recover(initEnvironments: string[]): Promise<void> {
+    // On a store several nodes share: the revision this node starts at. Every record up to it is in what is
+    // recovered below; what other nodes commit meanwhile comes through the sequencer (cluster-node.ts).
+    const head = await this.store.shared?.head();
     const model = serviceModel({
       projectExists: (id) => this.projects.has(id),
       segmentUses: (id) => this.projects.segmentUsage(id),
       environmentProjects: (name) => this.projects.inEnvironment(name),
     }, this.limits);
+    this.serviceModel = model;
     const { recovered, unavailable } = await recoverService(this.store, model);
-    this.service = new CommandActor({ store: this.store, model, state: recovered.state, seq: recovered.seq, options: this.options, snapshotBytes: recovered.snapshotBytes });
+    this.service = new CommandActor({ store: this.store, model, state: recovered.state, seq: recovered.seq, options: this.options, sequencer: this.node.sequencer, snapshotBytes: recovered.snapshotBytes });
     this.serviceUnavailable = unavailable;
     if (unavailable) {
       const reason = serviceReadOnlyMessage(unavailable, recovered.seq);
       this.service.refuseWrites(reason);
       this.options.log.error({ key: unavailable instanceof CorruptRecordError ? unavailable.key : undefined }, `service NOT fully recovered, served READ-ONLY: ${reason}`);
     }
-    this.feed.recovered(recovered.seq);
     this.notices.push(...recovered.notices);
-    const projects = await recoverProjects(this.store, (id) => projectModel(id, this.limits, this.lookupsOf(id)));
+    const projects = await recoverProjects(this.store, (id) => this.modelOf(id));
     this.notices.push(...projects.notices);
     for (const [id, error] of projects.unavailable) this.unavailable.set(id, error);
-    for (const { id, model, recovered: project } of projects.served) {
-      this.projects.serve(id, new CommandActor({ store: this.store, model, state: project.state, seq: project.seq, options: this.options, snapshotBytes: project.snapshotBytes }));
-      this.feed.recovered(project.seq);
+    // One process: the revision is the sum of every log's sequence number (`CommittedFeed`).
+    let revision = recovered.seq;
+    for (const { id, model: projectModel, recovered: project } of projects.served) {
+      this.serve(id, projectModel, project);
+      revision += project.seq;
     }
-    if (recovered.seq === 0 && !unavailable) {
-      const first = firstStart(initEnvironments, new Date().toISOString());
-      await this.service.send({ type: 'service.init', state: first.service }, 'system');
-      await this.createProject(first.project, 'system');
+    this.feed.startAt(head ?? revision);
+    this.node.sequencer.startAt(head ?? revision);
+    this.node.follow();
+    await this.node.sequencer.catchUp();
+    if (this.service.seq === 0 && !unavailable) {
+      // Once for the installation: nodes starting together on a new database take turns, and one finds it done.
+      await this.access.run(async () => {
+        if (this.service.seq > 0) return;
+        const first = firstStart(initEnvironments, new Date().toISOString());
+        await this.service.send({ type: 'service.init', state: first.service }, 'system');
+        await this.createProject(first.project, 'system');
+      });
     }
     // A project deleted just before the process stopped: finish removing it.
     for (const id of projects.deleted) {
@@ -178,8 +208,8 @@ export class Registry {
     if (this.projects.stored >= this.limits.projects) {
       return refuse(fail('ExceedsLimitError', overLimit('The number of projects', this.limits.projects, LIMIT_VARIABLES.projects)));
     }
-    const model = projectModel(meta.id, this.limits, this.lookupsOf(meta.id));
-    const actor: ProjectActor = new CommandActor({ store: this.store, model, state: emptyProject(meta.id), seq: 0, options: this.options, firstOps: [projectRegistration(meta)] });
+    const model = this.modelOf(meta.id);
+    const actor: ProjectActor = new CommandActor({ store: this.store, model, state: emptyProject(meta.id), seq: 0, options: this.options, sequencer: this.node.sequencer, firstOps: [projectRegistration(meta)] });
     this.projects.serve(meta.id, actor);
     try {
       return await actor.send({ type: 'project.create', meta }, by);
@@ -285,6 +315,18 @@ export class Registry {
     return found.ok ? ok(pastOf(found.value, this.store, this.pastCheckpoints)) : failed(found.error);
   }
 
+  /** The model of project `id`'s actor. */
+  private modelOf(id: string): ProjectModel {
+    return projectModel(id, this.limits, this.lookupsOf(id));
+  }
+
+  /** Serves project `id` from what recovery rebuilt (at start, or one another node created). */
+  private serve(id: string, model: ProjectModel, recovered: Recovered<ProjectState>): ProjectActor {
+    const actor: ProjectActor = new CommandActor({ store: this.store, model, state: recovered.state, seq: recovered.seq, options: this.options, sequencer: this.node.sequencer, snapshotBytes: recovered.snapshotBytes });
+    this.projects.serve(id, actor);
+    return actor;
+  }
+
   /** What project `id` looks up in the service while deciding (`project-lookups.ts`). */
   private lookupsOf(id: string): ProjectLookups {
     return projectLookups(id, () => this.service.state, this.fences);
@@ -294,6 +336,7 @@ export class Registry {
   async close(): Promise<void> {
     // Streams end first (cleanly, so SDKs reconnect), before the actors stop answering.
     this.feed.close();
+    this.node.stop();
     await this.usage.close();
     for (const actor of this.projects.actors()) await actor.close();
     await this.service.close();

@@ -22,7 +22,10 @@ import { decideComplete, decideNoteSeen, decideUncomplete } from './decide/lifec
 type Deciders = { [K in ProjectCommandType]: (draft: ProjectDraft, command: Cmd<K>, context: ProjectContext) => Decision<ProjectEvent, ProjectReplies[K]> };
 
 const DECIDERS: Deciders = {
-  'project.create': (_draft, command) => accept([{ type: 'project.created', meta: command.meta }], command.meta),
+  // Only as the project's first record: another node that created the same id first wins.
+  'project.create': (_draft, command, context) => (context.seq > 1
+    ? refuse(fail('NameExistsError', `A project with id "${command.meta.id}" already exists`))
+    : accept([{ type: 'project.created', meta: command.meta }], command.meta)),
   'project.update': decideUpdateProject,
   'project.delete': decideDeleteProject,
   'flag.create': decideCreate,

@@ -30,6 +30,8 @@ export function decideService<C extends ServiceCommand>(draft: ServiceState, com
 function decideAny(draft: ServiceState, command: ServiceCommand, context: CommandContext, lookups: ServiceLookups): Decision<ServiceEvent, unknown> {
   switch (command.type) {
     case 'service.init':
+      // Only as the log's first record: a node that lost the race to initialise finds it done.
+      if (context.seq > 1) return refuse(fail('NameExistsError', 'The service is initialised already'));
       return accept([{ type: 'service.initialized', state: command.state }], null);
     case 'environment.create': {
       const { name } = command.environment;

@@ -27,10 +27,10 @@ describe('the flag table\'s live stream', () => {
     if (stream === 'full') throw new Error('full');
     const reader = stream.getReader();
     expect(await readUntil(reader, (t) => t.includes('connected'))).toContain('retry: 3000');
-    feed.publish({ project: 'other' }, [record([{ type: 'flag.disabled', name: 'elsewhere', version: 2, environment: 'development' }])]);
-    feed.publish('service', [record([{ type: 'user.created' }])]);
-    feed.publish({ project: 'web' }, [record([{ type: 'flag.enabled', name: 'a', version: 3, environment: 'development', added: null }])]);
-    feed.publish({ project: 'web' }, [record([{ type: 'flag.disabled', name: 'a', version: 4, environment: 'production' }, { type: 'flag.created', flag: { name: 'b' } }])]);
+    feed.publish({ project: 'other' }, [record([{ type: 'flag.disabled', name: 'elsewhere', version: 2, environment: 'development' }])], 1);
+    feed.publish('service', [record([{ type: 'user.created' }])], 2);
+    feed.publish({ project: 'web' }, [record([{ type: 'flag.enabled', name: 'a', version: 3, environment: 'development', added: null }])], 3);
+    feed.publish({ project: 'web' }, [record([{ type: 'flag.disabled', name: 'a', version: 4, environment: 'production' }, { type: 'flag.created', flag: { name: 'b' } }])], 4);
     const text = await readUntil(reader, (t) => t.includes('data: b'));
     expect(text).toBe('event: changed:a\ndata: a\n\nevent: changed:b\ndata: b\n\n');
     await reader.cancel();

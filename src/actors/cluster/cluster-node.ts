@@ -1,0 +1,94 @@
+import { decode } from '../../../snapshots/codec.js';
+import type { LogRecord } from '../../../snapshots/records.js';
+import type { Lease, SharedLog, SharedRow } from '../../../snapshots/shared-log.js';
+import type { Logger } from '../../log.js';
+import { ClusterQueue } from './cluster-queue.js';
+import { LogGapError } from './log-gap-error.js';
+import { Sequencer } from './sequencer.js';
+
+/** An actor as the cluster node applies other nodes' records to it. */
+export interface ForeignApplied {
+  applyForeign(record: LogRecord<never, never>, revision: number, bytes: number): void;
+}
+
+/** Where a record another node committed goes: the registry's actors, and how it serves and forgets projects. */
+export interface ForeignTargets {
+  service(): ForeignApplied;
+  /** The served project `id`, recovered from the store first when this node does not serve it yet. */
+  project(id: string): Promise<ForeignApplied>;
+  /** Recovers `scope` (`svc`, `p/<id>`) from the store again: the shared log skipped some of its records. */
+  reload(scope: string): Promise<void>;
+  /** After a project's record: stops serving it when it is deleted. */
+  settled(id: string): void;
+  /** After a service record: projects the service forgot stop being served here too. */
+  forgotten(records: LogRecord<never, { type: string; project?: string }>): void;
+}
+
+/** How often the store's head is read besides its notifications, ms: a notification lost on a live connection costs at most this. */
+const HEAD_POLL_MS = 2000;
+
+/**
+ * This node's part in an installation of several nodes on one store (docs/architecture.md "Several nodes"):
+ * the {@link Sequencer} that orders every change by the store's revision, the subscription that tells it of
+ * other nodes' commits (notifications, plus a read of the head every {@link HEAD_POLL_MS}), the routing of
+ * those records to the actors, the cross-node mailboxes and the snapshot lease. On LevelDB (no shared log)
+ * it is the sequencer alone.
+ *
+ * @example const node = new ClusterNode(store.shared, log, targets); node.follow(); await node.sequencer.catchUp();
+ */
+export class ClusterNode {
+  readonly sequencer: Sequencer;
+  /** Whose holder writes snapshots and trims logs; absent on LevelDB (this node always does). */
+  readonly snapshotLease: Lease | undefined;
+  private unsubscribe: (() => void) | null = null;
+  private poll: NodeJS.Timeout | null = null;
+
+  constructor(private readonly shared: SharedLog | null, private readonly log: Logger, private readonly targets: ForeignTargets) {
+    this.sequencer = new Sequencer({
+      shared,
+      applyForeign: (row) => this.apply(row),
+      failed: (error) => log.warn({ err: error }, 'reading what other nodes committed failed; tried again'),
+    }, 0);
+    this.snapshotLease = shared?.lease('snapshots');
+  }
+
+  /** A mailbox `name` that runs one task at a time across every node (`ClusterQueue`). */
+  queue(name: string): ClusterQueue {
+    return new ClusterQueue(name, this.shared, this.sequencer);
+  }
+
+  /** Starts following other nodes' commits (nothing on LevelDB). */
+  follow(): void {
+    const shared = this.shared;
+    if (!shared || this.unsubscribe) return;
+    const catchUp = () => void this.sequencer.catchUp().catch(() => undefined);
+    this.unsubscribe = shared.listen((rev) => (rev === null ? catchUp() : this.sequencer.committed(rev)));
+    this.poll = setInterval(catchUp, HEAD_POLL_MS);
+    this.poll.unref();
+  }
+
+  /** Stops following (the store closes the connections). */
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    if (this.poll) clearInterval(this.poll);
+    this.poll = null;
+  }
+
+  /** Applies one record another node committed to its scope's actor, in order. */
+  private async apply(row: SharedRow): Promise<void> {
+    const record = decode<LogRecord<never, never>>(`${row.scope}/log/${row.seq}`, row.record);
+    const project = row.scope === 'svc' ? null : row.scope.slice('p/'.length);
+    const actor = project === null ? this.targets.service() : await this.targets.project(project);
+    try {
+      actor.applyForeign(record, row.rev, row.record.length);
+    } catch (error) {
+      if (!(error instanceof LogGapError)) throw error;
+      this.log.warn({ scope: row.scope, held: error.held, found: error.found }, error.message);
+      await this.targets.reload(row.scope);
+      (project === null ? this.targets.service() : await this.targets.project(project)).applyForeign(record, row.rev, row.record.length);
+    }
+    if (project === null) this.targets.forgotten(record as LogRecord<never, { type: string; project?: string }>);
+    else this.targets.settled(project);
+  }
+}

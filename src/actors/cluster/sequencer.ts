@@ -1,0 +1,208 @@
+import type { SharedLog, SharedRow } from '../../../snapshots/shared-log.js';
+
+/** A batch this node committed, waiting for its turn in the global order. */
+interface OwnBatch {
+  first: number;
+  last: number;
+  publish: (revision: number) => void;
+  done: () => void;
+}
+
+/** What a {@link Sequencer} applies records through, and where it reads what other nodes committed. */
+export interface SequencerParts {
+  /** The shared log; null on a store one process owns (LevelDB): then only this node writes. */
+  shared: SharedLog | null;
+  /** Applies a record another node committed, in order (the registry routes it to its scope's actor). */
+  applyForeign: (row: SharedRow) => Promise<void> | void;
+  /** Told of a failure to read the shared log (it is tried again on the next signal). */
+  failed: (error: unknown) => void;
+}
+
+/** Most records read from the shared log per trip. */
+const PAGE = 500;
+/** After a failed read of the shared log, the next try (while something is left to apply). */
+const RETRY_MS = 250;
+
+/**
+ * Puts every committed change of this node in the one global order of the store's revisions, whichever node
+ * wrote it (docs/architecture.md "Several nodes"). The node's revision ({@link applied}) only grows, and a
+ * state that shows revision N holds exactly the records up to N, as on every other node.
+ *
+ * - An actor marks the batch it is committing ({@link begin}), so a record of that scope read from the
+ *   shared log waits for the batch's outcome (it may be the batch itself).
+ * - Its committed batch is published by {@link own} once every earlier revision is applied: what other
+ *   nodes committed before it is read from the shared log and applied first.
+ * - {@link committed} (a notification) and {@link catchUp} (before a decision) read and apply what other
+ *   nodes committed.
+ *
+ * On LevelDB (no shared log) there is one writer: a batch's records take the next revisions at once.
+ *
+ * @example const end = sequencer.begin('p/default'); const receipt = await store.commit(ops); const published = sequencer.own('p/default', receipt.revs, records.length, publish); end(); await published;
+ */
+export class Sequencer {
+  private applied: number;
+  /** The highest revision known committed (a notification, a head read, an own batch). */
+  private wanted: number;
+  private readonly owns = new Map<number, OwnBatch>();
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly caughtUp: { upTo: number; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private draining = false;
+  private again = false;
+
+  constructor(private readonly parts: SequencerParts, start: number) {
+    this.applied = start;
+    this.wanted = start;
+  }
+
+  /** Sets the revision the node starts at (once recovered), before any batch. */
+  startAt(revision: number): void {
+    this.applied = revision;
+    this.wanted = Math.max(this.wanted, revision);
+  }
+
+  /** The node's revision: every change up to it is applied, none after it. */
+  get revision(): number {
+    return this.applied;
+  }
+
+  /** Whether other nodes may write (the store is shared). */
+  get shared(): boolean {
+    return this.parts.shared !== null;
+  }
+
+  /** Marks a batch of `scope` (its key part) as being committed; call the returned function once its outcome is known. */
+  begin(scope: string): () => void {
+    let end = () => {};
+    const settled = new Promise<void>((resolve) => { end = resolve; });
+    this.inFlight.set(scope, settled);
+    return () => {
+      if (this.inFlight.get(scope) === settled) this.inFlight.delete(scope);
+      end();
+    };
+  }
+
+  /**
+   * Publishes a batch this node committed, as revisions `revs` (null: a store without a shared log, where the
+   * batch's `count` records take the next revisions): `publish(revision)` runs once every earlier revision is
+   * applied. Resolves once it has run.
+   */
+  own(revs: readonly number[] | null, count: number, publish: (revision: number) => void): Promise<void> {
+    if (revs === null || revs.length === 0) {
+      if (revs === null) this.applied += count;
+      this.wanted = Math.max(this.wanted, this.applied);
+      publish(this.applied);
+      return Promise.resolve();
+    }
+    const first = revs[0]!;
+    const last = revs[revs.length - 1]!;
+    return new Promise((resolve) => {
+      this.owns.set(first, { first, last, publish, done: resolve });
+      this.wanted = Math.max(this.wanted, last);
+      this.kick();
+    });
+  }
+
+  /** Notes that revision `rev` is committed somewhere (a notification) and applies what is new. */
+  committed(rev: number): void {
+    if (rev <= this.wanted) return;
+    this.wanted = rev;
+    this.kick();
+  }
+
+  /**
+   * Reads the store's head and resolves once every change up to it is applied: what any node committed
+   * before the call is then in this node's state. Immediate without a shared log.
+   */
+  async catchUp(): Promise<void> {
+    const shared = this.parts.shared;
+    if (!shared) return;
+    const head = await shared.head();
+    if (head <= this.applied) return;
+    await new Promise<void>((resolve, reject) => {
+      this.caughtUp.push({ upTo: head, resolve, reject });
+      this.committed(head);
+      this.kick();
+    });
+  }
+
+  private kick(): void {
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    void this.drain();
+  }
+
+  /** Applies, in revision order, own batches and what the shared log holds, up to what is known committed. */
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      do {
+        this.again = false;
+        while (await this.step());
+      } while (this.again);
+      this.wake();
+    } catch (error) {
+      this.parts.failed(error);
+      this.wake(error);
+      setTimeout(() => { if (this.wanted > this.applied || this.owns.size > 0) this.kick(); }, RETRY_MS).unref();
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /** One step toward {@link wanted}; false when there is nothing to do now. */
+  private async step(): Promise<boolean> {
+    const next = this.applied + 1;
+    const own = this.owns.get(next);
+    if (own) {
+      this.publishOwn(own);
+      return true;
+    }
+    const nextOwn = this.smallestOwn();
+    const target = nextOwn === null ? this.wanted : nextOwn - 1;
+    if (target <= this.applied || !this.parts.shared) return false;
+    const rows = await this.parts.shared.since(this.applied, { upTo: target, limit: PAGE });
+    // Committed and none left to read below the target: the revisions between were deleted since.
+    if (rows.length === 0) this.applied = target;
+    for (const row of rows) await this.take(row);
+    return true;
+  }
+
+  /** Applies `row` unless it is this node's own (published by `own`) or applied already. */
+  private async take(row: SharedRow): Promise<void> {
+    if (row.rev <= this.applied) return;
+    // A batch of this scope being committed may be this very record: wait for its outcome.
+    const pending = this.inFlight.get(row.scope);
+    if (pending) await pending;
+    const own = this.owns.get(row.rev);
+    if (own) return this.publishOwn(own);
+    if (row.rev <= this.applied) return;
+    await this.parts.applyForeign(row);
+    this.applied = row.rev;
+  }
+
+  private publishOwn(own: OwnBatch): void {
+    this.owns.delete(own.first);
+    this.applied = own.last;
+    own.publish(own.last);
+    own.done();
+  }
+
+  private smallestOwn(): number | null {
+    let smallest: number | null = null;
+    for (const first of this.owns.keys()) if (smallest === null || first < smallest) smallest = first;
+    return smallest;
+  }
+
+  /** Resolves the {@link catchUp} callers whose head is reached (or rejects them all on a failed read). */
+  private wake(error?: unknown): void {
+    for (let i = this.caughtUp.length - 1; i >= 0; i -= 1) {
+      const waiter = this.caughtUp[i]!;
+      if (error !== undefined) waiter.reject(error);
+      else if (this.applied >= waiter.upTo) waiter.resolve();
+      else continue;
+      this.caughtUp.splice(i, 1);
+    }
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * Several flagpole nodes in one test: each a full app (`harness`) over its own registry and store, all on one
+ * fresh PostgreSQL schema, as several processes behind a load balancer share a database. The real processes
+ * and a real load balancer are in test/cluster/end-to-end (this is the in-process form).
+ */
+import { harness, type Harness } from './harness.js';
+import { freshSchema } from './postgres.js';
+
+export interface Cluster {
+  nodes: Harness[];
+  /** The schema's `DATABASE_*` settings, to start one more node on it. */
+  env: Record<string, string>;
+  /** Starts one more node on the same schema. */
+  add(): Promise<Harness>;
+  close(): Promise<void>;
+}
+
+/**
+ * `count` nodes on one fresh schema, started one after the other (or `together`: all at once, as after a
+ * rolling start on a new database); `env` adds settings to every node.
+ *
+ * @example const { nodes: [a, b], close } = await cluster(2); ...; await close();
+ */
+export async function cluster(count: number, env: Record<string, string> = {}, options: { together?: boolean } = {}): Promise<Cluster> {
+  const schema = freshSchema();
+  const shared = { DATABASE_URL: schema.database.url, DATABASE_SCHEMA: schema.database.schema, DATABASE_POOL_SIZE: '4', ...env };
+  const start = () => harness(shared, undefined, { store: 'postgres' });
+  const nodes: Harness[] = [];
+  if (options.together) nodes.push(...await Promise.all(Array.from({ length: count }, start)));
+  else for (let i = 0; i < count; i += 1) nodes.push(await start());
+  return {
+    nodes,
+    env: shared,
+    async add() {
+      const node = await start();
+      nodes.push(node);
+      return node;
+    },
+    async close() {
+      for (const node of nodes) await node.close();
+      await schema.drop();
+    },
+  };
+}
