@@ -190,7 +190,15 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
 
   const observe = { log, metrics: deps.metrics };
   // 200 while the service answers requests; `status` tells whether writes work too (docs/operations.md "Metrics").
+  // 503 for a node of several cut off from the database past DATABASE_CONTACT_TIMEOUT_MS: a load balancer takes
+  // it out. `/health/reads` stays 200 while it answers reads, for a load balancer's last resort when every node
+  // lost the database (docs/operations.md "Several nodes").
   app.get('/health', observed(observe, '/health', (c) => {
+    const { status, problems } = registry.serving();
+    if (status === 'unhealthy') return c.json({ health: 'BAD', status, problems }, 503);
+    return c.json(status === 'serving' ? { health: 'GOOD', status } : { health: 'GOOD', status, problems });
+  }));
+  app.get('/health/reads', observed(observe, '/health/reads', (c) => {
     const { status, problems } = registry.serving();
     return c.json(status === 'serving' ? { health: 'GOOD', status } : { health: 'GOOD', status, problems });
   }));

@@ -126,6 +126,8 @@ export const ENV_SCHEMA = v.object({
   DATABASE_URL_FILE: optionalVar(),
   DATABASE_SSL_CA_FILE: optionalVar(),
   DATABASE_POOL_SIZE: integerVar('DATABASE_POOL_SIZE', 10, 1, 1000),
+  DATABASE_CONTACT_TIMEOUT_MS: integerVar('DATABASE_CONTACT_TIMEOUT_MS', 5000, 1000, 600_000),
+  NODE_CATCH_UP_WAIT_MS: integerVar('NODE_CATCH_UP_WAIT_MS', 1000, 0, 30_000),
   DATABASE_STATEMENT_TIMEOUT_MS: integerVar('DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
   DATABASE_SCHEMA: v.pipe(textVar('public'), v.regex(/^[a-z_][a-z0-9_]{0,62}$/, (issue) => `DATABASE_SCHEMA must be a lower-case SQL name (letters, digits and _, at most 63), got "${String(issue.input).slice(0, 70)}"`)),
 });

@@ -12,6 +12,14 @@ import type { LogFormat, LogLevel } from './log.js';
 
 export { frontendTokenSecret, type FrontendTokenSecret } from './config-env.js';
 
+/** The settings of a node among several on one database. */
+export interface NodesConfig {
+  /** `DATABASE_CONTACT_TIMEOUT_MS`: without contact with the database this long, the node reports itself unhealthy on `/health`. */
+  contactTimeoutMs: number;
+  /** `NODE_CATCH_UP_WAIT_MS`: the most an SDK request showing a revision this node has not reached waits for it before answering "no change". */
+  catchUpWaitMs: number;
+}
+
 /** Service configuration, read from the environment (docs/api-decisions.md "Running the service"). */
 export interface Config {
   port: number;
@@ -76,6 +84,8 @@ export interface Config {
   metricsRequireToken: boolean;
   /** `WRITE_TIMEOUT_MS`: how long a write waits for the disk before its caller is answered 503. */
   writeTimeoutMs: number;
+  /** Several nodes on one database (docs/operations.md "Several nodes"): how long they wait and when they give up. */
+  nodes: NodesConfig;
   /** `SHUTDOWN_TIMEOUT_MS`: the most a SIGTERM/SIGINT stop takes before the process exits anyway. */
   shutdownTimeoutMs: number;
   /** The console's sign-in and sessions (README "Console", docs/limits.md "Sign-in"). */
@@ -163,6 +173,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ofrepPublicUrl: e.OFREP_PUBLIC_URL,
     metricsRequireToken: e.METRICS_REQUIRE_TOKEN,
     writeTimeoutMs: e.WRITE_TIMEOUT_MS,
+    nodes: { contactTimeoutMs: e.DATABASE_CONTACT_TIMEOUT_MS, catchUpWaitMs: e.NODE_CATCH_UP_WAIT_MS },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     console: {
       sessionIdleMs: e.SESSION_IDLE_MINUTES,

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const registry = await Registry.open({
     dataDir: config.dataDir, database: config.database ?? undefined, initEnvironments: config.initEnvironments,
     snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits,
-    usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs,
+    usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs, contactTimeoutMs: config.nodes.contactTimeoutMs,
     sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes,
   });
   processMetrics();

@@ -7,6 +7,7 @@ import { DEFAULT_WRITE_TIMEOUT_MS, type ActorOptions } from './actor-options.js'
 import { LogGapError } from './cluster/log-gap-error.js';
 import type { Sequencer } from './cluster/sequencer.js';
 import { decideBatch, type DecidedBatch, type Envelope } from './decide-batch.js';
+import { Mailbox } from './mailbox.js';
 import { SnapshotSchedule } from './snapshot-schedule.js';
 import { StorageError } from './storage-error.js';
 
@@ -49,13 +50,8 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
   private readonly sequencer: Sequencer;
   private firstOps: BatchOp[];
   private readonly snapshots: SnapshotSchedule;
-  private queue: Envelope<C, E>[] = [];
-  private running = false;
+  private readonly mailbox: Mailbox<C, E>;
   private closed = false;
-  /** Commands sent so far, and of those, how many have been answered (in order: batches run in order). */
-  private sent = 0;
-  private answered = 0;
-  private settledWaiters: { upTo: number; resolve: () => void }[] = [];
   /** A batch is past its write timeout and still waiting for the disk: new commands are refused at once. */
   private stalled = false;
   /** Why this actor takes no command (its log could not be fully recovered); null: it does. */
@@ -70,6 +66,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     this.sequencer = parts.sequencer;
     this.firstOps = parts.firstOps ?? [];
     this.snapshots = new SnapshotSchedule({ store: parts.store, scope: parts.model.scope, machines: parts.model.machines, options: parts.options, bytes: parts.snapshotBytes ?? 0 });
+    this.mailbox = new Mailbox(parts.options.maxBatch, (batch) => this.runBatch(batch));
   }
 
   /**
@@ -80,12 +77,8 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     if (this.closed) return Promise.reject(new StorageError(new Error('actor closed')));
     if (this.readOnly !== null) return Promise.resolve(refuse(fail('Unavailable', this.readOnly)));
     if (this.stalled) return Promise.reject(new StorageError(new Error('a write is waiting for the disk'), 'stalled'));
-    return new Promise((resolve, reject) => {
-      // The envelope forgets the reply type; the model decided it for this very command.
-      this.sent += 1;
-      this.queue.push({ command, by, arrival: this.sent, resolve: resolve as (decision: Decision<E, unknown>) => void, reject });
-      if (!this.running) void this.drain();
-    });
+    // The envelope forgets the reply type; the model decided it for this very command.
+    return this.mailbox.post(command, by) as Promise<Decision<E, RM[K['type']]>>;
   }
 
   /**
@@ -108,7 +101,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
 
   /** How many commands have been sent so far: a command with an `arrival` up to this one was sent before now. */
   get arrivals(): number {
-    return this.sent;
+    return this.mailbox.arrivals;
   }
 
   /**
@@ -119,35 +112,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
    * @example const before = actor.arrivals; await actor.settled(); // every command up to `before` is answered
    */
   settled(): Promise<void> {
-    if (this.answered >= this.sent) return Promise.resolve();
-    return new Promise((resolve) => this.settledWaiters.push({ upTo: this.sent, resolve }));
-  }
-
-  private async drain(): Promise<void> {
-    this.running = true;
-    try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.options.maxBatch);
-        try {
-          await this.runBatch(batch);
-        } finally {
-          this.answered += batch.length;
-          this.wakeSettled();
-        }
-      }
-    } finally {
-      this.running = false;
-    }
-  }
-
-  private wakeSettled(): void {
-    if (this.settledWaiters.length === 0) return;
-    const waiting = this.settledWaiters;
-    this.settledWaiters = [];
-    for (const waiter of waiting) {
-      if (waiter.upTo <= this.answered) waiter.resolve();
-      else this.settledWaiters.push(waiter);
-    }
+    return this.mailbox.settled();
   }
 
   /**
@@ -301,11 +266,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
       decisions[i] = null;
     });
     this.stalled = true;
-    const waiting = this.queue.splice(0);
-    const refused = new StorageError(new Error('a write is waiting for the disk'), 'stalled');
-    for (const envelope of waiting) envelope.reject(refused);
-    this.answered += waiting.length;
-    this.wakeSettled();
+    this.mailbox.refuseQueued(new StorageError(new Error('a write is waiting for the disk'), 'stalled'));
     const landed = await receipt;
     this.stalled = false;
     if (landed) this.options.log.warn({ scope: this.model.scope }, `a batch of ${JSON.stringify(this.model.scope)} reached the disk after its callers were answered 503; it is now in the state`);
@@ -323,17 +284,17 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
    * a running snapshot, then refuses new commands.
    */
   async retire(): Promise<void> {
-    while (this.running || this.queue.length > 0) await new Promise<void>((r) => setTimeout(r, 1));
+    await this.mailbox.idle();
     this.closed = true;
     await this.snapshots.idle().catch(() => undefined);
   }
 
   /** Waits for queued commands and a running snapshot, writes a last snapshot, then refuses new commands. */
   async close(): Promise<void> {
-    while (this.running || this.queue.length > 0) await new Promise<void>((r) => setTimeout(r, 1));
+    await this.mailbox.idle();
     try {
       await this.snapshots.idle();
-      await this.snapshot();
+      if (this.snapshotsHere()) await this.snapshot();
     } catch (error) {
       this.snapshots.reportFailure(error);
     }

@@ -76,6 +76,25 @@ export class CommittedFeed {
     for (const listener of this.listeners) listener(batch);
   }
 
+  /**
+   * Resolves true once the revision is at least `revision`, or false after `waitMs` if it is not by then.
+   *
+   * @example if (!(await feed.reached(presented, 1000))) answerNoChange();
+   */
+  reached(revision: number, waitMs: number): Promise<boolean> {
+    if (this.current >= revision) return Promise.resolve(true);
+    if (waitMs <= 0) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (reached: boolean) => {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve(reached);
+      };
+      const unsubscribe = this.subscribe((batch) => { if (batch.revision >= revision) done(true); });
+      const timer = setTimeout(() => done(false), waitMs);
+    });
+  }
+
   /** Sets the revision at start: the sum of the recovered sequence numbers, or the shared store's head. */
   startAt(revision: number): void {
     this.current = revision;

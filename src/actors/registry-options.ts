@@ -23,6 +23,8 @@ export interface RegistryOptions extends Partial<ActorOptions> {
   sessions?: SessionLifetimes | undefined;
   /** Byte budget of every project's past-view checkpoints (`PAST_VIEW_CHECKPOINT_BYTES`); 128 MiB when absent. */
   pastViewCheckpointBytes?: number | undefined;
+  /** On a store several nodes share: how long without contact with it makes this node unhealthy, ms (`DATABASE_CONTACT_TIMEOUT_MS`). */
+  contactTimeoutMs?: number | undefined;
   /** Test seam: consulted before every write of the store (`snapshots/disk-faults.ts`); absent in production. */
   writeGate?: WriteGate | undefined;
 }
@@ -36,6 +38,9 @@ export interface RegistryObservers {
   /** One synced batch of the store written: how long it took (ms) and its ops. */
   written?: ((ms: number, ops: number) => void) | undefined;
 }
+
+/** The default of `DATABASE_CONTACT_TIMEOUT_MS`. */
+export const DEFAULT_CONTACT_TIMEOUT_MS = 5000;
 
 const DEFAULTS: Omit<ActorOptions, 'log'> = { snapshotEvery: 1000, logRetention: 'all', maxBatch: 256 };
 

@@ -23,7 +23,7 @@ import { emptyProject, projectModel } from './project-model.js';
 import { projectLookups } from './project-lookups.js';
 import { projectKeyDeletions, projectRegistration } from './project-keys.js';
 import { recoverProjects } from './project-recovery.js';
-import { actorOptionsOf, type RegistryObservers, type RegistryOptions } from './registry-options.js';
+import { DEFAULT_CONTACT_TIMEOUT_MS, actorOptionsOf, type RegistryObservers, type RegistryOptions } from './registry-options.js';
 import { SegmentFences } from './segment-fences.js';
 import { recoverService, serviceReadOnlyMessage, type UnavailableError } from './service-recovery.js';
 import { serviceModel } from './service-model.js';
@@ -78,6 +78,8 @@ export class Registry {
   pastCheckpoints!: PastCheckpoints;
   /** The actors' options, with the hooks that report their commits to the feed and the observers. */
   private readonly options: ActorOptions;
+  /** On a shared store: how long without the database makes this node unhealthy (`DATABASE_CONTACT_TIMEOUT_MS`). */
+  private contactTimeoutMs = DEFAULT_CONTACT_TIMEOUT_MS;
 
   private constructor(
     /** The store (LevelDB or PostgreSQL): the actors write it, through this registry; nothing else touches it. */
@@ -114,6 +116,7 @@ export class Registry {
     const store = await openStore({ dataDir: options.dataDir, database: options.database }, { gate: options.writeGate });
     try {
       const registry = new Registry(store, base, options.limits ?? DEFAULT_LIMITS, new CommittedFeed(0, options.feedHistory ?? DEFAULT_HISTORY_BOUNDS));
+      registry.contactTimeoutMs = options.contactTimeoutMs ?? DEFAULT_CONTACT_TIMEOUT_MS;
       await registry.recover(options.initEnvironments);
       registry.usage = await UsageActor.open(store, registry.feed, {
         flushMs: options.usageFlushMs ?? 10_000,
@@ -258,6 +261,26 @@ export class Registry {
     await this.store.writeInSlices(await projectKeyDeletions(this.store, id), { sync: true });
   }
 
+  /** Whether other nodes write to this store too (PostgreSQL): revisions clients show may be ahead of this node's. */
+  get shared(): boolean {
+    return this.store.shared !== null;
+  }
+
+  /**
+   * Resolves true once this node has applied `revision` (a client showed it: it read a node further along),
+   * reading what is new at once, or false after `waitMs` if it has not by then. Immediate on LevelDB.
+   */
+  reached(revision: number, waitMs: number): Promise<boolean> {
+    if (this.feed.revision >= revision || !this.store.shared) return Promise.resolve(this.feed.revision >= revision);
+    void this.node.sequencer.catchUp().catch(() => undefined);
+    return this.feed.reached(revision, waitMs);
+  }
+
+  /** Test seam: this node stops applying other nodes' records until the returned function is called. */
+  holdFollowing(): () => void {
+    return this.node.sequencer.hold();
+  }
+
   /** Where the data lives, safe to print: `leveldb <directory>` or `postgres <host:port/database>` (no credentials). */
   get storeLabel(): string {
     return `${this.store.kind} ${this.store.label}`;
@@ -275,6 +298,7 @@ export class Registry {
       writeTimeoutMs: this.options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS,
       serviceReadOnly: this.service.readOnlyReason,
       unavailable: this.unavailable,
+      contact: this.store.shared ? { contact: this.store.shared.contact(now), timeoutMs: this.contactTimeoutMs, now } : undefined,
     });
   }
 

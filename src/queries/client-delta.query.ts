@@ -71,6 +71,10 @@ export class ClientDeltaQuery {
   /** What a client of `resolved` that has seen `from` (undefined: nothing) needs now. */
   since(resolved: ResolvedQuery, key: string, from: number | undefined): DeltaAnswer {
     const revision = this.registry.feed.revision;
+    // A client ahead of this node (it read a node further along the shared log): nothing for it until this
+    // node passes its revision, never this node's older state. On one process a revision from the future is
+    // one from before a restart renumbered: a hydration.
+    if (from !== undefined && from > revision && this.registry.shared) return { kind: 'none', revision: from, body: '' };
     if (from === undefined || from <= 0 || from > revision) return this.hydration(resolved, key, revision);
     if (from === revision) return { kind: 'none', revision, body: '' };
     if (this.deltasAt !== revision) {

@@ -66,7 +66,7 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
   const lines: string[] = [];
   const log = createLogger({ level: config.logLevel, format: 'json' }, { write: (line: string) => { lines.push(line); } });
   const open = async () => {
-    const registry = await Registry.open({ dataDir, database: config.database ?? undefined, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits, usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs, writeGate: seams.writeGate, sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes });
+    const registry = await Registry.open({ dataDir, database: config.database ?? undefined, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits, usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs, contactTimeoutMs: config.nodes.contactTimeoutMs, writeGate: seams.writeGate, sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes });
     if (config.authType === 'api-token' && !registry.serviceUnavailable) {
       await ensureAdminTokens(registry, tokenHasher, [ADMIN_TOKEN]);
       await ensureFrontendTokens(registry, tokenHasher, config.initFrontendApiTokens);

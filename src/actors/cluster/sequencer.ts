@@ -48,6 +48,7 @@ export class Sequencer {
   private readonly caughtUp: { upTo: number; resolve: () => void; reject: (error: unknown) => void }[] = [];
   private draining = false;
   private again = false;
+  private held = 0;
 
   constructor(private readonly parts: SequencerParts, start: number) {
     this.applied = start;
@@ -100,6 +101,21 @@ export class Sequencer {
       this.wanted = Math.max(this.wanted, last);
       this.kick();
     });
+  }
+
+  /**
+   * Test seam: stops reading other nodes' records until the returned function is called (a node falling
+   * behind, as one whose notifications are slow).
+   */
+  hold(): () => void {
+    this.held += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.held -= 1;
+      this.kick();
+    };
   }
 
   /** Notes that revision `rev` is committed somewhere (a notification) and applies what is new. */
@@ -161,7 +177,7 @@ export class Sequencer {
     }
     const nextOwn = this.smallestOwn();
     const target = nextOwn === null ? this.wanted : nextOwn - 1;
-    if (target <= this.applied || !this.parts.shared) return false;
+    if (target <= this.applied || !this.parts.shared || this.held > 0) return false;
     const rows = await this.parts.shared.since(this.applied, { upTo: target, limit: PAGE });
     // Committed and none left to read below the target: the revisions between were deleted since.
     if (rows.length === 0) this.applied = target;

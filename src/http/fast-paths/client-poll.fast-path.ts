@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { ClientFeaturesQuerySchema } from '../../schemas/client.schema.js';
+import { aheadOfNode, presentedRevision } from '../client-ahead.js';
 import { clientPoll } from '../client-spec.js';
 import { jsonAnswer } from '../gzip.js';
 import type { NodeCall } from '../route.js';
@@ -17,6 +18,8 @@ const NO_QUERY = v.parse(ClientFeaturesQuerySchema, {});
  */
 export function clientPollOnNode({ req, res, hasQuery, principal, requestId, deps }: NodeCall): number | false {
   if (hasQuery) return false;
+  // A client ahead of this node (several nodes): the route waits for the node to catch up.
+  if (deps.registry.shared && aheadOfNode(deps, presentedRevision(req.headers['if-none-match']))) return false;
   const spec = req.headers['unleash-client-spec'];
   const { answer, streaming } = clientPoll(deps, principal, typeof spec === 'string' ? spec : undefined, NO_QUERY);
   const headers: Record<string, string | number> = { 'X-Request-Id': requestId, ETag: answer.etag };

@@ -7,6 +7,7 @@ import { ClientFeaturesQuerySchema } from '../../schemas/client.schema.js';
 import { FlagNameSchema, looseObject } from '../../schemas/common.schema.js';
 import { ClientFeaturesView, ClientFeatureView } from '../../schemas/client-responses.schema.js';
 import { clientPoll, clientScopeOf, inlineSegmentConstraints } from '../client-spec.js';
+import { aheadOfNode, caughtUpWith, presentedRevision } from '../client-ahead.js';
 import { apiError } from '../errors.js';
 import { sendJson } from '../gzip.js';
 import { answerWith, setResponseHeader } from '../answer.js';
@@ -22,7 +23,10 @@ export const clientRoutes: RouteSpec[] = [
     summary: `The flags of the token's projects in its environment, as backend SDKs poll them (query \`project\`, \`namePrefix\`, \`tag\`; \`environment\` for admin tokens). ${SPEC}. \`If-None-Match\` with the current \`ETag\`: 304`,
     query: ClientFeaturesQuerySchema,
     success: { status: 200, description: '`{version: 2, features, query, segments?, meta}`, with an `ETag`', schema: ClientFeaturesView },
-    handle: ({ c, query, principal, deps }) => {
+    handle: async ({ c, query, principal, deps }) => {
+      // An SDK a load balancer moved from a node further along: this node's older answer would take it back.
+      const presented = presentedRevision(c.req.header('if-none-match'));
+      if (aheadOfNode(deps, presented) && !(await caughtUpWith(deps, presented))) return answerWith(c, null, 304, { ETag: c.req.header('if-none-match')!.split(',')[0]!.trim() });
       const { answer, streaming } = clientPoll(deps, principal, c.req.header('unleash-client-spec'), query);
       setResponseHeader(c, 'ETag', answer.etag);
       // CLIENT_FETCH_MODE=streaming moves polling SDKs to the stream (they discard this body), while it has room.

@@ -1,0 +1,71 @@
+/**
+ * An SDK a load balancer moves between nodes never goes back in time: a node behind the revision the client
+ * shows (its ETag, its delta revision, its stream's Last-Event-ID) waits for it a little, or answers "no change".
+ */
+import { afterEach, expect, test } from 'vitest';
+import { cluster, type Cluster } from '../helpers/cluster.js';
+import type { Harness } from '../helpers/harness.js';
+
+const FEATURES = '/api/admin/projects/default/features';
+let current: Cluster | null = null;
+
+afterEach(async () => {
+  await current?.close();
+  current = null;
+});
+
+/** Two nodes, a client token, and flag `f` with a strategy in development, seen by both. */
+async function setUp(env: Record<string, string>): Promise<{ a: Harness; b: Harness; token: string }> {
+  current = await cluster(2, env);
+  const [a, b] = current.nodes as [Harness, Harness];
+  const token = (await a.json('POST', '/api/admin/api-tokens', { tokenName: 'sdk', type: 'client', environment: 'development', projects: ['*'] })).body.secret as string;
+  expect((await a.json('POST', FEATURES, { name: 'f' })).status).toBe(201);
+  expect((await a.json('POST', `${FEATURES}/f/environments/development/strategies`, { name: 'default' })).status).toBe(200);
+  await expect.poll(() => b.registry.feed.revision).toBe(a.registry.feed.revision);
+  return { a, b, token };
+}
+
+const enabledIn = (body: { features: { name: string; enabled: boolean }[] }) => body.features.find((f) => f.name === 'f')?.enabled;
+
+test('a node behind the client answers "no change" to its poll, its delta and its stream, then serves the change once it has it', async () => {
+  const { a, b, token } = await setUp({ NODE_CATCH_UP_WAIT_MS: '0' });
+  const release = b.registry.holdFollowing();
+  expect((await a.json('POST', `${FEATURES}/f/environments/development/on`)).status).toBe(200);
+  const onA = await a.json('GET', '/api/client/features', undefined, { token });
+  expect(enabledIn(onA.body)).toBe(true);
+  const etag = onA.headers.get('etag')!;
+  const revision = a.registry.feed.revision;
+  expect(b.registry.feed.revision).toBeLessThan(revision);
+
+  // b has not applied the switch: it must not hand the client its older state.
+  const poll = await b.req('GET', '/api/client/features', undefined, { token, headers: { 'if-none-match': etag } });
+  expect(poll.status).toBe(304);
+  expect(poll.headers.get('etag')).toBe(etag);
+  const delta = await b.req('GET', '/api/client/delta', undefined, { token, headers: { 'if-none-match': `"${revision}"` } });
+  expect(delta.status).toBe(304);
+  const stream = await b.req('GET', '/api/client/streaming', undefined, { token, headers: { 'last-event-id': String(revision) } });
+  const reader = stream.body!.getReader();
+  const first = new TextDecoder().decode((await reader.read()).value);
+  expect(first).toContain('event: unleash-connected');
+  expect(first).not.toContain('hydration');
+
+  release();
+  await expect.poll(() => b.registry.feed.revision).toBe(revision);
+  const again = await b.json('GET', '/api/client/features', undefined, { token });
+  expect(enabledIn(again.body)).toBe(true);
+  await reader.cancel();
+});
+
+test('with the default wait, a poll showing a newer revision is answered once the node has caught up', async () => {
+  const { a, b, token } = await setUp({});
+  const release = b.registry.holdFollowing();
+  expect((await a.json('POST', `${FEATURES}/f/environments/development/on`)).status).toBe(200);
+  const etag = (await a.req('GET', '/api/client/features', undefined, { token })).headers.get('etag')!;
+  const answer = b.req('GET', '/api/client/features', undefined, { token, headers: { 'if-none-match': etag } });
+  release();
+  const response = await answer;
+  // Caught up: the same state as a (a 304 when b's tag for it is the same, else the body with the switch on).
+  if (response.status === 200) expect(enabledIn(await response.json())).toBe(true);
+  else expect(response.status).toBe(304);
+  expect(b.registry.feed.revision).toBe(a.registry.feed.revision);
+});
