@@ -136,7 +136,7 @@ describe('POST /auth/simple/login', () => {
     expect(await script.json()).toMatchObject({ username: 'ann' });
     expect(script.headers.get('set-cookie')).toMatch(/^flagpole-session=[A-Za-z0-9_-]{43};/);
     expect((await post({ origin: served.base })).status).toBe(200);
-    for (const headers of [{ origin: 'http://localhost:1' }, { origin: 'null' }, { referer: 'http://localhost:1/login' }]) {
+    for (const headers of [{ origin: 'http://localhost:1' }, { origin: 'null' }, { referer: 'http://localhost:1/login' }] as Record<string, string>[]) {
       const refused = await post(headers);
       expect(refused.status).toBe(403);
       expect(refused.headers.get('set-cookie')).toBeNull();

@@ -7,12 +7,12 @@
 import { describe, expect } from 'vitest';
 import { expectError } from '../../helpers/expect.js';
 import { harnessTest } from '../../helpers/fixtures.js';
-import { ADMIN_TOKEN } from '../../helpers/harness.js';
+import { ADMIN_TOKEN, type Harness } from '../../helpers/harness.js';
 import { clientToken, countedBuckets, createFlag, flagPath, frontendToken, nodeMetricsBody, nodeRegisterBody, postMetrics } from './usage-fixtures.js';
 
 const test = harnessTest();
 const LONE = 'x\ud800';
-const applications = async (h: Parameters<Parameters<typeof test>[1]>[0]['h']) =>
+const applications = async (h: Harness) =>
   ((await h.json('GET', '/api/admin/metrics/applications')).body.applications as { appName: string }[]).map((a) => a.appName);
 
 describe('a lone surrogate on the SDK routes', () => {
