@@ -109,13 +109,16 @@ export class UsageActor {
     let buckets = 0;
     let skipped = 0;
     const examples: string[] = [];
+    const unwritable: ApplicationChange[] = [];
     // One record that cannot be written (no key can hold its name) is left out and reported: never the others.
-    const add = (build: () => BatchOp, what: () => string) => {
+    const add = (build: () => BatchOp, what: () => string): boolean => {
       try {
         ops.push(build());
+        return true;
       } catch (error) {
         skipped += 1;
         if (examples.length < 5) examples.push(`${what()}: ${(error as Error).message}`);
+        return false;
       }
     };
     // Planned, encoded and written inside one handler: whatever throws loses this interval, reported and counted, and
@@ -130,12 +133,17 @@ export class UsageActor {
         if (ops.length % SLICE === 0) await yieldToEventLoop();
       }
       for (const change of apps.changes) {
-        add(() => applicationOp(change), () => `the application ${JSON.stringify(change.kind === 'app' ? change.app.appName : change.kind === 'instance' ? change.instance.appName : change.appName)}`);
+        if (!add(() => applicationOp(change), () => `the application ${JSON.stringify(change.kind === 'app' ? change.app.appName : change.kind === 'instance' ? change.instance.appName : change.appName)}`)) unwritable.push(change);
         if (ops.length % SLICE === 0) await yieldToEventLoop();
       }
       if (ops.length > 0) await this.store.writeInSlices(ops, { sync, slice: SLICE });
       counts.apply();
       apps.apply();
+      // What was not written is not shown either: a restart would not show it.
+      for (const change of unwritable) {
+        if (change.kind === 'app') this.applications.forget(change.app.appName);
+        else if (change.kind === 'instance') this.applications.forget(change.instance.appName, change.instance.instanceId);
+      }
     } catch (error) {
       this.options.log.warn({ err: error, ops: ops.length }, 'usage metrics: the flush failed; this interval of counts is lost');
       this.stats.failedFlushes += 1;
