@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, LIMIT_VARIABLES, PAST_VIEW_CHECKPOINT_BYTES, SHAPE_LIMITS, type Limits } from './limits.js';
+import { DEFAULT_LIMITS, LIMIT_VARIABLES, PASSWORD_CHECKS, PAST_VIEW_CHECKPOINT_BYTES, SHAPE_LIMITS, type Limits } from './limits.js';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { SecretText } from './auth/secret-text.js';
 import { TOKEN_KEY_MIN_LENGTH } from './auth/token-hasher.js';
@@ -84,6 +84,12 @@ export interface ConsoleConfig {
   /** `LOGIN_FAILURES_PER_USER` / `LOGIN_FAILURES_PER_ADDRESS` (default 10 each): failed sign-ins a minute before 429. */
   loginFailuresPerUser: number;
   loginFailuresPerAddress: number;
+  /**
+   * `PASSWORD_CHECKS_RUNNING` / `PASSWORD_CHECKS_WAITING` (default 2 / 32): password checks (scrypt) run at once
+   * and waiting; past both, 503. Raise the first only with `UV_THREADPOOL_SIZE`: LevelDB needs the other threads.
+   */
+  passwordChecksRunning: number;
+  passwordChecksWaiting: number;
   /** `PAST_VIEW_CHECKPOINT_BYTES` (default 128 MiB): the byte budget of every project's past-view checkpoints. */
   pastViewCheckpointBytes: number;
 }
@@ -103,6 +109,8 @@ function consoleSettings(env: NodeJS.ProcessEnv): ConsoleConfig {
     secureCookies: boolean('CONSOLE_SECURE_COOKIES', env['CONSOLE_SECURE_COOKIES'], false),
     loginFailuresPerUser: integer('LOGIN_FAILURES_PER_USER', env['LOGIN_FAILURES_PER_USER'], 10, 1, 1_000_000),
     loginFailuresPerAddress: integer('LOGIN_FAILURES_PER_ADDRESS', env['LOGIN_FAILURES_PER_ADDRESS'], 10, 1, 1_000_000),
+    passwordChecksRunning: integer('PASSWORD_CHECKS_RUNNING', env['PASSWORD_CHECKS_RUNNING'], PASSWORD_CHECKS.running, 1, 1024),
+    passwordChecksWaiting: integer('PASSWORD_CHECKS_WAITING', env['PASSWORD_CHECKS_WAITING'], PASSWORD_CHECKS.waiting, 0, 1_000_000),
     pastViewCheckpointBytes: integer('PAST_VIEW_CHECKPOINT_BYTES', env['PAST_VIEW_CHECKPOINT_BYTES'], PAST_VIEW_CHECKPOINT_BYTES, 1, 2 ** 40),
   };
 }

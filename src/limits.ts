@@ -229,9 +229,10 @@ export const overLimit = (what: string, limit: number, variable: string): string
 export const PASSWORD_LINK_HOURS = 24;
 
 /**
- * Password checks (scrypt, ~32 MiB and tens of milliseconds each) run at once and waiting
- * (docs/limits.md "Sign-in"): scrypt runs on libuv's thread pool, 4 threads unless `UV_THREADPOOL_SIZE`, which
- * LevelDB's writes share; two running leave the others to the store. Past `waiting`, a check is refused (503).
+ * The defaults of `PASSWORD_CHECKS_RUNNING` / `PASSWORD_CHECKS_WAITING`: password checks (scrypt, ~32 MiB and tens
+ * of milliseconds each) run at once and waiting (docs/limits.md "Sign-in"). scrypt runs on libuv's thread pool, 4
+ * threads unless `UV_THREADPOOL_SIZE`, which LevelDB's writes share; two running leave the others to the store.
+ * Past `waiting`, a check is refused (503).
  */
 export const PASSWORD_CHECKS = {
   running: 2,

@@ -1,7 +1,7 @@
 import type { CommittedFeed } from '../../actors/committed-feed.js';
 import { WorkGate } from '../../auth/work-gate.js';
 import type { Config } from '../../config.js';
-import { LIVE_PAGE_STREAMS, PASSWORD_CHECKS } from '../../limits.js';
+import { LIVE_PAGE_STREAMS } from '../../limits.js';
 import { AddressBudget } from '../address-budget.js';
 import { ConsoleAssets } from './assets.js';
 import { TableEventStreams } from './table-events.js';
@@ -28,7 +28,7 @@ export function consoleDeps(config: Config, feed: CommittedFeed): ConsoleDeps {
       byUser: new AddressBudget(config.console.loginFailuresPerUser, 60_000, TRACKED),
       byAddress: new AddressBudget(config.console.loginFailuresPerAddress, 60_000, TRACKED),
     },
-    passwordChecks: new WorkGate(PASSWORD_CHECKS.running, PASSWORD_CHECKS.waiting),
+    passwordChecks: new WorkGate(config.console.passwordChecksRunning, config.console.passwordChecksWaiting),
     tableEvents: new TableEventStreams(feed, LIVE_PAGE_STREAMS),
   };
 }

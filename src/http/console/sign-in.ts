@@ -1,7 +1,7 @@
 /**
  * What every way of signing in shares (`POST /login`, `POST /login/token`, `POST /auth/simple/login`): the
- * failure limits per username and per address (docs/limits.md "Sign-in"), and the session handed to the
- * browser once the credentials are good.
+ * sign-in limits per account and per address (`../sign-in-limits.ts`, docs/limits.md "Sign-in"), and the session
+ * handed to the browser once the credentials are good.
  */
 import type { Context } from 'hono';
 import type { Result } from '../../domain/result.js';

@@ -16,7 +16,7 @@ export const authRoutes: RouteSpec[] = [
   defineRoute({
     method: 'post', path: '/auth/simple/login', tag: 'Console', permission: 'NONE', authentication: 'none', csrf: 'origin',
     summary: 'Sign in with username (or email) and password: answers the user and sets the `flagpole-session` cookie. Wrong credentials: 401 "Wrong username or password"; too many failures: 429',
-    body: SimpleLoginSchema, success: { status: 200, description: 'The user', schema: UserView }, errors: ['TooManyRequests'],
+    body: SimpleLoginSchema, success: { status: 200, description: 'The user', schema: UserView }, errors: ['TooManyRequests', 'Unavailable'],
     handle: async ({ c, deps, body }) => {
       const result = await attemptSignIn(c, deps, body.username, () => checkPassword(deps.registry, body));
       if (!result.ok || result.value.kind !== 'password') return result.ok ? { ok: false, error: { kind: 'AuthenticationRequired', message: 'Wrong username or password' } } : result;

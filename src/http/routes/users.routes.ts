@@ -57,7 +57,7 @@ export const userRoutes: RouteSpec[] = [
   defineRoute({
     method: 'post', path: '/api/admin/user/change-password', tag: 'Users', permission: 'OWN_ACCOUNT',
     summary: 'Change the calling user\'s own password (`{password, confirmPassword, oldPassword}`; a personal token or a console session): `oldPassword` is required when they have one (400 without it, 401 when wrong, 429 past the sign-in failure limits); their console sessions end',
-    body: ChangeOwnPasswordSchema, success: { status: 200, description: 'No body' }, errors: ['AuthenticationRequired', 'TooManyRequests'],
+    body: ChangeOwnPasswordSchema, success: { status: 200, description: 'No body' }, errors: ['AuthenticationRequired', 'TooManyRequests', 'Unavailable'],
     handle: ({ c, deps, body, principal, registry }) =>
       withinSignInLimits(c, deps, { account: principal.kind === 'user' ? accountOf(principal.user.id) : undefined, password: true }, () => changeOwnPassword(registry, body, principal)),
   }),
