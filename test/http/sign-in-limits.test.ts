@@ -69,6 +69,25 @@ describe('the account a name resolves to', () => {
   });
 });
 
+describe('the current password on the account page', () => {
+  const test = harnessTest({ env: { LOGIN_FAILURES_PER_USER: '3', LOGIN_FAILURES_PER_ADDRESS: '1000' } });
+
+  test('10 wrong ones sent at once: 3 are checked, 7 refused at once (429)', async ({ h }) => {
+    await userWithPassword(h, 'ann', 'tulip-harbour-88');
+    const cookie = (await signIn(h, 'ann', 'tulip-harbour-88')).headers.get('set-cookie')!.split(';')[0]!;
+    const page = await (await h.req('GET', '/account', undefined, { token: null, headers: { cookie } })).text();
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1]!;
+    const change = (current: string) => h.req('POST', '/account/password', new URLSearchParams({ _csrf: csrf, currentPassword: current, password: 'meadow-lantern-7', confirmPassword: 'meadow-lantern-7' }).toString(), {
+      token: null, headers: { cookie, origin: 'http://localhost', 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    const statuses = (await Promise.all(Array.from({ length: 10 }, (_, i) => change(`guess-${i}-password`)))).map((r) => r.status);
+    expect(statuses.filter((s) => s === 400)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(7);
+    expect((await change('tulip-harbour-88')).status).toBe(429);
+    expect((await signIn(h, 'ann', 'tulip-harbour-88')).status).toBe(429);
+  });
+});
+
 describe('password checks wait for a few places', () => {
   const test = harnessTest({ env: { LOGIN_FAILURES_PER_USER: '1000', LOGIN_FAILURES_PER_ADDRESS: '1000' } });
   const narrow = harnessTest({ env: { LOGIN_FAILURES_PER_USER: '2', LOGIN_FAILURES_PER_ADDRESS: '1000', PASSWORD_CHECKS_RUNNING: '1', PASSWORD_CHECKS_WAITING: '2' } });
