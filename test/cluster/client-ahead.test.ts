@@ -65,7 +65,7 @@ test('with the default wait, a poll showing a newer revision is answered once th
   release();
   const response = await answer;
   // Caught up: the same state as a (a 304 when b's tag for it is the same, else the body with the switch on).
-  if (response.status === 200) expect(enabledIn(await response.json())).toBe(true);
+  if (response.status === 200) expect(enabledIn(await response.json() as Parameters<typeof enabledIn>[0])).toBe(true);
   else expect(response.status).toBe(304);
   expect(b.registry.feed.revision).toBe(a.registry.feed.revision);
 });
