@@ -39,6 +39,9 @@ import type { ProjectState } from '../domain/project-state.js';
 import type { ProjectModel } from './project-model.js';
 import type { ServiceModel } from './service-model.js';
 
+/** The lock across nodes that a segment's delete or move holds alone and strategy writes naming segments share. */
+const SEGMENT_REFERENCES = 'segment-references';
+
 /**
  * Owns the store and every actor: the service actor and one actor per project, recovered from disk at
  * open. Use cases find a project's actor here and send it commands; nothing else writes, and nothing outside
@@ -311,15 +314,21 @@ export class Registry {
    * @example await registry.withSegmentFenced(7, null, async () => { await registry.settleProjects(); return registry.service.send(...); })
    */
   withSegmentFenced<T>(id: number, allow: string | null, task: () => Promise<T>): Promise<T> {
-    return this.fences.around(id, allow, this.projects.arrivals(), task);
+    // Across nodes: no strategy write naming segments is being decided on any node meanwhile (`referencingSegments`).
+    return this.fences.around(id, allow, this.projects.arrivals(), () => this.node.withLock(SEGMENT_REFERENCES, 'exclusive', task));
   }
 
   /**
-   * Resolves once the fences around segments `ids` (any segment when absent) that keep `projectId` out are
-   * lifted: a strategy write naming segments waits here, so it is decided after a segment delete in progress.
+   * Runs `task`, a write of project `projectId` that may newly reference segments `ids` (any, when absent;
+   * none when empty), once the fences around those segments are lifted (a delete or move being decided, here
+   * or on another node: it is then decided before or after the write, never between its check and the write).
+   *
+   * @example return registry.referencingSegments('web', [7], () => sendToFlag(...));
    */
-  segmentFencesLifted(projectId: string, ids?: readonly number[]): Promise<void> {
-    return this.fences.lifted(projectId, ids);
+  async referencingSegments<T>(projectId: string, ids: readonly number[] | undefined, task: () => Promise<T>): Promise<T> {
+    if (ids !== undefined && ids.length === 0) return task();
+    await this.fences.lifted(projectId, ids);
+    return this.node.withLock(SEGMENT_REFERENCES, 'shared', task);
   }
 
   /** Resolves once every project has answered every command it was sent before the call: their effects are committed. */
