@@ -12,6 +12,8 @@ export interface StoreOptions {
   gate?: WriteGate | undefined;
   /** While writes are failing, a probe write is tried this often, so health clears once the store is back. */
   probeMs?: number | undefined;
+  /** False: open only a store that holds flagpole's data already (the offline tools read, never create). */
+  create?: boolean | undefined;
 }
 
 /** One write of a batch: a put or a delete of a string key. */

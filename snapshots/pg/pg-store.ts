@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { LogConflictError, type BatchOp, type CommitReceipt, type EntriesOptions, type Store, type StoreObservers, type StoreOptions, type WriteHealth } from '../store.js';
+import { LogConflictError, StoreUnavailableError, type BatchOp, type CommitReceipt, type EntriesOptions, type Store, type StoreObservers, type StoreOptions, type WriteHealth } from '../store.js';
 import { HealthTracker } from '../write-health.js';
 import { PgCommits } from './pg-commits.js';
 import { DatabaseInUseError, NodeLock } from './pg-connection.js';
@@ -58,6 +58,9 @@ export class PgStore implements Store {
     try {
       const client = await pool.connect();
       try {
+        if (storeOptions.create === false && !(await client.query<{ found: string | null }>('SELECT to_regclass($1)::text AS found', [tables.version])).rows[0]?.found) {
+          throw new StoreUnavailableError(`PostgreSQL: ${databaseLabel(options)} holds no flagpole data (no table ${tables.version})`);
+        }
         await migrate(client, tables);
       } finally {
         client.release();
