@@ -64,17 +64,25 @@ export class NodeLock {
     return this.session !== null && !this.session.broken;
   }
 
-  /** Takes the lock (nothing when held); a {@link DatabaseInUseError} when another process holds it. */
-  async take(): Promise<void> {
+  /**
+   * Takes the lock (nothing when held); a {@link DatabaseInUseError} when another process still holds it after
+   * `waitMs` (a process killed a moment ago holds it until the database notices its connection is gone).
+   */
+  async take(waitMs = 0): Promise<void> {
     if (this.held) return;
     await closeSession(this.session);
     this.session = null;
     const session = await openSession(this.config);
     const [classId, objId] = this.tables.locks.node;
-    const { rows } = await session.client.query<{ taken: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS taken', [classId, objId]);
-    if (!rows[0]!.taken) {
-      await closeSession(session);
-      throw new DatabaseInUseError(this.label);
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const { rows } = await session.client.query<{ taken: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS taken', [classId, objId]);
+      if (rows[0]!.taken) break;
+      if (Date.now() >= deadline) {
+        await closeSession(session);
+        throw new DatabaseInUseError(this.label);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
     this.session = session;
   }

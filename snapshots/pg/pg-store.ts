@@ -65,7 +65,8 @@ export class PgStore implements Store {
       } finally {
         client.release();
       }
-      await lock.take();
+      // A process killed a moment ago (a restart after a crash) holds the lock until the database notices.
+      await lock.take(storeOptions.lockWaitMs ?? 5_000);
       return new PgStore(pool, tables, lock, options, storeOptions);
     } catch (error) {
       await lock.release();

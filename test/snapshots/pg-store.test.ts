@@ -41,7 +41,7 @@ test('every commit that appends records tells the channel its last rev', async (
 
 test('a second process on the same database is refused at open, naming the database and not its password', async () => {
   const { schema } = await opened();
-  const error = await PgStore.open(schema.database).catch((e: unknown) => e);
+  const error = await PgStore.open(schema.database, { lockWaitMs: 200 }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(DatabaseInUseError);
   expect((error as Error).message).toMatch(/another flagpole process holds the database postgres:\/\/127\.0\.0\.1:\d+\/postgres \(schema t_\w+\)/);
   expect((error as Error).message).not.toContain(new URL(testDatabaseUrl()).password);
