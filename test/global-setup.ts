@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
-import { startPostgres } from './helpers/postgres.js';
+import { startPostgres } from './helpers/postgres-server.js';
 
 /** What one run's setup made, shared by the projects (`leveldb`, `postgres`) that each call {@link setup}. */
 interface Shared {
