@@ -58,6 +58,11 @@ export class PgStore implements Store {
     try {
       const client = await pool.connect();
       try {
+        // Keys and records are UTF-8 text, compared byte by byte: another encoding would refuse or reorder them.
+        const encoding = (await client.query<{ server_encoding: string }>('SHOW server_encoding')).rows[0]?.server_encoding;
+        if (encoding !== 'UTF8') {
+          throw new StoreUnavailableError(`PostgreSQL: the database ${databaseLabel(options)} is encoded ${encoding}; flagpole needs UTF8 (CREATE DATABASE ... ENCODING 'UTF8' TEMPLATE template0)`);
+        }
         if (storeOptions.create === false && !(await client.query<{ found: string | null }>('SELECT to_regclass($1)::text AS found', [tables.version])).rows[0]?.found) {
           throw new StoreUnavailableError(`PostgreSQL: ${databaseLabel(options)} holds no flagpole data (no table ${tables.version})`);
         }

@@ -106,3 +106,19 @@ test('a database that cannot be reached or refuses the password is a StoreUnavai
   expect((closed as Error).message).toMatch(/ECONNREFUSED/);
   expect((closed as Error).message).not.toContain('secret-pass');
 });
+
+test('a database not encoded in UTF-8 is refused at open, saying what to create instead', async () => {
+  const admin = new pg.Client({ connectionString: testDatabaseUrl() });
+  await admin.connect();
+  const name = `ascii_${Date.now().toString(36)}`;
+  await admin.query(`CREATE DATABASE ${name} ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0`);
+  onTestFinished(async () => {
+    await admin.query(`DROP DATABASE ${name}`);
+    await admin.end();
+  });
+  const url = new URL(testDatabaseUrl());
+  url.pathname = `/${name}`;
+  const error = await PgStore.open({ url: url.href, schema: 'public', poolSize: 1, statementTimeoutMs: 5000 }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(StoreUnavailableError);
+  expect((error as Error).message).toMatch(/is encoded SQL_ASCII; flagpole needs UTF8/);
+});
