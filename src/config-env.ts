@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { clientTokenSecret } from './auth/tokens.js';
 import { booleanVar, choiceVar, durationVar, integerVar, listVar, optionalVar, textVar, type Var } from './config-vars.js';
-import { DEFAULT_LIMITS, LIMIT_VARIABLES, PAST_VIEW_CHECKPOINT_BYTES, SHAPE_LIMITS, type Limits } from './limits.js';
+import { DEFAULT_LIMITS, LIMIT_VARIABLES, PASSWORD_CHECKS, PAST_VIEW_CHECKPOINT_BYTES, SHAPE_LIMITS, type Limits } from './limits.js';
 import { LOG_LEVELS } from './log.js';
 import { RESERVED_NAMES } from './schemas/common.schema.js';
 
@@ -121,6 +121,8 @@ export const ENV_SCHEMA = v.object({
   CONSOLE_SECURE_COOKIES: booleanVar('CONSOLE_SECURE_COOKIES', false),
   LOGIN_FAILURES_PER_USER: integerVar('LOGIN_FAILURES_PER_USER', 10, 1, 1_000_000),
   LOGIN_FAILURES_PER_ADDRESS: integerVar('LOGIN_FAILURES_PER_ADDRESS', 10, 1, 1_000_000),
+  PASSWORD_CHECKS_RUNNING: integerVar('PASSWORD_CHECKS_RUNNING', PASSWORD_CHECKS.running, 1, 1024),
+  PASSWORD_CHECKS_WAITING: integerVar('PASSWORD_CHECKS_WAITING', PASSWORD_CHECKS.waiting, 0, 1_000_000),
   PAST_VIEW_CHECKPOINT_BYTES: integerVar('PAST_VIEW_CHECKPOINT_BYTES', PAST_VIEW_CHECKPOINT_BYTES, 1, 2 ** 40),
   DATABASE_URL: optionalVar(),
   DATABASE_URL_FILE: optionalVar(),

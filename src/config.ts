@@ -93,6 +93,12 @@ export interface ConsoleConfig {
   /** `LOGIN_FAILURES_PER_USER` / `LOGIN_FAILURES_PER_ADDRESS` (default 10 each): failed sign-ins a minute before 429. */
   loginFailuresPerUser: number;
   loginFailuresPerAddress: number;
+  /**
+   * `PASSWORD_CHECKS_RUNNING` / `PASSWORD_CHECKS_WAITING` (default 2 / 32): password checks (scrypt) run at once
+   * and waiting; past both, 503. Raise the first only with `UV_THREADPOOL_SIZE`: LevelDB needs the other threads.
+   */
+  passwordChecksRunning: number;
+  passwordChecksWaiting: number;
   /** `PAST_VIEW_CHECKPOINT_BYTES` (default 128 MiB): the byte budget of every project's past-view checkpoints. */
   pastViewCheckpointBytes: number;
 }
@@ -170,6 +176,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secureCookies: e.CONSOLE_SECURE_COOKIES,
       loginFailuresPerUser: e.LOGIN_FAILURES_PER_USER,
       loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
+      passwordChecksRunning: e.PASSWORD_CHECKS_RUNNING,
+      passwordChecksWaiting: e.PASSWORD_CHECKS_WAITING,
       pastViewCheckpointBytes: e.PAST_VIEW_CHECKPOINT_BYTES,
     },
   };

@@ -227,3 +227,25 @@ export const overLimit = (what: string, limit: number, variable: string): string
 
 /** How long a one-time link to set a password works after an admin made it (docs/limits.md "Sign-in"). */
 export const PASSWORD_LINK_HOURS = 24;
+
+/**
+ * The defaults of `PASSWORD_CHECKS_RUNNING` / `PASSWORD_CHECKS_WAITING`: password checks (scrypt, ~32 MiB and tens
+ * of milliseconds each) run at once and waiting (docs/limits.md "Sign-in"). scrypt runs on libuv's thread pool, 4
+ * threads unless `UV_THREADPOOL_SIZE`, which LevelDB's writes share; two running leave the others to the store.
+ * Past `waiting`, a check is refused (503).
+ */
+export const PASSWORD_CHECKS = {
+  running: 2,
+  waiting: 32,
+} as const;
+
+/**
+ * Live-update streams of the console (`/projects/:projectId/events`, one per open project or flag page): in
+ * all, per session and per user (docs/limits.md "Console live updates"). A person's tabs share a browser's six
+ * connections per site over HTTP/1.1 anyway; the bounds keep one person from holding every stream.
+ */
+export const LIVE_PAGE_STREAMS = {
+  total: 1000,
+  perSession: 16,
+  perUser: 32,
+} as const;
