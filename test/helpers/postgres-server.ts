@@ -27,10 +27,10 @@ export interface TestPostgres {
  *
  * @example const server = await startPostgres(); ...; await server.stop();
  */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(baseDir = tmpdir()): Promise<TestPostgres> {
   const port = await freePort();
   // Its own directory (mode 0700), handed to the server's user as root: initdb fills it.
-  const databaseDir = mkdtempSync(join(tmpdir(), 'flagpole-pg-'));
+  const databaseDir = mkdtempSync(join(baseDir, 'flagpole-pg-'));
   const password = randomBytes(12).toString('hex');
   const make = () => new EmbeddedPostgres({
     databaseDir, port, user: 'flagpole', password, persistent: true,
