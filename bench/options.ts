@@ -24,6 +24,8 @@ export interface BenchOptions {
   streamToggles: number;
   /** Run the console phase (the project page at --flags, the past view and the comparison), in process. */
   console: boolean;
+  /** `pg`: run the PostgreSQL phase (the write scenarios on LevelDB and on an embedded PostgreSQL, side by side). */
+  store: 'pg' | undefined;
 }
 
 /** Usage text printed by `--help` and on a bad option. */
@@ -48,6 +50,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --no-console        skip the console phase (the project page's first page, a search and a filter at --flags
                       flags, or 10000 when --flags is 0; the past view and the comparison on a project of 10000 flags
                       and 100000 commands), timed in process
+  --store pg          also run the PostgreSQL phase: toggle, addStrategy and createFlag on a server over LevelDB
+                      and one over an embedded PostgreSQL (started like the tests'), alternately, each fresh
   --help              this text`;
 
 /**
@@ -76,6 +80,7 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
       'stream-toggles': { type: 'string' },
       'no-streams': { type: 'boolean', default: false },
       'no-console': { type: 'boolean', default: false },
+      store: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -86,6 +91,7 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
   if (unknown.length > 0) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${scenarioNames.join(', ')}`);
   if (values['vs-token'] !== undefined && values.vs === undefined) throw new Error('--vs-token needs --vs');
   if (values.against !== undefined && values.vs !== undefined) throw new Error('--against and --vs each give the other side: choose one');
+  if (values.store !== undefined && values.store !== 'pg') throw new Error(`--store takes "pg" (LevelDB always runs), got ${values.store}`);
   if (values['no-streams'] && values.streams !== undefined) throw new Error('--streams and --no-streams contradict each other');
   return {
     duration: integer('duration', values.duration, quick ? 3 : 10, 1),
@@ -102,6 +108,7 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
     streams: values['no-streams'] ? [] : (values.streams ?? (quick ? '1000' : '5000')).split(',').map((size) => integer('streams', size.trim(), 0, 1)),
     streamToggles: integer('stream-toggles', values['stream-toggles'], 20, 1),
     console: !values['no-console'],
+    store: values.store === 'pg' ? 'pg' : undefined,
   };
 }
 

@@ -16,8 +16,11 @@ export interface Tables {
   logPrimaryKey: string;
   /** The channel told the last rev of every commit that appends records (`pg_notify`). */
   channel: string;
-  /** The advisory lock key of this schema's migrations (a transaction lock). */
-  locks: { migrate: [number, number] };
+  /**
+   * The advisory lock keys of this schema: migrations (a transaction lock), and the one every node holds shared
+   * while it runs and an offline tool holds alone (a session lock).
+   */
+  locks: { migrate: [number, number]; node: [number, number] };
 }
 
 const quote = (identifier: string): string => `"${identifier.replace(/"/g, '""')}"`;
@@ -37,7 +40,7 @@ export function tablesOf(schema: string): Tables {
     version: `${q}.flagpole_schema`,
     logPrimaryKey: 'flagpole_log_pkey',
     channel: schema === 'public' ? 'flagpole_log' : `flagpole_log.${schema}`,
-    locks: { migrate: lockKey('migrate', schema) },
+    locks: { migrate: lockKey('migrate', schema), node: lockKey('node', schema) },
   };
 }
 

@@ -8,12 +8,14 @@ import { readUnleash } from '../migrate/unleash-reader.js';
 import { serviceUrl } from './backup.command.js';
 import { EXIT, say } from './exit-codes.js';
 import { progress } from './progress.js';
+import { storeLocation } from './store-location.js';
 
 interface MigrateFlags {
   from: string;
   token?: string;
   tokenFile?: string;
   dataDir?: string;
+  databaseUrl?: string;
   to?: string;
   toToken?: string;
   dryRun?: boolean;
@@ -40,6 +42,7 @@ export const migrateCommand = (): Command => new Command('migrate')
   .addOption(new Option('--token <token>', "an admin API token of the Unleash (visible in the process list: prefer UNLEASH_TOKEN or --token-file)").env('UNLEASH_TOKEN'))
   .addOption(new Option('--token-file <file>', "read the Unleash's admin API token from this file").conflicts('token'))
   .addOption(new Option('--data-dir <dir>', 'write into this flagpole data directory (the service stopped; created when missing)').conflicts('to'))
+  .addOption(new Option('--database-url <url>', 'write into this PostgreSQL database (the service stopped; default: DATABASE_URL when no other target is given)').conflicts(['to', 'dataDir']))
   .addOption(new Option('--to <url>', 'write into this RUNNING flagpole, e.g. http://127.0.0.1:4242'))
   .addOption(new Option('--to-token <token>', "an admin API token of the flagpole given with --to (prefer FLAGPOLE_TOKEN)").env('FLAGPOLE_TOKEN'))
   .option('--dry-run', 'read and plan, print what would be done, write nothing')
@@ -64,7 +67,10 @@ export const migrateCommand = (): Command => new Command('migrate')
       }
     }
     if (!token) usage("the Unleash's admin token is missing: give UNLEASH_TOKEN, --token-file or --token");
-    if ((options.dataDir === undefined) === (options.to === undefined)) usage('give the target: --data-dir D (a data directory) or --to URL (a running flagpole)');
+    const targets = [options.dataDir, options.databaseUrl, options.to].filter((t) => t !== undefined).length;
+    const fromEnv = targets === 0 && Boolean(process.env['DATABASE_URL'] || process.env['DATABASE_URL_FILE']);
+    if (targets !== 1 && !fromEnv) usage('give the target: --data-dir D (a data directory), --database-url URL or DATABASE_URL (a PostgreSQL database), or --to URL (a running flagpole)');
+    const database = options.databaseUrl !== undefined || fromEnv ? storeLocation({ databaseUrl: options.databaseUrl }, usage) : undefined;
     const to = options.to === undefined ? undefined : url('--to <url>', options.to);
     if (to && !options.toToken) usage("the flagpole's admin token is missing: give FLAGPOLE_TOKEN or --to-token");
 
@@ -75,6 +81,7 @@ export const migrateCommand = (): Command => new Command('migrate')
       bar.stop();
       say(`read Unleash ${source.version} at ${from.origin}: ${describe(source)}`);
       if (to) target = httpTarget(to, options.toToken!, options.timeout * 1000);
+      else if (database) target = await dataDirTarget(database);
       else if (!options.dryRun || !await isNewDirectory(options.dataDir!)) target = await dataDirTarget(options.dataDir!);
       const writing = progress('flags written');
       const report = await migrateInto(source, target, {

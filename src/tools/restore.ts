@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { DUMP_FORMAT } from '../../snapshots/dump-format.js';
+import type { StoreLocation } from '../../snapshots/open-store.js';
 import { RestoreError, writeImages, type ScopeImage } from '../../snapshots/restore-writer.js';
 import { PROJECT_MACHINES } from '../actors/project-model.js';
 import { REPLAY_ONLY, serviceModel } from '../actors/service-model.js';
@@ -127,7 +128,7 @@ export interface RestoreSummary {
 }
 
 /**
- * Loads a full dump into an empty (or missing) data directory: one snapshot per scope at the dumped
+ * Loads a full dump into an empty (or missing) data directory, or an empty database: one snapshot per scope at the dumped
  * sequence number, recording the machine versions of this code, plus each project's registration key.
  * Starting the service on it recovers exactly the dumped state except tokens, and new commands continue the
  * sequence (so flag versions and ETags stay monotonic).
@@ -136,7 +137,7 @@ export interface RestoreSummary {
  * would bring back), so a restored token could never authenticate. They are listed in the summary, to be
  * re-created; with no token stored, the first start stores `INIT_ADMIN_API_TOKENS` or prints a new admin token.
  */
-export async function restoreDump(dataDir: string, dump: Dump, options: RestoreOptions = {}): Promise<RestoreSummary> {
+export async function restoreDump(target: string | StoreLocation, dump: Dump, options: RestoreOptions = {}): Promise<RestoreSummary> {
   if (!dump.service) throw new RestoreError('the dump has no service part: restore needs a full dump');
   const service = serviceModel(REPLAY_ONLY);
   const droppedTokens = options.keepTokens ? [] : Object.values(dump.service.state.tokens)
@@ -147,6 +148,6 @@ export async function restoreDump(dataDir: string, dump: Dump, options: RestoreO
     { scope: service.scope, seq: dump.service.seq, machines: service.machines, meta: state, items: [] },
     ...dump.projects.map((p) => ({ scope: { project: p.id }, seq: p.seq, machines: PROJECT_MACHINES, meta: p.meta, items: p.flags })),
   ];
-  await writeImages(dataDir, images, dump.projects.map((p) => ({ id: p.id, createdAt: p.meta.createdAt })), options.onScope);
+  await writeImages(typeof target === 'string' ? { dataDir: target } : target, images, dump.projects.map((p) => ({ id: p.id, createdAt: p.meta.createdAt })), options.onScope);
   return { projects: dump.projects.length, flags: dump.projects.reduce((n, p) => n + p.flags.length, 0), droppedTokens };
 }

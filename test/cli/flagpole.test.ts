@@ -17,10 +17,11 @@ describe('flagpole --help and usage errors', () => {
   test('every command has --help (exit 0) naming its options; the top-level help names the commands and the exit codes', async () => {
     const top = await flagpole(['--help']);
     expect(top.code).toBe(0);
-    for (const command of ['start', 'dump', 'restore', 'backup']) expect(top.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    for (const command of ['start', 'dump', 'restore', 'backup', 'copy-store']) expect(top.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     expect(top.stdout).toContain('Exit codes: 0 done, 1 the work failed (message on standard error), 2 the command line is wrong.');
     const options: Record<string, string[]> = {
-      start: [], dump: ['--data-dir <dir>', '--project <id>', '--at <seq>'], restore: ['--data-dir <dir>', '[file]'],
+      start: [], dump: ['--data-dir <dir>', '--database-url <url>', '--project <id>', '--at <seq>'], restore: ['--data-dir <dir>', '--database-url <url>', '[file]'],
+      'copy-store': ['--from <store>', '--to <store>', '--from-schema <name>', '--to-schema <name>'],
       backup: ['--url <url>', '--token <token>', '--token-file <file>', '--out <file>', '--force', '--timeout <seconds>', '(env: FLAGPOLE_TOKEN)'],
     };
     // Independent runs: side by side.
@@ -46,11 +47,13 @@ describe('flagpole --help and usage errors', () => {
       [[], /Usage: flagpole \[options\] \[command\]/],
       [['frobnicate'], /error: unknown command 'frobnicate'/],
       [['--frobnicate'], /error: unknown option '--frobnicate'/],
-      [['dump'], /error: required option '--data-dir <dir>' not specified/],
+      [['dump'], /error: give the store: --data-dir DIR \(LevelDB\), or --database-url URL or DATABASE_URL \(PostgreSQL\)/],
+      [['dump', '--data-dir', dir, '--database-url', 'postgres://u:p@h/d'], /error: give the store once: --data-dir \(LevelDB\) or --database-url \(PostgreSQL\), not both/],
+      [['dump', '--database-url', 'mysql://u:secret-word@h/d'], /error: --database-url must be a URL such as postgres:\/\/user:password@host:5432\/database, got one of 25 characters/],
       [['dump', '--data-dir', dir, '--at', 'x'], /error: option '--at <seq>' argument 'x' is invalid. must be a positive integer/],
       [['dump', '--data-dir', dir, '--at', '0'], /argument '0' is invalid/],
       [['dump', '--data-dir'], /error: option '--data-dir <dir>' argument missing/],
-      [['restore', 'file.backup'], /error: required option '--data-dir <dir>' not specified/],
+      [['restore', 'file.backup'], /error: give the store: --data-dir DIR/],
       [['restore', '--data-dir', dir, 'a', 'b'], /error: too many arguments for 'restore'/],
       [['start', 'now'], /error: too many arguments for 'start'/],
     ];

@@ -102,7 +102,7 @@ describe.concurrent('installs without devDependencies', () => {
     expect(backupHelp!.code).toBe(0);
     expect(backupHelp!.stdout).toContain('--out');
     expect(missing!.code).toBe(2);
-    expect(missing!.output).toContain("error: required option '--data-dir <dir>' not specified");
+    expect(missing!.output).toContain('error: give the store: --data-dir DIR (LevelDB), or --database-url URL or DATABASE_URL (PostgreSQL)');
     expect(unknown!.code).toBe(2);
     expect(unknown!.output).toContain("error: unknown command 'frobnicate'");
   }, 180_000);
