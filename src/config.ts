@@ -1,10 +1,11 @@
-import { DEFAULT_LIMITS, LIMIT_VARIABLES, PAST_VIEW_CHECKPOINT_BYTES, SHAPE_LIMITS, type Limits } from './limits.js';
+import { ADDON_DELIVERY_BOUNDS, DEFAULT_LIMITS, LIMIT_VARIABLES, PAST_VIEW_CHECKPOINT_BYTES, SHAPE_LIMITS, type Limits } from './limits.js';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { SecretText } from './auth/secret-text.js';
 import { TOKEN_KEY_MIN_LENGTH } from './auth/token-hasher.js';
 import { clientTokenSecret, type ClientTokenSecret } from './auth/tokens.js';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './log.js';
 import { RESERVED_NAMES } from './schemas/common.schema.js';
+import type { DeliverySettings } from './actors/addon-worker.js';
 
 /** Service configuration, read from the environment (docs/api-decisions.md "Running the service"). */
 export interface Config {
@@ -71,6 +72,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** The console's sign-in and sessions (README "Console", docs/limits.md "Sign-in"). */
   console: ConsoleConfig;
+  /** How addon events are delivered (docs/operations.md "Integrations"). */
+  addons: DeliverySettings;
 }
 
 /** The console's settings. */
@@ -184,6 +187,35 @@ function publicUrl(name: string, value: string | undefined): string | null {
   return url.href.replace(/\/+$/, '');
 }
 
+/**
+ * The addons' settings: `PUBLIC_URL` (where the texts link to; `http://localhost:<PORT>` when unset), Unleash's
+ * `UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION` and `UNLEASH_ALLOW_LIST_INTEGRATION`, the request timeout, the retry
+ * schedule and Slack's Web API.
+ */
+function addonSettings(env: NodeJS.ProcessEnv, port: number): DeliverySettings {
+  return {
+    plan: {
+      consoleUrl: publicUrl('PUBLIC_URL', env['PUBLIC_URL']) ?? `http://localhost:${port}`,
+      slackApiUrl: publicUrl('SLACK_API_URL', env['SLACK_API_URL']) ?? 'https://slack.com/api',
+    },
+    sender: {
+      timeoutMs: integer('ADDON_REQUEST_TIMEOUT_MS', env['ADDON_REQUEST_TIMEOUT_MS'], 10_000, 10, 600_000),
+      guard: {
+        allowPrivate: boolean('UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION', env['UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION'], false),
+        allowList: list(env['UNLEASH_ALLOW_LIST_INTEGRATION']).map((host) => host.toLowerCase()),
+      },
+      answerBytes: ADDON_DELIVERY_BOUNDS.answerBytes,
+    },
+    retry: {
+      firstMs: integer('ADDON_RETRY_FIRST_MS', env['ADDON_RETRY_FIRST_MS'], 5000, 1, 3_600_000),
+      maxMs: integer('ADDON_RETRY_MAX_MS', env['ADDON_RETRY_MAX_MS'], 600_000, 1, 86_400_000),
+      giveUpMs: integer('ADDON_RETRY_GIVE_UP_MS', env['ADDON_RETRY_GIVE_UP_MS'], 86_400_000, 1, 30 * 86_400_000),
+    },
+    recordsPerRead: ADDON_DELIVERY_BOUNDS.recordsPerRead,
+    logEntries: ADDON_DELIVERY_BOUNDS.logEntriesPerAddon,
+  };
+}
+
 /** The delta and streaming settings (docs/limits.md "Client streaming and deltas"). */
 function clientStreamingSettings(env: NodeJS.ProcessEnv): Pick<Config, 'clientStreaming' | 'clientStreamingMaxConnections' | 'clientStreamingBufferBytes' | 'clientStreamingKeepAliveMs' | 'clientFetchMode' | 'clientDeltaHistory'> {
   const fetchMode = env['CLIENT_FETCH_MODE'] || 'polling';
@@ -221,8 +253,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logFormat = env['LOG_FORMAT'] || (process.stdout.isTTY ? 'pretty' : 'json');
   if (logFormat !== 'json' && logFormat !== 'pretty') throw new Error(`LOG_FORMAT must be "json" or "pretty", got "${logFormat}"`);
   const dataDir = env['DATA_DIR'] || './data';
+  const port = integer('PORT', env['PORT'], 4242, 0, 65535);
   return {
-    port: integer('PORT', env['PORT'], 4242, 0, 65535),
+    port,
     host: env['HOST'] || '127.0.0.1',
     dataDir,
     authType,
@@ -251,5 +284,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     writeTimeoutMs: integer('WRITE_TIMEOUT_MS', env['WRITE_TIMEOUT_MS'], 10_000, 100, 600_000),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', env['SHUTDOWN_TIMEOUT_MS'], 10_000, 100, 600_000),
     console: consoleSettings(env),
+    addons: addonSettings(env, port),
   };
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from '../../src/actors/registry.js';
+import { LocalSingletonWork } from '../../src/actors/singleton-work.js';
 import { createApp, type App } from '../../src/app.js';
 import { ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from '../../src/bootstrap-tokens.js';
 import type { TokenHasher } from '../../src/auth/token-hasher.js';
@@ -40,11 +41,12 @@ export interface Harness {
 
 /**
  * A fresh app over a fresh temporary data directory, with one admin token, as `npm start` would build it.
- * `seams.writeGate` puts a test gate before every write of the store (`snapshots/disk-faults.ts`).
+ * `seams.writeGate` puts a test gate before every write of the store (`snapshots/disk-faults.ts`); `seams.deliver`
+ * starts the addons' deliveries (after every restart too).
  *
  * @example const h = await harness(); const r = await h.json('GET', '/api/admin/projects'); await h.close();
  */
-export async function harness(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'flagpole-test-')), seams: { writeGate?: WriteGate } = {}): Promise<Harness> {
+export async function harness(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'flagpole-test-')), seams: { writeGate?: WriteGate; deliver?: boolean } = {}): Promise<Harness> {
   const key = 'TOKEN_SECRET_FILE' in env ? {} : { TOKEN_SECRET: HARNESS_TOKEN_SECRET };
   const config = readConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...key, ...env });
   const { hasher: tokenHasher } = loadTokenHasher(config);
@@ -52,7 +54,9 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
   const lines: string[] = [];
   const log = createLogger({ level: config.logLevel, format: 'json' }, { write: (line: string) => { lines.push(line); } });
   const open = async () => {
-    const registry = await Registry.open({ dataDir, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits, usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs, writeGate: seams.writeGate, sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes });
+    const registry = await Registry.open({ dataDir, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits, usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs, writeGate: seams.writeGate, sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes, addons: config.addons });
+    // Addon deliveries run where a test asks for them, as `flagpole start` runs them.
+    if (seams.deliver) registry.deliveries.start(new LocalSingletonWork());
     if (config.authType === 'api-token' && !registry.serviceUnavailable) {
       await ensureAdminTokens(registry, tokenHasher, [ADMIN_TOKEN]);
       await ensureFrontendTokens(registry, tokenHasher, config.initFrontendApiTokens);
