@@ -145,14 +145,15 @@ export class AddonWorker {
     let unsaved = false;
     for (const entry of entries) {
       const events = unleashEventsOf(entry, this.deps.lookups).filter((event) => takes(this.addon, event));
-      for (const event of events) {
+      for (const [i, event] of events.entries()) {
         if (this.stopped) return false;
-        await this.deliver(event);
-        if (this.stopped) return false;
+        const done = await this.deliver(event);
+        if (done === null) return false;
+        // The record's last outcome and the position after it in one batch: a log showing it means it is saved.
+        await this.write(i === events.length - 1 ? [...done, this.positions.set(scope, entry.seq)] : done);
       }
       position = entry.seq;
       unsaved = events.length === 0;
-      if (!unsaved) await this.write([this.positions.set(scope, position)]);
     }
     if (unsaved) await this.write([this.positions.set(scope, position)]);
     return position < head;
@@ -173,36 +174,32 @@ export class AddonWorker {
     return out;
   }
 
-  /** Attempts `event` until it is done: delivered, failed for good, or given up. */
-  private async deliver(event: UnleashEvent): Promise<void> {
+  /**
+   * Attempts `event` until it is done (delivered, failed for good, or given up): the writes of its last log entry, for
+   * the caller to make with the position; null when the worker stopped first (the event goes again at the next start).
+   */
+  private async deliver(event: UnleashEvent): Promise<BatchOp[] | null> {
     const { retry } = this.deps.settings;
     const firstAt = Date.now();
     let planned = this.addon;
     let plan = planDelivery(planned, event, this.deps.settings.plan);
     let verdicts: RequestVerdict[] = [];
     for (let attempt = 1; !this.stopped; attempt += 1) {
-      if (plan.nothingToSend !== undefined) {
-        await this.record(event, plan, { state: 'failed', details: plan.nothingToSend }, attempt, null);
-        return;
-      }
+      if (plan.nothingToSend !== undefined) return this.entry(event, plan, { state: 'failed', details: plan.nothingToSend }, attempt, null);
       verdicts = await this.send(plan, verdicts);
-      if (this.stopped) return;
+      if (this.stopped) return null;
       const summary = summarize(plan.wording, verdicts, plan.warnings);
       const waits = verdicts.filter((v) => v.result === 'retry');
-      if (waits.length === 0) {
-        await this.record(event, plan, summary, attempt, null);
-        return;
-      }
+      if (waits.length === 0) return this.entry(event, plan, summary, attempt, null);
       const now = Date.now();
       if (now - firstAt >= retry.giveUpMs) {
-        await this.record(event, plan, { state: summary.state, details: `${summary.details}\nGave up after ${attempt} attempts since ${new Date(firstAt).toISOString()}.` }, attempt, null);
         this.deps.logger.warn({ addon: this.addon.id, provider: this.addon.provider, event: event.type, attempts: attempt }, 'addon delivery given up');
-        return;
+        return this.entry(event, plan, { state: summary.state, details: `${summary.details}\nGave up after ${attempt} attempts since ${new Date(firstAt).toISOString()}.` }, attempt, null);
       }
       const asked = Math.max(0, ...waits.map((v) => v.retryAfterMs ?? 0));
       const wait = Math.min(retry.maxMs, Math.max(asked, retry.firstMs * 2 ** (attempt - 1)));
       const retryAt = new Date(now + wait).toISOString();
-      await this.record(event, plan, { state: summary.state, details: `${summary.details}\nAttempt ${attempt} did not get through; the next is due at ${retryAt}.` }, attempt, retryAt);
+      await this.write(this.entry(event, plan, { state: summary.state, details: `${summary.details}\nAttempt ${attempt} did not get through; the next is due at ${retryAt}.` }, attempt, retryAt));
       this.deps.logger.info({ addon: this.addon.id, provider: this.addon.provider, event: event.type, attempt, codes: waits.map((v) => v.code) }, 'addon delivery failed; retrying');
       await this.pause(wait);
       if (this.addon !== planned) {
@@ -212,6 +209,7 @@ export class AddonWorker {
         verdicts = [];
       }
     }
+    return null;
   }
 
   /** Sends the requests without a verdict yet, or whose verdict is to retry; keeps the others. */
@@ -225,13 +223,13 @@ export class AddonWorker {
     return out;
   }
 
-  /** Writes one attempt to the delivery log, with the addon's secrets masked wherever they appear. */
-  private async record(event: UnleashEvent, plan: DeliveryPlan, outcome: { state: DeliveryLogEntry['state']; details: string }, attempt: number, retryAt: string | null): Promise<void> {
+  /** The writes of one attempt's delivery log entry, with the addon's secrets masked wherever they appear. */
+  private entry(event: UnleashEvent, plan: DeliveryPlan, outcome: { state: DeliveryLogEntry['state']; details: string }, attempt: number, retryAt: string | null): BatchOp[] {
     const secrets = secretsOf(this.addon);
-    await this.write(this.deps.log.append({
+    return this.deps.log.append({
       integrationId: this.addon.id, createdAt: new Date().toISOString(), state: outcome.state,
       stateDetails: redacted(outcome.details, secrets), event, details: redacted(plan.details, secrets), attempt, retryAt,
-    }));
+    });
   }
 
   /** An unsynced write of the addon's own keys (the next synced batch, or the system, makes it durable). */
