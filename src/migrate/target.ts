@@ -71,7 +71,8 @@ export async function dataDirTarget(dataDir: string): Promise<Target> {
   const config = readConfig({ ...process.env, DATA_DIR: dataDir, AUTH_TYPE: 'none', LOG_LEVEL: 'silent' });
   let registry: Registry;
   try {
-    registry = await Registry.open({ dataDir: config.dataDir, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, limits: config.limits, writeTimeoutMs: config.writeTimeoutMs });
+    // The addon settings too (UNLEASH_ALLOW_*): an addon is checked as the service would check it; nothing is delivered here.
+    registry = await Registry.open({ dataDir: config.dataDir, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, limits: config.limits, writeTimeoutMs: config.writeTimeoutMs, addons: config.addons });
   } catch (error) {
     const code = (error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
     throw new MigrateError(`cannot open the data directory ${dataDir}${code === 'LEVEL_LOCKED' || code === 'LEVEL_DATABASE_NOT_OPEN' ? ' (is a flagpole running on it? stop it, or migrate with --to its URL)' : ''}: ${(error as Error).message}`);
