@@ -89,7 +89,7 @@ export class AddonDeliveries {
 
   private begin(): RunningWork {
     this.unsubscribe = this.deps.feed.subscribe((batch) => this.committed(batch));
-    void this.changes.run(() => this.sync());
+    void this.changes.run(() => this.sync()).catch((error: unknown) => this.deps.logger.error({ err: error }, 'addon deliveries: could not start every addon\'s deliveries'));
     return { stop: () => this.end() };
   }
 

@@ -124,7 +124,14 @@ export class AddonWorker {
       // To the end of the line first: scopes take turns, and a batch committed meanwhile keeps it here.
       this.dirty.delete(part);
       const scope = scopeOfPart(part);
-      if (await this.advance(scope)) this.dirty.add(part);
+      try {
+        if (await this.advance(scope)) this.dirty.add(part);
+      } catch (error) {
+        // A store that failed a read or a write (a full disk): the position has not moved; try again later.
+        this.deps.logger.warn({ addon: this.addon.id, scope: part, err: error }, 'addon deliveries: reading the log failed; trying again');
+        this.dirty.add(part);
+        await this.pause(this.deps.settings.retry.firstMs);
+      }
     }
   }
 
