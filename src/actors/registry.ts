@@ -32,6 +32,8 @@ import { servingState, type ServingState } from './serving-state.js';
 import { StorageError } from './storage-error.js';
 import { UsageActor } from './usage-actor.js';
 import { SessionStore } from './session-store.js';
+import { AddonDeliveries } from './addon-deliveries.js';
+import { DEFAULT_DELIVERY_SETTINGS } from './registry-options.js';
 
 /**
  * Owns the store and every actor: the service actor and one actor per project, recovered from disk at
@@ -65,6 +67,8 @@ export class Registry {
   usage!: UsageActor;
   /** The console's sessions, outside every log (docs/storage.md "Sessions"). */
   sessions!: SessionStore;
+  /** The addons' delivery loops (started by `start`, not by opening) and their delivery log (docs/storage.md "Integrations"). */
+  deliveries!: AddonDeliveries;
   /** Every project's past-view checkpoints, in one byte budget (`PAST_VIEW_CHECKPOINT_BYTES`, docs/limits.md). */
   pastCheckpoints!: PastCheckpoints;
   /** The actors' options, with the hooks that report their commits to the feed and the observers. */
@@ -105,6 +109,9 @@ export class Registry {
       });
       registry.sessions = await SessionStore.open(store, options.sessions ?? { idleMs: 720 * 60_000, maxMs: 168 * 3_600_000 }, base.log);
       registry.pastCheckpoints = new PastCheckpoints(options.pastViewCheckpointBytes);
+      registry.deliveries = await AddonDeliveries.open({
+        store, feed: registry.feed, logger: base.log, service: () => registry.service, project: (id) => registry.projects.get(id), projectIds: () => registry.projectIds(),
+      }, options.addons ?? DEFAULT_DELIVERY_SETTINGS);
       return registry;
     } catch (error) {
       await store.close();
@@ -292,8 +299,9 @@ export class Registry {
 
   /** Writes the last interval of usage, finishes queued commands, writes a snapshot of every actor, and closes the store. */
   async close(): Promise<void> {
-    // Streams end first (cleanly, so SDKs reconnect), before the actors stop answering.
+    // Streams end first (cleanly, so SDKs reconnect), before the actors stop answering; deliveries stop with them.
     this.feed.close();
+    await this.deliveries.close();
     // Usage is not worth the final snapshots: whatever its last flush meets, the stop goes on to them.
     await this.usage.close().catch((error: unknown) => this.options.log.error({ err: error }, 'usage metrics: the last flush failed; its interval is lost'));
     for (const actor of this.projects.actors()) await actor.close();
