@@ -18,6 +18,8 @@ export interface BenchOptions {
   abuse: boolean;
   /** Run the usage phase (admin writes while 1,000 SDK instances post metrics). */
   usage: boolean;
+  /** Run the addons phase (toggles while a webhook addon's receiver answers, hangs or fails). */
+  addons: boolean;
   /** Numbers of SSE clients of the streaming phase, one fresh server each; empty skips it. */
   streams: number[];
   /** Toggles timed one at a time in the streaming phase. */
@@ -43,6 +45,7 @@ export const USAGE = `usage: npm run bench -- [options]
                       builds, measured under the same machine load (the figure to compare on a shared machine)
   --no-abuse          skip the abuse phase (/health latency while abusive requests run)
   --no-usage          skip the usage phase (admin writes while 1,000 SDK instances post metrics)
+  --no-addons         skip the addons phase (toggles while a webhook addon's receiver answers, hangs 30 s or fails)
   --streams N[,N...]  SSE clients of the streaming phase, one fresh server per size (default 5000; --quick: 1000);
                       e.g. --streams 5000,10000,20000 also reports the largest held at p99 ≤ 1 s
   --stream-toggles N  toggles timed one at a time per size (default 20)
@@ -76,6 +79,7 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
       against: { type: 'string' },
       'no-abuse': { type: 'boolean', default: false },
       'no-usage': { type: 'boolean', default: false },
+      'no-addons': { type: 'boolean', default: false },
       streams: { type: 'string' },
       'stream-toggles': { type: 'string' },
       'no-streams': { type: 'boolean', default: false },
@@ -105,6 +109,7 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
     against: values.against,
     abuse: !values['no-abuse'],
     usage: !values['no-usage'],
+    addons: !values['no-addons'],
     streams: values['no-streams'] ? [] : (values.streams ?? (quick ? '1000' : '5000')).split(',').map((size) => integer('streams', size.trim(), 0, 1)),
     streamToggles: integer('stream-toggles', values['stream-toggles'], 20, 1),
     console: !values['no-console'],

@@ -22,6 +22,7 @@ import { runScale, type ScaleRow } from './scale.js';
 import { runStoreComparison } from './store-compare.js';
 import { runStreams } from './streams.js';
 import { runUsage } from './usage.js';
+import { runAddons } from './addons.js';
 import { HOT_FLAGS, HOT_PROJECT, SCENARIOS, seedHotProject, type Scenario, type ScenarioContext } from './scenarios.js';
 import { BENCH_TOKEN, DEFAULT_ENTRY, freePort, killStartedServers, startServer, stopServer, type RunningServer } from './server.js';
 
@@ -70,6 +71,10 @@ async function main(): Promise<void> {
     if (options.usage) {
       log('usage: admin writes while 1000 SDK instances post metrics, on a fresh server');
       scale = [...scale, ...(await runUsage({ entry, workDir, duration: Math.max(3, Math.min(options.duration, 10)), connections: options.connections, instances: 1000 }))];
+    }
+    if (options.addons) {
+      log('addons: toggles while a webhook addon\'s receiver answers, hangs or fails, on a fresh server');
+      scale = [...scale, ...(await runAddons({ entry, workDir, duration: Math.max(3, Math.min(options.duration, 10)), connections: options.connections }))];
     }
     let streams: ScaleRow[] = [];
     if (options.streams.length > 0) {

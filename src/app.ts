@@ -56,6 +56,7 @@ import { edgeRoutes } from './http/routes/edge.routes.js';
 import { AddressBudget } from './http/address-budget.js';
 import { EDGE_VALIDATE_BUDGET } from './limits.js';
 import { authRoutes } from './http/routes/auth.routes.js';
+import { addonRoutes } from './http/routes/addons.routes.js';
 import { consoleDeps } from './http/console/console-deps.js';
 import { prepareTables, warmUp } from './http/warm-up.js';
 import { errorPage } from './http/console/page-errors.js';
@@ -98,6 +99,7 @@ export const ROUTES: RouteSpec[] = [
   ...contextRoutes,
   ...strategyDefinitionRoutes,
   ...dependencyRoutes,
+  ...addonRoutes,
   ...featuresBatchRoutes,
   ...stateRoutes,
   ...backupRoutes,

@@ -38,6 +38,10 @@ import type { Recovered } from './recover.js';
 import type { ProjectState } from '../domain/project-state.js';
 import type { ProjectModel } from './project-model.js';
 import type { ServiceModel } from './service-model.js';
+import { AddonDeliveries } from './addon-deliveries.js';
+import { DEFAULT_DELIVERY_SETTINGS } from './registry-options.js';
+import { LocalSingletonWork, type SingletonWork } from './singleton-work.js';
+import { LeasedSingletonWork } from './cluster/leased-work.js';
 
 /** The lock across nodes that a segment's delete or move holds alone and strategy writes naming segments share. */
 const SEGMENT_REFERENCES = 'segment-references';
@@ -77,6 +81,8 @@ export class Registry {
   usage!: UsageActor;
   /** The console's sessions, outside every log (docs/storage.md "Sessions"). */
   sessions!: SessionStore;
+  /** The addons' delivery loops (started by `start`, not by opening) and their delivery log (docs/storage.md "Integrations"). */
+  deliveries!: AddonDeliveries;
   /** Every project's past-view checkpoints, in one byte budget (`PAST_VIEW_CHECKPOINT_BYTES`, docs/limits.md). */
   pastCheckpoints!: PastCheckpoints;
   /** The actors' options, with the hooks that report their commits to the feed and the observers. */
@@ -128,6 +134,9 @@ export class Registry {
       });
       registry.sessions = await SessionStore.open(store, options.sessions ?? { idleMs: 720 * 60_000, maxMs: 168 * 3_600_000 }, base.log);
       registry.pastCheckpoints = new PastCheckpoints(options.pastViewCheckpointBytes);
+      registry.deliveries = await AddonDeliveries.open({
+        store, feed: registry.feed, logger: base.log, service: () => registry.service, project: (id) => registry.projects.get(id), projectIds: () => registry.projectIds(),
+      }, options.addons ?? DEFAULT_DELIVERY_SETTINGS);
       return registry;
     } catch (error) {
       await store.close();
@@ -279,6 +288,14 @@ export class Registry {
     return this.feed.reached(revision, waitMs);
   }
 
+  /**
+   * Where work only one node does runs (addon deliveries, scheduled changes): here, on one process; on a store
+   * several nodes share, on the node holding the work's lease, taken over when that node dies.
+   */
+  singletonWork(): SingletonWork {
+    return this.store.shared ? new LeasedSingletonWork(this.store.shared, this.options.log) : new LocalSingletonWork();
+  }
+
   /** Test seam: this node stops applying other nodes' records until the returned function is called. */
   holdFollowing(): () => void {
     return this.node.sequencer.hold();
@@ -367,8 +384,9 @@ export class Registry {
 
   /** Writes the last interval of usage, finishes queued commands, writes a snapshot of every actor, and closes the store. */
   async close(): Promise<void> {
-    // Streams end first (cleanly, so SDKs reconnect), before the actors stop answering.
+    // Streams end first (cleanly, so SDKs reconnect), before the actors stop answering; deliveries stop with them.
     this.feed.close();
+    await this.deliveries.close();
     this.node.stop();
     // Usage is not worth the final snapshots: whatever its last flush meets, the stop goes on to them.
     await this.usage.close().catch((error: unknown) => this.options.log.error({ err: error }, 'usage metrics: the last flush failed; its interval is lost'));

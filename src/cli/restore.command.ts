@@ -3,7 +3,7 @@ import { text } from 'node:stream/consumers';
 import { Readable } from 'node:stream';
 import { Command } from 'commander';
 import { isBackupHeader, readBackup } from '../tools/restore-backup.js';
-import { RestoreError, parseDump, restoreDump, type DroppedToken, type RestoreSummary } from '../tools/restore.js';
+import { RestoreError, parseDump, restoreDump, type DisabledAddon, type DroppedToken, type RestoreSummary } from '../tools/restore.js';
 import { EXIT, say } from './exit-codes.js';
 import { locationLabel } from '../../snapshots/open-store.js';
 import { progress } from './progress.js';
@@ -42,6 +42,7 @@ export const restoreCommand = (): Command => new Command('restore')
       bar.stop();
       say(`restored the service and ${summary.projects} projects (${summary.flags} flags) from ${kind} into ${locationLabel(location)}`);
       if (summary.droppedTokens.length > 0) say(droppedTokensNotice(summary.droppedTokens));
+      if (summary.disabledAddons.length > 0) say(disabledAddonsNotice(summary.disabledAddons));
       process.exitCode = EXIT.ok;
     } catch (error) {
       bar.stop();
@@ -72,6 +73,14 @@ async function firstLine(input: Readable): Promise<{ line: string; all: Readable
     for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield Buffer.from(next.value);
   }
   return { line, all: Readable.from(rest(), { objectMode: false }) };
+}
+
+/** What the operator must do about the addons a restore of a dump left disabled (docs/storage.md "Restore"). */
+function disabledAddonsNotice(addons: DisabledAddon[]): string {
+  return [
+    `${addons.length} addon${addons.length === 1 ? ' was' : 's were'} restored disabled, without the secrets a dump masks; set them and enable each with PUT /api/admin/addons/<id>:`,
+    ...addons.map((a) => `  addon ${a.id} (${a.provider}): ${a.parameters.join(', ')}`),
+  ].join('\n');
 }
 
 /** What the operator must do about the tokens a restore of a dump leaves out (docs/storage.md "Restore"). */

@@ -75,7 +75,8 @@ export async function dataDirTarget(target: string | StoreLocation): Promise<Tar
   const config = readConfig({ ...process.env, DATA_DIR: dataDir || './data', AUTH_TYPE: 'none', LOG_LEVEL: 'silent' });
   let registry: Registry;
   try {
-    registry = await Registry.open({ dataDir: config.dataDir, database: location.database, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, limits: config.limits, writeTimeoutMs: config.writeTimeoutMs });
+    // The addon settings too (UNLEASH_ALLOW_*): an addon is checked as the service would check it; nothing is delivered here.
+    registry = await Registry.open({ dataDir: config.dataDir, database: location.database, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, limits: config.limits, writeTimeoutMs: config.writeTimeoutMs, addons: config.addons });
   } catch (error) {
     const code = (error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
     if (location.database) throw new MigrateError(`cannot open ${locationLabel(location)}: ${(error as Error).message}`);

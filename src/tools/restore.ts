@@ -6,6 +6,7 @@ import { PROJECT_MACHINES } from '../actors/project-model.js';
 import { REPLAY_ONLY, serviceModel } from '../actors/service-model.js';
 import type { Dump } from '../actors/state-dump.js';
 import type { ServiceState } from '../domain/service-state.js';
+import { MASKED_VALUE, type Addon } from '../domain/addons/addon.js';
 
 export { RestoreError } from '../../snapshots/restore-writer.js';
 
@@ -119,12 +120,36 @@ export interface RestoreOptions {
   onScope?: (items: number) => void;
 }
 
-/** What a restore wrote, and the tokens it left out. */
+/** An addon of a dump restored without its secrets (a dump masks them), and disabled until they are set again. */
+export interface DisabledAddon {
+  id: number;
+  provider: string;
+  /** The masked parameters left out, to set again (`PUT /api/admin/addons/:id`). */
+  parameters: string[];
+}
+
+/** What a restore wrote, and the tokens and addon secrets it left out. */
 export interface RestoreSummary {
   projects: number;
   flags: number;
   /** Every token of the dump: none is restored (a dump carries no hash, so none could ever authenticate). */
   droppedTokens: DroppedToken[];
+  /** Addons whose secrets the dump masked: restored disabled, without them. */
+  disabledAddons: DisabledAddon[];
+}
+
+/** A dump's addons without their masked parameters; those that had any are disabled and listed. */
+function addonsWithoutMasks(addons: Record<string, Addon> | undefined): { addons?: Record<string, Addon>; disabled: DisabledAddon[] } {
+  if (addons === undefined) return { disabled: [] };
+  const disabled: DisabledAddon[] = [];
+  const out: Record<string, Addon> = {};
+  for (const [key, addon] of Object.entries(addons)) {
+    const dropped = Object.keys(addon.parameters).filter((name) => addon.parameters[name] === MASKED_VALUE);
+    const parameters = Object.fromEntries(Object.entries(addon.parameters).filter(([name]) => !dropped.includes(name)));
+    out[key] = dropped.length === 0 ? addon : { ...addon, parameters, enabled: false };
+    if (dropped.length > 0) disabled.push({ id: addon.id, provider: addon.provider, parameters: dropped });
+  }
+  return { addons: out, disabled };
 }
 
 /**
@@ -143,11 +168,13 @@ export async function restoreDump(target: string | StoreLocation, dump: Dump, op
   const droppedTokens = options.keepTokens ? [] : Object.values(dump.service.state.tokens)
     .map((t): DroppedToken => ({ tokenName: t.tokenName, type: t.type, userId: t.userId ?? null }))
     .sort((a, b) => a.tokenName.localeCompare(b.tokenName));
-  const state: ServiceState = options.keepTokens ? (dump.service.state as unknown as ServiceState) : { ...dump.service.state, tokens: {}, passwords: {} };
+  const dumped = dump.service.state as unknown as ServiceState;
+  const { addons, disabled: disabledAddons } = options.keepTokens ? { addons: dumped.addons, disabled: [] } : addonsWithoutMasks(dumped.addons);
+  const state: ServiceState = options.keepTokens ? dumped : { ...dumped, tokens: {}, passwords: {}, ...(addons === undefined ? {} : { addons }) };
   const images: ScopeImage[] = [
     { scope: service.scope, seq: dump.service.seq, machines: service.machines, meta: state, items: [] },
     ...dump.projects.map((p) => ({ scope: { project: p.id }, seq: p.seq, machines: PROJECT_MACHINES, meta: p.meta, items: p.flags })),
   ];
   await writeImages(typeof target === 'string' ? { dataDir: target } : target, images, dump.projects.map((p) => ({ id: p.id, createdAt: p.meta.createdAt })), options.onScope);
-  return { projects: dump.projects.length, flags: dump.projects.reduce((n, p) => n + p.flags.length, 0), droppedTokens };
+  return { projects: dump.projects.length, flags: dump.projects.reduce((n, p) => n + p.flags.length, 0), droppedTokens, disabledAddons };
 }
