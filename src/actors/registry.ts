@@ -296,6 +296,28 @@ export class Registry {
     return this.store.shared ? new LeasedSingletonWork(this.store.shared, this.options.log) : new LocalSingletonWork();
   }
 
+  /**
+   * On a store several nodes share: resolves once this node has applied what any node committed before the
+   * call, or after `waitMs`, or at once when the node has lost the database (then it answers from memory).
+   * Never rejects; immediate on LevelDB.
+   */
+  async freshen(waitMs: number): Promise<void> {
+    const shared = this.store.shared;
+    if (!shared || shared.contact().lostSince !== null) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.node.sequencer.catchUp().catch(() => undefined),
+      new Promise<void>((resolve) => { timer = setTimeout(resolve, waitMs); }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /** Test seam: this node stops following other nodes' commits (notifications, head reads) until the returned function is called; it catches up only when asked (a write, a fresh read). */
+  deafen(): () => void {
+    this.node.stop();
+    return () => this.node.follow();
+  }
+
   /** Test seam: this node stops applying other nodes' records until the returned function is called. */
   holdFollowing(): () => void {
     return this.node.sequencer.hold();
