@@ -5,6 +5,7 @@
  */
 import { expect } from 'vitest';
 import { projectAt } from '../../src/queries/past-project.query.js';
+import { clockPast } from '../helpers/clock.js';
 import { test } from '../helpers/fixtures.js';
 import type { Harness } from '../helpers/harness.js';
 
@@ -24,7 +25,7 @@ test('a start builds the checkpoints of a long log ahead; past views read them',
   const middle = (await h.json('GET', '/api/admin/projects/default/features/f7')).body as { description: string };
   const at = new Date().toISOString();
   // Moments are milliseconds: a write in the same millisecond as `at` would belong to it.
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  await clockPast(at);
   await longLog(h, 5000);
   expect(h.registry.pastCheckpoints.bytes).toBe(0);
   await h.app.warm();

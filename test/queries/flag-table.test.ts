@@ -11,6 +11,7 @@ import type { Flag } from '../../src/domain/types.js';
 import { FlagTable, type FlagTablePage } from '../../src/queries/flag-table.query.js';
 import { FeatureSearch } from '../../src/queries/search.query.js';
 import { FlagTableQuerySchema, type FlagTableQuery } from '../../src/schemas/flag-table.schema.js';
+import { clockPast } from '../helpers/clock.js';
 import { ADMIN, seededName, seedTable } from '../helpers/flag-table-seed.js';
 import { test } from '../helpers/fixtures.js';
 import { addStrategy, createFlag, flagPath, switchOn } from '../helpers/flags.js';
@@ -41,7 +42,8 @@ async function markStale(h: Harness, flag: string) {
   expect((await h.req('POST', '/api/admin/projects/default/stale', { features: [flag], stale: true })).status).toBe(202);
 }
 
-const nextMillisecond = () => new Promise((resolve) => setTimeout(resolve, 2));
+/** Until the clock has moved past this millisecond: the next write gets a later time. */
+const nextMillisecond = () => clockPast();
 
 describe('a page', () => {
   test('a row: name, description, type, created, last seen, mark, lifecycle stage (pre-live: reported from production while off there), tags, and per environment on/off, enabled strategy, strategy count; one row alone', async ({ h }) => {

@@ -18,6 +18,7 @@ import { expect } from 'vitest';
 import { addStrategy, createFlag, flagPath, strategiesPath, switchOn } from '../helpers/flags.js';
 import { clientToken } from '../http/client/client-fixtures.js';
 import { servedTest, type SeenRequest } from '../http/client/stream-fixtures.js';
+import { untilState } from '../helpers/wait.js';
 
 const test = servedTest();
 const PROXY_SECRET = 'proxy-secret-for-browsers';
@@ -83,23 +84,23 @@ test('a change made through the admin API reaches unleash-proxy-client through @
   const proxy = await startProxy(url, await clientToken(h, ['default'], 'development'));
   let browser: UnleashClient | undefined;
   try {
-    await expect.poll(() => proxyStatus(proxy), { timeout: 10_000, interval: 20 }).toBe(200);
+    await expect.poll(() => proxyStatus(proxy), untilState()).toBe(200);
     browser = await startBrowser(proxy);
     const b = browser;
     expect([b.isEnabled('checkout'), b.isEnabled('banner'), b.isEnabled('retire')]).toEqual([false, true, true]);
 
     // Nothing changes: the proxy revalidates its ETag and flagpole answers 304 with no body.
-    await expect.poll(() => featurePolls(seen).filter((r) => r.status === 304).length, { timeout: 5000, interval: 20 }).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => featurePolls(seen).filter((r) => r.status === 304).length, untilState()).toBeGreaterThanOrEqual(3);
     expect(featurePolls(seen).filter((r) => r.status === 304).every((r) => r.ifNoneMatch !== null)).toBe(true);
 
     // A toggle, a strategy change and an archive, each through the admin API, each reaching the browser.
     await switchOn(h, 'checkout');
-    await expect.poll(() => b.isEnabled('checkout'), { timeout: 5000, interval: 20 }).toBe(true);
+    await expect.poll(() => b.isEnabled('checkout'), untilState()).toBe(true);
     const put = await h.json('PUT', `${strategiesPath('banner', 'development')}/${banner.id}`, { name: 'flexibleRollout', parameters: { rollout: '0', stickiness: 'default', groupId: 'banner' } });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
-    await expect.poll(() => b.isEnabled('banner'), { timeout: 5000, interval: 20 }).toBe(false);
+    await expect.poll(() => b.isEnabled('banner'), untilState()).toBe(false);
     expect((await h.req('DELETE', flagPath('retire'))).status).toBe(202);
-    await expect.poll(() => b.getAllToggles().map((t) => t.name).sort(), { timeout: 5000, interval: 20 }).toEqual(['checkout']);
+    await expect.poll(() => b.getAllToggles().map((t) => t.name).sort(), untilState()).toEqual(['checkout']);
     expect(b.isEnabled('retire')).toBe(false);
 
     // flagpole sent the flags once at the start and once per change; every other poll was a 304.
@@ -125,7 +126,7 @@ test('a proxy given a frontend token or an unknown token serves nothing (503): f
     const proxy = await startProxy(url, token);
     try {
       // The SDK inside the proxy stops polling after a 401 or 403 (it backs off); the proxy stays unready.
-      await expect.poll(() => featurePolls(seen).length, { timeout: 5000, interval: 20 }).toBeGreaterThanOrEqual(1);
+      await expect.poll(() => featurePolls(seen).length, untilState()).toBeGreaterThanOrEqual(1);
       await new Promise((resolve) => setTimeout(resolve, 5 * REFRESH_MS));
       expect(featurePolls(seen).map((r) => r.status)).toEqual(featurePolls(seen).map(() => status));
       expect(await proxyStatus(proxy)).toBe(503);

@@ -7,6 +7,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { serveApp } from '../../../src/http/server.js';
 import { harnessTest } from '../../helpers/fixtures.js';
 import { freePort } from '../../helpers/net.js';
+import { STATE_TIMEOUT_MS } from '../../helpers/wait.js';
 
 /** A request the served harness received: path and the headers the streaming and delta tests look at. */
 export interface SeenRequest {
@@ -82,7 +83,7 @@ export interface SseReader {
   messages: SseMessage[];
   /**
    * The next message that passes `match`, in order: messages are taken as a queue, each returned at most once
-   * (those skipped over are taken too); fails after `ms`.
+   * (those skipped over are taken too); fails after `ms` ({@link STATE_TIMEOUT_MS} unless given).
    */
   next(match: (m: SseMessage) => boolean, ms?: number): Promise<SseMessage>;
   /** Resolves with `end` when the server ends the stream cleanly, `error` when the connection breaks. */
@@ -135,7 +136,7 @@ export async function openSse(base: string, token: string | null, headers: Recor
   })();
   return {
     status: response.status, headers: response.headers, messages, ended,
-    next: (match, ms = 3000) => new Promise((resolve, reject) => {
+    next: (match, ms = STATE_TIMEOUT_MS) => new Promise((resolve, reject) => {
       const check = () => {
         while (taken < messages.length) {
           const m = messages[taken]!;
