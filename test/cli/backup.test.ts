@@ -13,6 +13,7 @@ import { test } from '../helpers/fixtures.js';
 import { ADMIN_TOKEN } from '../helpers/harness.js';
 import { freePort } from '../helpers/net.js';
 import { call, flagpole, startFlagpole, type Started } from './run-flagpole.js';
+import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
 
 const FEATURES = (project: string) => `/api/admin/projects/${project}/features`;
 
@@ -252,7 +253,7 @@ test('a stream cut short, or stalled past --timeout, leaves no file and exits 1'
   expect(stalled.code).toBe(1);
   expect(stalled.stderr).toBe(`backup failed: the backup stream from ${base}/stall/api/admin/backup broke off after ${Buffer.byteLength(header)} bytes: no answer within 1 s (--timeout)\n`);
   expect(readdirSync(dir)).toEqual([]);
-}, 60_000);
+}, CHILD_PROCESS_TEST_MS);
 
 describe('flagpole restore of a backup refuses a damaged file, writing nothing', () => {
   test('cut short, a line that is not JSON, a changed token hash, counts that disagree, newer machine versions, a non-empty directory', async ({ tempDir }) => {

@@ -14,6 +14,7 @@ import { harnessTest } from '../helpers/fixtures.js';
 import { createFlag } from '../helpers/flags.js';
 import { ADMIN_TOKEN, type Harness } from '../helpers/harness.js';
 import { BIN, flagpole } from './run-flagpole.js';
+import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
 
 const FLAGS = 40;
 const test = harnessTest({ arrange: async (h) => { for (let i = 0; i < FLAGS; i += 1) await createFlag(h, `flag-${i}`); } });
@@ -66,7 +67,7 @@ function inTerminal(args: string[], env: Record<string, string>): Promise<{ code
 
 const BAR = new RegExp(`\\d+% \\| \\d+/${FLAGS} flags \\| `);
 
-describe.skipIf(!existsSync(SCRIPT))('flagpole backup progress', () => {
+describe.skipIf(!existsSync(SCRIPT))('flagpole backup progress', { timeout: CHILD_PROCESS_TEST_MS }, () => {
   test('a backup that takes more than a second shows a progress bar on a terminal, counting the flags', async ({ h, tempDir }) => {
     const url = await slowBackup(h, 1500 / FLAGS);
     const out = join(tempDir('progress'), 'slow.backup');

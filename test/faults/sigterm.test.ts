@@ -9,8 +9,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { describe, expect } from 'vitest';
 import { BUILT_MAIN, ROOT } from '../helpers/built.js';
+import { killAfterTest } from '../helpers/children.js';
 import { test } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/net.js';
+import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
 
 const TOKEN = '*:*.sigterm-test-admin-token';
 /** The stop's budget; connections still open are cut at half of it. */
@@ -36,6 +38,7 @@ async function start(dataDir: string, { hungDisk = false, shutdownTimeoutMs = SH
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INIT_ADMIN_API_TOKENS: TOKEN, LOG_FORMAT: 'json', SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs), WRITE_TIMEOUT_MS: '60000' },
     stdio: hungDisk ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
+  killAfterTest(child);
   let text = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => { text += d; });
   child.stderr!.setEncoding('utf8').on('data', (d: string) => { text += d; });
@@ -73,7 +76,7 @@ async function halfSentCreate(port: number, name: string): Promise<{ socket: Soc
 }
 
 // Each test starts the service as a child process twice (a second or so of CPU each): long on a loaded machine.
-describe('SIGTERM', { timeout: 90_000 }, () => {
+describe('SIGTERM', { timeout: CHILD_PROCESS_TEST_MS }, () => {
   test('answers the request in flight, writes it to disk, and exits 0 by its own path', async ({ tempDir }) => {
     const dataDir = tempDir('sigterm');
     // A budget no loaded machine reaches: the request in flight is finished by the client after the stop

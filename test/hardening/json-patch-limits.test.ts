@@ -8,6 +8,7 @@ import type { Operation } from 'fast-json-patch';
 import { describe, expect, test } from 'vitest';
 import { applyJsonPatch, PATCH_DEPTH_LIMIT, PATCH_RESULT_LIMIT } from '../../src/domain/json-patch.js';
 import { measureJson } from '../../src/schemas/json-size.js';
+import { HEAVY_TEST_MS } from '../helpers/wait.js';
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
@@ -46,7 +47,7 @@ function applyWatched(document: unknown, operations: Operation[]) {
 const doubling = (copies = 16): Operation[] => Array.from({ length: copies }, (_, i) => ({ op: 'copy', from: '', path: `/copy${i}` }));
 
 describe('measureJson', () => {
-  test('gives the UTF-8 size of JSON.stringify and the nesting depth', () => {
+  test('gives the UTF-8 size of JSON.stringify and the nesting depth', { timeout: HEAVY_TEST_MS }, () => {
     fc.assert(
       fc.property(fc.jsonValue({ stringUnit: 'binary' }), (value) => {
         const measured = measureJson(value, Infinity);

@@ -6,6 +6,7 @@
 import { connect, type Socket } from 'node:net';
 import { expect, test } from 'vitest';
 import { startServer } from '../helpers/process.js';
+import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
 
 /** Opens a socket and resolves once it is connected. */
 const open = (port: number): Promise<Socket> => new Promise((resolve, reject) => {
@@ -24,7 +25,7 @@ const answerUntilClosed = (socket: Socket): Promise<string> => new Promise((reso
 // Which deadline cut a connection is read from Node's answer to it (408 Request Timeout, sent only when
 // HEADERS_TIMEOUT_MS or REQUEST_TIMEOUT_MS passes), not from a stopwatch; Node's own defaults (60 s and
 // 300 s) are past the test's timeout, so a setting not applied fails the test.
-test('slow headers and slow bodies are cut off at their deadlines; other clients are served meanwhile', async () => {
+test('slow headers and slow bodies are cut off at their deadlines; other clients are served meanwhile', { timeout: CHILD_PROCESS_TEST_MS }, async () => {
   const server = await startServer({ INIT_ADMIN_API_TOKENS: '*:*.t', HEADERS_TIMEOUT_MS: '1500', REQUEST_TIMEOUT_MS: '2500' });
   try {
     const slowHeaders = await open(server.port);
@@ -45,7 +46,7 @@ test('slow headers and slow bodies are cut off at their deadlines; other clients
   }
 });
 
-test('connections beyond MAX_CONNECTIONS are refused while the ones open are served', async () => {
+test('connections beyond MAX_CONNECTIONS are refused while the ones open are served', { timeout: CHILD_PROCESS_TEST_MS }, async () => {
   const server = await startServer({ INIT_ADMIN_API_TOKENS: '*:*.t', MAX_CONNECTIONS: '3' });
   try {
     const held = await Promise.all([open(server.port), open(server.port), open(server.port)]);
@@ -61,7 +62,7 @@ test('connections beyond MAX_CONNECTIONS are refused while the ones open are ser
   }
 });
 
-test('AUTH_TYPE=none starts with a warning on standard error', async () => {
+test('AUTH_TYPE=none starts with a warning on standard error', { timeout: CHILD_PROCESS_TEST_MS }, async () => {
   const server = await startServer({ AUTH_TYPE: 'none' });
   try {
     expect(server.output()).toMatch(/"level":40[^\n]*AUTH_TYPE=none/);

@@ -13,3 +13,22 @@ export const STATE_TIMEOUT_MS = 20_000;
  * @example await expect.poll(() => sdk.isEnabled('checkout'), untilState()).toBe(true);
  */
 export const untilState = (interval = 20): { timeout: number; interval: number } => ({ timeout: STATE_TIMEOUT_MS, interval });
+
+/**
+ * How long a test waits for a service it started as a child process to say it listens. A start is a node
+ * process loading the service (about half a second of CPU on a quiet machine, many seconds on a loaded one).
+ */
+export const START_TIMEOUT_MS = 60_000;
+
+/**
+ * The timeout of a test that runs the service or the `flagpole` command as child processes, each a node start
+ * plus its work, often several in one test: a few seconds on a quiet machine, many times that on a loaded
+ * one (the default 30 s of vitest.config.ts is too short there).
+ */
+export const CHILD_PROCESS_TEST_MS = 120_000;
+
+/**
+ * The timeout of a test whose own work is seconds of CPU on a quiet machine (thousands of flags seeded and
+ * queried, hundreds of property runs): many times that on a loaded one, where 30 s is too short.
+ */
+export const HEAVY_TEST_MS = 120_000;

@@ -16,6 +16,7 @@ import { ADMIN, seededName, seedTable } from '../helpers/flag-table-seed.js';
 import { test } from '../helpers/fixtures.js';
 import { addStrategy, createFlag, flagPath, switchOn } from '../helpers/flags.js';
 import type { Harness } from '../helpers/harness.js';
+import { HEAVY_TEST_MS } from '../helpers/wait.js';
 import { clientToken, nodeMetricsBody, postMetrics } from '../http/usage/usage-fixtures.js';
 import { toggleFlags } from '../../src/use-cases/bulk-flags.use-cases.js';
 
@@ -181,7 +182,7 @@ describe('at 10,000 flags', () => {
     { enabled: ['development:on', 'production:off'], sort: 'name', order: 'desc', offset: '50' }, { archived: 'true', sort: 'name' }, { archived: 'true', stale: 'stale' },
   ];
 
-  test('every query answers as a plain filter-and-sort of the flags, before and after writes the indexes carry over', async ({ h }) => {
+  test('every query answers as a plain filter-and-sort of the flags, before and after writes the indexes carry over', { timeout: HEAVY_TEST_MS }, async ({ h }) => {
     await seedTable(h.registry, 'default', 10_000);
     await postMetrics(h, await clientToken(h), nodeMetricsBody({ [seededName(7)]: { yes: 1, no: 0, variants: {} }, [seededName(9001)]: { yes: 0, no: 2, variants: {} } }));
     await h.registry.usage.flush();

@@ -5,6 +5,7 @@
 import { expect, test as base } from 'vitest';
 import { openSse } from '../http/client/stream-fixtures.js';
 import { startServer, type ServerProcess } from '../helpers/process.js';
+import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
 
 const CLIENT = '*:development.streaming-shutdown-0123456789';
 
@@ -31,4 +32,4 @@ test('SIGTERM ends every open stream cleanly and exits 0', async ({ server }) =>
   server.child.kill('SIGTERM');
   expect(await Promise.all(streams.map((s) => s.ended))).toEqual(['end', 'end']);
   expect(await exited).toBe(0);
-}, 90_000); // a server started as a child process, and 2.6 s of keep-alives: long on a loaded machine
+}, CHILD_PROCESS_TEST_MS);

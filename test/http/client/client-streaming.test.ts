@@ -11,6 +11,7 @@ import { ADMIN_TOKEN } from '../../helpers/harness.js';
 import { FANOUT_CHUNK } from '../../../src/http/client-stream-pacing.js';
 import { clientToken } from './client-fixtures.js';
 import { eventsOf, openSse, servedTest, type SseMessage } from './stream-fixtures.js';
+import { untilState } from '../../helpers/wait.js';
 
 const test = servedTest();
 const updated = (m: SseMessage) => m.event === 'unleash-updated';
@@ -281,10 +282,7 @@ describe('framing', () => {
       let text = '';
       socket.on('data', (chunk: Buffer) => { text += chunk.toString('latin1'); });
       socket.write(`GET /api/client/streaming ${version}\r\nHost: x\r\nAuthorization: ${token}\r\n\r\n`);
-      const until = async (what: RegExp) => {
-        for (let i = 0; i < 200 && !what.test(text); i += 1) await new Promise((r) => setTimeout(r, 10));
-        expect(text).toMatch(what);
-      };
+      const until = (what: RegExp) => expect.poll(() => text, untilState(10)).toMatch(what);
       await until(/unleash-connected/);
       await addStrategy(h, flag, 'development');
       await switchOn(h, flag, 'development');

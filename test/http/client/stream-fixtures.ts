@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { serveApp } from '../../../src/http/server.js';
+import { closeGracefully } from '../../helpers/close-server.js';
 import { harnessTest } from '../../helpers/fixtures.js';
 import { freePort } from '../../helpers/net.js';
 import { STATE_TIMEOUT_MS } from '../../helpers/wait.js';
@@ -48,6 +49,7 @@ export function servedTest(env: Record<string, string> = {}) {
           return response;
         },
       }) as Server;
+      const close = closeGracefully(server);
       server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
         const writeHead = res.writeHead;
         res.writeHead = ((status: number, ...rest: unknown[]) => {
@@ -60,8 +62,7 @@ export function servedTest(env: Record<string, string> = {}) {
       try {
         await use(`http://127.0.0.1:${port}`);
       } finally {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await close();
       }
     },
     url: async ({ base }, use) => use(`${base}/api/`),
