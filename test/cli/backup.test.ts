@@ -13,7 +13,7 @@ import { test } from '../helpers/fixtures.js';
 import { ADMIN_TOKEN } from '../helpers/harness.js';
 import { freePort } from '../helpers/net.js';
 import { call, flagpole, startFlagpole, type Started } from './run-flagpole.js';
-import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
+import { CHILD_PROCESS_TEST_MS, untilState } from '../helpers/wait.js';
 
 const FEATURES = (project: string) => `/api/admin/projects/${project}/features`;
 
@@ -95,36 +95,38 @@ describe('flagpole backup → flagpole restore', () => {
     await ok(service.base, 'POST', '/api/admin/projects', { id: 'beta', name: 'Beta' });
     // Enough flags that the stream takes a while, and writers in both projects for its whole length.
     for (let i = 0; i < 300; i += 1) await ok(service.base, 'POST', FEATURES(i % 2 ? 'beta' : 'default'), { name: `seed-${i}`, description: 'x'.repeat(200) });
-    const acked: { project: string; name: string; at: number }[] = [];
+    // Each acknowledged write notes where the backup was when its answer came: not begun, running, or done.
+    type Phase = 'before' | 'during' | 'after';
+    let phase: Phase = 'before';
+    const acked: { project: string; name: string; phase: Phase }[] = [];
+    const ackedIn = (p: Phase) => acked.filter((a) => a.phase === p);
     const refused: number[] = [];
     let writing = true;
     const writer = async (project: string, w: number) => {
       for (let i = 0; writing; i += 1) {
         const name = `live-${w}-${i}`;
         const r = await call(service.base, 'POST', FEATURES(project), { name });
-        if (r.status === 201) acked.push({ project, name, at: performance.now() });
+        if (r.status === 201) acked.push({ project, name, phase });
         else refused.push(r.status);
       }
     };
     const writers = [writer('default', 0), writer('beta', 1), writer('default', 2)];
-    await new Promise((r) => setTimeout(r, 300));
-    const began = performance.now();
+    await expect.poll(() => ackedIn('before').length, untilState()).toBeGreaterThanOrEqual(30);
+    phase = 'during';
     const out = join(tempDir('live-out'), 'live.backup');
     const backup = await flagpole(['backup', '--url', service.base, '--token', ADMIN_TOKEN, '--out', out]);
-    const ended = performance.now();
-    await new Promise((r) => setTimeout(r, 200));
+    phase = 'after';
+    // The writers go on after the backup too.
+    await expect.poll(() => ackedIn('after').length, untilState()).toBeGreaterThanOrEqual(3);
     writing = false;
     await Promise.all(writers);
     expect(refused).toEqual([]);
     expect(backup.code, backup.stderr).toBe(0);
     expect(backup.stderr + backup.stdout).not.toContain(ADMIN_TOKEN);
-    // The writers ran before, during and after the backup.
-    expect(acked.filter((a) => a.at < began).length).toBeGreaterThan(0);
-    expect(acked.filter((a) => a.at > ended).length).toBeGreaterThan(0);
 
     const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
     const inBackup = new Set(lines.filter((l) => l.flag).map((l) => l.flag.name as string));
-    for (const write of acked.filter((a) => a.at < began)) expect(inBackup.has(write.name), write.name).toBe(true);
+    for (const write of ackedIn('before')) expect(inBackup.has(write.name), write.name).toBe(true);
     const seqs = new Map<string, number>(lines.filter((l) => l.project).map((l) => [l.project.id, l.project.seq]));
     expect(await service.stop()).toBe(0);
 
@@ -143,7 +145,7 @@ describe('flagpole backup → flagpole restore', () => {
     expect(serviceOf((await flagpole(['dump', '--data-dir', target])).stdout)).toEqual(serviceOf((await flagpole(['dump', '--data-dir', source])).stdout));
     // And the restored directory starts and serves.
     const again = await running(target);
-    const last = acked.filter((a) => a.at < began).at(-1)!;
+    const last = ackedIn('before').at(-1)!;
     expect((await call(again.base, 'GET', `${FEATURES(last.project)}/${last.name}`)).status).toBe(200);
   }, 180_000);
 });

@@ -10,7 +10,7 @@ import { expect } from 'vitest';
 import { BUILT_MAIN, ROOT } from '../helpers/built.js';
 import { test as base } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/net.js';
-import { CHILD_PROCESS_TEST_MS, START_TIMEOUT_MS } from '../helpers/wait.js';
+import { CHILD_PROCESS_TEST_MS, START_TIMEOUT_MS, untilState } from '../helpers/wait.js';
 
 /** A port nobody listens on: bind port 0, read what the OS chose, let it go. */
 interface Server {
@@ -132,9 +132,8 @@ test('standard output: one JSON line per request (the id of its X-Request-Id), w
   // A lone request on a quiet server: its line shows within the logger's quarter-second flush, not at exit.
   const lone = await fetch(`${server.base}/api/admin/projects/default/features/lone`, { headers: { authorization: token, 'x-request-id': 'lone-request' } });
   await lone.text();
-  const deadline = Date.now() + 5_000;
-  while (!server.output().includes('"reqId":"lone-request"') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(server.output()).toContain('"reqId":"lone-request"');
+  // Seen while the server runs: its line does not wait for the exit's flush.
+  await expect.poll(() => server.output(), untilState()).toContain('"reqId":"lone-request"');
   const ids: string[] = ['lone-request'];
   for (let round = 0; round < 20; round += 1) {
     const answers = await Promise.all(Array.from({ length: 50 }, async (_, i) => {
