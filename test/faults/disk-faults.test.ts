@@ -12,6 +12,7 @@ import { expectError } from '../helpers/expect.js';
 import { addStrategy, createFlag, envPath, featuresPath, flagPath } from '../helpers/flags.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { storeOf } from '../helpers/store-of.js';
+import { untilState } from '../helpers/wait.js';
 
 interface FaultFixtures {
   faults: DiskFaults;
@@ -47,7 +48,7 @@ async function expectStateIsDisk(h: Harness): Promise<void> {
 
 /** Waits until `check` holds: a state reached in the background (the store's probe, a held batch landing). */
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  await expect.poll(check, { message: `waiting for ${what}`, timeout: 20_000, interval: 20 }).toBe(true);
+  await expect.poll(check, { message: `waiting for ${what}`, ...untilState() }).toBe(true);
 }
 
 const health = async (h: Harness) => (await h.json('GET', '/health', undefined, { token: null })).body as { health: string; status: string; problems?: string[] };

@@ -12,7 +12,7 @@ import { BUILT_MAIN, ROOT } from '../helpers/built.js';
 import { killAfterTest } from '../helpers/children.js';
 import { test } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/net.js';
-import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
+import { CHILD_PROCESS_TEST_MS, untilState } from '../helpers/wait.js';
 
 const TOKEN = '*:*.sigterm-test-admin-token';
 /** The stop's budget; connections still open are cut at half of it. */
@@ -69,7 +69,7 @@ async function halfSentCreate(port: number, name: string): Promise<{ socket: Soc
     socket.on('error', () => resolve(received));
   });
   socket.write(`POST /api/admin/projects/default/features HTTP/1.1\r\nHost: x\r\nAuthorization: ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\nExpect: 100-continue\r\n\r\n`);
-  await expect.poll(() => received, { timeout: 20_000, interval: 10 }).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
+  await expect.poll(() => received, untilState(10)).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
   const half = body.length >> 1;
   socket.write(body.slice(0, half));
   return { socket, rest: body.slice(half), answer: answer.then((text) => text.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '')) };
@@ -86,7 +86,7 @@ describe('SIGTERM', { timeout: CHILD_PROCESS_TEST_MS }, () => {
       const inFlight = await halfSentCreate(server.port, 'in-flight');
       server.child.kill('SIGTERM');
       // The stop began: it says so first, then stops listening in the same turn of its event loop.
-      await expect.poll(() => server.output(), { timeout: 20_000, interval: 10 }).toContain('SIGTERM: finishing requests in flight');
+      await expect.poll(() => server.output(), untilState(10)).toContain('SIGTERM: finishing requests in flight');
       // New connections are refused once the stop began.
       expect(await fetch(`http://127.0.0.1:${server.port}/health`).then(() => 'answered', () => 'refused')).toBe('refused');
       inFlight.socket.write(inFlight.rest);
@@ -140,7 +140,7 @@ describe('SIGTERM', { timeout: CHILD_PROCESS_TEST_MS }, () => {
       // A write the disk never confirms: its request is in flight when the stop begins.
       const held = create('held').then((r) => r.status, () => 'cut');
       // Its write reached the disk, which holds it: the write in progress is waiting.
-      await expect.poll(writeWaiting, { timeout: 20_000, interval: 20 }).toBe(true);
+      await expect.poll(writeWaiting, untilState()).toBe(true);
       server.child.kill('SIGTERM');
       // 1, and the budget's own line: the stop gave up at SHUTDOWN_TIMEOUT_MS.
       expect(await server.exited).toBe(1);

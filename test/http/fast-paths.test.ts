@@ -15,7 +15,7 @@ import { harnessTest } from '../helpers/fixtures.js';
 import { addStrategy, createFlag, switchOn } from '../helpers/flags.js';
 import { ADMIN_TOKEN, type Harness } from '../helpers/harness.js';
 import { tokenOf } from './frontend/frontend-fixtures.js';
-import { untilState } from '../helpers/wait.js';
+import { HEAVY_TEST_MS, untilState } from '../helpers/wait.js';
 
 interface Raw {
   status: number;
@@ -109,7 +109,7 @@ describe('every route with a fast path answers the same both ways', () => {
       .toEqual(Object.keys(INPUTS).map((path) => `get ${path}`).sort());
   });
 
-  test.for(ROUTES.filter((route) => route.node).map((route) => route.path))('GET %s', { timeout: 60_000 }, async (path, { h, servers }) => {
+  test.for(ROUTES.filter((route) => route.node).map((route) => route.path))('GET %s', { timeout: HEAVY_TEST_MS }, async (path, { h, servers }) => {
     const inputs = INPUTS[path]!;
     const token = await tokenOf(h, { type: inputs.kind, projects: ['*'], environment: 'development' });
     const other = await tokenOf(h, { type: inputs.other, projects: ['*'], environment: 'development' });

@@ -26,7 +26,7 @@ describe('delta polling', () => {
     try {
       await ready;
       expect(sdk.getFeatureToggleDefinition('legacy')?.name).toBe('legacy');
-      await expect.poll(() => deltas(seen).some((r) => r.status === 304)).toBe(true);
+      await expect.poll(() => deltas(seen).some((r) => r.status === 304), untilState()).toBe(true);
       await switchOn(h, 'checkout');
       await expect.poll(() => sdk.isEnabled('checkout', { userId: '1' }), untilState(10)).toBe(true);
       expect(sdk.isEnabled('checkout', { userId: '2' })).toBe(false);

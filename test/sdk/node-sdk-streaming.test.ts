@@ -96,7 +96,7 @@ describe('falling back to polling', () => {
       await first.ready;
       await second.ready;
       expect(seen.some((r) => r.path === '/api/client/streaming' && r.status === 429)).toBe(true);
-      await expect.poll(() => seen.some((r) => r.path === '/api/client/features' && r.status === 200)).toBe(true);
+      await expect.poll(() => seen.some((r) => r.path === '/api/client/features' && r.status === 200), untilState()).toBe(true);
       await addStrategy(h, 'shared', 'development');
       await switchOn(h, 'shared');
       await expect.poll(() => [first.sdk.isEnabled('shared'), second.sdk.isEnabled('shared')], untilState(10)).toEqual([true, true]);

@@ -132,7 +132,7 @@ describe('limits', () => {
       const r = await openSse(base, token);
       r.close();
       return r.status;
-    }).toBe(200);
+    }, untilState()).toBe(200);
     open[1]!.close();
   });
 

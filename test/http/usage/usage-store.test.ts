@@ -12,6 +12,7 @@ import { harnessTest } from '../../helpers/fixtures.js';
 import { harness } from '../../helpers/harness.js';
 import { P, ISO, clientToken, countedBuckets, createFlag, flagPath, nodeMetricsBody, postMetrics, storedKeys } from './usage-fixtures.js';
 import { storeOf } from '../../helpers/store-of.js';
+import { untilState } from '../../helpers/wait.js';
 
 /** Every test starts with a development client token (`sdk`) and flag `checkout`. */
 const test = harnessTest().extend<{ sdk: string }>({
@@ -162,7 +163,7 @@ describe('durability', () => {
       await createFlag(timed, 'checkout');
       await postMetrics(timed, token, seen(7));
       // No flush is asked for: the counts reach the disk by the 1 s timer alone.
-      await expect.poll(async () => (await storedKeys(timed, 'use/c/')).length, { timeout: 20_000 }).toBeGreaterThan(0);
+      await expect.poll(async () => (await storedKeys(timed, 'use/c/')).length, untilState()).toBeGreaterThan(0);
       expect((await countedBuckets(timed, 'checkout')).map((b) => b.yes)).toEqual([7]);
     } finally {
       await timed.close();
