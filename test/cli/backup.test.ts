@@ -87,7 +87,7 @@ describe('flagpole backup → flagpole restore', () => {
     const created = await fetch(`${again.base}${FEATURES('default')}`, { method: 'POST', headers: { authorization: ADMIN_TOKEN, 'content-type': 'application/json' }, body: '{"name":"after-restore"}' });
     expect(created.status).toBe(201);
     expect(created.headers.get('etag')).toBe(`"${seq + 1}"`);
-  }, 120_000);
+  }, CHILD_PROCESS_TEST_MS);
 
   test('under concurrent writes: every write acknowledged before it began is in it, each project at one log position', async ({ tempDir }) => {
     const source = tempDir('live-src');
@@ -147,7 +147,7 @@ describe('flagpole backup → flagpole restore', () => {
     const again = await running(target);
     const last = ackedIn('before').at(-1)!;
     expect((await call(again.base, 'GET', `${FEATURES(last.project)}/${last.name}`)).status).toBe(200);
-  }, 180_000);
+  }, CHILD_PROCESS_TEST_MS);
 });
 
 describe('flagpole backup refuses', () => {
@@ -178,7 +178,7 @@ describe('flagpole backup refuses', () => {
       expect(r.stderr + r.stdout).not.toContain('hunter2');
     }
     expect(readdirSync(dir)).toEqual([]);
-  }, 120_000);
+  }, CHILD_PROCESS_TEST_MS);
 
   test('a wrong token (401), a token that is not an admin one (403), an unreachable URL and an existing file: exit 1, a clear message, no file', async ({ tempDir }) => {
     const service = await running(tempDir('backup-refuse'));
@@ -229,7 +229,7 @@ describe('flagpole backup refuses', () => {
     expect(forced.code, forced.stderr).toBe(0);
     expect(readFileSync(out, 'utf8')).toMatch(/^\{"flagpoleBackup":1,/);
     expect(service.output()).not.toContain(ADMIN_TOKEN);
-  }, 120_000);
+  }, CHILD_PROCESS_TEST_MS);
 });
 
 test('a stream cut short, or stalled past --timeout, leaves no file and exits 1', async ({ tempDir }) => {
@@ -295,5 +295,5 @@ describe('flagpole restore of a backup refuses a damaged file, writing nothing',
     const missing = await flagpole(['restore', '--data-dir', join(full, 'x'), join(full, 'no-such.backup')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('ENOENT');
-  }, 120_000);
+  }, CHILD_PROCESS_TEST_MS);
 });

@@ -52,7 +52,7 @@ const CI_OMIT_DEV = ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no
  * npm pack, install and ci into fresh directories, the three tests at once: a minute or two on a quiet machine,
  * several on a loaded one.
  */
-const INSTALL_TEST_MS = 420_000;
+const INSTALL_TEST_MS = 900_000;
 
 describe.concurrent('installs without devDependencies', () => {
   test('npm pack, then npm install --omit=dev: the flagpole bin starts the service and backs it up, without any devDependency', async ({ tempDir, onTestFinished }) => {

@@ -4,6 +4,7 @@ import { BUILT_MAIN, ROOT } from '../helpers/built.js';
 import { killAfterTest } from '../helpers/children.js';
 import { test } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/net.js';
+import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
 
 /**
  * The real server as a child process, killed with SIGKILL in the middle of concurrent writes, restarted on
@@ -215,5 +216,5 @@ describe('kill -9 while writing', () => {
     await verify(server, workers);
     expect(await kill(server, 'SIGKILL')).toBeNull();
     expect(totalAcked).toBeGreaterThan(CYCLES * 10);
-  }, 240_000); // six starts of the service as a child process and thousands of writes: long on a loaded machine
+  }, CHILD_PROCESS_TEST_MS); // six starts of the service as a child process and thousands of writes
 });
