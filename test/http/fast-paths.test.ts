@@ -82,7 +82,8 @@ async function world(h: Harness): Promise<void> {
   await switchOn(h, 'one');
 }
 
-const test = harnessTest({ env: { LOG_LEVEL: 'info' }, arrange: world }).extend<{ servers: Servers }>({
+// Debug: the 304s' request lines are compared too.
+const test = harnessTest({ env: { LOG_LEVEL: 'debug' }, arrange: world }).extend<{ servers: Servers }>({
   servers: async ({ h }: { h: Harness }, use: (servers: Servers) => Promise<void>) => {
     let handed = 0;
     const fast = await listen(() => ({ fastPaths: h.app.fastPaths, fetch: (request, env) => { handed += 1; return h.app.fetch(request, env); } }));

@@ -33,7 +33,8 @@ const servedTest = (env: Record<string, string> = {}) => servedAppTest(env, asyn
 });
 
 describe('a poll with the current ETag', () => {
-  const test = servedTest();
+  // A 304's request line is at debug.
+  const test = servedTest({ LOG_LEVEL: 'debug' });
 
   test('is a 304 without a body, with the ETag, a request id, a log line and a metric: the route\'s answer, without Hono', async ({ h, served }) => {
     const token = await clientToken(h, ['default'], 'development');
@@ -61,7 +62,7 @@ describe('a poll with the current ETag', () => {
     expect(await requestCount(served, FEATURES, 304)).toBe(counted + 3); // two answered by Node, one by the route
     const lines = h.logs().filter((l) => l.msg === 'request' && l.route === FEATURES && l.status === 304);
     expect(lines.map((l) => l.reqId)).toContain('sdk-poll-1');
-    expect(lines.find((l) => l.reqId === 'sdk-poll-1')).toMatchObject({ method: 'GET', route: FEATURES, status: 304, ms: expect.any(Number) });
+    expect(lines.find((l) => l.reqId === 'sdk-poll-1')).toMatchObject({ level: 20, method: 'GET', route: FEATURES, status: 304, ms: expect.any(Number) });
     expect(JSON.stringify(h.logs())).not.toContain(token);
   });
 
