@@ -9,6 +9,7 @@ import { test } from '../helpers/fixtures.js';
 import { ADMIN_TOKEN } from '../helpers/harness.js';
 import { freePort } from '../helpers/net.js';
 import { ROOT, SERVICE_ENV, call, flagpole, startFlagpole } from './run-flagpole.js';
+import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
 
 /** `script` (util-linux) gives a command a pseudo-terminal; without it the terminal case cannot be run. */
 const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
@@ -39,7 +40,7 @@ describe('flagpole --help and usage errors', () => {
       expect(helpOf[i]!.stdout).toBe(help.stdout);
     }
     expect(version).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
-  }, 60_000);
+  }, CHILD_PROCESS_TEST_MS);
 
   test('a wrong command line exits 2 with a message naming what is wrong, and does nothing', async ({ tempDir }) => {
     const dir = tempDir('usage');
@@ -65,7 +66,7 @@ describe('flagpole --help and usage errors', () => {
       expect(r.stderr, args.join(' ')).toMatch(message);
       expect(r.stdout, args.join(' ')).toBe('');
     }
-  }, 60_000);
+  }, CHILD_PROCESS_TEST_MS);
 
   test.skipIf(!HAS_SCRIPT)('restore with nothing piped on a terminal is a usage error', async ({ tempDir }) => {
     const dir = tempDir('tty');
@@ -77,7 +78,7 @@ describe('flagpole --help and usage errors', () => {
     });
     expect(r.out).toContain('give the backup or dump file, or pipe it on standard input');
     expect(r.code).toBe(2);
-  }, 30_000);
+  }, CHILD_PROCESS_TEST_MS);
 });
 
 describe('flagpole start', () => {
@@ -106,13 +107,13 @@ describe('flagpole start', () => {
     const third = await startFlagpole(dataDir);
     onTestFinished(async () => void (await third.stop()));
     expect((await call(third.base, 'GET', '/api/admin/projects/default/features/held')).status).toBe(200);
-  }, 90_000);
+  }, CHILD_PROCESS_TEST_MS);
 
   test('a bad setting stops the start with exit code 1 and the variable named', async () => {
     const r = await flagpole(['start'], { env: { PORT: 'eighty' } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('PORT must be an integer from 0 to 65535, got "eighty"');
-  }, 30_000);
+  }, CHILD_PROCESS_TEST_MS);
 });
 
 describe('the npm scripts go through the compiled CLI', () => {
@@ -132,5 +133,5 @@ describe('the npm scripts go through the compiled CLI', () => {
     expect(dump.stderr).toContain('is not a flagpole data directory');
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("too many arguments for 'restore'");
-  }, 90_000);
+  }, CHILD_PROCESS_TEST_MS);
 });

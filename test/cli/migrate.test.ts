@@ -12,6 +12,7 @@ import { ADMIN_TOKEN } from '../helpers/harness.js';
 import { freePort } from '../helpers/net.js';
 import { fakeUnleash, forVersion, recordedAnswers, UNLEASH_TOKEN, type Answers, type Fault } from './fake-unleash.js';
 import { call, flagpole, startFlagpole, type Ran } from './run-flagpole.js';
+import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
 
 /** A fake Unleash closed after the test. */
 async function unleash(answers?: Answers, faults?: Fault[]) {
@@ -114,7 +115,8 @@ function expectEnvironmentsAndProjects(dump: any): void {
   expect([...meta('mg-proj').environments].sort()).toEqual(['mg-staging', 'production']);
 }
 
-describe('flagpole migrate', () => {
+// Each test runs the command as child processes, several times: long on a loaded machine.
+describe('flagpole migrate', { timeout: CHILD_PROCESS_TEST_MS }, () => {
   test('into a data directory: everything moves, tokens are listed to re-create, and a second run changes nothing', async ({ tempDir }) => {
     const fake = await unleash();
     const dir = join(tempDir('mg-data'), 'data');

@@ -7,6 +7,7 @@
 import { expect, onTestFinished } from 'vitest';
 import { test } from '../helpers/fixtures.js';
 import { startPostgres } from '../helpers/postgres.js';
+import { CHILD_PROCESS_TEST_MS, untilState } from '../helpers/wait.js';
 import { call, drive, kill, newWorkers, start, verify, type Server, type Tally } from './write-load.js';
 
 const CYCLES = 2;
@@ -29,14 +30,14 @@ test(`over ${CYCLES} restarts of PostgreSQL under load no acknowledged write is 
     const tally: Tally = { acked: 0, unavailable: 0, uncertain: 0 };
     const stop = { now: false };
     const running = workers.map((w) => drive(server, w, stop, tally));
-    await expect.poll(() => tally.acked, { timeout: 20_000 }).toBeGreaterThan(10);
+    await expect.poll(() => tally.acked, untilState()).toBeGreaterThan(10);
     await database.pause();
-    await expect.poll(() => status(server), { timeout: 15_000 }).toBe('degraded');
-    await expect.poll(() => tally.unavailable + tally.uncertain, { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => status(server), untilState()).toBe('degraded');
+    await expect.poll(() => tally.unavailable + tally.uncertain, untilState()).toBeGreaterThan(0);
     const ackedWhileDown = tally.acked;
     await database.start();
-    await expect.poll(() => status(server), { timeout: 30_000 }).toBe('serving');
-    await expect.poll(() => tally.acked, { timeout: 30_000 }).toBeGreaterThan(ackedWhileDown + 10);
+    await expect.poll(() => status(server), untilState()).toBe('serving');
+    await expect.poll(() => tally.acked, untilState()).toBeGreaterThan(ackedWhileDown + 10);
     stop.now = true;
     await Promise.all(running);
     await verify(server, workers);
@@ -49,4 +50,4 @@ test(`over ${CYCLES} restarts of PostgreSQL under load no acknowledged write is 
     console.log(`restart ${cycle}: ${tally.acked} writes acknowledged, ${tally.unavailable} answered 503 (not recorded), ${tally.uncertain} answered 503 (outcome pending), all acknowledged present`);
   }
   expect(await kill(server, 'SIGTERM')).toBe(0);
-}, 180_000); // about 40 s on an idle machine: two restarts of PostgreSQL and of the service
+}, CHILD_PROCESS_TEST_MS); // two restarts of PostgreSQL and of the service, under writes

@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'vitest';
 import { BUILT_MAIN, ROOT } from '../helpers/built.js';
+import { killAfterTest } from '../helpers/children.js';
 import { freePort } from '../helpers/net.js';
 
 export const TOKEN = '*:*.crash-test-admin-token';
@@ -23,7 +24,7 @@ export interface Server {
 
 /**
  * Starts the service (`src/main.ts` as built) over `dataDir` (or the database `env` names) in its own node
- * process and waits until /health answers.
+ * process and waits until it says it listens; the child is killed after the test even when the test failed.
  */
 export async function start(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
@@ -32,19 +33,19 @@ export async function start(dataDir: string, env: Record<string, string> = {}): 
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INIT_ADMIN_API_TOKENS: TOKEN, SNAPSHOT_EVERY: '20', LOG_RETENTION: '10', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  killAfterTest(child);
   const output: string[] = [];
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => output.push(d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => output.push(d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output.join('')}`);
-    const healthy = await fetch(`${url}/health`).then((r) => r.ok, () => false);
-    if (healthy) return { child, url, output };
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not become healthy:\n${output.join('')}`);
+  const listening = new Promise<boolean>((resolve) => {
+    const read = (d: string) => {
+      output.push(d);
+      if (output.join('').includes('listening on')) resolve(true);
+    };
+    child.stdout!.setEncoding('utf8').on('data', read);
+    child.stderr!.setEncoding('utf8').on('data', read);
+    child.once('exit', () => resolve(false));
+  });
+  if (!(await listening)) throw new Error(`server exited with ${child.exitCode}:\n${output.join('')}`);
+  return { child, url: `http://127.0.0.1:${port}`, output };
 }
 
 export async function kill(server: Server, signal: NodeJS.Signals): Promise<number | null> {
@@ -96,12 +97,18 @@ export interface Tally {
   uncertain: number;
 }
 
+/** Tells the workers to stop; `onAck` is called after each acknowledged write (a test counts them to pick its moment). */
+export interface Stop {
+  now: boolean;
+  onAck?: () => void;
+}
+
 /**
  * One worker: its own flags, one write at a time, so the last acknowledged value of each is known. A 503
  * that recorded nothing is answered by a short pause and the next write; a 503 that says the write may have
  * been recorded (or no answer at all) ends the worker's run, that write left uncertain.
  */
-export async function drive(server: Server, w: Worker, stop: { now: boolean }, tally: Tally = { acked: 0, unavailable: 0, uncertain: 0 }): Promise<number> {
+export async function drive(server: Server, w: Worker, stop: Stop, tally: Tally = { acked: 0, unavailable: 0, uncertain: 0 }): Promise<number> {
   let acked = 0;
   const base = `/api/admin/projects/${w.project}/features`;
   while (!stop.now) {
@@ -135,6 +142,7 @@ export async function drive(server: Server, w: Worker, stop: { now: boolean }, t
     }
     acked += 1;
     tally.acked += 1;
+    stop.onAck?.();
     if (op.kind === 'create') w.flags.set(op.flag, { strategies: new Set(), enabled: false });
     else if (op.kind === 'strategy') w.flags.get(op.flag)!.strategies.add((JSON.parse(body) as { id: string }).id);
     else w.flags.get(op.flag)!.enabled = op.kind === 'on';
