@@ -276,6 +276,14 @@ export class Registry {
     return this.feed.reached(revision, waitMs);
   }
 
+  /**
+   * Resolves once every change any node committed before the call is applied here (one read of the store's
+   * head, then what is new); immediate on LevelDB. Rejects when the store cannot be read.
+   */
+  catchUp(): Promise<void> {
+    return this.node.sequencer.catchUp();
+  }
+
   /** Test seam: this node stops applying other nodes' records until the returned function is called. */
   holdFollowing(): () => void {
     return this.node.sequencer.hold();
