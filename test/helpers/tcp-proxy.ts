@@ -15,6 +15,8 @@ export interface TcpProxy {
   cut(mode: 'reset' | 'silent'): void;
   /** Lets traffic through again; connections held by a silent cut are closed (their sessions are gone). */
   heal(): void;
+  /** Holds every byte `ms` before passing it on, both ways, in order (a slow link); 0 passes at once. */
+  delay(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -25,6 +27,7 @@ export interface TcpProxy {
  */
 export async function tcpProxy(host: string, port: number): Promise<TcpProxy> {
   let state: 'open' | 'reset' | 'silent' = 'open';
+  let delayMs = 0;
   const pairs = new Set<[Socket, Socket]>();
   const held = new Set<Socket>();
   const server = createServer((client) => {
@@ -40,9 +43,26 @@ export async function tcpProxy(host: string, port: number): Promise<TcpProxy> {
     client.on('error', () => upstream.destroy());
     const pair: [Socket, Socket] = [client, upstream];
     pairs.add(pair);
-    const forward = (from: Socket, to: Socket) => from.on('data', (chunk: Buffer) => {
-      if (state === 'open') to.write(chunk);
-    });
+    const forward = (from: Socket, to: Socket) => {
+      // Bytes wait their time in order, so a delay never reorders a connection's stream.
+      const queue: { chunk: Buffer; due: number }[] = [];
+      let timer: NodeJS.Timeout | null = null;
+      const pump = () => {
+        timer = null;
+        while (queue.length > 0 && queue[0]!.due <= Date.now()) {
+          const { chunk } = queue.shift()!;
+          if (state === 'open') to.write(chunk);
+        }
+        if (queue.length > 0) timer = setTimeout(pump, queue[0]!.due - Date.now());
+      };
+      from.on('data', (chunk: Buffer) => {
+        if (state !== 'open') return;
+        if (delayMs === 0 && queue.length === 0) return void to.write(chunk);
+        queue.push({ chunk, due: Date.now() + delayMs });
+        timer ??= setTimeout(pump, delayMs);
+      });
+      from.on('close', () => { if (timer) clearTimeout(timer); });
+    };
     forward(client, upstream);
     forward(upstream, client);
     const close = () => {
@@ -68,6 +88,9 @@ export async function tcpProxy(host: string, port: number): Promise<TcpProxy> {
     cut(mode) {
       state = mode;
       if (mode === 'reset') dropAll();
+    },
+    delay(ms) {
+      delayMs = ms;
     },
     heal() {
       if (state === 'silent') dropAll();
