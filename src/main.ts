@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     if (first) process.stdout.write(`\n[flagpole] sign in to the console at /login as "${first.username}" with this password (shown once, stored only as a hash; change it after signing in):\n\n    ${first.password}\n\n`);
   }
   // One process per data directory: this node always holds the delivery lease (issue 40 brings a shared one).
-  registry.deliveries.start(registry.singletonWork());
+  registry.deliveries.start(registry.node.singletonWork());
   const app = createApp({ registry, config, log, tokenHasher: tokenKey.hasher });
   await app.prepare();
   // A slow client holds a connection only so long: the headers within HEADERS_TIMEOUT_MS, the whole request

@@ -7,6 +7,7 @@ import { DEFAULT_WRITE_TIMEOUT_MS, type ActorOptions } from './actor-options.js'
 import { LogGapError } from './cluster/log-gap-error.js';
 import type { Sequencer } from './cluster/sequencer.js';
 import { decideBatch, type DecidedBatch, type Envelope } from './decide-batch.js';
+import { within } from './within.js';
 import { Mailbox } from './mailbox.js';
 import { SnapshotSchedule } from './snapshot-schedule.js';
 import { StorageError } from './storage-error.js';
@@ -127,7 +128,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     this.firstOps = [];
     for (let attempt = 1; ; attempt += 1) {
       if (this.sequencer.shared) {
-        const caughtUp = await this.within(this.sequencer.catchUp());
+        const caughtUp = await within(this.sequencer.catchUp(), this.writeTimeoutMs);
         if (caughtUp !== 'done') return this.failAll(envelopes, caughtUp === 'timeout' ? new Error('no answer from the store in time') : caughtUp.error);
       }
       // 1. Decide every command in order against one draft, so later commands see earlier ones.
@@ -167,7 +168,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
   private async write(envelopes: Envelope<C, E>[], decided: DecidedBatch<E>): Promise<{ revs: readonly number[] | null; end: () => void } | 'conflict' | 'failed'> {
     const end = this.sequencer.begin(scopePart(this.model.scope));
     const written = this.store.commit(decided.ops);
-    const landed = await this.within(written);
+    const landed = await within(written, this.writeTimeoutMs);
     if (landed === 'timeout') {
       const receipt = await this.outlast(envelopes, decided.decisions, written);
       if (receipt === null) end();
@@ -227,19 +228,6 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     return this.options.snapshotLease?.held ?? true;
   }
 
-  /** Waits for `work` at most the write timeout: `done`, `timeout`, or the error it failed with. */
-  private async within(work: Promise<unknown>): Promise<'done' | 'timeout' | { error: unknown }> {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      return await Promise.race([
-        work.then(() => 'done' as const, (error: unknown) => ({ error })),
-        new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), this.options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS); }),
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
   /**
    * Every caller of the batch gets the storage error, refusals included: a refusal may rest on an earlier
    * command of the same batch (a name it took) that is not on disk. The draft is dropped: the state is what
@@ -260,7 +248,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
   private async outlast(batch: Envelope<C, E>[], decisions: (Decision<E, unknown> | null)[], written: Promise<CommitReceipt>): Promise<CommitReceipt | null> {
     const receipt = written.catch(() => null);
     const outcome = receipt.then((landed) => landed !== null);
-    const error = new StorageError(new Error(`no answer from the disk within ${this.options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS} ms`), 'timeout', outcome);
+    const error = new StorageError(new Error(`no answer from the disk within ${this.writeTimeoutMs} ms`), 'timeout', outcome);
     batch.forEach((envelope, i) => {
       if (decisions[i]) envelope.reject(error);
       decisions[i] = null;
@@ -271,6 +259,10 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     this.stalled = false;
     if (landed) this.options.log.warn({ scope: this.model.scope }, `a batch of ${JSON.stringify(this.model.scope)} reached the disk after its callers were answered 503; it is now in the state`);
     return landed;
+  }
+
+  private get writeTimeoutMs(): number {
+    return this.options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
   }
 
   /** Writes a snapshot of the committed state now (also at shutdown); concurrent calls share one write. */

@@ -2,9 +2,8 @@ import { CorruptRecordError } from '../../snapshots/codec.js';
 import type { RecoveryNotice } from '../../snapshots/recovery.js';
 import { openStore } from '../../snapshots/open-store.js';
 import type { Store, WriteHealth } from '../../snapshots/store.js';
-import { DEFAULT_LIMITS, LIMIT_VARIABLES, overLimit, type Limits } from '../limits.js';
-import type { ProjectLookups } from '../domain/context.js';
-import { fail, refuse, type Decision } from '../domain/errors.js';
+import { DEFAULT_LIMITS, type Limits } from '../limits.js';
+import type { Decision } from '../domain/errors.js';
 import type { ProjectEvent } from '../domain/events.js';
 import { failed, ok, type Result } from '../domain/result.js';
 import type { ProjectMeta } from '../domain/types.js';
@@ -19,29 +18,21 @@ import { settlePendingImports } from './import-settle.js';
 import { ProjectActors } from './project-actors.js';
 import { pastOf, type ProjectPast } from './project-past.js';
 import { PastCheckpoints } from './past-checkpoints.js';
-import { emptyProject, projectModel } from './project-model.js';
-import { projectLookups } from './project-lookups.js';
-import { projectKeyDeletions, projectRegistration } from './project-keys.js';
 import { recoverProjects } from './project-recovery.js';
 import { DEFAULT_CONTACT_TIMEOUT_MS, actorOptionsOf, type RegistryObservers, type RegistryOptions } from './registry-options.js';
 import { SegmentFences } from './segment-fences.js';
+import { ProjectLifecycle } from './project-lifecycle.js';
 import { recoverService, serviceReadOnlyMessage, type UnavailableError } from './service-recovery.js';
 import { serviceModel } from './service-model.js';
 import { servingState, type ServingState } from './serving-state.js';
-import { StorageError } from './storage-error.js';
 import { UsageActor } from './usage-actor.js';
 import { SessionStore } from './session-store.js';
 import { ClusterNode } from './cluster/cluster-node.js';
 import type { ClusterQueue } from './cluster/cluster-queue.js';
 import { foreignTargetsOf } from './cluster/foreign-targets.js';
-import type { Recovered } from './recover.js';
-import type { ProjectState } from '../domain/project-state.js';
-import type { ProjectModel } from './project-model.js';
 import type { ServiceModel } from './service-model.js';
 import { AddonDeliveries } from './addon-deliveries.js';
 import { DEFAULT_DELIVERY_SETTINGS } from './registry-options.js';
-import { LocalSingletonWork, type SingletonWork } from './singleton-work.js';
-import { LeasedSingletonWork } from './cluster/leased-work.js';
 
 /** The lock across nodes that a segment's delete or move holds alone and strategy writes naming segments share. */
 const SEGMENT_REFERENCES = 'segment-references';
@@ -63,8 +54,11 @@ export class Registry {
   serviceUnavailable: UnavailableError | null = null;
   /** Hooks the metrics set; the actors and the store call them after each batch and snapshot. */
   readonly observers: RegistryObservers = {};
-  /** This node's part among several on one store: the global order, other nodes' commits, the snapshot lease. */
-  private readonly node: ClusterNode;
+  /**
+   * This node's part among several on one store: the global order, other nodes' commits, the snapshot lease,
+   * waits for a revision or a catch-up (`reached`, `freshen`), where singleton work runs (`singletonWork`).
+   */
+  readonly node: ClusterNode;
   /** The mailbox of rules that span the service and projects: user deletion, membership, project creation (one at a time across nodes). */
   readonly access: ClusterQueue;
   /** Every committed batch, after it is on disk, and the service's revision (see `CommittedFeed`). */
@@ -74,6 +68,8 @@ export class Registry {
   /** The mailbox of segment writes: one create, update or delete at a time (src/use-cases/segments.use-cases.ts). */
   readonly segmentWrites: ClusterQueue;
   private readonly fences = new SegmentFences();
+  /** How projects come to be served and stop being served. */
+  private readonly lifecycle: ProjectLifecycle;
   // Assigned in open(), before any use; the service model looks projects up through this registry.
   service!: ServiceActor;
   private serviceModel!: ServiceModel;
@@ -100,8 +96,12 @@ export class Registry {
     this.feed = feed;
     this.node = new ClusterNode(store.shared, options.log, foreignTargetsOf({
       store, projects: this.projects, service: () => this.service, serviceModel: () => this.serviceModel,
-      projectModel: (id) => this.modelOf(id), serve: (id, model, recovered) => this.serve(id, model, recovered),
-    }));
+      projectModel: (id) => this.lifecycle.modelOf(id), serve: (id, model, recovered) => this.lifecycle.serve(id, model, recovered),
+    }), feed);
+    this.lifecycle = new ProjectLifecycle({
+      store, projects: this.projects, limits, fences: this.fences, sequencer: this.node.sequencer, options: () => this.options,
+      service: () => this.service, serviceWritable: () => !this.serviceUnavailable,
+    });
     this.access = this.node.queue('access');
     this.tagWrites = this.node.queue('tags');
     this.segmentWrites = this.node.queue('segments');
@@ -164,13 +164,13 @@ export class Registry {
       this.options.log.error({ key: unavailable instanceof CorruptRecordError ? unavailable.key : undefined }, `service NOT fully recovered, served READ-ONLY: ${reason}`);
     }
     this.notices.push(...recovered.notices);
-    const projects = await recoverProjects(this.store, (id) => this.modelOf(id));
+    const projects = await recoverProjects(this.store, (id) => this.lifecycle.modelOf(id));
     this.notices.push(...projects.notices);
     for (const [id, error] of projects.unavailable) this.unavailable.set(id, error);
     // One process: the revision is the sum of every log's sequence number (`CommittedFeed`).
     let revision = recovered.seq;
     for (const { id, model: projectModel, recovered: project } of projects.served) {
-      this.serve(id, projectModel, project);
+      this.lifecycle.serve(id, projectModel, project);
       revision += project.seq;
     }
     this.feed.startAt(head ?? revision);
@@ -190,7 +190,7 @@ export class Registry {
     for (const id of projects.deleted) {
       this.projects.deletingStarted(id);
       try {
-        await this.purgeProject(id, 'system');
+        await this.lifecycle.purge(id, 'system');
         this.projects.deletingDone(id);
       } catch (error) {
         this.options.log.error({ project: id, err: error }, `removing the data of deleted project "${id}" failed; the next start tries again`);
@@ -214,113 +214,19 @@ export class Registry {
     return this.projects.find(id);
   }
 
-  /**
-   * Creates a project: the id is reserved at once (so concurrent creates of one id get one winner), and the
-   * registration key is written in the same batch as the project's first log record.
-   */
-  async createProject(meta: ProjectMeta, by: string): Promise<Decision<ProjectEvent, ProjectMeta>> {
-    if (this.projects.taken(meta.id)) return refuse(fail('NameExistsError', `A project with id "${meta.id}" already exists`));
-    if (this.projects.stored >= this.limits.projects) {
-      return refuse(fail('ExceedsLimitError', overLimit('The number of projects', this.limits.projects, LIMIT_VARIABLES.projects)));
-    }
-    const model = this.modelOf(meta.id);
-    const actor: ProjectActor = new CommandActor({ store: this.store, model, state: emptyProject(meta.id), seq: 0, options: this.options, sequencer: this.node.sequencer, firstOps: [projectRegistration(meta)] });
-    this.projects.serve(meta.id, actor);
-    try {
-      return await actor.send({ type: 'project.create', meta }, by);
-    } catch (error) {
-      this.projects.forget(meta.id);
-      // The disk may still write it: keep the id held until it tells, then serve the project if it did.
-      if (error instanceof StorageError && error.outcome) this.projects.holdUntil(meta.id, actor, error.outcome);
-      throw error;
-    }
+  /** Creates a project, its id reserved at once (`ProjectLifecycle.create`). */
+  createProject(meta: ProjectMeta, by: string): Promise<Decision<ProjectEvent, ProjectMeta>> {
+    return this.lifecycle.create(meta, by);
   }
 
-  /**
-   * Deletes a project (docs/api-decisions.md "Projects and environments"): its mailbox decides it (refused
-   * while it has active flags) and records the deletion; then the project stops being served, its keys are
-   * removed and the service forgets it (tokens scoped to it alone, its segments). Run it in {@link access}.
-   * A stop between the record and the removal is finished at the next start.
-   */
-  async deleteProject(id: string, by: string): Promise<Decision<ProjectEvent, string[]>> {
-    const found = this.find(id);
-    if (!found.ok) return refuse(found.error);
-    const actor = found.value;
-    const decision = await actor.send({ type: 'project.delete' }, by);
-    if (!decision.ok) return decision;
-    // The deletion is on disk: from here the project is not served, whatever happens to the clean-up.
-    this.projects.forget(id);
-    this.projects.deletingStarted(id);
-    try {
-      // Commands queued behind the delete are refused (the project is deleted); a running snapshot must end before its keys go.
-      await actor.retire();
-      await this.purgeProject(id, by);
-      this.projects.deletingDone(id);
-    } catch (error) {
-      // The id stays reserved (its old keys are still there) until the next start finishes the clean-up.
-      this.options.log.error({ project: id, err: error }, `project "${id}" is deleted, but removing its data failed; the next start finishes it`);
-    }
-    return decision;
-  }
-
-  /**
-   * The clean-up of a deleted project: the service forgets it (tokens scoped to it alone, its segments), then
-   * every key of the project goes, registration first (without it the rest is never read). Both steps may be
-   * repeated: a start after a stop in between runs them again.
-   */
-  async purgeProject(id: string, by: string): Promise<void> {
-    if (!this.serviceUnavailable) await this.service.send({ type: 'project.forget', project: id }, by);
-    await this.store.writeInSlices(await projectKeyDeletions(this.store, id), { sync: true });
+  /** Deletes a project and removes its data (`ProjectLifecycle.delete`). Run it in {@link access}. */
+  deleteProject(id: string, by: string): Promise<Decision<ProjectEvent, string[]>> {
+    return this.lifecycle.delete(id, by);
   }
 
   /** Whether other nodes write to this store too (PostgreSQL): revisions clients show may be ahead of this node's. */
   get shared(): boolean {
     return this.store.shared !== null;
-  }
-
-  /**
-   * Resolves true once this node has applied `revision` (a client showed it: it read a node further along),
-   * reading what is new at once, or false after `waitMs` if it has not by then. Immediate on LevelDB.
-   */
-  reached(revision: number, waitMs: number): Promise<boolean> {
-    if (this.feed.revision >= revision || !this.store.shared) return Promise.resolve(this.feed.revision >= revision);
-    void this.node.sequencer.catchUp().catch(() => undefined);
-    return this.feed.reached(revision, waitMs);
-  }
-
-  /**
-   * Where work only one node does runs (addon deliveries, scheduled changes): here, on one process; on a store
-   * several nodes share, on the node holding the work's lease, taken over when that node dies.
-   */
-  singletonWork(): SingletonWork {
-    return this.store.shared ? new LeasedSingletonWork(this.store.shared, this.options.log) : new LocalSingletonWork();
-  }
-
-  /**
-   * On a store several nodes share: resolves once this node has applied what any node committed before the
-   * call, or after `waitMs`, or at once when the node has lost the database (then it answers from memory).
-   * Never rejects; immediate on LevelDB.
-   */
-  async freshen(waitMs: number): Promise<void> {
-    const shared = this.store.shared;
-    if (!shared || shared.contact().lostSince !== null) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.node.sequencer.catchUp().catch(() => undefined),
-      new Promise<void>((resolve) => { timer = setTimeout(resolve, waitMs); }),
-    ]);
-    clearTimeout(timer);
-  }
-
-  /** Test seam: this node stops following other nodes' commits (notifications, head reads) until the returned function is called; it catches up only when asked (a write, a fresh read). */
-  deafen(): () => void {
-    this.node.stop();
-    return () => this.node.follow();
-  }
-
-  /** Test seam: this node stops applying other nodes' records until the returned function is called. */
-  holdFollowing(): () => void {
-    return this.node.sequencer.hold();
   }
 
   /** Where the data lives, safe to print: `leveldb <directory>` or `postgres <host:port/database>` (no credentials). */
@@ -385,23 +291,6 @@ export class Registry {
   past(project: string): Result<ProjectPast> {
     const found = this.find(project);
     return found.ok ? ok(pastOf(found.value, this.store, this.pastCheckpoints)) : failed(found.error);
-  }
-
-  /** The model of project `id`'s actor. */
-  private modelOf(id: string): ProjectModel {
-    return projectModel(id, this.limits, this.lookupsOf(id));
-  }
-
-  /** Serves project `id` from what recovery rebuilt (at start, or one another node created). */
-  private serve(id: string, model: ProjectModel, recovered: Recovered<ProjectState>): ProjectActor {
-    const actor: ProjectActor = new CommandActor({ store: this.store, model, state: recovered.state, seq: recovered.seq, options: this.options, sequencer: this.node.sequencer, snapshotBytes: recovered.snapshotBytes });
-    this.projects.serve(id, actor);
-    return actor;
-  }
-
-  /** What project `id` looks up in the service while deciding (`project-lookups.ts`). */
-  private lookupsOf(id: string): ProjectLookups {
-    return projectLookups(id, () => this.service.state, this.fences);
   }
 
   /** Writes the last interval of usage, finishes queued commands, writes a snapshot of every actor, and closes the store. */

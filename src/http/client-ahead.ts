@@ -36,7 +36,7 @@ export function aheadOfNode(deps: AppDeps, revision: number | null | undefined):
  * @example if (aheadOfNode(deps, presented) && !(await caughtUpWith(deps, presented))) return answerWith(c, null, 304);
  */
 export function caughtUpWith(deps: AppDeps, revision: number): Promise<boolean> {
-  return deps.registry.reached(revision, deps.config.nodes.catchUpWaitMs);
+  return deps.registry.node.reached(revision, deps.config.nodes.catchUpWaitMs);
 }
 
 /**

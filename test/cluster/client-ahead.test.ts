@@ -29,7 +29,7 @@ const enabledIn = (body: { features: { name: string; enabled: boolean }[] }) => 
 
 test('a node behind the client answers "no change" to its poll, its delta and its stream, then serves the change once it has it', async () => {
   const { a, b, token } = await setUp({ NODE_CATCH_UP_WAIT_MS: '0' });
-  const release = b.registry.holdFollowing();
+  const release = b.registry.node.sequencer.hold();
   expect((await a.json('POST', `${FEATURES}/f/environments/development/on`)).status).toBe(200);
   const onA = await a.json('GET', '/api/client/features', undefined, { token });
   expect(enabledIn(onA.body)).toBe(true);
@@ -61,7 +61,7 @@ test('a browser SDK (frontend API) and an OFREP provider ahead of their node hea
   const frontend = (await a.json('POST', '/api/admin/api-tokens', { tokenName: 'web', type: 'frontend', environment: 'development', projects: ['*'] })).body.secret as string;
   const client = (await a.json('POST', '/api/admin/api-tokens', { tokenName: 'ofrep', type: 'client', environment: 'development', projects: ['*'] })).body.secret as string;
   await expect.poll(() => b.registry.feed.revision).toBe(a.registry.feed.revision);
-  const release = b.registry.holdFollowing();
+  const release = b.registry.node.sequencer.hold();
   expect((await a.json('POST', `${FEATURES}/f/environments/development/on`)).status).toBe(200);
   const toggles = await a.json('GET', '/api/frontend?userId=1', undefined, { token: frontend });
   expect(toggles.body.toggles.map((t: { name: string }) => t.name)).toEqual(['f']);
@@ -81,7 +81,7 @@ test('a browser SDK (frontend API) and an OFREP provider ahead of their node hea
 
 test('with the default wait, a poll showing a newer revision is answered once the node has caught up', async () => {
   const { a, b, token } = await setUp({});
-  const release = b.registry.holdFollowing();
+  const release = b.registry.node.sequencer.hold();
   expect((await a.json('POST', `${FEATURES}/f/environments/development/on`)).status).toBe(200);
   const etag = (await a.req('GET', '/api/client/features', undefined, { token })).headers.get('etag')!;
   const answer = b.req('GET', '/api/client/features', undefined, { token, headers: { 'if-none-match': etag } });

@@ -18,7 +18,7 @@ test('a write answered on one node is in the next admin read on another, even wh
   const [a, b] = current.nodes as [Harness, Harness];
   const token = (await a.json('POST', '/api/admin/api-tokens', { tokenName: 'sdk', type: 'client', environment: 'development', projects: ['*'] })).body.secret as string;
   await expect.poll(() => b.registry.feed.revision).toBe(a.registry.feed.revision);
-  const resume = b.registry.deafen();
+  const resume = b.registry.node.deafen();
   expect((await a.json('POST', FEATURES, { name: 'fresh', description: 'v1' })).status).toBe(201);
   // b has not heard of it: its SDK answer (which never waits for the database) does not have it yet...
   expect((await b.json('GET', '/api/client/features', undefined, { token })).body.features).toEqual([]);

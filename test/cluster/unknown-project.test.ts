@@ -21,7 +21,7 @@ async function twoNodes(): Promise<[Harness, Harness]> {
 
 test('a write into a project another node just created waits for this node to learn it, then succeeds', async () => {
   const [a, b] = await twoNodes();
-  const release = b.registry.holdFollowing();
+  const release = b.registry.node.sequencer.hold();
   expect((await a.json('POST', '/api/admin/projects', { id: 'fresh', name: 'Fresh' })).status).toBe(201);
   expect(b.registry.project('fresh')).toBeUndefined();
   const created = b.json('POST', '/api/admin/projects/fresh/features', { name: 'first' });
@@ -34,7 +34,7 @@ test('a write into a project another node just created waits for this node to le
 
 test('a flag another node just created is found by a route that names the flag alone', async () => {
   const [a, b] = await twoNodes();
-  const release = b.registry.holdFollowing();
+  const release = b.registry.node.sequencer.hold();
   expect((await a.json('POST', '/api/admin/projects/default/features', { name: 'tagged' })).status).toBe(201);
   const tagged = b.json('POST', '/api/admin/features/tagged/tags', { type: 'simple', value: 'team-a' });
   release();

@@ -69,7 +69,7 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
   const open = async () => {
     const registry = await Registry.open({ dataDir, database: config.database ?? undefined, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits, usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs, contactTimeoutMs: config.nodes.contactTimeoutMs, writeGate: seams.writeGate, sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes, addons: config.addons });
     // Addon deliveries run where a test asks for them, as `flagpole start` runs them (on one node of several).
-    if (seams.deliver) registry.deliveries.start(registry.singletonWork());
+    if (seams.deliver) registry.deliveries.start(registry.node.singletonWork());
     if (config.authType === 'api-token' && !registry.serviceUnavailable) {
       await ensureAdminTokens(registry, tokenHasher, [ADMIN_TOKEN]);
       await ensureFrontendTokens(registry, tokenHasher, config.initFrontendApiTokens);

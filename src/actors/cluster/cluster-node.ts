@@ -2,6 +2,9 @@ import { decode } from '../../../snapshots/codec.js';
 import type { LogRecord } from '../../../snapshots/records.js';
 import type { Lease, SharedLog, SharedRow } from '../../../snapshots/shared-log.js';
 import type { Logger } from '../../log.js';
+import type { CommittedFeed } from '../committed-feed.js';
+import { LocalSingletonWork, type SingletonWork } from '../singleton-work.js';
+import { LeasedSingletonWork } from './leased-work.js';
 import { ClusterQueue } from './cluster-queue.js';
 import { LogGapError } from './log-gap-error.js';
 import { Sequencer } from './sequencer.js';
@@ -43,7 +46,7 @@ export class ClusterNode {
   private unsubscribe: (() => void) | null = null;
   private poll: NodeJS.Timeout | null = null;
 
-  constructor(private readonly shared: SharedLog | null, private readonly log: Logger, private readonly targets: ForeignTargets) {
+  constructor(private readonly shared: SharedLog | null, private readonly log: Logger, private readonly targets: ForeignTargets, private readonly feed: CommittedFeed) {
     this.sequencer = new Sequencer({
       shared,
       applyForeign: (row) => this.apply(row),
@@ -89,6 +92,45 @@ export class ClusterNode {
     this.unsubscribe = null;
     if (this.poll) clearInterval(this.poll);
     this.poll = null;
+  }
+
+  /**
+   * Resolves true once this node has applied `revision` (a client showed it: it read a node further along),
+   * reading what is new at once, or false after `waitMs` if it has not by then. Immediate on LevelDB.
+   */
+  reached(revision: number, waitMs: number): Promise<boolean> {
+    if (this.feed.revision >= revision || !this.shared) return Promise.resolve(this.feed.revision >= revision);
+    void this.sequencer.catchUp().catch(() => undefined);
+    return this.feed.reached(revision, waitMs);
+  }
+
+  /**
+   * On a store several nodes share: resolves once this node has applied what any node committed before the
+   * call, or after `waitMs`, or at once when the node has lost the database (then it answers from memory).
+   * Never rejects; immediate on LevelDB.
+   */
+  async freshen(waitMs: number): Promise<void> {
+    if (!this.shared || this.shared.contact().lostSince !== null) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.sequencer.catchUp().catch(() => undefined),
+      new Promise<void>((resolve) => { timer = setTimeout(resolve, waitMs); }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * Where work only one node does runs (addon deliveries, scheduled changes): here, on one process; on a store
+   * several nodes share, on the node holding the work's lease, taken over when that node dies.
+   */
+  singletonWork(): SingletonWork {
+    return this.shared ? new LeasedSingletonWork(this.shared, this.log) : new LocalSingletonWork();
+  }
+
+  /** Test seam: this node stops following other nodes' commits (notifications, head reads) until the returned function is called; it catches up only when asked (a write, a fresh read). */
+  deafen(): () => void {
+    this.stop();
+    return () => this.follow();
   }
 
   /** Applies one record another node committed to its scope's actor, in order. */

@@ -44,7 +44,7 @@ export function authorize(route: RouteSpec, deps: AppDeps): Step {
     // Several nodes: a project or flag made a moment ago on another node (a load balancer sent the next request
     // here) is learnt by catching up with the database once, before a 404 is answered.
     if (!found.ok && found.error.kind === 'NotFoundError' && deps.registry.shared) {
-      return deps.registry.freshen(deps.config.nodes.catchUpWaitMs).then(() => allow(c, route, deps, params, projectOf(route, deps, params)));
+      return deps.registry.node.freshen(deps.config.nodes.catchUpWaitMs).then(() => allow(c, route, deps, params, projectOf(route, deps, params)));
     }
     allow(c, route, deps, params, found);
   };

@@ -14,7 +14,7 @@ const SDK_READS: ReadonlySet<Permission> = new Set<Permission>(['CLIENT_API', 'F
  * @example if (freshReadsFor(route, deps)) steps.push(freshReads(deps));
  */
 export function freshReads(deps: AppDeps): Step {
-  return () => deps.registry.freshen(deps.config.nodes.catchUpWaitMs);
+  return () => deps.registry.node.freshen(deps.config.nodes.catchUpWaitMs);
 }
 
 /** Whether `route` is a read that {@link freshReads} applies to on this installation. */
