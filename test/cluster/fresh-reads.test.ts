@@ -30,3 +30,21 @@ test('a write answered on one node is in the next admin read on another, even wh
   expect((await b.json('GET', `${FEATURES}/fresh`)).body.description).toBe('v2');
   resume();
 });
+
+test('a token or a user made on one node is known at once on another that has not heard of it yet', async () => {
+  current = await cluster(2);
+  const [a, b] = current.nodes as [Harness, Harness];
+  await expect.poll(() => b.registry.feed.revision).toBe(a.registry.feed.revision);
+  const resume = b.registry.node.deafen();
+  try {
+    const admin = (await a.json('POST', '/api/admin/api-tokens', { tokenName: 'script', type: 'admin' })).body.secret as string;
+    const listed = await b.json('GET', '/api/admin/projects', undefined, { token: admin });
+    expect(listed.status).toBe(200);
+    const created = await a.json('POST', '/api/admin/user-admin', { username: 'ops', password: 'tulip-harbour-88', rootRole: 1 });
+    expect(created.status).toBe(201);
+    const signedIn = await b.req('POST', '/auth/simple/login', { username: 'ops', password: 'tulip-harbour-88' }, { token: null });
+    expect(signedIn.status).toBe(200);
+  } finally {
+    resume();
+  }
+});

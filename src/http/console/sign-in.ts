@@ -13,8 +13,11 @@ import { setSessionCookie } from './cookies.js';
 /**
  * Runs one sign-in attempt within the sign-in limits (`withinSignInLimits`): a password attempt counts against
  * the address and the account the name resolves to (username or email alike), a token attempt the address only.
+ * On a store several nodes share, the node first catches up with what any node committed.
  */
-export function attemptSignIn<T>(c: Context<AppEnv>, deps: AppDeps, username: string | undefined, attempt: () => Promise<Result<T>>): Promise<Result<T>> {
+export async function attemptSignIn<T>(c: Context<AppEnv>, deps: AppDeps, username: string | undefined, attempt: () => Promise<Result<T>>): Promise<Result<T>> {
+  // Several nodes: a user, password or token set a moment ago on another node is known here first.
+  await deps.registry.node.freshen(deps.config.nodes.catchUpWaitMs);
   return withinSignInLimits(c, deps, { account: username === undefined ? undefined : signInAccount(deps.registry, username), password: username !== undefined }, attempt);
 }
 

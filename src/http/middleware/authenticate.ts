@@ -53,7 +53,16 @@ export function authenticate(route: RouteSpec, deps: AppDeps): Step {
       c.set('principal', ticketCallerOf(c.req.query('ticket'), deps));
       return;
     }
-    const caller = callerOf(c.req.header('authorization'), deps);
+    let caller: Principal | Promise<Principal>;
+    try {
+      caller = callerOf(c.req.header('authorization'), deps);
+    } catch (error) {
+      if (!deps.registry.shared) throw error;
+      // Several nodes: a token made a moment ago on another node is known once this node has caught up.
+      return deps.registry.node.freshen(deps.config.nodes.catchUpWaitMs).then(async () => {
+        c.set('principal', await callerOf(c.req.header('authorization'), deps));
+      });
+    }
     if (!(caller instanceof Promise)) {
       c.set('principal', caller);
       return;
