@@ -2,7 +2,7 @@
  * A read of the admin API or a console page on one node shows every write another node answered before it;
  * the SDKs' reads carry their revision instead (client-ahead.test.ts).
  */
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { cluster, type Cluster } from '../helpers/cluster.js';
 import type { Harness } from '../helpers/harness.js';
 
@@ -47,4 +47,17 @@ test('a token or a user made on one node is known at once on another that has no
   } finally {
     resume();
   }
+});
+
+test('a burst of unknown tokens costs the database a few reads of its head, not one per request', async () => {
+  current = await cluster(2);
+  const [, b] = current.nodes as [Harness, Harness];
+  // The real shared log, counted (store is private to the registry: reached for, not replaced).
+  const shared = (b.registry as unknown as { store: { shared: { head: () => Promise<number> } } }).store.shared;
+  const head = vi.spyOn(shared, 'head');
+  const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => b.req('GET', '/api/admin/projects', undefined, { token: `*:*.no-such-token-${i}` })));
+  expect(answers.map((r) => r.status)).toEqual(Array(100).fill(401));
+  // One read already running when the burst came, and the one every later request shares.
+  expect(head.mock.calls.length).toBeLessThanOrEqual(5);
+  head.mockRestore();
 });

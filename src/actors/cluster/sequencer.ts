@@ -49,6 +49,8 @@ export class Sequencer {
   private draining = false;
   private again = false;
   private held = 0;
+  private headRead: Promise<number> | null = null;
+  private nextHeadRead: Promise<number> | null = null;
 
   constructor(private readonly parts: SequencerParts, start: number) {
     this.applied = start;
@@ -130,15 +132,36 @@ export class Sequencer {
    * before the call is then in this node's state. Immediate without a shared log.
    */
   async catchUp(): Promise<void> {
-    const shared = this.parts.shared;
-    if (!shared) return;
-    const head = await shared.head();
+    if (!this.parts.shared) return;
+    const head = await this.headAfterNow();
     if (head <= this.applied) return;
     await new Promise<void>((resolve, reject) => {
       this.caughtUp.push({ upTo: head, resolve, reject });
       this.committed(head);
       this.kick();
     });
+  }
+
+  /**
+   * The store's head, read by a query that starts after this call: callers meanwhile share the next read, so
+   * at most one head query runs at a time, whatever the number of callers (a burst of unknown tokens costs
+   * the database one query per round trip, not one per request).
+   */
+  private headAfterNow(): Promise<number> {
+    if (this.headRead === null) return this.readHead();
+    this.nextHeadRead ??= this.headRead.catch(() => undefined).then(() => {
+      this.nextHeadRead = null;
+      return this.readHead();
+    });
+    return this.nextHeadRead;
+  }
+
+  private readHead(): Promise<number> {
+    const read = this.parts.shared!.head();
+    this.headRead = read;
+    const done = () => { if (this.headRead === read) this.headRead = null; };
+    read.then(done, done);
+    return read;
   }
 
   private kick(): void {
