@@ -256,6 +256,6 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
 
   app.notFound(notFound);
   app.onError(onError);
-  return Object.assign(app, { fastPaths: fastPathsOf(routes, deps), prepare: () => prepareTables(deps), warm: () => warmUp(deps) });
+  return Object.assign(app, { fastPaths: fastPathsOf(routes, deps), prepare: () => prepareTables(deps), warm: () => warmUp(deps), staleness: () => registry.node.staleness() });
 }
 

@@ -83,8 +83,6 @@ export class Registry {
   pastCheckpoints!: PastCheckpoints;
   /** The actors' options, with the hooks that report their commits to the feed and the observers. */
   private readonly options: ActorOptions;
-  /** On a shared store: how long without the database makes this node unhealthy (`DATABASE_CONTACT_TIMEOUT_MS`). */
-  private contactTimeoutMs = DEFAULT_CONTACT_TIMEOUT_MS;
 
   private constructor(
     /** The store (LevelDB or PostgreSQL): the actors write it, through this registry; nothing else touches it. */
@@ -125,7 +123,7 @@ export class Registry {
     const store = await openStore({ dataDir: options.dataDir, database: options.database }, { gate: options.writeGate });
     try {
       const registry = new Registry(store, base, options.limits ?? DEFAULT_LIMITS, new CommittedFeed(0, options.feedHistory ?? DEFAULT_HISTORY_BOUNDS));
-      registry.contactTimeoutMs = options.contactTimeoutMs ?? DEFAULT_CONTACT_TIMEOUT_MS;
+      registry.node.contactTimeoutMs = options.contactTimeoutMs ?? DEFAULT_CONTACT_TIMEOUT_MS;
       await registry.recover(options.initEnvironments);
       registry.usage = await UsageActor.open(store, registry.feed, {
         flushMs: options.usageFlushMs ?? 10_000,
@@ -246,7 +244,7 @@ export class Registry {
       writeTimeoutMs: this.options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS,
       serviceReadOnly: this.service.readOnlyReason,
       unavailable: this.unavailable,
-      contact: this.store.shared ? { contact: this.store.shared.contact(now), timeoutMs: this.contactTimeoutMs, now } : undefined,
+      contact: this.store.shared ? { contact: this.store.shared.contact(now), timeoutMs: this.node.contactTimeoutMs, now } : undefined,
     });
   }
 

@@ -13,6 +13,8 @@ export type FastPaths = (req: IncomingMessage, res: ServerResponse) => boolean |
 export interface ServedApp {
   fetch(request: Request, env: unknown): Response | Promise<Response>;
   readonly fastPaths?: FastPaths | undefined;
+  /** A `Warning` every answer carries now (a node cut off from the shared database), or null. */
+  readonly staleness?: (() => string | null) | undefined;
 }
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -20,7 +22,11 @@ type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 /** The fast paths of the app served at the moment, then, if none answered, node-server's listener (Hono). */
 function withFastPaths(app: () => ServedApp, honoListener: Listener): Listener {
   return (req, res) => {
-    const answered = app().fastPaths?.(req, res) ?? false;
+    const served = app();
+    const stale = served.staleness?.() ?? null;
+    // Set before either side writes: Node merges it into the head Hono or a fast path writes.
+    if (stale !== null) res.setHeader('warning', stale);
+    const answered = served.fastPaths?.(req, res) ?? false;
     if (answered === true) return;
     if (answered === false) return honoListener(req, res);
     answered.then((done) => { if (!done) honoListener(req, res); }, () => honoListener(req, res));

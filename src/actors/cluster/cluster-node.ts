@@ -2,6 +2,7 @@ import { decode } from '../../../snapshots/codec.js';
 import type { LogRecord } from '../../../snapshots/records.js';
 import type { Lease, SharedLog, SharedRow } from '../../../snapshots/shared-log.js';
 import type { Logger } from '../../log.js';
+import { DEFAULT_CONTACT_TIMEOUT_MS } from '../registry-options.js';
 import type { CommittedFeed } from '../committed-feed.js';
 import { LocalSingletonWork, type SingletonWork } from '../singleton-work.js';
 import { LeasedSingletonWork } from './leased-work.js';
@@ -43,6 +44,8 @@ export class ClusterNode {
   readonly sequencer: Sequencer;
   /** Whose holder writes snapshots and trims logs; absent on LevelDB (this node always does). */
   readonly snapshotLease: Lease | undefined;
+  /** How long without the database makes this node unhealthy and its answers stale (`DATABASE_CONTACT_TIMEOUT_MS`). */
+  contactTimeoutMs = DEFAULT_CONTACT_TIMEOUT_MS;
   private unsubscribe: (() => void) | null = null;
   private poll: NodeJS.Timeout | null = null;
 
@@ -117,6 +120,16 @@ export class ClusterNode {
       new Promise<void>((resolve) => { timer = setTimeout(resolve, waitMs); }),
     ]);
     clearTimeout(timer);
+  }
+
+  /**
+   * What every answer says while this node is cut off from the database past {@link contactTimeoutMs} (its
+   * state may be older than other nodes'): a `Warning` header's value; null while in contact, and on LevelDB.
+   */
+  staleness(now = Date.now()): string | null {
+    const silentMs = this.shared ? now - this.shared.contact(now).lastContact : 0;
+    if (silentMs <= this.contactTimeoutMs) return null;
+    return `110 flagpole "Response is Stale: no contact with the database for ${Math.round(silentMs / 1000)} s, other nodes may hold newer changes"`;
   }
 
   /**

@@ -118,7 +118,11 @@ describe('one node cut off from the database', () => {
         // Asked directly, the cut node refuses writes and still answers reads.
         const refused = await create(cut.base, `${mode}-on-the-cut-node`);
         expect(refused.status, JSON.stringify(refused.body)).toBe(503);
-        expect((await site.call(cut.base, 'GET', `${FEATURES}/before`)).status).toBe(200);
+        // Its reads say they may be stale (admin API and the SDK poll's fast path alike).
+        const read = await site.call(cut.base, 'GET', `${FEATURES}/before`);
+        expect(read.status).toBe(200);
+        expect(read.headers.get('warning')).toMatch(/^110 flagpole "Response is Stale: no contact with the database for \d+ s/);
+        expect((await site.call(cut.base, 'GET', '/api/client/features', undefined, { token: E2E_CLIENT_TOKEN })).headers.get('warning')).toMatch(/^110 /);
         expect((await site.call(cut.base, 'GET', '/health/reads')).status).toBe(200);
       } finally {
         link.heal();
@@ -131,6 +135,7 @@ describe('one node cut off from the database', () => {
       // The write refused on the cut node was not made.
       expect(names).not.toContain(`${mode}-on-the-cut-node`);
       expect((await create(cut.base, `${mode}-after`)).status).toBe(201);
+      expect((await site.call(cut.base, 'GET', `${FEATURES}/before`)).headers.get('warning')).toBeNull();
     }, 120_000);
   }
 });
