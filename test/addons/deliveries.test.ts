@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { harness, type Harness } from '../helpers/harness.js';
 import { receiver, type Receiver } from '../helpers/receiver.js';
+import { untilState } from '../helpers/wait.js';
 
 const FAST = { UNLEASH_ALLOW_LIST_INTEGRATION: '127.0.0.1', ADDON_RETRY_FIRST_MS: '10', ADDON_RETRY_MAX_MS: '40' };
 
@@ -163,7 +164,7 @@ describe('durability', () => {
     const r = await listening(() => ({ status: 500 }));
     const id = await webhook(r);
     await createFlag('a');
-    await expect.poll(async () => (await logOf(id, 1))[0]?.attempt ?? 0, { timeout: 20_000 }).toBeGreaterThan(230);
+    await expect.poll(async () => (await logOf(id, 1))[0]?.attempt ?? 0, untilState()).toBeGreaterThan(230);
     const page = async (offset: number) => (await h.json('GET', `/api/admin/addons/${id}/events?limit=100&offset=${offset}`)).body.integrationEvents.length;
     await r.down();
     await expect.poll(async () => [await page(100), await page(199), await page(200)]).toEqual([100, 1, 0]);

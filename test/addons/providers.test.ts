@@ -7,6 +7,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { harness, type Harness } from '../helpers/harness.js';
 import { receiver, type Received, type Receiver } from '../helpers/receiver.js';
+import { untilState } from '../helpers/wait.js';
 
 const URL_ = 'https://flags.example.com';
 const FLAG = 'igxx-main';
@@ -51,7 +52,7 @@ test('a flag\'s life reaches every addon, an event at a time', async () => {
   const all = () => Object.values(r);
   /** Waits until every receiver has had `n` events (two requests an event for Slack: two channels). */
   const delivered = async (n: number) => {
-    await expect.poll(() => all().map((x) => x.received.length), { timeout: 20_000 }).toEqual(all().map((x) => (x === r['slack'] ? 2 * n : n)));
+    await expect.poll(() => all().map((x) => x.received.length), untilState()).toEqual(all().map((x) => (x === r['slack'] ? 2 * n : n)));
   };
   const ok = async (method: string, path: string, body?: unknown) => {
     const res = await h.json(method, path, body);

@@ -6,6 +6,7 @@ import { afterEach, expect, test } from 'vitest';
 import { BUILT_MAIN, ROOT } from '../helpers/built.js';
 import { freePort } from '../helpers/net.js';
 import { receiver, type Receiver } from '../helpers/receiver.js';
+import { CHILD_PROCESS_TEST_MS, START_TIMEOUT_MS, untilState } from '../helpers/wait.js';
 
 /**
  * The real server, killed with SIGKILL while an addon's receiver is failing and events are pending, then started
@@ -49,7 +50,7 @@ async function start(dataDir: string): Promise<Server> {
   await expect.poll(async () => {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output.join('')}`);
     return fetch(`${url}/health`).then((r) => r.ok, () => false);
-  }, { timeout: 20_000, interval: 50 }).toBe(true);
+  }, { timeout: START_TIMEOUT_MS, interval: 50 }).toBe(true);
   return { child, url, output };
 }
 
@@ -74,7 +75,7 @@ test('events pending for a failing receiver survive a kill -9 and are all delive
     acknowledged.push(name);
   }
   // The receiver has refused some attempts already: the events are pending, not delivered.
-  await expect.poll(() => hook!.received.length).toBeGreaterThan(2);
+  await expect.poll(() => hook!.received.length, untilState()).toBeGreaterThan(2);
   const exited = new Promise((resolve) => first.child.once('exit', resolve));
   first.child.kill('SIGKILL');
   await exited;
@@ -82,7 +83,7 @@ test('events pending for a failing receiver survive a kill -9 and are all delive
   up = true;
   const second = await start(dataDir);
   const delivered = () => [...new Set(hook!.received.map((x) => (x.json as { featureName: string }).featureName))];
-  await expect.poll(delivered, { timeout: 20_000 }).toEqual(acknowledged);
+  await expect.poll(delivered, untilState()).toEqual(acknowledged);
   // Each event keeps its id across the restart: a receiver can drop the duplicates at-least-once brings.
   const ids = new Map<string, Set<number>>();
   for (const x of hook.received) {
@@ -92,4 +93,4 @@ test('events pending for a failing receiver survive a kill -9 and are all delive
   expect([...ids.values()].every((set) => set.size === 1)).toBe(true);
   second.child.kill('SIGTERM');
   await new Promise((resolve) => second.child.once('exit', resolve));
-});
+}, CHILD_PROCESS_TEST_MS); // two starts of the service as a child process

@@ -2,8 +2,12 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { vi } from 'vitest';
 import { untilState } from './wait.js';
 
-/** Event streams never end by themselves: a close answers everything else, then cuts them. */
-const isStream = (req: IncomingMessage): boolean => String(req.headers.accept ?? '').includes('text/event-stream');
+/**
+ * Event streams never end by themselves: a close answers everything else, then cuts them. A stream is asked
+ * for by its Accept header, or by its path alone (an OFREP provider's `/ofrep/v1/events` sends none).
+ */
+const isStream = (req: IncomingMessage): boolean =>
+  String(req.headers.accept ?? '').includes('text/event-stream') || /\/(events|streaming)(\?|$)/.test(req.url ?? '');
 
 /**
  * A close for a test's HTTP server that treats its clients as a real stop would: no new connections, every
