@@ -25,6 +25,7 @@ import type { SummaryCache } from './summary-cache.js';
 import type { FeatureSearch } from '../queries/search.query.js';
 import type { FlagTable } from '../queries/flag-table.query.js';
 import type { ConsoleDeps } from './console/console-deps.js';
+import type { ReadForm } from './console/forms/form.js';
 
 /** What every route handler may use; built once per app, no globals. */
 export interface AppDeps {
@@ -78,8 +79,10 @@ export interface AppEnv {
     actor: ProjectActor | undefined;
     /** On `authentication: 'session'` routes: the session that authenticated the request. */
     session: ConsoleSession | undefined;
-    /** On page routes with a body: the form's fields as sent (`_csrf` included). */
-    form: Record<string, string> | undefined;
+    /** On page routes with a body: the form's fields as sent, dot paths nested (`_csrf` included). */
+    sent: Record<string, unknown> | undefined;
+    /** On page routes with a declared form: its draft, and its value or the error refusing it. */
+    form: ReadForm | undefined;
   };
 }
 

@@ -8,7 +8,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import * as v from 'valibot';
 import type { Registry } from '../actors/registry.js';
-import { fail } from '../domain/errors.js';
+import { fail, failAt } from '../domain/errors.js';
 import type { ProjectState } from '../domain/project-state.js';
 import { failed, ok, type Result } from '../domain/result.js';
 import type { Flag } from '../domain/types.js';
@@ -42,7 +42,7 @@ export class FlagTable {
     const id = state.meta.id;
     const connected = new Set(state.meta.environments);
     const unknown = query.enabled.find((f) => !connected.has(f.environment));
-    if (unknown) return failed(fail('ValidationError', `"enabled": project "${id}" has no environment "${unknown.environment}"`));
+    if (unknown) return failed(failAt('ValidationError', 'enabled', `project "${id}" has no environment "${unknown.environment}"`));
     const environments = this.environmentsOf(state);
     const names = environments.map((e) => e.name);
 

@@ -36,7 +36,10 @@ function sameOrigin(c: Context, deps: AppDeps): boolean {
 }
 
 /** The token the request carries: the `X-CSRF-Token` header, else the form's `_csrf` field. */
-const sentToken = (c: Context<AppEnv>): string | undefined => c.req.header('x-csrf-token') ?? c.get('form')?.['_csrf'];
+const sentToken = (c: Context<AppEnv>): string | undefined => {
+  const field = c.get('sent')?.['_csrf'];
+  return c.req.header('x-csrf-token') ?? (typeof field === 'string' ? field : undefined);
+};
 
 /** The token a session's pages carry, or the sign-in forms' one for `nonce`. */
 export function expectedToken(c: Context<AppEnv>, deps: AppDeps, mode: 'session' | 'pre-session'): string | undefined {

@@ -15,7 +15,8 @@ import { frameOf, renderPage, safeNext } from './render.js';
 import type { BulkPermissions } from './views/flags/bulk-bar.js';
 import type { RowNote, RowPermissions } from './views/flags/flag-row.js';
 import { tableUrl } from './views/flags/flag-urls.js';
-import type { NewFlagRefusal } from './views/flags/new-flag-form.js';
+import type { NewFlagDraft } from './forms/flag-table.forms.js';
+import type { Refusal } from './forms/form.js';
 import { ProjectFlagsPage } from './views/flags/project-flags-page.js';
 
 const DEFAULT_QUERY = v.parse(FlagTableQuerySchema, {});
@@ -69,7 +70,8 @@ export interface TablePageExtras {
   search?: URLSearchParams;
   notice?: { kind: 'error' | 'done'; message: string } | undefined;
   notes?: ReadonlyMap<string, RowNote>;
-  newFlag?: NewFlagRefusal;
+  /** A refused new-flag form, shown open. */
+  newFlag?: Refusal<NewFlagDraft>;
 }
 
 /** The project's page for this request. */
@@ -90,7 +92,7 @@ export function tablePage(c: Context<AppEnv>, deps: AppDeps, actor: ProjectActor
   return renderPage(c, (
     <ProjectFlagsPage frame={frameOf(c, deps)} project={{ id: meta.id, name: meta.name, description: meta.description || null }}
       query={query} page={page.value} now={now} may={may} notice={notice} notes={extras.notes} newFlag={extras.newFlag} />
-  ), extras.status ?? (state.error ? 400 : 200));
+  ), extras.status ?? (state.error ? 400 : undefined));
 }
 
 /**

@@ -1,30 +1,34 @@
 import { bodyLimit } from 'hono/body-limit';
-import type * as v from 'valibot';
 import { apiError } from '../errors.js';
 import { honoStep } from '../middleware/body.js';
-import { validateBody } from '../middleware/validate.js';
 import type { AppDeps, Step } from '../route.js';
+import { readForm, type PageForm } from './forms/form.js';
 
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
 
 /**
- * The body steps of a page route: bound its size (413, `BODY_LIMIT`), read it as a form (415 for anything
- * else), keep every field as sent (`c.get('form')`, for the CSRF step) and validate the fields against the
- * route's schema (400, read by the handler as `call.body`). A route without a schema takes any fields.
- * `limit` is `BODY_LIMIT` unless the route takes an import (`IMPORT_BODY_LIMIT`).
+ * The body steps of a page route: bound its size (413, `BODY_LIMIT`, or `IMPORT_BODY_LIMIT` for an import), read
+ * it once as a form (415 for anything else, 400 for a form that cannot be parsed): the fields as sent
+ * (`c.get('sent')`, dot paths nested: the CSRF step reads `_csrf` there), then the page's form read and validated
+ * (`c.get('form')`: the draft, and the value or the error; a refusal is the page's to show, not an error page).
  */
-export function formBodySteps(schema: v.GenericSchema | undefined, deps: AppDeps, limit: number = deps.config.bodyLimit): Step[] {
-  const validate = schema ? validateBody(schema) : undefined;
+export function formBodySteps(form: PageForm | undefined, limit: number): Step[] {
   return [
     honoStep(bodyLimit({ maxSize: limit, onError: () => { throw apiError('PayloadTooLarge', `The form is larger than ${limit} bytes`); } })),
     async (c) => {
       const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       if (!FORM_TYPES.includes(type)) throw apiError('ContentTypeError', 'A console form is sent as application/x-www-form-urlencoded or multipart/form-data');
-      const parsed = await c.req.parseBody();
-      const form: Record<string, string> = Object.create(null) as Record<string, string>;
-      for (const [name, value] of Object.entries(parsed)) if (typeof value === 'string') form[name] = value;
-      c.set('form', form);
-      validate?.(c, form);
+      let sent: Record<string, unknown>;
+      try {
+        sent = await c.req.parseBody({ all: true, dot: true });
+      } catch {
+        throw apiError('ValidationError', 'The form could not be read: send it again from its page');
+      }
+      c.set('sent', sent);
+      if (form) c.set('form', await readForm(form, sent, c.req.valid('param' as never) ?? {}));
     },
   ];
 }
+
+/** AppDeps' limit for a page's form. */
+export const formLimit = (deps: AppDeps, bodyLimitKind: 'import' | undefined): number => (bodyLimitKind === 'import' ? deps.config.importBodyLimit : deps.config.bodyLimit);

@@ -7,7 +7,8 @@
  */
 import * as v from 'valibot';
 import { formatIssues } from '../../schemas/issues.js';
-import { PlaygroundBodySchema, type RequestContext } from '../../schemas/frontend.schema.js';
+import { PlaygroundBodySchema, readContext, type RequestContext } from '../../schemas/frontend.schema.js';
+import { refusalOf, type Refusal } from './forms/form.js';
 
 /** The context fields the form always shows, in this order; every other context field is a property. */
 export const STANDARD_FIELDS = ['appName', 'userId', 'sessionId', 'remoteAddress', 'currentTime'] as const;
@@ -79,20 +80,29 @@ export function playgroundUrl(form: PlaygroundForm, change: { page?: number } = 
   return `/playground?${search}`;
 }
 
-/** A refusal of the form: the API's message and the form field it names (`environment`, `appName`, `properties.region`, ...), or null. */
-export interface PlaygroundRefusal {
-  field: string | null;
-  message: string;
+/**
+ * The field of the form a path names: `environment`, `projects` (any of them), a context field (`context.userId`,
+ * `context.properties.region`: the property's own input).
+ */
+function fieldOf(path: string): string | undefined {
+  const [head, field, property] = path.split('.');
+  if (head === 'environment' || head === 'projects') return head;
+  if (head !== 'context' || field === undefined) return undefined;
+  return field === 'properties' ? property : field;
 }
 
-/** The field of the form an API message names: `"environment": ...`, `"context": "appName" ...`, `"projects.0": ...`. */
-function fieldOf(message: string): string | null {
-  const path = /^"([^"]+)"/.exec(message)?.[1];
-  if (path === 'environment' || path?.startsWith('projects')) return path === 'environment' ? 'environment' : 'projects';
-  if (path === 'context') return /^"context":\s+"([^"]+)"/.exec(message)?.[1] ?? null;
-  if (path?.startsWith('context.')) return path.slice('context.'.length);
-  return null;
-}
+/**
+ * The playground's form as its refusals name it. The API's schema reports a context's issue at `context` (its
+ * message names the field): where in the context is what reading it says, else its missing `appName`.
+ */
+const playgroundOf = (context: Record<string, unknown>) => ({
+  name: 'playground',
+  field: (path: string) => {
+    if (path !== 'context') return fieldOf(path);
+    const read = readContext(context);
+    return fieldOf(read.ok ? 'context.appName' : read.path);
+  },
+});
 
 /** What the page evaluates: one API body per environment, all checked. */
 export interface PlaygroundRequest {
@@ -105,7 +115,7 @@ export interface PlaygroundRequest {
  * The request the form stands for, checked as the API checks its body (per environment, which refuses a
  * context without `appName`); or the first refusal.
  */
-export function requestOf(form: PlaygroundForm): { ok: true; request: PlaygroundRequest } | { ok: false; refusal: PlaygroundRefusal } {
+export function requestOf(form: PlaygroundForm): { ok: true; request: PlaygroundRequest } | { ok: false; refusal: Refusal<PlaygroundForm> } {
   const context: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(form.fields)) if (value !== '') context[name] = value;
   context['properties'] = { ...form.properties };
@@ -114,10 +124,7 @@ export function requestOf(form: PlaygroundForm): { ok: true; request: Playground
   for (const environment of form.environments.length === 0 ? [undefined] : form.environments) {
     // No environment chosen: the key is absent from the body, as from a body that names none.
     const parsed = v.safeParse(PlaygroundBodySchema, environment === undefined ? { projects, context } : { environment, projects, context });
-    if (!parsed.success) {
-      const { message } = formatIssues(parsed.issues);
-      return { ok: false, refusal: { field: fieldOf(message), message } };
-    }
+    if (!parsed.success) return { ok: false, refusal: refusalOf(playgroundOf(context), { kind: 'ValidationError', ...formatIssues(parsed.issues) }, form) };
     checked = parsed.output.context;
   }
   return { ok: true, request: { environments: form.environments, projects, context: checked! } };

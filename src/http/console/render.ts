@@ -6,13 +6,14 @@ import type { AppDeps, AppEnv } from '../route.js';
 import type { Frame, Viewer } from './layout.js';
 
 /**
- * A rendered page as the answer: the doctype and the markup (hono/jsx escapes every value it is given). The
- * page headers (CSP) were set by the route's first step.
+ * A rendered page as the answer: the doctype and the markup (hono/jsx escapes every value it is given), with
+ * `status`, or the one already set (a refused form's). The page headers (CSP) were set by the route's first step.
  *
  * @example return renderPage(c, <Layout title="Projects" {...frameOf(c, deps)}>...</Layout>);
  */
-export function renderPage(c: Context, page: unknown, status = 200): Response {
-  return c.html(`<!DOCTYPE html>${String(page)}`, status as 200);
+export function renderPage(c: Context, page: unknown, status?: number): Response {
+  const html = `<!DOCTYPE html>${String(page)}`;
+  return status === undefined ? c.html(html) : c.html(html, status as 200);
 }
 
 /** How the header names a principal. */

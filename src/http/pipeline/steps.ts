@@ -1,5 +1,6 @@
 import { csrfStep } from '../console/csrf.js';
-import { formBodySteps } from '../console/form-body.js';
+import { formBodySteps, formLimit } from '../console/form-body.js';
+import { declaredPage } from '../console/page.js';
 import { pageHeaders } from '../console/page-headers.js';
 import { authenticate } from '../middleware/authenticate.js';
 import { authorize, refuseTokenWithoutPermission } from '../middleware/authorize.js';
@@ -28,7 +29,7 @@ export function pipelineOf(route: RouteSpec, deps: AppDeps): Step[] {
   if (route.query) steps.push(validateSync('query', route.query));
   if (!open) steps.push(authorize(route, deps));
   const writes = route.method !== 'get';
-  if (route.page && writes) steps.push(...formBodySteps(route.body, deps, route.bodyLimit === 'import' ? deps.config.importBodyLimit : deps.config.bodyLimit));
+  if (route.page && writes) steps.push(...formBodySteps(declaredPage(route)?.form, formLimit(deps, route.bodyLimit)));
   else if (route.body) steps.push(...bodySteps(route, route.body, deps));
   const csrf = route.csrf ?? (route.page && writes ? (route.authentication === 'session' ? 'session' : 'pre-session') : undefined);
   if (csrf) steps.push(csrfStep(csrf, deps));

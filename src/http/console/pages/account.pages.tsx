@@ -5,27 +5,27 @@
  * shown once, in the answer to the POST that made it), and signing out of every session of theirs.
  */
 import type { Context } from 'hono';
-import * as v from 'valibot';
 import type { Principal } from '../../../auth/permissions.js';
 import type { User } from '../../../domain/service-state.js';
 import { personalTokens, roleById } from '../../../queries/access.query.js';
-import { CreatePersonalTokenSchema } from '../../../schemas/access.schema.js';
-import { DoneQuerySchema, fieldNamed } from '../../../schemas/admin-pages.schema.js';
+import type { Result } from '../../../domain/result.js';
+import { DoneQuerySchema } from '../../../schemas/admin-pages.schema.js';
 import { looseObject, nonEmptyString } from '../../../schemas/common.schema.js';
-import { formatIssues } from '../../../schemas/issues.js';
 import { changeOwnPassword } from '../../../use-cases/passwords.use-cases.js';
 import { checkPassword, endEverySessionOf } from '../../../use-cases/sessions.use-cases.js';
 import { createPersonalToken, revokeToken } from '../../../use-cases/tokens.use-cases.js';
 import { ApiError } from '../../errors.js';
-import { defineRoute, type AppDeps, type AppEnv, type RouteSpec } from '../../route.js';
+import type { AppDeps, AppEnv } from '../../route.js';
 import { clearSessionCookie } from '../cookies.js';
+import { OwnPasswordForm, PersonalTokenForm } from '../forms/account.forms.js';
+import { buttonForm } from '../forms/flag.forms.js';
+import type { Refusal } from '../forms/form.js';
+import { definePage } from '../page.js';
 import { frameOf, renderPage } from '../render.js';
 import { attemptSignIn, openSession } from '../sign-in.js';
 import { AccountPage } from '../views/account/account-page.js';
-import type { PageError } from '../views/flag/form-parts.js';
 import { SecretOnce } from '../views/tokens/secret-once.js';
 
-const PAGE = { status: 200, description: 'An HTML page' };
 const REDIRECT = { status: 303, description: 'Back to the page, with a confirmation' };
 
 /** `/account/tokens/:id/revoke`: a personal token's listing id. */
@@ -40,7 +40,7 @@ function userOf(principal: Principal): User {
   return principal.user;
 }
 
-function accountPage(c: Context<AppEnv>, deps: AppDeps, principal: Principal, options: { status?: number; done?: string | undefined; refused?: PageError; secret?: string } = {}): Response {
+function accountPage(c: Context<AppEnv>, deps: AppDeps, principal: Principal, options: { status?: number; done?: string | undefined; refused?: Refusal<unknown>; secret?: string } = {}): Response {
   const user = userOf(principal);
   const role = roleById(user.rootRole);
   const secret = options.secret
@@ -51,67 +51,59 @@ function accountPage(c: Context<AppEnv>, deps: AppDeps, principal: Principal, op
     <AccountPage frame={frameOf(c, deps)} user={user} roleName={role.ok ? role.value.name : 'User'} hasPassword={Object.hasOwn(deps.registry.service.state.passwords, String(user.id))}
       tokens={personalTokens(deps.registry, user.id)} notice={options.done !== undefined && Object.hasOwn(NOTICES, options.done) ? NOTICES[options.done] : undefined}
       refused={options.refused} secret={secret} />
-  ), options.status ?? 200);
+  ), options.status);
 }
 
-const formOf = (c: Context<AppEnv>): Record<string, string> => c.get('form') ?? {};
+/** The account page again with a refused form. */
+const refusedOnAccount = ({ c, deps, principal }: { c: Context<AppEnv>; deps: AppDeps; principal: Principal }, refusal: Refusal<unknown>) => accountPage(c, deps, principal, { refused: refusal });
 
-export const accountPages: RouteSpec[] = [
-  defineRoute({
-    method: 'get', path: '/account', tag: 'Console', permission: 'OWN_ACCOUNT', authentication: 'session', page: true,
-    summary: 'The signed-in person\'s own page', query: DoneQuerySchema, success: PAGE,
+/** A refusal of the password form the page makes itself, about one of its fields. */
+const passwordRefusal = (kind: 'ValidationError' | 'TooManyRequests', field: string, message: string): Result<never> => ({ ok: false, error: { kind, message, path: field } });
+
+export const accountPages = [
+  definePage({
+    method: 'get', path: '/account', permission: 'OWN_ACCOUNT', query: DoneQuerySchema, summary: 'The signed-in person\'s own page',
     handle: ({ c, deps, principal, query }) => accountPage(c, deps, principal, { done: query.done }),
   }),
-  defineRoute({
+  definePage({
     // The page's own address: a reload of the answer (a GET) shows the page, never the secret again.
-    method: 'post', path: '/account', tag: 'Console', permission: 'OWN_ACCOUNT', authentication: 'session', page: true,
+    method: 'post', path: '/account', permission: 'OWN_ACCOUNT', form: PersonalTokenForm,
     summary: 'Create a personal access token (its secret shown once)', success: { status: 201, description: 'The page with the token\'s secret' },
-    handle: async ({ c, deps, principal }) => {
-      const user = userOf(principal);
-      const values = { description: (formOf(c)['description'] ?? '').trim(), expiresAt: (formOf(c)['expiresAt'] ?? '').trim() };
-      const refuse = (status: number, message: string) =>
-        accountPage(c, deps, principal, { status, refused: { form: 'token', field: fieldNamed(message, ['description', 'expiresAt']), message, values } });
-      const parsed = v.safeParse(CreatePersonalTokenSchema, {
-        description: values.description, ...(values.expiresAt === '' ? {} : { expiresAt: /^\d{4}-\d{2}-\d{2}$/.test(values.expiresAt) ? `${values.expiresAt}T23:59:59Z` : values.expiresAt }),
-      });
-      if (!parsed.success) return refuse(400, formatIssues(parsed.issues).message);
-      const made = await createPersonalToken(deps.registry, deps.tokenHasher, { userId: user.id, ...parsed.output }, principal);
-      if (!made.ok) return refuse(400, made.error.message);
-      return accountPage(c, deps, principal, { status: 201, secret: made.value.secret });
+    handle: async ({ c, deps, form, principal }) => {
+      const made = await createPersonalToken(deps.registry, deps.tokenHasher, { userId: userOf(principal).id, ...form }, principal);
+      return made.ok ? accountPage(c, deps, principal, { status: 201, secret: made.value.secret }) : made;
     },
+    refused: refusedOnAccount,
   }),
-  defineRoute({
-    method: 'post', path: '/account/tokens/:id/revoke', tag: 'Console', permission: 'OWN_ACCOUNT', authentication: 'session', page: true,
-    summary: 'Revoke one of the person\'s own personal access tokens', params: TokenIdParamsSchema, success: REDIRECT,
-    handle: async ({ c, deps, params, principal }) => {
-      const revoked = await revokeToken(deps.registry, { id: params.id, userId: userOf(principal).id }, principal);
-      if (!revoked.ok) return accountPage(c, deps, principal, { status: 404, refused: { form: 'revoke', field: null, message: revoked.error.message, values: {} } });
-      return c.redirect('/account?done=revoked', 303);
-    },
+  definePage({
+    method: 'post', path: '/account/tokens/:id/revoke', permission: 'OWN_ACCOUNT', params: TokenIdParamsSchema, form: buttonForm('revoke'),
+    summary: 'Revoke one of the person\'s own personal access tokens', success: REDIRECT,
+    handle: ({ deps, params, principal }) => revokeToken(deps.registry, { id: params.id, userId: userOf(principal).id }, principal),
+    done: () => '/account?done=revoked',
+    refused: refusedOnAccount,
   }),
-  defineRoute({
-    method: 'post', path: '/account/password', tag: 'Console', permission: 'OWN_ACCOUNT', authentication: 'session', page: true,
+  definePage({
+    method: 'post', path: '/account/password', permission: 'OWN_ACCOUNT', form: OwnPasswordForm,
     summary: 'Change the person\'s own password (the current one first, when they have one)', success: REDIRECT,
-    handle: async ({ c, deps, principal }) => {
+    handle: async ({ c, deps, form, principal }) => {
       const user = userOf(principal);
-      const form = formOf(c);
-      const refuse = (status: number, field: string | null, message: string) => accountPage(c, deps, principal, { status, refused: { form: 'password', field, message, values: {} } });
       if (Object.hasOwn(deps.registry.service.state.passwords, String(user.id))) {
         const name = user.username ?? user.email ?? '';
-        const checked = await attemptSignIn(c, deps, name, () => checkPassword(deps.registry, { username: name, password: form['currentPassword'] ?? '' }));
-        if (!checked.ok) return refuse(checked.error.kind === 'TooManyRequests' ? 429 : 400, 'currentPassword', checked.error.kind === 'TooManyRequests' ? checked.error.message : 'This is not your current password');
+        const checked = await attemptSignIn(c, deps, name, () => checkPassword(deps.registry, { username: name, password: form.currentPassword }));
+        if (!checked.ok) return checked.error.kind === 'TooManyRequests' ? passwordRefusal('TooManyRequests', 'currentPassword', checked.error.message) : passwordRefusal('ValidationError', 'currentPassword', 'This is not your current password');
       }
-      const password = form['password'] ?? '';
-      if (password !== (form['confirmPassword'] ?? '')) return refuse(400, 'confirmPassword', 'The two new passwords differ');
-      const changed = await changeOwnPassword(deps.registry, { password }, principal);
-      if (!changed.ok) return refuse(400, 'password', changed.error.message.replace(/^"password": /, 'The password '));
+      if (form.password !== form.confirmPassword) return passwordRefusal('ValidationError', 'confirmPassword', 'The two new passwords differ');
+      const changed = await changeOwnPassword(deps.registry, { password: form.password }, principal);
+      if (!changed.ok) return changed;
       // The new password ended every session of the old one, this one too: a password session starts again.
       if (principal.kind === 'user' && principal.tokenName === 'session') await openSession(c, deps, { kind: 'password', user });
-      return c.redirect('/account?done=password', 303);
+      return changed;
     },
+    done: () => '/account?done=password',
+    refused: refusedOnAccount,
   }),
-  defineRoute({
-    method: 'post', path: '/account/sessions/end', tag: 'Console', permission: 'OWN_ACCOUNT', authentication: 'session', page: true,
+  definePage({
+    method: 'post', path: '/account/sessions/end', permission: 'OWN_ACCOUNT', form: buttonForm('sessions'),
     summary: 'Sign out everywhere: every console session of the person ends, this one included', success: { status: 303, description: 'To the sign-in page' },
     handle: async ({ c, deps, principal }) => {
       await endEverySessionOf(deps.registry, userOf(principal).id);

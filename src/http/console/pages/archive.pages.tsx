@@ -10,13 +10,14 @@ import { flagById } from '../../../queries/flags.query.js';
 import { FeatureParamsSchema } from '../../../schemas/params.schema.js';
 import { INSIGHT_PAGE_SIZE, ListPageQuerySchema } from '../../../schemas/insight-pages.schema.js';
 import { deleteArchivedFlags, reviveFlags } from '../../../use-cases/flags.use-cases.js';
-import { apiError, STATUS } from '../../errors.js';
-import { defineRoute, type AppDeps, type AppEnv, type RouteSpec } from '../../route.js';
+import { apiError } from '../../errors.js';
+import type { AppDeps, AppEnv } from '../../route.js';
 import { mayIn } from '../flag-table-page.js';
+import { BackForm } from '../forms/flag-table.forms.js';
+import type { Refusal } from '../forms/form.js';
+import { definePage } from '../page.js';
 import { frameOf, renderPage, safeNext } from '../render.js';
 import { ArchivePage, DeleteConfirmPage } from '../views/archive/archive-page.js';
-
-const PAGE = { status: 200, description: 'An HTML page' };
 
 /** The fixed confirmations of `?done=` (never a text from the address). */
 const DONE = { revived: 'Flag revived: it is off in every environment.', deleted: 'Flag deleted.' } as const;
@@ -27,8 +28,8 @@ function backTo(raw: string | undefined): string {
   return safe === '/archive' || safe.startsWith('/archive?') ? safe : '/archive';
 }
 
-/** The archive page for this request (`q` and `page` from `back` after a refused post). */
-function archiveAnswer(c: Context<AppEnv>, deps: AppDeps, search: URLSearchParams, status = 200, error?: string): Response {
+/** The archive page for this request (`q` and `page` from `back` after a refused post, at its status). */
+function archiveAnswer(c: Context<AppEnv>, deps: AppDeps, search: URLSearchParams, error?: string): Response {
   const q = search.get('q')?.trim() || undefined;
   const page = Math.max(1, Number(search.get('page')) || 1);
   const done = search.get('done');
@@ -37,35 +38,35 @@ function archiveAnswer(c: Context<AppEnv>, deps: AppDeps, search: URLSearchParam
     const actor = deps.registry.project(projectId);
     return actor !== undefined && mayIn(c, actor, 'DELETE_FEATURE');
   };
-  return renderPage(c, <ArchivePage frame={frameOf(c, deps)} q={q} page={archivePage(deps.registry, { q, page }, INSIGHT_PAGE_SIZE)} mayRemove={mayRemove} notice={notice} />, status);
+  return renderPage(c, <ArchivePage frame={frameOf(c, deps)} q={q} page={archivePage(deps.registry, { q, page }, INSIGHT_PAGE_SIZE)} mayRemove={mayRemove} notice={notice} />);
 }
 
 /** Back to the archive page the form was sent from, with a fixed confirmation. */
-function doneRedirect(c: Context<AppEnv>, back: string, done: keyof typeof DONE): Response {
+function doneUrl(back: string, done: keyof typeof DONE): string {
   const url = new URL(back, 'http://console');
   url.searchParams.set('done', done);
-  return c.redirect(`${url.pathname}${url.search}`, 303);
+  return `${url.pathname}${url.search}`;
 }
 
-export const archivePages: RouteSpec[] = [
-  defineRoute({
-    method: 'get', path: '/archive', tag: 'Console', permission: 'READ', authentication: 'session', page: true,
-    summary: 'The archived flags of every project (search and page in the query string)', query: ListPageQuerySchema, success: PAGE,
+/** The archive page a form was sent from again, with the refusal's message. */
+const refusedOnArchive = ({ c, deps }: { c: Context<AppEnv>; deps: AppDeps }, refusal: Refusal<{ back: string }>) =>
+  archiveAnswer(c, deps, new URL(backTo(refusal.draft.back), 'http://console').searchParams, refusal.error.message);
+
+export const archivePages = [
+  definePage({
+    method: 'get', path: '/archive', permission: 'READ', query: ListPageQuerySchema, summary: 'The archived flags of every project (search and page in the query string)',
     handle: ({ c, deps }) => archiveAnswer(c, deps, new URL(c.req.url).searchParams),
   }),
-  defineRoute({
-    method: 'post', path: '/archive/:projectId/:featureName/revive', tag: 'Console', permission: 'DELETE_FEATURE', authentication: 'session', page: true,
-    summary: 'Revive an archived flag (from the archive)', params: FeatureParamsSchema, success: { status: 303, description: 'Back to the archive' },
-    handle: async ({ c, deps, params, principal }) => {
-      const back = backTo(c.get('form')?.['back']);
-      const revived = await reviveFlags(deps.registry, { projectId: params.projectId, features: [params.featureName] }, principal);
-      if (!revived.ok) return archiveAnswer(c, deps, new URL(back, 'http://console').searchParams, STATUS[revived.error.kind], revived.error.message);
-      return doneRedirect(c, back, 'revived');
-    },
+  definePage({
+    method: 'post', path: '/archive/:projectId/:featureName/revive', permission: 'DELETE_FEATURE', params: FeatureParamsSchema, form: BackForm,
+    summary: 'Revive an archived flag (from the archive)', success: { status: 303, description: 'Back to the archive' },
+    handle: ({ deps, params, principal }) => reviveFlags(deps.registry, { projectId: params.projectId, features: [params.featureName] }, principal),
+    done: (_, { form }) => doneUrl(backTo(form.back), 'revived'),
+    refused: refusedOnArchive,
   }),
-  defineRoute({
-    method: 'get', path: '/archive/:projectId/:featureName/delete', tag: 'Console', permission: 'DELETE_FEATURE', authentication: 'session', page: true,
-    summary: 'The confirmation page of deleting an archived flag', params: FeatureParamsSchema, success: PAGE, errors: ['NotFoundError'],
+  definePage({
+    method: 'get', path: '/archive/:projectId/:featureName/delete', permission: 'DELETE_FEATURE', params: FeatureParamsSchema, errors: ['NotFoundError'],
+    summary: 'The confirmation page of deleting an archived flag',
     handle: ({ c, deps, params, project }) => {
       const found = flagById(project().state, params.featureName);
       if (!found.ok || !found.value.archived) throw apiError('NotFoundError', `No archived flag "${params.featureName}" in project "${params.projectId}"`);
@@ -73,14 +74,11 @@ export const archivePages: RouteSpec[] = [
       return renderPage(c, <DeleteConfirmPage frame={frameOf(c, deps)} project={{ id: meta.id, name: meta.name }} flag={found.value.name} back={backTo(c.req.query('back'))} />);
     },
   }),
-  defineRoute({
-    method: 'post', path: '/archive/:projectId/:featureName/delete', tag: 'Console', permission: 'DELETE_FEATURE', authentication: 'session', page: true,
-    summary: 'Delete an archived flag for good (the confirmation page\'s form)', params: FeatureParamsSchema, success: { status: 303, description: 'Back to the archive' },
-    handle: async ({ c, deps, params, principal }) => {
-      const back = backTo(c.get('form')?.['back']);
-      const deleted = await deleteArchivedFlags(deps.registry, { projectId: params.projectId, features: [params.featureName] }, principal);
-      if (!deleted.ok) return archiveAnswer(c, deps, new URL(back, 'http://console').searchParams, STATUS[deleted.error.kind], deleted.error.message);
-      return doneRedirect(c, back, 'deleted');
-    },
+  definePage({
+    method: 'post', path: '/archive/:projectId/:featureName/delete', permission: 'DELETE_FEATURE', params: FeatureParamsSchema, form: BackForm,
+    summary: 'Delete an archived flag for good (the confirmation page\'s form)', success: { status: 303, description: 'Back to the archive' },
+    handle: ({ deps, params, principal }) => deleteArchivedFlags(deps.registry, { projectId: params.projectId, features: [params.featureName] }, principal),
+    done: (_, { form }) => doneUrl(backTo(form.back), 'deleted'),
+    refused: refusedOnArchive,
   }),
 ];

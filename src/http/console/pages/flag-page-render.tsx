@@ -2,13 +2,11 @@
 /**
  * The flag page as an answer: its model gathered from the same queries the API's flag routes read (the flag,
  * its project's environments, usage, segments, definitions, dependencies), what the viewer may do from the
- * permission table, and a refused form shown again with the API's message. Shared by the page's GET and its
- * form posts.
+ * permission table, and a refused form shown again with the API's messages (or a switch's offer). Shared by the
+ * page's GET and its form posts.
  */
 import type { Context } from 'hono';
 import { isAllowed, type Permission, type Principal } from '../../../auth/permissions.js';
-import type { IfMatch } from '../../../domain/commands.js';
-import type { DomainError } from '../../../domain/errors.js';
 import { strategyDefinitions } from '../../../queries/definitions.query.js';
 import { flagChildren, possibleParents } from '../../../queries/dependencies.query.js';
 import { flagById } from '../../../queries/flags.query.js';
@@ -16,16 +14,16 @@ import { allSegments } from '../../../queries/segments.query.js';
 import { tagTypes } from '../../../queries/tags.query.js';
 import { featureMetrics, flagSeen } from '../../../queries/usage.query.js';
 import { flagApplications } from '../../../queries/applications.query.js';
-import { apiError, STATUS } from '../../errors.js';
-import { etagOf, parseIfMatch } from '../../if-match.js';
+import type { SwitchOffer } from '../../../queries/switch-offer.query.js';
+import { apiError } from '../../errors.js';
+import { etagOf } from '../../if-match.js';
 import type { AppDeps, AppEnv } from '../../route.js';
 import { orderedEnvironments } from '../../views.js';
 import { frameOf, renderPage } from '../render.js';
-import type { StrategyDraft } from '../strategy-form-fields.js';
-import type { VariantDraft } from '../variant-form-fields.js';
+import type { Refusal } from '../forms/form.js';
+import type { PageCall } from '../page.js';
 import type { FlagPageModel } from '../views/flag/flag-model.js';
 import { FlagPage } from '../views/flag/flag-page.js';
-import type { PageError } from '../views/flag/form-parts.js';
 
 /** The path parameters every flag page route has. */
 export interface FlagPath {
@@ -43,14 +41,14 @@ export const NOTICES = {
 /** The path of a flag's page. */
 export const flagPath = (p: FlagPath): string => `/projects/${encodeURIComponent(p.projectId)}/features/${encodeURIComponent(p.featureName)}`;
 
-/** A 303 back to the flag page after a change, with its confirmation and the place to scroll to. */
-export function backToFlag(c: Context<AppEnv>, p: FlagPath, done: keyof typeof NOTICES, anchor = ''): Response {
-  return c.redirect(`${flagPath(p)}?done=${done}${anchor ? `#${anchor}` : ''}`, 303);
+/** Back to the flag page after a change (a 303's address), with its confirmation and the place to scroll to. */
+export function flagDone(p: FlagPath, done: keyof typeof NOTICES, anchor = ''): string {
+  return `${flagPath(p)}?done=${done}${anchor ? `#${anchor}` : ''}`;
 }
 
 const HOURS = 48;
 
-function model(c: Context<AppEnv>, deps: AppDeps, p: FlagPath, error: PageError | undefined): FlagPageModel {
+function model(c: Context<AppEnv>, deps: AppDeps, p: FlagPath, shown: Shown): FlagPageModel {
   const actor = c.get('actor');
   if (!actor) throw apiError('NotFoundError', `No project "${p.projectId}"`);
   const { state } = actor;
@@ -66,7 +64,7 @@ function model(c: Context<AppEnv>, deps: AppDeps, p: FlagPath, error: PageError 
   const done = c.req.query('done');
   return {
     frame: frameOf(c, deps),
-    project: { id: state.meta.id, name: state.meta.name, defaultStickiness: state.meta.defaultStickiness ?? 'default' },
+    project: { id: state.meta.id, name: state.meta.name, defaultStickiness: state.meta.defaultStickiness ?? 'default', defaultStrategies: Object.keys(state.meta.defaultStrategies) },
     flag,
     environments: orderedEnvironments(registry.service.state.environments, state.meta.environments).map((e) => ({
       name: e.name, type: e.type, state: flag.environments[e.name] ?? { enabled: false, strategies: [] }, lastSeenAt: seen.environments.get(e.name) ?? null,
@@ -87,40 +85,31 @@ function model(c: Context<AppEnv>, deps: AppDeps, p: FlagPath, error: PageError 
     },
     base: flagPath(p),
     ifMatch: etagOf(flag.version),
-    error,
+    error: shown.refusal,
+    offer: shown.offer,
     notice: done !== undefined && Object.hasOwn(NOTICES, done) ? NOTICES[done as keyof typeof NOTICES] : undefined,
   };
 }
 
-/** The flag page, with a refused form when there is one. */
-export function flagPage(c: Context<AppEnv>, deps: AppDeps, p: FlagPath, status = 200, error?: PageError): Response {
-  return renderPage(c, <FlagPage model={model(c, deps, p, error)} />, status);
+/** What a flag page shows besides the flag: a refused form, or the offer a switch came back with. */
+export interface Shown {
+  refusal?: Refusal<unknown> | undefined;
+  offer?: SwitchOffer | undefined;
+}
+
+/** The flag page, with a refused form or a switch's offer when there is one (at the status set, or `status`). */
+export function flagPage(c: Context<AppEnv>, deps: AppDeps, p: FlagPath, shown: Shown = {}, status?: number): Response {
+  return renderPage(c, <FlagPage model={model(c, deps, p, shown)} />, status);
 }
 
 /** What a form refused for a change made since the page was opened says (`PreconditionFailed`, the API's 412). */
 export const STALE_FORM = 'This flag was changed by someone else since you opened it; reload to see the change. Nothing was saved.';
 
 /**
- * The version a flag page's form was rendered from, as the API reads `If-Match` (`ifMatch`, see `Csrf`): the
- * use case refuses the write with `PreconditionFailed` when the flag changed since; absent, any version.
+ * A refused form of the flag page (`form` names it when its name depends on the path): the page again with the
+ * refusal under its form; a change made since the page was opened is said so, for the form as a whole.
  */
-export const formIfMatch = (c: Context<AppEnv>): IfMatch => parseIfMatch(c.get('form')?.['ifMatch']);
-
-/**
- * A refused form: the page again, its status the API's for that error, the message next to the field it names;
- * a change made since the page was opened is said so, for the form as a whole.
- */
-export function refusedForm(c: Context<AppEnv>, deps: AppDeps, p: FlagPath, refusal: { form: string; field: string | null; error: Pick<DomainError, 'kind' | 'message'>; draft?: StrategyDraft; variants?: VariantDraft[] }): Response {
-  const values = c.get('form') ?? {};
-  const { _csrf: _, ifMatch: __, ...sent } = values;
+export function refusedOnFlag(call: PageCall<FlagPath>, refusal: Refusal<unknown>, form = refusal.form): Response {
   const stale = refusal.error.kind === 'PreconditionFailed';
-  return flagPage(c, deps, p, STATUS[refusal.error.kind], {
-    form: refusal.form, field: stale ? null : refusal.field, message: stale ? STALE_FORM : refusal.error.message, values: sent, draft: refusal.draft, variants: refusal.variants,
-  });
-}
-
-/** The field a message names (`"type": ...` → `type`) when it is one of `fields`, else null. */
-export function namedField(message: string, fields: readonly string[]): string | null {
-  const path = /^"([^"]+)"/.exec(message)?.[1];
-  return path !== undefined && fields.includes(path) ? path : null;
+  return flagPage(call.c, call.deps, call.params, { refusal: stale ? { ...refusal, form, fields: {}, alert: STALE_FORM } : { ...refusal, form } });
 }

@@ -1,103 +1,84 @@
 /**
  * The strategy forms of a flag's page: add, edit (constraints included), delete, disable or enable, move up or
- * down, and copy from another environment. Each validates with the API's `StrategySchema` and calls the use
- * case the API's strategy route calls; a refusal shows the page again with the form as sent and the API's
- * message next to the field it names.
+ * down, and copy from another environment. The strategy form is declared once (`forms/strategy.form.ts`, the
+ * API's `StrategySchema`); each post calls the use case the API's strategy route calls, and a refusal shows the
+ * page again with the form as sent and the API's messages next to their fields.
  */
-import * as v from 'valibot';
-import type { Context } from 'hono';
-import type { StrategyInput } from '../../../domain/types.js';
+import type { StrategyParams } from '../../../schemas/params.schema.js';
+import { FeatureEnvironmentParamsSchema, StrategyParamsSchema } from '../../../schemas/params.schema.js';
 import { flagInEnvironment } from '../../../queries/flags.query.js';
-import { formatIssues } from '../../../schemas/issues.js';
-import { FeatureEnvironmentParamsSchema, StrategyParamsSchema, type FeatureEnvironmentParams } from '../../../schemas/params.schema.js';
-import { StrategySchema } from '../../../schemas/strategy.schema.js';
 import { addStrategy, copyStrategies, deleteStrategy, patchStrategy, setStrategySortOrder, updateStrategy } from '../../../use-cases/strategies.use-cases.js';
-import type { Result } from '../../../domain/result.js';
 import { apiError } from '../../errors.js';
-import { defineRoute, type AppDeps, type AppEnv, type RouteSpec } from '../../route.js';
-import { bodyOf, draftFromForm, fieldOfMessage } from '../strategy-form-fields.js';
-import { idOf } from '../views/flag/form-parts.js';
-import { backToFlag, formIfMatch, refusedForm } from './flag-page-render.js';
+import { inputOf } from '../../route.js';
+import { buttonForm, CopyForm, MoveForm } from '../forms/flag.forms.js';
+import { StrategyForm } from '../forms/strategy.form.js';
+import { definePage } from '../page.js';
+import { idOf } from '../views/form-parts.js';
+import { flagDone, refusedOnFlag } from './flag-page-render.js';
 
 const STRATEGIES = '/projects/:projectId/features/:featureName/environments/:environment/strategies';
 const BACK = { status: 303, description: 'Back to the flag page' };
-const page = { tag: 'Console', authentication: 'session', page: true } as const;
+const ACTION = buttonForm('strategy-action');
 
-/**
- * The strategy a form describes, validated by the API's schema, then written by `write`: a 303 back to the
- * environment, or the page again with the form as sent and the message next to its field.
- */
-async function saveStrategy(
-  c: Context<AppEnv>, deps: AppDeps, params: FeatureEnvironmentParams, form: string,
-  write: (strategy: StrategyInput) => Promise<Result<unknown>>, done: 'added' | 'saved',
-): Promise<Response> {
-  const draft = draftFromForm(c.get('form') ?? {});
-  const parsed = v.safeParse(StrategySchema, bodyOf(draft));
-  if (!parsed.success) {
-    const { message } = formatIssues(parsed.issues);
-    return refusedForm(c, deps, params, { form, field: fieldOfMessage(message), error: { kind: 'ValidationError', message }, draft });
-  }
-  const written = await write(parsed.output);
-  if (!written.ok) return refusedForm(c, deps, params, { form, field: fieldOfMessage(written.error.message), error: written.error, draft });
-  return backToFlag(c, params, done, idOf('env', params.environment));
-}
+/** Back to the environment's section of the flag page. */
+const toEnvironment = (done: 'added' | 'saved' | 'deleted' | 'moved' | 'copied') =>
+  (_: unknown, { params }: { params: { projectId: string; featureName: string; environment: string } }) => flagDone(params, done, idOf('env', params.environment));
 
-export const flagStrategyPages: RouteSpec[] = [
-  defineRoute({
-    ...page, method: 'post', path: STRATEGIES, permission: 'CREATE_FEATURE_STRATEGY', params: FeatureEnvironmentParamsSchema, success: BACK,
+/** The form of one strategy's buttons, as a refusal names it. */
+const actionOf = (p: StrategyParams) => `strategy-action:${p.environment}:${p.strategyId}`;
+
+export const flagStrategyPages = [
+  definePage({
+    method: 'post', path: STRATEGIES, permission: 'CREATE_FEATURE_STRATEGY', params: FeatureEnvironmentParamsSchema, form: StrategyForm, conditional: true, success: BACK,
     summary: 'Add a strategy to a flag in an environment',
-    handle: ({ c, deps, params, principal, registry }) =>
-      saveStrategy(c, deps, params, `strategy:${params.environment}:new`, (strategy) => addStrategy(registry, { ...params, strategy, ifMatch: formIfMatch(c) }, principal), 'added'),
+    handle: ({ registry, params, form, ifMatch, principal }) => addStrategy(registry, inputOf(params, { strategy: form, ifMatch }), principal),
+    done: toEnvironment('added'),
+    refused: (call, refusal) => refusedOnFlag(call, refusal, `strategy:${call.params.environment}:new`),
   }),
-  defineRoute({
-    ...page, method: 'post', path: `${STRATEGIES}/:strategyId`, permission: 'UPDATE_FEATURE_STRATEGY', params: StrategyParamsSchema, success: BACK,
+  definePage({
+    method: 'post', path: `${STRATEGIES}/:strategyId`, permission: 'UPDATE_FEATURE_STRATEGY', params: StrategyParamsSchema, form: StrategyForm, conditional: true, success: BACK,
     summary: 'Save a strategy (title, parameters, constraints, segments, variants, disabled)',
-    handle: ({ c, deps, params, principal, registry }) =>
-      saveStrategy(c, deps, params, `strategy:${params.environment}:${params.strategyId}`, (strategy) => updateStrategy(registry, { ...params, strategy, ifMatch: formIfMatch(c) }, principal), 'saved'),
+    handle: ({ registry, params, form, ifMatch, principal }) => updateStrategy(registry, inputOf(params, { strategy: form, ifMatch }), principal),
+    done: toEnvironment('saved'),
+    refused: (call, refusal) => refusedOnFlag(call, refusal, `strategy:${call.params.environment}:${call.params.strategyId}`),
   }),
-  defineRoute({
-    ...page, method: 'post', path: `${STRATEGIES}/:strategyId/delete`, permission: 'DELETE_FEATURE_STRATEGY', params: StrategyParamsSchema, success: BACK,
+  definePage({
+    method: 'post', path: `${STRATEGIES}/:strategyId/delete`, permission: 'DELETE_FEATURE_STRATEGY', params: StrategyParamsSchema, form: ACTION, conditional: true, success: BACK,
     summary: 'Delete a strategy',
-    handle: async ({ c, deps, params, principal, registry }) => {
-      const deleted = await deleteStrategy(registry, { ...params, ifMatch: formIfMatch(c) }, principal);
-      if (!deleted.ok) return refusedForm(c, deps, params, { form: `strategy-action:${params.environment}:${params.strategyId}`, field: null, error: deleted.error });
-      return backToFlag(c, params, 'deleted', idOf('env', params.environment));
-    },
+    handle: ({ registry, params, ifMatch, principal }) => deleteStrategy(registry, inputOf(params, { ifMatch }), principal),
+    done: toEnvironment('deleted'),
+    refused: (call, refusal) => refusedOnFlag(call, refusal, actionOf(call.params)),
   }),
-  ...(['disable', 'enable'] as const).map((action) => defineRoute({
-    ...page, method: 'post', path: `${STRATEGIES}/:strategyId/${action}`, permission: 'UPDATE_FEATURE_STRATEGY', params: StrategyParamsSchema, success: BACK,
+  ...(['disable', 'enable'] as const).map((action) => definePage({
+    method: 'post', path: `${STRATEGIES}/:strategyId/${action}`, permission: 'UPDATE_FEATURE_STRATEGY', params: StrategyParamsSchema, form: ACTION, conditional: true, success: BACK,
     summary: action === 'disable' ? 'Disable a strategy (kept, not evaluated)' : 'Enable a disabled strategy',
-    handle: async ({ c, deps, params, principal, registry }) => {
-      const changed = await patchStrategy(registry, { ...params, operations: [{ op: 'replace', path: '/disabled', value: action === 'disable' }], ifMatch: formIfMatch(c) }, principal);
-      if (!changed.ok) return refusedForm(c, deps, params, { form: `strategy-action:${params.environment}:${params.strategyId}`, field: null, error: changed.error });
-      return backToFlag(c, params, 'saved', idOf('env', params.environment));
-    },
+    handle: ({ registry, params, ifMatch, principal }) =>
+      patchStrategy(registry, inputOf(params, { operations: [{ op: 'replace' as const, path: '/disabled', value: action === 'disable' }], ifMatch }), principal),
+    done: toEnvironment('saved'),
+    refused: (call, refusal) => refusedOnFlag(call, refusal, actionOf(call.params)),
   })),
-  defineRoute({
-    ...page, method: 'post', path: `${STRATEGIES}/:strategyId/move`, permission: 'UPDATE_FEATURE_STRATEGY', params: StrategyParamsSchema, success: BACK,
+  definePage({
+    method: 'post', path: `${STRATEGIES}/:strategyId/move`, permission: 'UPDATE_FEATURE_STRATEGY', params: StrategyParamsSchema, form: MoveForm, conditional: true, success: BACK,
     summary: 'Move a strategy one place up (`direction=up`) or down in its environment',
-    handle: async ({ c, deps, params, principal, registry }) => {
-      const actor = c.get('actor');
-      const found = actor ? flagInEnvironment(actor.state, params.featureName, params.environment) : undefined;
-      if (!found?.ok) throw apiError('NotFoundError', found?.error.message ?? 'No such flag');
+    handle: ({ registry, params, form, ifMatch, principal, project }) => {
+      const found = flagInEnvironment(project().state, params.featureName, params.environment);
+      if (!found.ok) throw apiError('NotFoundError', found.error.message);
       const order = [...found.value.strategies].sort((a, b) => a.sortOrder - b.sortOrder).map((s) => s.id);
       const at = order.indexOf(params.strategyId);
       if (at < 0) throw apiError('NotFoundError', `No strategy "${params.strategyId}" in ${params.environment}`);
-      const to = c.get('form')?.['direction'] === 'up' ? at - 1 : at + 1;
+      const to = form.direction === 'up' ? at - 1 : at + 1;
       if (to >= 0 && to < order.length) [order[at], order[to]] = [order[to]!, order[at]!];
-      const moved = await setStrategySortOrder(registry, { ...params, order: order.map((id, sortOrder) => ({ id, sortOrder })), ifMatch: formIfMatch(c) }, principal);
-      if (!moved.ok) return refusedForm(c, deps, params, { form: `strategy-action:${params.environment}:${params.strategyId}`, field: null, error: moved.error });
-      return backToFlag(c, params, 'moved', idOf('env', params.environment));
+      return setStrategySortOrder(registry, inputOf(params, { order: order.map((id, sortOrder) => ({ id, sortOrder })), ifMatch }), principal);
     },
+    done: toEnvironment('moved'),
+    refused: (call, refusal) => refusedOnFlag(call, refusal, actionOf(call.params)),
   }),
-  defineRoute({
-    ...page, method: 'post', path: '/projects/:projectId/features/:featureName/environments/:environment/copy', permission: 'CREATE_FEATURE_STRATEGY',
-    params: FeatureEnvironmentParamsSchema, success: BACK,
+  definePage({
+    method: 'post', path: '/projects/:projectId/features/:featureName/environments/:environment/copy', permission: 'CREATE_FEATURE_STRATEGY',
+    params: FeatureEnvironmentParamsSchema, form: CopyForm, conditional: true, success: BACK,
     summary: 'Copy every strategy of another environment (`fromEnvironment`) to this one',
-    handle: async ({ c, deps, params, principal, registry }) => {
-      const copied = await copyStrategies(registry, { ...params, fromEnvironment: c.get('form')?.['fromEnvironment'] ?? '', ifMatch: formIfMatch(c) }, principal);
-      if (!copied.ok) return refusedForm(c, deps, params, { form: `copy:${params.environment}`, field: null, error: copied.error });
-      return backToFlag(c, params, 'copied', idOf('env', params.environment));
-    },
+    handle: ({ registry, params, form, ifMatch, principal }) => copyStrategies(registry, inputOf(params, form, { ifMatch }), principal),
+    done: toEnvironment('copied'),
+    refused: (call, refusal) => refusedOnFlag(call, refusal, `copy:${call.params.environment}`),
   }),
 ];

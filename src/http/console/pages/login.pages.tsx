@@ -5,17 +5,17 @@
  */
 import type { Context } from 'hono';
 import { loginCsrfToken } from '../../../auth/session-keys.js';
-import { LoginFormSchema, NextQuerySchema, TokenFormSchema } from '../../../schemas/console.schema.js';
+import { NextQuerySchema } from '../../../schemas/console.schema.js';
 import { checkPassword, checkToken, endSession } from '../../../use-cases/sessions.use-cases.js';
 import { sessionCallerOf } from '../../middleware/session-caller.js';
-import { defineRoute, type AppDeps, type AppEnv, type RouteSpec } from '../../route.js';
+import type { AppDeps, AppEnv } from '../../route.js';
 import { clearSessionCookie, ensureLoginNonce } from '../cookies.js';
+import { buttonForm } from '../forms/flag.forms.js';
+import { LoginForm, TokenLoginForm } from '../forms/sign-in.forms.js';
+import { definePage } from '../page.js';
 import { frameOf, renderPage, safeNext } from '../render.js';
 import { attemptSignIn, openSession } from '../sign-in.js';
 import { LoginPage, type LoginPageProps } from '../views/login/login-page.js';
-
-const PAGE = { status: 200, description: 'An HTML page' };
-const REDIRECT = { status: 303, description: 'A redirect' };
 
 /** Whether the request comes with a live session (the sign-in page then sends the browser on). */
 function signedIn(c: Context<AppEnv>, deps: AppDeps): boolean {
@@ -29,49 +29,43 @@ function signedIn(c: Context<AppEnv>, deps: AppDeps): boolean {
 }
 
 /** The sign-in page, with what a failed attempt says. */
-function loginPage(c: Context<AppEnv>, deps: AppDeps, status: number, props: Omit<LoginPageProps, 'frame' | 'csrf'>): Response {
+function loginPage(c: Context<AppEnv>, deps: AppDeps, props: Omit<LoginPageProps, 'frame' | 'csrf'>, status?: number): Response {
   const csrf = loginCsrfToken(deps.tokenHasher, ensureLoginNonce(c, deps));
   return renderPage(c, <LoginPage frame={frameOf(c, deps)} csrf={csrf} {...props} />, status);
 }
 
-/** The status of a failed sign-in page: 429 when limited, else 401. */
-const failedStatus = (kind: string) => (kind === 'TooManyRequests' ? 429 : 401);
-
-export const loginPages: RouteSpec[] = [
-  defineRoute({
-    method: 'get', path: '/login', tag: 'Console', permission: 'NONE', authentication: 'none', page: true,
-    summary: 'The sign-in page (a signed-in browser goes on to `next`)', query: NextQuerySchema, success: PAGE,
+export const loginPages = [
+  definePage({
+    method: 'get', path: '/login', permission: 'NONE', authentication: 'none', query: NextQuerySchema,
+    summary: 'The sign-in page (a signed-in browser goes on to `next`)',
     handle: ({ c, deps, query }) => {
       const next = safeNext(query.next);
       if (signedIn(c, deps)) return c.redirect(next, 303);
-      return loginPage(c, deps, 200, { next, notice: c.req.query('signed-out') !== undefined ? 'You have signed out.' : undefined });
+      return loginPage(c, deps, { next, notice: c.req.query('signed-out') !== undefined ? 'You have signed out.' : undefined });
     },
   }),
-  defineRoute({
-    method: 'post', path: '/login', tag: 'Console', permission: 'NONE', authentication: 'none', page: true,
-    summary: 'Sign in with username (or email) and password', body: LoginFormSchema, success: REDIRECT,
-    handle: async ({ c, deps, body }) => {
-      const next = safeNext(body.next);
-      const result = await attemptSignIn(c, deps, body.username, () => checkPassword(deps.registry, body));
-      if (!result.ok) return loginPage(c, deps, failedStatus(result.error.kind), { next, username: body.username, error: result.error.message });
+  definePage({
+    method: 'post', path: '/login', permission: 'NONE', authentication: 'none', form: LoginForm, summary: 'Sign in with username (or email) and password',
+    handle: async ({ c, deps, form }) => {
+      const result = await attemptSignIn(c, deps, form.username, () => checkPassword(deps.registry, form));
+      if (!result.ok) return result;
       await openSession(c, deps, result.value);
-      return c.redirect(next, 303);
+      return c.redirect(safeNext(form.next), 303);
     },
+    refused: ({ c, deps, draft }, refusal) => loginPage(c, deps, { next: safeNext(draft.next), username: draft.username, error: refusal.error.message }),
   }),
-  defineRoute({
-    method: 'post', path: '/login/token', tag: 'Console', permission: 'NONE', authentication: 'none', page: true,
-    summary: 'Sign in with an admin token or a personal access token', body: TokenFormSchema, success: REDIRECT,
-    handle: async ({ c, deps, body }) => {
-      const next = safeNext(body.next);
-      const result = await attemptSignIn(c, deps, undefined, () => checkToken(deps.registry, deps.tokenHasher, body.token));
-      if (!result.ok) return loginPage(c, deps, failedStatus(result.error.kind), { next, tokenError: result.error.message });
+  definePage({
+    method: 'post', path: '/login/token', permission: 'NONE', authentication: 'none', form: TokenLoginForm, summary: 'Sign in with an admin token or a personal access token',
+    handle: async ({ c, deps, form }) => {
+      const result = await attemptSignIn(c, deps, undefined, () => checkToken(deps.registry, deps.tokenHasher, form.token));
+      if (!result.ok) return result;
       await openSession(c, deps, result.value);
-      return c.redirect(next, 303);
+      return c.redirect(safeNext(form.next), 303);
     },
+    refused: ({ c, deps, draft }, refusal) => loginPage(c, deps, { next: safeNext(draft.next), tokenError: refusal.error.message }),
   }),
-  defineRoute({
-    method: 'post', path: '/logout', tag: 'Console', permission: 'NONE', authentication: 'session', page: true,
-    summary: 'Sign out: the session ends on the server', success: REDIRECT,
+  definePage({
+    method: 'post', path: '/logout', permission: 'NONE', form: buttonForm('logout'), summary: 'Sign out: the session ends on the server',
     handle: async ({ c, deps }) => {
       const session = c.get('session');
       if (session) await endSession(deps.registry, session.key);
@@ -79,9 +73,8 @@ export const loginPages: RouteSpec[] = [
       return c.redirect('/login?signed-out', 303);
     },
   }),
-  defineRoute({
-    method: 'get', path: '/', tag: 'Console', permission: 'READ', authentication: 'session', page: true,
-    summary: 'The console: the project list', success: REDIRECT,
+  definePage({
+    method: 'get', path: '/', permission: 'READ', summary: 'The console: the project list', success: { status: 303, description: 'A redirect' },
     handle: ({ c }) => c.redirect('/projects', 303),
   }),
 ];

@@ -2,30 +2,18 @@
 /**
  * A project's page (`/projects/:projectId`): the flag table with its state in the URL, the new-flag form
  * (`POST /projects/:projectId/features`), the bulk bar (`POST /projects/:projectId/bulk`) and the live updates
- * (`GET /projects/:projectId/events`, `table-events.ts`). The switches'
- * routes are in `flag-switch.pages.tsx`.
+ * (`GET /projects/:projectId/events`, `table-events.ts`). The switches' routes are in `flag-switch.pages.tsx`.
  */
-import * as v from 'valibot';
-import type { Result } from '../../../domain/result.js';
-import { CreateFeatureSchema } from '../../../schemas/feature.schema.js';
-import { formatIssues } from '../../../schemas/issues.js';
 import { ProjectParamsSchema } from '../../../schemas/params.schema.js';
+import { BULK_ACTIONS, type BulkAction } from '../../../schemas/console.schema.js';
 import { archiveFlags, markFlagsStale, toggleFlags } from '../../../use-cases/bulk-flags.use-cases.js';
 import { createFlag } from '../../../use-cases/flags.use-cases.js';
-import { apiError, STATUS } from '../../errors.js';
-import { defineRoute, type RouteSpec } from '../../route.js';
+import { apiError } from '../../errors.js';
+import { inputOf } from '../../route.js';
 import { backTo, bulkPermissions, tablePage } from '../flag-table-page.js';
-import { BULK_ACTIONS, type BulkAction } from '../views/flags/bulk-bar.js';
+import { BulkForm, NewFlagForm } from '../forms/flag-table.forms.js';
+import { definePage } from '../page.js';
 import { flagUrl } from '../views/flags/flag-urls.js';
-import type { NewFlagRefusal } from '../views/flags/new-flag-form.js';
-
-const PAGE = { status: 200, description: 'An HTML page' };
-
-/** The new-flag field a message names first, or null. */
-function fieldOf(message: string): NewFlagRefusal['error']['field'] {
-  const found = /\b(name|type|description)\b/.exec(message);
-  return found ? (found[1] as 'name' | 'type' | 'description') : null;
-}
 
 /** What a done bulk action says at the top of the table. */
 function doneText(action: BulkAction, count: number, environment: string): string {
@@ -35,10 +23,13 @@ function doneText(action: BulkAction, count: number, environment: string): strin
   return action === 'stale' ? `Marked ${flags} stale.` : `Archived ${flags}.`;
 }
 
-export const projectFlagsPages: RouteSpec[] = [
-  defineRoute({
-    method: 'get', path: '/projects/:projectId', tag: 'Console', permission: 'READ', authentication: 'session', page: true,
-    summary: 'A project\'s page: its flag table (search, filters, sort and page in the query string)', params: ProjectParamsSchema, success: PAGE,
+/** The table's address `back` names, its state kept. */
+const searchOf = (back: string) => new URL(back, 'http://console').searchParams;
+
+export const projectFlagsPages = [
+  definePage({
+    method: 'get', path: '/projects/:projectId', permission: 'READ', params: ProjectParamsSchema,
+    summary: 'A project\'s page: its flag table (search, filters, sort and page in the query string)',
     handle: ({ c, deps, project }) => {
       const search = new URL(c.req.url).searchParams;
       const done = search.get('done') as BulkAction | null;
@@ -47,59 +38,42 @@ export const projectFlagsPages: RouteSpec[] = [
       return tablePage(c, deps, project(), { notice });
     },
   }),
-  defineRoute({
-    method: 'get', path: '/projects/:projectId/events', tag: 'Console', permission: 'READ', authentication: 'session', page: true,
+  definePage({
+    method: 'get', path: '/projects/:projectId/events', permission: 'READ', params: ProjectParamsSchema, errors: ['TooManyRequests'],
     summary: 'Live updates of a project\'s flag table and flag pages: server-sent `changed:<flag>` events from committed changes',
-    params: ProjectParamsSchema, success: { status: 200, description: '`text/event-stream`' }, errors: ['TooManyRequests'],
+    success: { status: 200, description: '`text/event-stream`' },
     handle: ({ deps, params }) => {
       const stream = deps.console.tableEvents.stream(params.projectId);
       if (stream === 'full') throw apiError('TooManyRequests', 'Too many live pages are open on this server: reload the page later');
       return new Response(stream, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' } });
     },
   }),
-  defineRoute({
-    method: 'post', path: '/projects/:projectId/features', tag: 'Console', permission: 'CREATE_FEATURE', authentication: 'session', page: true,
-    summary: 'Create a flag (the new-flag form of a project\'s page)', params: ProjectParamsSchema,
-    success: { status: 303, description: 'To the new flag\'s page' },
-    handle: async ({ c, deps, params, principal, project }) => {
-      const form = c.get('form') ?? {};
-      const values = { name: (form['name'] ?? '').trim(), type: form['type'] ?? 'release', description: form['description'] ?? '' };
-      const parsed = v.safeParse(CreateFeatureSchema, values);
-      const refuse = (status: number, message: string) =>
-        tablePage(c, deps, project(), { status, search: new URLSearchParams(), newFlag: { values, error: { field: fieldOf(message), message } } });
-      if (!parsed.success) return refuse(400, formatIssues(parsed.issues).message);
-      const created = await createFlag(deps.registry, { projectId: params.projectId, ...parsed.output }, principal);
-      if (!created.ok) return refuse(STATUS[created.error.kind], created.error.message);
-      return c.redirect(flagUrl(params.projectId, created.value.name), 303);
-    },
+  definePage({
+    method: 'post', path: '/projects/:projectId/features', permission: 'CREATE_FEATURE', params: ProjectParamsSchema, form: NewFlagForm,
+    summary: 'Create a flag (the new-flag form of a project\'s page)', success: { status: 303, description: 'To the new flag\'s page' },
+    handle: ({ registry, params, form, principal }) => createFlag(registry, inputOf(params, form), principal),
+    done: (flag, { params }) => flagUrl(params.projectId, flag.name),
+    refused: ({ c, deps, project }, refusal) => tablePage(c, deps, project(), { search: new URLSearchParams(), newFlag: refusal }),
   }),
-  defineRoute({
-    method: 'post', path: '/projects/:projectId/bulk', tag: 'Console', permission: 'UPDATE_FEATURE', authentication: 'session', page: true,
-    summary: 'Switch, mark stale or archive the selected flags (the bulk bar of a project\'s page)', params: ProjectParamsSchema,
-    success: { status: 303, description: 'Back to the table' },
-    handle: async ({ c, deps, params, principal, project }) => {
-      const actor = project();
-      const body = await c.req.parseBody({ all: true });
-      const listed = body['features'];
-      const features = (Array.isArray(listed) ? listed : [listed]).filter((f): f is string => typeof f === 'string' && f !== '');
-      const form = c.get('form') ?? {};
-      const back = backTo(params.projectId, form['back']);
-      const action = form['action'] as BulkAction;
-      const environment = form['environment'] ?? '';
-      const search = new URL(back, 'http://console').searchParams;
-      if (!BULK_ACTIONS.includes(action)) throw apiError('ValidationError', `"action" must be one of ${BULK_ACTIONS.join(', ')}`);
-      if (!bulkPermissions(c, actor)[action]) throw apiError('NoAccessError', 'You may not do this to flags in this project');
-      if (features.length === 0) return tablePage(c, deps, actor, { status: 400, search, notice: { kind: 'error', message: 'Select at least one flag first.' } });
-      const ref = { projectId: params.projectId, features };
-      let done: Result<null>;
-      if (action === 'stale') done = await markFlagsStale(deps.registry, { ...ref, stale: true }, principal);
-      else if (action === 'archive') done = await archiveFlags(deps.registry, ref, principal);
-      else done = await toggleFlags(deps.registry, { ...ref, environment, enabled: action === 'on' }, principal);
-      if (!done.ok) return tablePage(c, deps, actor, { status: STATUS[done.error.kind], search, notice: { kind: 'error', message: done.error.message } });
-      search.set('done', action);
-      search.set('count', String(features.length));
-      if (action === 'on' || action === 'off') search.set('environment', environment);
-      return c.redirect(`${new URL(back, 'http://console').pathname}?${search}`, 303);
+  definePage({
+    method: 'post', path: '/projects/:projectId/bulk', permission: 'UPDATE_FEATURE', params: ProjectParamsSchema, form: BulkForm,
+    summary: 'Switch, mark stale or archive the selected flags (the bulk bar of a project\'s page)', success: { status: 303, description: 'Back to the table' },
+    handle: async ({ c, registry, params, form, principal, project }) => {
+      if (!bulkPermissions(c, project())[form.action]) throw apiError('NoAccessError', 'You may not do this to flags in this project');
+      if (form.features.length === 0) return { ok: false, error: { kind: 'ValidationError', message: 'Select at least one flag first.' } };
+      const ref = { projectId: params.projectId, features: form.features };
+      if (form.action === 'stale') return markFlagsStale(registry, { ...ref, stale: true }, principal);
+      if (form.action === 'archive') return archiveFlags(registry, ref, principal);
+      return toggleFlags(registry, { ...ref, environment: form.environment, enabled: form.action === 'on' }, principal);
     },
+    done: (_, { params, form }) => {
+      const back = new URL(backTo(params.projectId, form.back), 'http://console');
+      back.searchParams.set('done', form.action);
+      back.searchParams.set('count', String(form.features.length));
+      if (form.action === 'on' || form.action === 'off') back.searchParams.set('environment', form.environment);
+      return `${back.pathname}${back.search}`;
+    },
+    refused: ({ c, deps, params, project }, refusal) =>
+      tablePage(c, deps, project(), { search: searchOf(backTo(params.projectId, refusal.draft.back)), notice: { kind: 'error', message: refusal.error.message } }),
   }),
 ];

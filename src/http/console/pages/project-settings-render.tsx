@@ -6,17 +6,16 @@
  */
 import type { Context } from 'hono';
 import { isAllowed, type Principal } from '../../../auth/permissions.js';
-import type { DomainError } from '../../../domain/errors.js';
 import { allUsers, membersOf, projectRoles } from '../../../queries/access.query.js';
 import { strategyDefinitions } from '../../../queries/definitions.query.js';
 import { projectEnvironments } from '../../../queries/environments.query.js';
 import { activeFlagCount } from '../../../queries/flags.query.js';
 import { allSegments } from '../../../queries/segments.query.js';
-import { apiError, STATUS } from '../../errors.js';
+import { apiError } from '../../errors.js';
 import type { AppDeps, AppEnv } from '../../route.js';
 import { frameOf, renderPage } from '../render.js';
-import type { StrategyDraft } from '../strategy-form-fields.js';
-import type { PageError } from '../views/flag/form-parts.js';
+import type { Refusal } from '../forms/form.js';
+import type { PageCall } from '../page.js';
 import type { SettingsModel } from '../views/project-settings/settings-model.js';
 import { SettingsPage } from '../views/project-settings/settings-page.js';
 
@@ -32,12 +31,12 @@ export const SETTINGS_NOTICES = {
 /** The path of a project's settings page. */
 export const settingsPath = (projectId: string): string => `/projects/${encodeURIComponent(projectId)}/settings`;
 
-/** A 303 back to the settings page after a change, with its confirmation and the section to scroll to. */
-export function backToSettings(c: Context<AppEnv>, projectId: string, done: keyof typeof SETTINGS_NOTICES, anchor: string): Response {
-  return c.redirect(`${settingsPath(projectId)}?done=${done}#${anchor}`, 303);
+/** Back to the settings page after a change (a 303's address), with its confirmation and the section to scroll to. */
+export function settingsDone(projectId: string, done: keyof typeof SETTINGS_NOTICES, anchor: string): string {
+  return `${settingsPath(projectId)}?done=${done}#${anchor}`;
 }
 
-function model(c: Context<AppEnv>, deps: AppDeps, projectId: string, error: PageError | undefined): SettingsModel {
+function model(c: Context<AppEnv>, deps: AppDeps, projectId: string, error: Refusal<unknown> | undefined): SettingsModel {
   const actor = c.get('actor');
   if (!actor) throw apiError('NotFoundError', `No project "${projectId}"`);
   const { state } = actor;
@@ -71,12 +70,11 @@ function model(c: Context<AppEnv>, deps: AppDeps, projectId: string, error: Page
 }
 
 /** The settings page, with a refused form when there is one. */
-export function settingsPage(c: Context<AppEnv>, deps: AppDeps, projectId: string, status = 200, error?: PageError): Response {
-  return renderPage(c, <SettingsPage model={model(c, deps, projectId, error)} />, status);
+export function settingsPage(c: Context<AppEnv>, deps: AppDeps, projectId: string, error?: Refusal<unknown>): Response {
+  return renderPage(c, <SettingsPage model={model(c, deps, projectId, error)} />);
 }
 
-/** A refused form: the page again, its status the API's for that error, the message next to the field it names. */
-export function refusedSettings(c: Context<AppEnv>, deps: AppDeps, projectId: string, refusal: { form: string; field: string | null; error: Pick<DomainError, 'kind' | 'message'>; draft?: StrategyDraft }): Response {
-  const { _csrf: _, ...values } = c.get('form') ?? {};
-  return settingsPage(c, deps, projectId, STATUS[refusal.error.kind], { form: refusal.form, field: refusal.field, message: refusal.error.message, values, draft: refusal.draft });
+/** A refused form of the settings (`form` names it when its name depends on the path): the page again with its messages. */
+export function refusedSettings(call: PageCall<{ projectId: string }>, refusal: Refusal<unknown>, form = refusal.form): Response {
+  return settingsPage(call.c, call.deps, call.params.projectId, { ...refusal, form });
 }

@@ -3,29 +3,26 @@
  * The segment pages (`/admin/segments`): a paged list with where each is used, a segment's page with the
  * constraint editor, create, save and delete. Writes call the API's segment use cases, which check the
  * segment's own permission (`UPDATE_SEGMENT` for a global one, `UPDATE_PROJECT` in a project's); a refusal
- * shows the form again with the API's message next to the field it names.
+ * shows the form again with the API's messages next to the fields they name.
  */
 import type { Context } from 'hono';
-import * as v from 'valibot';
 import { segmentWriteRefusal, type Principal } from '../../../auth/permissions.js';
-import type { DomainError } from '../../../domain/errors.js';
 import type { Segment } from '../../../domain/segment.js';
 import { pageOf } from '../../../queries/paging.js';
 import { segmentUsage } from '../../../queries/segment-usage.query.js';
 import { allSegments, segmentById } from '../../../queries/segments.query.js';
-import { formatIssues } from '../../../schemas/issues.js';
 import { SegmentParamsSchema } from '../../../schemas/params.schema.js';
-import { UpsertSegmentSchema } from '../../../schemas/segment.schema.js';
 import { createSegment, deleteSegment, updateSegment } from '../../../use-cases/segments.use-cases.js';
-import { apiError, STATUS } from '../../errors.js';
-import { defineRoute, type AppDeps, type AppEnv, type RouteSpec } from '../../route.js';
+import { apiError } from '../../errors.js';
+import { inputOf, type AppDeps, type AppEnv } from '../../route.js';
+import { buttonForm } from '../forms/flag.forms.js';
+import type { Refusal } from '../forms/form.js';
+import { SegmentForm, segmentDraftOf, type SegmentDraft } from '../forms/segment.form.js';
+import { definePage } from '../page.js';
 import { frameOf, renderPage } from '../render.js';
-import { segmentBodyOf, segmentDraftFromForm, segmentDraftOf, segmentFieldOf, type SegmentDraft } from '../segment-form-fields.js';
 import { SegmentEditor } from '../views/segments/segment-editor.js';
 import { SegmentList } from '../views/segments/segment-list.js';
 
-const page = { tag: 'Console', authentication: 'session', page: true } as const;
-const HTML = { status: 200, description: 'An HTML page' };
 const PAGE_SIZE = 25;
 const NOTICES = { created: 'Segment created.', saved: 'Segment saved.', deleted: 'Segment deleted.' } as const;
 
@@ -63,14 +60,12 @@ function listPage(c: Context<AppEnv>, deps: AppDeps): Response {
 }
 
 /** A segment's page (or the new one), with a refused form when there is one. */
-function editorPage(c: Context<AppEnv>, deps: AppDeps, segment: Segment | undefined, draft: SegmentDraft, status = 200, refused?: { form: string; error: Pick<DomainError, 'kind' | 'message'> }): Response {
-  const { _csrf: _, ...values } = c.get('form') ?? {};
-  const error = refused ? { form: refused.form, field: refused.form === 'segment' ? segmentFieldOf(refused.error.message) : null, message: refused.error.message, values } : undefined;
+function editorPage(c: Context<AppEnv>, deps: AppDeps, segment: Segment | undefined, draft: SegmentDraft, refused?: Refusal<unknown>): Response {
   const usage = segment ? segmentUsage(deps.registry, [segment.id]).get(segment.id) : undefined;
   return renderPage(c, (
     <SegmentEditor frame={frameOf(c, deps)} segment={segment} draft={draft} usage={usage} mayWrite={mayWrite(c, deps, segment ? segment.project : draft.project === '' ? null : draft.project)}
-      places={placesOf(c, deps, draft.project)} contextFields={deps.registry.service.state.contextFields.map((f) => f.name)} error={error} notice={noticeOf(c)} />
-  ), status);
+      places={placesOf(c, deps, draft.project)} contextFields={deps.registry.service.state.contextFields.map((f) => f.name)} error={refused} notice={noticeOf(c)} />
+  ));
 }
 
 /** The stored segment the path names, or the 404 page. */
@@ -80,64 +75,46 @@ function stored(deps: AppDeps, id: number): Segment {
   return found.value;
 }
 
-/** The form's segment, validated by the API's schema: the body, or the page again with the message next to its field. */
-function parsedSegment(c: Context<AppEnv>, deps: AppDeps, segment: Segment | undefined) {
-  const draft = segmentDraftFromForm(c.get('form') ?? {});
-  const parsed = v.safeParse(UpsertSegmentSchema, segmentBodyOf(draft));
-  if (parsed.success) return { draft, body: parsed.output };
-  return { draft, refused: editorPage(c, deps, segment, draft, 400, { form: 'segment', error: { kind: 'ValidationError', message: formatIssues(parsed.issues).message } }) };
-}
-
-export const segmentPages: RouteSpec[] = [
-  defineRoute({
-    ...page, method: 'get', path: '/admin/segments', permission: 'READ', summary: 'The segment list (`?q=`, `?page=`)', success: HTML,
+export const segmentPages = [
+  definePage({
+    method: 'get', path: '/admin/segments', permission: 'READ', summary: 'The segment list (`?q=`, `?page=`)',
     handle: ({ c, deps }) => listPage(c, deps),
   }),
-  defineRoute({
-    ...page, method: 'get', path: '/admin/new-segment', permission: 'UPDATE_SEGMENT', scope: 'segment', success: HTML,
+  definePage({
+    method: 'get', path: '/admin/new-segment', permission: 'UPDATE_SEGMENT', scope: 'segment',
     summary: 'The new-segment form (`?project=`: a segment of that project)',
     handle: ({ c, deps }) => editorPage(c, deps, undefined, { name: '', description: '', project: c.req.query('project') ?? '', constraints: [] }),
   }),
-  defineRoute({
-    ...page, method: 'post', path: '/admin/segments', permission: 'UPDATE_SEGMENT', scope: 'segment', success: { status: 303, description: 'To the new segment' },
-    summary: 'Create a segment',
-    handle: async ({ c, deps, principal, registry }) => {
-      const form = parsedSegment(c, deps, undefined);
-      if (!form.body) return form.refused;
-      const created = await createSegment(registry, form.body, principal);
-      if (!created.ok) return editorPage(c, deps, undefined, form.draft, STATUS[created.error.kind], { form: 'segment', error: created.error });
-      return c.redirect(`/admin/segments/${created.value.id}?done=created`, 303);
-    },
+  definePage({
+    method: 'post', path: '/admin/segments', permission: 'UPDATE_SEGMENT', scope: 'segment', form: SegmentForm,
+    success: { status: 303, description: 'To the new segment' }, summary: 'Create a segment',
+    handle: ({ registry, form, principal }) => createSegment(registry, form, principal),
+    done: (created) => `/admin/segments/${created.id}?done=created`,
+    refused: ({ c, deps }, refusal) => editorPage(c, deps, undefined, refusal.draft, refusal),
   }),
-  defineRoute({
-    ...page, method: 'get', path: '/admin/segments/:id', permission: 'READ', params: SegmentParamsSchema, success: HTML,
+  definePage({
+    method: 'get', path: '/admin/segments/:id', permission: 'READ', params: SegmentParamsSchema,
     summary: 'A segment: its constraints, where it is used, and its forms for those who may change it',
     handle: ({ c, deps, params }) => {
       const segment = stored(deps, params.id);
       return editorPage(c, deps, segment, segmentDraftOf(segment));
     },
   }),
-  defineRoute({
-    ...page, method: 'post', path: '/admin/segments/:id', permission: 'UPDATE_SEGMENT', scope: 'segment', params: SegmentParamsSchema,
+  definePage({
+    method: 'post', path: '/admin/segments/:id', permission: 'UPDATE_SEGMENT', scope: 'segment', params: SegmentParamsSchema, form: SegmentForm,
     success: { status: 303, description: 'Back to the segment' }, summary: 'Save a segment (name, description, project, constraints)',
-    handle: async ({ c, deps, params, principal, registry }) => {
-      const segment = stored(deps, params.id);
-      const form = parsedSegment(c, deps, segment);
-      if (!form.body) return form.refused;
-      const saved = await updateSegment(registry, { id: params.id, ...form.body }, principal);
-      if (!saved.ok) return editorPage(c, deps, segment, form.draft, STATUS[saved.error.kind], { form: 'segment', error: saved.error });
-      return c.redirect(`/admin/segments/${params.id}?done=saved`, 303);
-    },
+    handle: ({ registry, params, form, principal }) => updateSegment(registry, inputOf(params, form), principal),
+    done: (_, { params }) => `/admin/segments/${params.id}?done=saved`,
+    refused: ({ c, deps, params }, refusal) => editorPage(c, deps, stored(deps, params.id), refusal.draft, refusal),
   }),
-  defineRoute({
-    ...page, method: 'post', path: '/admin/segments/:id/delete', permission: 'UPDATE_SEGMENT', scope: 'segment', params: SegmentParamsSchema,
+  definePage({
+    method: 'post', path: '/admin/segments/:id/delete', permission: 'UPDATE_SEGMENT', scope: 'segment', params: SegmentParamsSchema, form: buttonForm('delete'),
     success: { status: 303, description: 'To the segment list' }, summary: 'Delete a segment no strategy uses (refused with where it is used)',
-    handle: async ({ c, deps, params, principal, registry }) => {
+    handle: ({ registry, params, principal }) => deleteSegment(registry, params, principal),
+    done: () => '/admin/segments?done=deleted',
+    refused: ({ c, deps, params }, refusal) => {
       const segment = stored(deps, params.id);
-      const deleted = await deleteSegment(registry, params, principal);
-      if (!deleted.ok) return editorPage(c, deps, segment, segmentDraftOf(segment), STATUS[deleted.error.kind], { form: 'delete', error: deleted.error });
-      return c.redirect('/admin/segments?done=deleted', 303);
+      return editorPage(c, deps, segment, segmentDraftOf(segment), refusal);
     },
   }),
 ];
-

@@ -6,15 +6,15 @@
  */
 import type { Context } from 'hono';
 import * as v from 'valibot';
-import type { Result } from '../../../domain/result.js';
 import { staleFlagPage, staleProjects } from '../../../queries/stale-flags.query.js';
-import { INSIGHT_PAGE_SIZE, StalePageQuerySchema } from '../../../schemas/insight-pages.schema.js';
-import { formatIssues } from '../../../schemas/issues.js';
+import { INSIGHT_PAGE_SIZE, StalePageQuerySchema, type StalePageQuery } from '../../../schemas/insight-pages.schema.js';
 import { ProjectParamsSchema } from '../../../schemas/params.schema.js';
 import { archiveFlags, markFlagsStale } from '../../../use-cases/bulk-flags.use-cases.js';
-import { apiError, STATUS } from '../../errors.js';
-import { defineRoute, type AppDeps, type AppEnv, type RouteSpec } from '../../route.js';
+import { apiError } from '../../errors.js';
+import type { AppDeps, AppEnv } from '../../route.js';
 import { mayIn } from '../flag-table-page.js';
+import { StaleBulkForm } from '../forms/flag-table.forms.js';
+import { definePage } from '../page.js';
 import { frameOf, renderPage, safeNext } from '../render.js';
 import { ArchiveConfirmPage, StalePage } from '../views/stale/stale-page.js';
 
@@ -32,11 +32,12 @@ function doneText(done: string | null, count: number): string | undefined {
   return undefined;
 }
 
-/** The stale page for the query in `search`, with a refusal's message when there is one. */
-function staleAnswer(c: Context<AppEnv>, deps: AppDeps, search: URLSearchParams, status = 200, error?: string): Response {
-  const parsed = v.safeParse(StalePageQuerySchema, Object.fromEntries(search));
-  if (!parsed.success) throw apiError('ValidationError', `This view's address could not be read: ${formatIssues(parsed.issues).message}`);
-  const query = parsed.output;
+/** The stale page's query in an address a form sent back (`back`), or the defaults when it cannot be read. */
+const BackQuerySchema = v.fallback(StalePageQuerySchema, () => v.parse(StalePageQuerySchema, {}));
+const readQuery = (search: URLSearchParams): StalePageQuery => v.parse(BackQuerySchema, Object.fromEntries(search));
+
+/** The stale page for `query` (`search`: its address), with a refusal's message when there is one (at the status set). */
+function staleAnswer(c: Context<AppEnv>, deps: AppDeps, query: StalePageQuery, search: URLSearchParams, error?: string): Response {
   const now = Date.now();
   const projects = staleProjects(deps.registry, now);
   const chosen = query.project ?? (projects.find((p) => p.counts.any > 0) ?? projects[0])?.id;
@@ -49,43 +50,39 @@ function staleAnswer(c: Context<AppEnv>, deps: AppDeps, search: URLSearchParams,
     <StalePage frame={frameOf(c, deps)} projects={projects} project={{ id: actor.state.meta.id, name: actor.state.meta.name }}
       kind={query.kind} q={query.q} page={page} notice={notice}
       may={{ stale: mayIn(c, actor, 'UPDATE_FEATURE'), archive: mayIn(c, actor, 'DELETE_FEATURE') }} />
-  ), status);
+  ));
 }
 
-export const stalePages: RouteSpec[] = [
-  defineRoute({
-    method: 'get', path: '/stale', tag: 'Console', permission: 'READ', authentication: 'session', page: true,
-    summary: 'Stale, overdue and unused flags of a project (project, kind, search and page in the query string)', query: StalePageQuerySchema,
-    success: { status: 200, description: 'An HTML page' }, errors: ['NotFoundError'],
-    handle: ({ c, deps }) => staleAnswer(c, deps, new URL(c.req.url).searchParams),
+export const stalePages = [
+  definePage({
+    method: 'get', path: '/stale', permission: 'READ', query: StalePageQuerySchema, errors: ['NotFoundError'],
+    summary: 'Stale, overdue and unused flags of a project (project, kind, search and page in the query string)',
+    handle: ({ c, deps, query }) => staleAnswer(c, deps, query, new URL(c.req.url).searchParams),
   }),
-  defineRoute({
-    method: 'post', path: '/stale/:projectId/bulk', tag: 'Console', permission: 'UPDATE_FEATURE', authentication: 'session', page: true,
-    summary: 'Mark the selected flags stale, or archive them after a confirmation page (the stale page\'s bulk bar)', params: ProjectParamsSchema,
-    success: { status: 303, description: 'Back to the stale page' },
-    handle: async ({ c, deps, params, principal, project }) => {
+  definePage({
+    method: 'post', path: '/stale/:projectId/bulk', permission: 'UPDATE_FEATURE', params: ProjectParamsSchema, form: StaleBulkForm,
+    summary: 'Mark the selected flags stale, or archive them after a confirmation page (the stale page\'s bulk bar)', success: { status: 303, description: 'Back to the stale page' },
+    handle: ({ c, deps, params, form, principal, project }) => {
       const actor = project();
-      const body = await c.req.parseBody({ all: true });
-      const listed = body['features'];
-      const features = [...new Set((Array.isArray(listed) ? listed : [listed]).filter((f): f is string => typeof f === 'string' && f !== ''))];
-      const form = c.get('form') ?? {};
-      const back = backTo(form['back']);
-      const search = new URL(back, 'http://console').searchParams;
-      const action = form['action'];
-      if (action !== 'stale' && action !== 'archive') throw apiError('ValidationError', '"action" must be one of stale, archive');
-      if (!mayIn(c, actor, action === 'stale' ? 'UPDATE_FEATURE' : 'DELETE_FEATURE')) throw apiError('NoAccessError', 'You may not do this to flags in this project');
-      if (features.length === 0) return staleAnswer(c, deps, search, 400, 'Select at least one flag first.');
-      if (action === 'archive' && form['confirmed'] !== 'yes') {
+      if (!mayIn(c, actor, form.action === 'stale' ? 'UPDATE_FEATURE' : 'DELETE_FEATURE')) throw apiError('NoAccessError', 'You may not do this to flags in this project');
+      if (form.features.length === 0) return { ok: false, error: { kind: 'ValidationError', message: 'Select at least one flag first.' } };
+      if (form.action === 'archive' && !form.confirmed) {
         const meta = actor.state.meta;
-        return renderPage(c, <ArchiveConfirmPage frame={frameOf(c, deps)} project={{ id: meta.id, name: meta.name }} features={features} back={back} />);
+        return renderPage(c, <ArchiveConfirmPage frame={frameOf(c, deps)} project={{ id: meta.id, name: meta.name }} features={form.features} back={backTo(form.back)} />);
       }
-      const ref = { projectId: params.projectId, features };
-      const done: Result<null> = action === 'stale' ? await markFlagsStale(deps.registry, { ...ref, stale: true }, principal) : await archiveFlags(deps.registry, ref, principal);
-      if (!done.ok) return staleAnswer(c, deps, search, STATUS[done.error.kind], done.error.message);
-      search.set('done', action === 'stale' ? 'stale' : 'archived');
-      search.set('count', String(features.length));
+      const ref = { projectId: params.projectId, features: form.features };
+      return form.action === 'stale' ? markFlagsStale(deps.registry, { ...ref, stale: true }, principal) : archiveFlags(deps.registry, ref, principal);
+    },
+    done: (_, { form }) => {
+      const search = new URL(backTo(form.back), 'http://console').searchParams;
+      search.set('done', form.action === 'stale' ? 'stale' : 'archived');
+      search.set('count', String(form.features.length));
       search.delete('page');
-      return c.redirect(`/stale?${search}`, 303);
+      return `/stale?${search}`;
+    },
+    refused: ({ c, deps }, refusal) => {
+      const search = new URL(backTo(refusal.draft.back), 'http://console').searchParams;
+      return staleAnswer(c, deps, readQuery(search), search, refusal.error.message);
     },
   }),
 ];

@@ -8,7 +8,9 @@ import type { Child } from 'hono/jsx';
 import type { StoredToken, User } from '../../../../domain/service-state.js';
 import { Layout, type Frame } from '../../layout.js';
 import { DoneNotice } from '../admin/list-parts.js';
-import { Csrf, errorAttrs, FieldError, FormAlert, When, type PageError } from '../flag/form-parts.js';
+import type { PersonalTokenForm } from '../../forms/account.forms.js';
+import type { FormDraft } from '../../forms/form.js';
+import { Csrf, errorAttrs, FieldError, FormAlert, refusedIn, When, type Refusal } from '../form-parts.js';
 
 export interface AccountPageProps {
   frame: Frame;
@@ -18,12 +20,12 @@ export interface AccountPageProps {
   hasPassword: boolean;
   tokens: StoredToken[];
   notice?: string | undefined;
-  refused?: PageError | undefined;
+  refused?: Refusal<unknown> | undefined;
   /** A personal token's secret just made, shown once. */
   secret?: Child;
 }
 
-function PasswordField({ id, label, autocomplete, error, hint }: { id: string; label: string; autocomplete: string; error: PageError | undefined; hint?: string }) {
+function PasswordField({ id, label, autocomplete, error, hint }: { id: string; label: string; autocomplete: string; error: Refusal<unknown> | undefined; hint?: string }) {
   return (
     <div class="field">
       <label for={`account-${id}`}>{label}</label>
@@ -34,7 +36,7 @@ function PasswordField({ id, label, autocomplete, error, hint }: { id: string; l
   );
 }
 
-function PasswordCard({ user, hasPassword, csrf, error }: { user: User; hasPassword: boolean; csrf: string | undefined; error: PageError | undefined }) {
+function PasswordCard({ user, hasPassword, csrf, error }: { user: User; hasPassword: boolean; csrf: string | undefined; error: Refusal<unknown> | undefined }) {
   return (
     <section class="card" aria-labelledby="password-title">
       <h2 id="password-title" class="section-title">{hasPassword ? 'Change password' : 'Set a password'}</h2>
@@ -72,8 +74,8 @@ function TokenRow({ token, csrf }: { token: StoredToken; csrf: string | undefine
   );
 }
 
-function TokensCard({ tokens, csrf, error }: { tokens: StoredToken[]; csrf: string | undefined; error: PageError | undefined }) {
-  const values = error?.form === 'token' ? error.values : {};
+function TokensCard({ tokens, csrf, error }: { tokens: StoredToken[]; csrf: string | undefined; error: Refusal<unknown> | undefined }) {
+  const values = refusedIn<FormDraft<typeof PersonalTokenForm>>(error, 'token')?.draft;
   return (
     <section class="card form-stack" aria-labelledby="tokens-title">
       <h2 id="tokens-title" class="section-title">Personal access tokens</h2>
@@ -92,12 +94,12 @@ function TokensCard({ tokens, csrf, error }: { tokens: StoredToken[]; csrf: stri
         <div class="field-wide"><FormAlert error={error} form="token" /></div>
         <div class="field">
           <label for="token-description">Name</label>
-          <input id="token-description" name="description" required maxlength={100} value={values['description'] ?? ''} autocomplete="off" {...errorAttrs(error, 'token', 'description', 'token-description')} />
+          <input id="token-description" name="description" required maxlength={100} value={values?.description ?? ''} autocomplete="off" {...errorAttrs(error, 'token', 'description', 'token-description')} />
           <FieldError error={error} form="token" field="description" id="token-description" />
         </div>
         <div class="field">
           <label for="token-expires">Expires <span class="muted">(optional)</span></label>
-          <input id="token-expires" name="expiresAt" type="date" value={values['expiresAt'] ?? ''} {...errorAttrs(error, 'token', 'expiresAt', 'token-expires', 'token-expires-hint')} />
+          <input id="token-expires" name="expiresAt" type="date" value={values?.expiresAt ?? ''} {...errorAttrs(error, 'token', 'expiresAt', 'token-expires', 'token-expires-hint')} />
           <p class="hint" id="token-expires-hint">At the end of that day, UTC. Empty: never.</p>
           <FieldError error={error} form="token" field="expiresAt" id="token-expires" />
         </div>

@@ -6,7 +6,7 @@
 import type { ApplicationRow } from '../../../../queries/applications.query.js';
 import type { ListPage } from '../../../../queries/paging.js';
 import { Layout, type Frame } from '../../layout.js';
-import { When } from '../flag/form-parts.js';
+import { When } from '../form-parts.js';
 import { ListPager, withQuery } from '../list-pager.js';
 
 /** The address of an application's page. */

@@ -7,7 +7,7 @@ import type { AppFlag } from '../../../../queries/applications.query.js';
 import type { ListPage } from '../../../../queries/paging.js';
 import type { ClientApplication, ClientInstance } from '../../../../domain/client-applications.js';
 import { Layout, type Frame } from '../../layout.js';
-import { When } from '../flag/form-parts.js';
+import { When } from '../form-parts.js';
 import { flagUrl } from '../flags/flag-urls.js';
 import { ListPager, withQuery } from '../list-pager.js';
 import { applicationUrl, Chips } from './application-list.js';

@@ -6,7 +6,7 @@
 import type { ListPage } from '../../../../queries/paging.js';
 import type { ArchivedRow } from '../../../../queries/archive.query.js';
 import { Layout, type Frame } from '../../layout.js';
-import { Csrf, PostButton, When } from '../flag/form-parts.js';
+import { Csrf, PostButton, When } from '../form-parts.js';
 import { flagUrl } from '../flags/flag-urls.js';
 import { ListPager, withQuery } from '../list-pager.js';
 

@@ -1,10 +1,10 @@
 /** @jsxImportSource hono/jsx */
 /** The context fields (`/admin/context-fields`): the list with usage counts, and the new-field form for those who may. */
 import type { ContextFieldAnswer } from '../../../../queries/definitions.query.js';
-import type { LegalValueDraft } from '../../definition-form-fields.js';
+import type { ContextFieldDraft } from '../../forms/definitions.forms.js';
 import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
-import { Csrf, errorAttrs, FieldError, FormAlert, type PageError } from '../flag/form-parts.js';
+import { Csrf, errorAttrs, FieldError, FormAlert, type Refusal } from '../form-parts.js';
 import { ListPager, ListToolbar, Notice, type ListPage, RowsScript } from './list-parts.js';
 import { LegalValueRows } from './row-fields.js';
 
@@ -17,20 +17,20 @@ export interface ContextFieldListProps {
   frame: Frame;
   list: ListPage<ContextFieldAnswer>;
   mayEdit: boolean;
-  /** A refused new-field form, shown open with the API's message. */
-  refused?: { error: PageError; legalValues: LegalValueDraft[] } | undefined;
+  /** A refused new-field form, shown open with the API's messages. */
+  refused?: Refusal<ContextFieldDraft> | undefined;
   notice?: string | undefined;
 }
 
 /** The fields of the new-field form and of a field's edit form (`name` only when creating). */
-export function ContextFieldFields({ form, error, values, legalValues }: { form: 'create' | 'edit'; error: PageError | undefined; values: Record<string, string>; legalValues: LegalValueDraft[] }) {
+export function ContextFieldFields({ form, error, values }: { form: 'create' | 'edit'; error: Refusal<unknown> | undefined; values: ContextFieldDraft }) {
   const id = (field: string) => `cf-${form}-${field}`;
   return (
     <>
       {form === 'create' ? (
         <div class="field">
           <label for={id('name')}>Name</label>
-          <input id={id('name')} name="name" required maxlength={100} value={values['name'] ?? ''} autocapitalize="none" spellcheck={false}
+          <input id={id('name')} name="name" required maxlength={100} value={values.name} autocapitalize="none" spellcheck={false}
             {...errorAttrs(error, form, 'name', id('name'), `${id('name')}-hint`)} />
           <p class="hint" id={`${id('name')}-hint`}>As SDKs send it in the context (for example <code>region</code>). It cannot be changed later.</p>
           <FieldError error={error} form={form} field="name" id={id('name')} />
@@ -38,26 +38,26 @@ export function ContextFieldFields({ form, error, values, legalValues }: { form:
       ) : null}
       <div class={form === 'create' ? 'field' : 'field field-wide'}>
         <label for={id('description')}>Description <span class="muted">(optional)</span></label>
-        <input id={id('description')} name="description" maxlength={1000} value={values['description'] ?? ''} {...errorAttrs(error, form, 'description', id('description'))} />
+        <input id={id('description')} name="description" maxlength={1000} value={values.description} {...errorAttrs(error, form, 'description', id('description'))} />
         <FieldError error={error} form={form} field="description" id={id('description')} />
       </div>
       <div class="field field-wide checks">
-        <label class="check"><input type="checkbox" name="stickiness" checked={values['stickiness'] === 'on'} /> Can be used for stickiness (gradual rollouts and variants)</label>
+        <label class="check"><input type="checkbox" name="stickiness" checked={values.stickiness} /> Can be used for stickiness (gradual rollouts and variants)</label>
       </div>
-      <LegalValueRows form={form} error={error} drafts={legalValues} />
+      <LegalValueRows form={form} error={error} drafts={values.legalValues} />
     </>
   );
 }
 
 function NewField({ frame, refused }: { frame: Frame; refused: ContextFieldListProps['refused'] }) {
-  const error = refused?.error;
+  const error = refused;
   return (
     <details class="def-create" open={refused !== undefined}>
       <summary class="button button-primary">New context field</summary>
       <form method="post" action={CONTEXT_FIELDS} class="card form-grid" aria-label="New context field">
         <Csrf token={frame.csrf} />
         <div class="field-wide"><FormAlert error={error} form="create" /></div>
-        <ContextFieldFields form="create" error={error} values={error?.values ?? {}} legalValues={refused?.legalValues ?? []} />
+        <ContextFieldFields form="create" error={error} values={refused?.draft ?? { name: '', description: '', stickiness: false, legalValues: [] }} />
         <div class="form-actions field-wide"><button type="submit" class="button button-primary">Create context field</button></div>
       </form>
     </details>

@@ -6,10 +6,10 @@
  */
 import type { SegmentRef } from '../../../../queries/definition-usage.query.js';
 import type { ContextFieldAnswer, ContextFieldStrategy } from '../../../../queries/definitions.query.js';
-import type { LegalValueDraft } from '../../definition-form-fields.js';
+import type { ContextFieldDraft } from '../../forms/definitions.forms.js';
 import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
-import { Csrf, FormAlert, type PageError } from '../flag/form-parts.js';
+import { Csrf, FormAlert, refusedIn, type Refusal } from '../form-parts.js';
 import { CONTEXT_FIELDS, ContextFieldFields, contextFieldUrl } from './context-field-list.js';
 import { BackLink, DeleteConfirm, Notice, StrategyUses, RowsScript } from './list-parts.js';
 
@@ -19,8 +19,8 @@ export interface ContextFieldPageProps {
   strategies: ContextFieldStrategy[];
   segments: SegmentRef[];
   mayEdit: boolean;
-  /** A refused edit or delete, shown with the API's message; `legalValues` as sent. */
-  refused?: { error: PageError; legalValues: LegalValueDraft[] } | undefined;
+  /** A refused edit or delete, shown with the API's messages; the edit form as sent. */
+  refused?: Refusal<unknown> | undefined;
   notice?: string | undefined;
 }
 
@@ -47,14 +47,15 @@ function Facts({ field }: { field: ContextFieldAnswer }) {
 }
 
 function EditForm({ frame, field, refused }: { frame: Frame; field: ContextFieldAnswer; refused: ContextFieldPageProps['refused'] }) {
-  const error = refused?.error.form === 'edit' ? refused.error : undefined;
-  const values = error?.values ?? { description: field.description ?? '', stickiness: field.stickiness ? 'on' : '' };
-  const legalValues = error ? refused!.legalValues : field.legalValues.map((l) => ({ value: l.value, description: l.description ?? '' }));
+  const error = refusedIn<ContextFieldDraft>(refused, 'edit');
+  const values = error?.draft ?? {
+    name: field.name, description: field.description ?? '', stickiness: field.stickiness, legalValues: field.legalValues.map((l) => ({ value: l.value, description: l.description ?? '' })),
+  };
   return (
     <form method="post" action={contextFieldUrl(field.name)} class="form-grid" aria-label="Save context field">
       <Csrf token={frame.csrf} />
       <div class="field-wide"><FormAlert error={error} form="edit" /></div>
-      <ContextFieldFields form="edit" error={error} values={values} legalValues={legalValues} />
+      <ContextFieldFields form="edit" error={error} values={values} />
       <div class="form-actions field-wide"><button type="submit" class="button button-primary">Save context field</button></div>
     </form>
   );
@@ -62,7 +63,7 @@ function EditForm({ frame, field, refused }: { frame: Frame; field: ContextField
 
 /** What deleting the field takes with it, and what stays. */
 function DeleteField({ frame, field, strategies, segments, refused }: Omit<ContextFieldPageProps, 'mayEdit' | 'notice'>) {
-  const error = refused?.error.form === 'delete' ? refused.error : undefined;
+  const error = refusedIn(refused, 'delete');
   return (
     <section class="card def-danger" aria-labelledby="cf-delete-title">
       <h2 id="cf-delete-title">Delete this context field</h2>

@@ -8,7 +8,7 @@ import type { Child } from 'hono/jsx';
 import type { ContextFieldStrategy } from '../../../../queries/definitions.query.js';
 import type { Frame } from '../../layout.js';
 import { flagUrl } from '../flags/flag-urls.js';
-import { PostButton } from '../flag/form-parts.js';
+import { PostButton } from '../form-parts.js';
 import { ListPager as Pager } from '../list-pager.js';
 import { pageOf as pagedOf, type ListPage as Paged } from '../../../../queries/paging.js';
 

@@ -6,18 +6,18 @@
  * Field names are the API body's paths, so the API's message lands under the row it names.
  */
 import { PARAMETER_TYPES } from '../../../../schemas/definition.schema.js';
-import type { LegalValueDraft, ParameterDraft } from '../../definition-form-fields.js';
-import { errorAttrs, FieldError, idOf, type PageError } from '../flag/form-parts.js';
+import type { LegalValueDraft, ParameterDraft } from '../../forms/definitions.forms.js';
+import { errorAttrs, FieldError, idOf, type Refusal } from '../form-parts.js';
 
 interface RowsProps<T> {
   /** Which form a refusal names (`create`, `edit`). */
   form: string;
-  error: PageError | undefined;
+  error: Refusal<unknown> | undefined;
   drafts: readonly T[];
 }
 
-function RowError({ error, form, fields, id }: { error: PageError | undefined; form: string; fields: string[]; id: (field: string) => string }) {
-  const named = fields.find((f) => error?.form === form && error.field === f);
+function RowError({ error, form, fields, id }: { error: Refusal<unknown> | undefined; form: string; fields: string[]; id: (field: string) => string }) {
+  const named = fields.find((f) => error?.form === form && error.fields[f] !== undefined);
   return named ? <FieldError error={error} form={form} field={named} id={id(named.split('.').pop()!)} /> : null;
 }
 

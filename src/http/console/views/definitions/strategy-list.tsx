@@ -4,10 +4,10 @@
  * strategies of flags use each, and the new-definition form for those who may.
  */
 import type { StrategyDefinition } from '../../../../domain/definitions.js';
-import type { ParameterDraft } from '../../definition-form-fields.js';
+import type { StrategyDefinitionDraft } from '../../forms/definitions.forms.js';
 import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
-import { Csrf, errorAttrs, FieldError, FormAlert, type PageError } from '../flag/form-parts.js';
+import { Csrf, errorAttrs, FieldError, FormAlert, type Refusal } from '../form-parts.js';
 import { ListPager, ListToolbar, Notice, type ListPage, RowsScript } from './list-parts.js';
 import { ParameterRows } from './row-fields.js';
 
@@ -26,7 +26,7 @@ export interface StrategyListProps {
   frame: Frame;
   list: ListPage<StrategyRow>;
   mayEdit: boolean;
-  refused?: { error: PageError; parameters: ParameterDraft[] } | undefined;
+  refused?: Refusal<StrategyDefinitionDraft> | undefined;
   notice?: string | undefined;
 }
 
@@ -41,14 +41,14 @@ export function Marks({ definition }: { definition: StrategyDefinition }) {
 }
 
 /** The fields of the new-definition form and of a custom definition's edit form (`name` only when creating). */
-export function StrategyFields({ form, error, values, parameters }: { form: 'create' | 'edit'; error: PageError | undefined; values: Record<string, string>; parameters: ParameterDraft[] }) {
+export function StrategyFields({ form, error, values }: { form: 'create' | 'edit'; error: Refusal<unknown> | undefined; values: StrategyDefinitionDraft }) {
   const id = (field: string) => `sd-${form}-${field}`;
   return (
     <>
       {form === 'create' ? (
         <div class="field">
           <label for={id('name')}>Name</label>
-          <input id={id('name')} name="name" required maxlength={100} value={values['name'] ?? ''} autocapitalize="none" spellcheck={false}
+          <input id={id('name')} name="name" required maxlength={100} value={values.name} autocapitalize="none" spellcheck={false}
             {...errorAttrs(error, form, 'name', id('name'), `${id('name')}-hint`)} />
           <p class="hint" id={`${id('name')}-hint`}>The name SDKs implement it under. It cannot be changed later.</p>
           <FieldError error={error} form={form} field="name" id={id('name')} />
@@ -56,28 +56,28 @@ export function StrategyFields({ form, error, values, parameters }: { form: 'cre
       ) : null}
       <div class="field">
         <label for={id('title')}>Title <span class="muted">(optional)</span></label>
-        <input id={id('title')} name="title" maxlength={100} value={values['title'] ?? ''} {...errorAttrs(error, form, 'title', id('title'))} />
+        <input id={id('title')} name="title" maxlength={100} value={values.title} {...errorAttrs(error, form, 'title', id('title'))} />
         <FieldError error={error} form={form} field="title" id={id('title')} />
       </div>
       <div class="field field-wide">
         <label for={id('description')}>Description <span class="muted">(optional)</span></label>
-        <input id={id('description')} name="description" maxlength={1000} value={values['description'] ?? ''} {...errorAttrs(error, form, 'description', id('description'))} />
+        <input id={id('description')} name="description" maxlength={1000} value={values.description} {...errorAttrs(error, form, 'description', id('description'))} />
         <FieldError error={error} form={form} field="description" id={id('description')} />
       </div>
-      <ParameterRows form={form} error={error} drafts={parameters} />
+      <ParameterRows form={form} error={error} drafts={values.parameters} />
     </>
   );
 }
 
 function NewStrategy({ frame, refused }: { frame: Frame; refused: StrategyListProps['refused'] }) {
-  const error = refused?.error;
+  const error = refused;
   return (
     <details class="def-create" open={refused !== undefined}>
       <summary class="button button-primary">New strategy</summary>
       <form method="post" action={STRATEGIES} class="card form-grid" aria-label="New strategy">
         <Csrf token={frame.csrf} />
         <div class="field-wide"><FormAlert error={error} form="create" /></div>
-        <StrategyFields form="create" error={error} values={error?.values ?? {}} parameters={refused?.parameters ?? []} />
+        <StrategyFields form="create" error={error} values={refused?.draft ?? { name: '', title: '', description: '', parameters: [] }} />
         <div class="form-actions field-wide"><button type="submit" class="button button-primary">Create strategy</button></div>
       </form>
     </details>

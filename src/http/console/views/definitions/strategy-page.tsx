@@ -6,10 +6,10 @@
  */
 import type { StrategyDefinition } from '../../../../domain/definitions.js';
 import type { ContextFieldStrategy } from '../../../../queries/definitions.query.js';
-import type { ParameterDraft } from '../../definition-form-fields.js';
+import type { StrategyDefinitionDraft } from '../../forms/definitions.forms.js';
 import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
-import { Csrf, FormAlert, PostButton, type PageError } from '../flag/form-parts.js';
+import { Csrf, FormAlert, PostButton, refusedIn, type Refusal } from '../form-parts.js';
 import { BackLink, DeleteConfirm, Notice, StrategyUses, RowsScript } from './list-parts.js';
 import { labelOf, Marks, STRATEGIES, StrategyFields, strategyUrl } from './strategy-list.js';
 
@@ -18,7 +18,7 @@ export interface StrategyPageProps {
   definition: StrategyDefinition;
   uses: ContextFieldStrategy[];
   mayEdit: boolean;
-  refused?: { error: PageError; parameters: ParameterDraft[] } | undefined;
+  refused?: Refusal<unknown> | undefined;
   notice?: string | undefined;
 }
 
@@ -38,21 +38,20 @@ function Parameters({ definition }: { definition: StrategyDefinition }) {
 }
 
 function EditForm({ frame, definition, refused }: { frame: Frame; definition: StrategyDefinition; refused: StrategyPageProps['refused'] }) {
-  const error = refused?.error.form === 'edit' ? refused.error : undefined;
-  const values = error?.values ?? { title: definition.title ?? '', description: definition.description ?? '' };
-  const parameters = error ? refused!.parameters : definition.parameters.map((p) => ({ ...p }));
+  const error = refusedIn<StrategyDefinitionDraft>(refused, 'edit');
+  const values = error?.draft ?? { name: definition.name, title: definition.title ?? '', description: definition.description ?? '', parameters: definition.parameters.map((p) => ({ ...p })) };
   return (
     <form method="post" action={strategyUrl(definition.name)} class="form-grid" aria-label="Save strategy">
       <Csrf token={frame.csrf} />
       <div class="field-wide"><FormAlert error={error} form="edit" /></div>
-      <StrategyFields form="edit" error={error} values={values} parameters={parameters} />
+      <StrategyFields form="edit" error={error} values={values} />
       <div class="form-actions field-wide"><button type="submit" class="button button-primary">Save strategy</button></div>
     </form>
   );
 }
 
 function Lifecycle({ frame, definition, uses, refused }: Omit<StrategyPageProps, 'mayEdit' | 'notice'>) {
-  const error = refused?.error.form === 'lifecycle' ? refused.error : undefined;
+  const error = refusedIn(refused, 'lifecycle');
   const base = strategyUrl(definition.name);
   const deprecate = definition.deprecated
     ? <PostButton action={`${base}/reactivate`} csrf={frame.csrf} class="button" label={`Reactivate ${definition.name}`} />

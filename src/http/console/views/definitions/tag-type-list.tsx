@@ -3,7 +3,8 @@
 import type { TagType } from '../../../../domain/definitions.js';
 import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
-import { Csrf, errorAttrs, FieldError, FormAlert, type PageError } from '../flag/form-parts.js';
+import type { TagTypeDraft } from '../../forms/definitions.forms.js';
+import { Csrf, errorAttrs, FieldError, FormAlert, type Refusal } from '../form-parts.js';
 import { ListPager, ListToolbar, Notice, type ListPage } from './list-parts.js';
 
 export const TAG_TYPES = '/admin/tag-types';
@@ -18,7 +19,7 @@ export interface TagTypeListProps {
   frame: Frame;
   list: ListPage<TagTypeRow>;
   mayEdit: boolean;
-  refused?: PageError | undefined;
+  refused?: Refusal<TagTypeDraft> | undefined;
   notice?: string | undefined;
 }
 
@@ -33,12 +34,12 @@ export function Swatch({ color }: { color: string | null }) {
 }
 
 /** The fields of the new-type form and of a type's edit form (`name` only when creating). */
-export function TagTypeFields({ form, error, values }: { form: 'create' | 'edit'; error: PageError | undefined; values: Record<string, string> }) {
+export function TagTypeFields({ form, error, values }: { form: 'create' | 'edit'; error: Refusal<unknown> | undefined; values: TagTypeDraft }) {
   const id = (field: string) => `tt-${form}-${field}`;
-  const text = (field: string, label: string, optional: boolean, max: number, hint?: string) => (
+  const text = (field: keyof TagTypeDraft, label: string, optional: boolean, max: number, hint?: string) => (
     <div class="field">
       <label for={id(field)}>{label}{optional ? <> <span class="muted">(optional)</span></> : null}</label>
-      <input id={id(field)} name={field} maxlength={max} value={values[field] ?? ''} autocapitalize="none" spellcheck={field === 'description'}
+      <input id={id(field)} name={field} maxlength={max} value={values[field]} autocapitalize="none" spellcheck={field === 'description'}
         {...errorAttrs(error, form, field, id(field), hint ? `${id(field)}-hint` : undefined)} />
       {hint ? <p class="hint" id={`${id(field)}-hint`}>{hint}</p> : null}
       <FieldError error={error} form={form} field={field} id={id(field)} />
@@ -54,14 +55,14 @@ export function TagTypeFields({ form, error, values }: { form: 'create' | 'edit'
   );
 }
 
-function NewTagType({ frame, refused }: { frame: Frame; refused: PageError | undefined }) {
+function NewTagType({ frame, refused }: { frame: Frame; refused: Refusal<TagTypeDraft> | undefined }) {
   return (
     <details class="def-create" open={refused !== undefined}>
       <summary class="button button-primary">New tag type</summary>
       <form method="post" action={TAG_TYPES} class="card form-grid" aria-label="New tag type">
         <Csrf token={frame.csrf} />
         <div class="field-wide"><FormAlert error={refused} form="create" /></div>
-        <TagTypeFields form="create" error={refused} values={refused?.values ?? {}} />
+        <TagTypeFields form="create" error={refused} values={refused?.draft ?? { name: '', description: '', color: '', icon: '' }} />
         <div class="form-actions field-wide"><button type="submit" class="button button-primary">Create tag type</button></div>
       </form>
     </details>

@@ -9,7 +9,8 @@ import type { FlagRef } from '../../../../queries/definition-usage.query.js';
 import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
 import { flagUrl } from '../flags/flag-urls.js';
-import { Csrf, FormAlert, type PageError } from '../flag/form-parts.js';
+import type { TagTypeDraft } from '../../forms/definitions.forms.js';
+import { Csrf, FormAlert, refusedIn, type Refusal } from '../form-parts.js';
 import { BackLink, DeleteConfirm, firstOf, Notice } from './list-parts.js';
 import { Swatch, TAG_TYPES, TagTypeFields, tagTypeUrl } from './tag-type-list.js';
 
@@ -18,7 +19,7 @@ export interface TagTypePageProps {
   tagType: TagType;
   flags: FlagRef[];
   mayEdit: boolean;
-  refused?: PageError | undefined;
+  refused?: Refusal<unknown> | undefined;
   notice?: string | undefined;
 }
 
@@ -31,9 +32,9 @@ function Facts({ tagType }: { tagType: TagType }) {
   );
 }
 
-function EditForm({ frame, tagType, refused }: { frame: Frame; tagType: TagType; refused: PageError | undefined }) {
-  const error = refused?.form === 'edit' ? refused : undefined;
-  const values = error?.values ?? { description: tagType.description, color: tagType.color ?? '', icon: tagType.icon ?? '' };
+function EditForm({ frame, tagType, refused }: { frame: Frame; tagType: TagType; refused: Refusal<unknown> | undefined }) {
+  const error = refusedIn<TagTypeDraft>(refused, 'edit');
+  const values = error?.draft ?? { name: tagType.name, description: tagType.description, color: tagType.color ?? '', icon: tagType.icon ?? '' };
   return (
     <form method="post" action={tagTypeUrl(tagType.name)} class="form-grid" aria-label="Save tag type">
       <Csrf token={frame.csrf} />
@@ -59,7 +60,7 @@ function FlagList({ flags }: { flags: FlagRef[] }) {
 
 /** The tag type page. */
 export function TagTypePage({ frame, tagType, flags, mayEdit, refused, notice }: TagTypePageProps) {
-  const deleteError = refused?.form === 'delete' ? refused : undefined;
+  const deleteError = refusedIn(refused, 'delete');
   const count = `${flags.length} ${flags.length === 1 ? 'flag carries' : 'flags carry'}`;
   return (
     <AdminFrame frame={frame} title={tagType.name} current="tag-types" lead={tagType.description === '' ? undefined : tagType.description}>

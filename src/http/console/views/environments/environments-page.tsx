@@ -8,7 +8,9 @@ import type { ListedEnvironment } from '../../../../queries/environments.query.j
 import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
 import { Options } from '../flag/constraint-editor.js';
-import { Csrf, errorAttrs, FieldError, FormAlert, idOf, PostButton, type PageError } from '../flag/form-parts.js';
+import type { NewEnvironmentForm } from '../../forms/admin.forms.js';
+import type { FormDraft } from '../../forms/form.js';
+import { Csrf, errorAttrs, FieldError, FormAlert, idOf, PostButton, refusedIn, type Refusal } from '../form-parts.js';
 
 /** The types Unleash offers; a stored type outside them is kept and shown. */
 export const ENVIRONMENT_TYPES = ['development', 'test', 'preproduction', 'production'];
@@ -18,15 +20,15 @@ export interface EnvironmentsPageProps {
   environments: ListedEnvironment[];
   /** Whether the viewer may change environments (`ADMIN`). */
   mayChange: boolean;
-  error?: PageError | undefined;
+  error?: Refusal<unknown> | undefined;
   notice?: string | undefined;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const envPath = (name: string) => `/admin/environments/${encodeURIComponent(name)}`;
 
-function NewEnvironment({ frame, error }: { frame: Frame; error: PageError | undefined }) {
-  const sent = error?.form === 'create' ? error.values : undefined;
+function NewEnvironment({ frame, error }: { frame: Frame; error: Refusal<unknown> | undefined }) {
+  const sent = refusedIn<FormDraft<typeof NewEnvironmentForm>>(error, 'create')?.draft;
   return (
     <details class="create-panel" open={sent !== undefined}>
       <summary class="button button-primary">New environment</summary>
@@ -35,7 +37,7 @@ function NewEnvironment({ frame, error }: { frame: Frame; error: PageError | und
         <div class="field-wide"><FormAlert error={error} form="create" /></div>
         <div class="field">
           <label for="env-new-name">Name</label>
-          <input id="env-new-name" name="name" required maxlength={100} value={sent?.['name'] ?? ''} autocapitalize="none" spellcheck={false}
+          <input id="env-new-name" name="name" required maxlength={100} value={sent?.name ?? ''} autocapitalize="none" spellcheck={false}
             {...errorAttrs(error, 'create', 'name', 'env-new-name', 'env-new-name-hint')} />
           <p class="hint" id="env-new-name-hint">Used in URLs and API tokens; it cannot be changed later.</p>
           <FieldError error={error} form="create" field="name" id="env-new-name" />
@@ -43,7 +45,7 @@ function NewEnvironment({ frame, error }: { frame: Frame; error: PageError | und
         <div class="field">
           <label for="env-new-type">Type</label>
           <select id="env-new-type" name="type" {...errorAttrs(error, 'create', 'type', 'env-new-type')}>
-            <Options options={ENVIRONMENT_TYPES} current={sent?.['type'] ?? 'development'} />
+            <Options options={ENVIRONMENT_TYPES} current={sent?.type || 'development'} />
           </select>
           <FieldError error={error} form="create" field="type" id="env-new-type" />
         </div>
@@ -108,7 +110,7 @@ export function EnvironmentsPage(p: EnvironmentsPageProps) {
     <AdminFrame frame={frame} title="Environments" current="environments" lead="Where flags are evaluated. SDKs and API tokens name one environment; the console lists them in this order."
       actions={mayChange ? <NewEnvironment frame={frame} error={error} /> : undefined}>
       {p.notice ? <p class="alert alert-info" role="status">{p.notice}</p> : null}
-      {error && error.form !== 'create' && error.field === null ? <p class="alert alert-error" role="alert">{error.message}</p> : null}
+      {error && error.form !== 'create' && error.alert !== undefined ? <p class="alert alert-error" role="alert">{error.alert}</p> : null}
       {mayChange ? null : <p class="alert alert-info">You can read the environments; your roles do not allow changing them.</p>}
       <div class="card table-card">
         <div class="table-scroll admin-table-scroll" tabindex={0} role="region" aria-label="Environments, in sort order">

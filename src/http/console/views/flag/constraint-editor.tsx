@@ -2,10 +2,10 @@
 /**
  * The constraint rows of a form (a strategy's, a segment's): one fieldset per constraint with every operator of
  * the contract, and one empty row that adds a constraint. Field names are the API body's paths
- * (`constraints.<n>.values`), parsed back by `draftFromForm` in strategy-form-fields.ts.
+ * (`constraints.<n>.values`), read back by `constraintRows` (forms/constraints.form.ts).
  */
-import { CONSTRAINT_OPERATORS, OPERATOR_LABELS, type ConstraintDraft } from '../../strategy-form-fields.js';
-import { errorAttrs, FieldError, idOf, type PageError } from './form-parts.js';
+import { CONSTRAINT_OPERATORS, OPERATOR_LABELS, type ConstraintDraft } from '../../forms/constraints.form.js';
+import { errorAttrs, FieldError, idOf, type Refusal } from '../form-parts.js';
 
 /** A select of `options` with `current` kept even when it is not one of them. */
 export function Options({ options, current }: { options: string[]; current: string }) {
@@ -14,7 +14,7 @@ export function Options({ options, current }: { options: string[]; current: stri
 }
 
 interface EditorProps {
-  error: PageError | undefined;
+  error: Refusal<unknown> | undefined;
   /** Which form of the page this is (a refusal names it). */
   form: string;
   /** The context fields a constraint may test. */

@@ -4,8 +4,9 @@
  * visible On/Off beside it is not part of the name), its strategies in order, and the forms to add one or copy
  * them from another environment.
  */
-import { newStrategyDraft, type StrategyDraft } from '../../strategy-form-fields.js';
-import { Csrf, FormAlert, idOf, When } from './form-parts.js';
+import { newStrategyDraft, type StrategyDraft } from '../../forms/strategy.form.js';
+import { SwitchOffer } from '../flags/switch-offer.js';
+import { Csrf, FormAlert, idOf, refusedIn, When } from '../form-parts.js';
 import type { FlagPageEnvironment, FlagPageModel } from './flag-model.js';
 import { StrategyCard } from './strategy-card.js';
 import { StrategyForm } from './strategy-form.js';
@@ -17,7 +18,7 @@ function Switch({ model, env }: { model: FlagPageModel; env: FlagPageEnvironment
   return (
     <form method="post" action={`${model.base}/environments/${encodeURIComponent(env.name)}/toggle`} class="switch-form">
       <Csrf token={model.frame.csrf} ifMatch={model.ifMatch} />
-      <input type="hidden" name="enabled" value={on ? 'false' : 'true'} />
+      {on ? null : <input type="hidden" name="enabled" value="on" />}
       <button type="submit" class="switch" role="switch" aria-checked={on ? 'true' : 'false'} aria-label={`${model.flag.name} in ${env.name}`}>
         <span class="switch-knob" aria-hidden="true"></span>
       </button>
@@ -46,8 +47,10 @@ export function EnvironmentSection({ model, env }: { model: FlagPageModel; env: 
   const id = idOf('env', env.name);
   const strategies = [...env.state.strategies].sort((a, b) => a.sortOrder - b.sortOrder);
   const addForm = `strategy:${env.name}:new`;
-  const refused = model.error?.form === addForm;
-  const draft: StrategyDraft = refused && model.error?.draft ? model.error.draft : newStrategyDraft(model.project.defaultStickiness);
+  const refused = refusedIn<StrategyDraft>(model.error, addForm);
+  const draft = refused?.draft ?? newStrategyDraft(model.project.defaultStickiness);
+  const toggle = `${model.base}/environments/${encodeURIComponent(env.name)}/toggle`;
+  const offer = model.offer?.environment === env.name ? model.offer : undefined;
   const editable = !model.flag.archived;
   return (
     <section class="card env" id={id} aria-labelledby={`${id}-title`}>
@@ -59,12 +62,15 @@ export function EnvironmentSection({ model, env }: { model: FlagPageModel; env: 
         <Switch model={model} env={env} />
       </div>
       <FormAlert error={model.error} form={`toggle:${env.name}`} />
+      {offer ? <SwitchOffer flag={model.flag.name} offer={offer} action={toggle} csrf={model.frame.csrf} ifMatch={model.ifMatch} cancel={<a class="button button-small" href={`${model.base}#${id}`}>Cancel</a>} /> : null}
       {strategies.length === 0
-        ? <p class="muted">No strategies: switched on, the flag gets the project's default strategy here.</p>
+        ? <p class="muted">{model.project.defaultStrategies.includes(env.name)
+          ? 'No strategies: switched on, the flag gets the project\'s default strategy here.'
+          : 'No strategies: switching it on first offers to add a 100% rollout.'}</p>
         : <ol class="strategy-list" aria-label={`Strategies in ${env.name}`}>{strategies.map((s, index) => <StrategyCard model={model} env={env} strategy={s} index={index} count={strategies.length} />)}</ol>}
       {editable && (model.may.addStrategy) ? (
         <div class="env-tools">
-          <details class="edit-panel" open={refused}>
+          <details class="edit-panel" open={refused !== undefined}>
             <summary class="button button-small button-primary">Add strategy</summary>
             <StrategyForm model={model} form={addForm} submit={`Add strategy to ${env.name}`} draft={draft} action={`${model.base}/environments/${encodeURIComponent(env.name)}/strategies`} />
           </details>

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 /** The applications that read the flag: those whose SDKs reported it in their usage metrics in the last 48 hours. */
 import type { FlagPageModel } from './flag-model.js';
-import { When } from './form-parts.js';
+import { When } from '../form-parts.js';
 
 /** The applications section of the flag page. */
 export function FlagApplications({ model }: { model: FlagPageModel }) {

@@ -1,6 +1,8 @@
 /** @jsxImportSource hono/jsx */
 /** The flag's dependencies on other flags of its project (parents), the flags that depend on it, and the add form. */
-import { Csrf, errorAttrs, FieldError, FormAlert, PostButton } from './form-parts.js';
+import type { DependencyForm } from '../../forms/flag.forms.js';
+import type { FormDraft } from '../../forms/form.js';
+import { Csrf, errorAttrs, FieldError, FormAlert, PostButton, refusedIn } from '../form-parts.js';
 import type { FlagPageModel } from './flag-model.js';
 
 const FORM = 'dependencies';
@@ -8,6 +10,7 @@ const FORM = 'dependencies';
 /** The dependencies section. */
 export function FlagDependencies({ model }: { model: FlagPageModel }) {
   const { flag, error } = model;
+  const sent = refusedIn<FormDraft<typeof DependencyForm>>(error, FORM)?.draft;
   const parents = flag.dependencies ?? [];
   const editable = model.may.update && !flag.archived;
   const flagLink = (name: string) => <a href={`/projects/${encodeURIComponent(model.project.id)}/features/${encodeURIComponent(name)}`}>{name}</a>;
@@ -32,7 +35,7 @@ export function FlagDependencies({ model }: { model: FlagPageModel }) {
           <div class="field">
             <label for="dependency-parent">Parent flag</label>
             <select id="dependency-parent" name="feature" {...errorAttrs(error, FORM, 'feature', 'dependency-parent')}>
-              {model.possibleParents.map((name) => <option value={name} selected={error?.form === FORM && error.values['feature'] === name}>{name}</option>)}
+              {model.possibleParents.map((name) => <option value={name} selected={sent?.feature === name}>{name}</option>)}
             </select>
             <FieldError error={error} form={FORM} field="feature" id="dependency-parent" />
           </div>
@@ -42,7 +45,7 @@ export function FlagDependencies({ model }: { model: FlagPageModel }) {
           </div>
           <div class="field field-wide">
             <label for="dependency-variants">With one of the parent's variants <span class="muted">(optional)</span></label>
-            <input id="dependency-variants" name="variants" value={error?.form === FORM ? (error.values['variants'] ?? '') : ''} autocapitalize="none" spellcheck={false}
+            <input id="dependency-variants" name="variants" value={sent?.variants ?? ''} autocapitalize="none" spellcheck={false}
               {...errorAttrs(error, FORM, 'variants', 'dependency-variants', 'dependency-variants-hint')} />
             <p class="hint" id="dependency-variants-hint">Variant names separated by commas; only when the parent must be on.</p>
             <FieldError error={error} form={FORM} field="variants" id="dependency-variants" />

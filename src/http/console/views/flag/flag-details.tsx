@@ -1,7 +1,9 @@
 /** @jsxImportSource hono/jsx */
 /** The flag page's header facts and its metadata form (description, type, stale, impression data). */
 import { FLAG_TYPES } from '../../../../schemas/feature.schema.js';
-import { Csrf, errorAttrs, FieldError, FormAlert, When, type PageError } from './form-parts.js';
+import type { MetadataForm as Metadata } from '../../forms/flag.forms.js';
+import type { FormDraft } from '../../forms/form.js';
+import { Csrf, errorAttrs, FieldError, FormAlert, refusedIn, When } from '../form-parts.js';
 import type { FlagPageModel } from './flag-model.js';
 
 const FORM = 'metadata';
@@ -19,11 +21,11 @@ export function FlagMarks({ flag }: { flag: FlagPageModel['flag'] }) {
 
 function MetadataForm({ model }: { model: FlagPageModel }) {
   const { flag, error } = model;
-  const sent: PageError['values'] | undefined = error?.form === FORM ? error.values : undefined;
-  const description = sent ? (sent['description'] ?? '') : flag.description;
-  const type = sent ? sent['type'] : flag.type;
-  const stale = sent ? sent['stale'] === 'on' : flag.stale;
-  const impression = sent ? sent['impressionData'] === 'on' : flag.impressionData;
+  const sent = refusedIn<FormDraft<typeof Metadata>>(error, FORM)?.draft;
+  const description = sent ? sent.description : flag.description;
+  const type = sent ? sent.type : flag.type;
+  const stale = sent ? sent.stale : flag.stale;
+  const impression = sent ? sent.impressionData : flag.impressionData;
   return (
     <details class="edit-panel" open={sent !== undefined}>
       <summary class="button button-secondary">Edit details</summary>

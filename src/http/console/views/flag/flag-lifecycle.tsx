@@ -3,7 +3,9 @@
  * Archive (after a confirmation naming the flag), revive and delete an archived flag, and clone under a new
  * name. Confirmations are `<details>` panels: no script needed, and the button inside names what it does.
  */
-import { Csrf, errorAttrs, FieldError, FormAlert, PostButton } from './form-parts.js';
+import type { CloneForm as Clone } from '../../forms/flag.forms.js';
+import type { FormDraft } from '../../forms/form.js';
+import { Csrf, errorAttrs, FieldError, FormAlert, PostButton, refusedIn } from '../form-parts.js';
 import type { FlagPageModel } from './flag-model.js';
 
 function Confirm({ model, label, action, question, danger }: { model: FlagPageModel; label: string; action: string; question: string; danger?: boolean }) {
@@ -20,7 +22,7 @@ function Confirm({ model, label, action, question, danger }: { model: FlagPageMo
 
 function CloneForm({ model }: { model: FlagPageModel }) {
   const { error } = model;
-  const sent = error?.form === 'clone' ? error.values : undefined;
+  const sent = refusedIn<FormDraft<typeof Clone>>(error, 'clone')?.draft;
   return (
     <details class="confirm" open={sent !== undefined}>
       <summary class="button">Clone…</summary>
@@ -29,7 +31,7 @@ function CloneForm({ model }: { model: FlagPageModel }) {
         <FormAlert error={error} form="clone" />
         <div class="field">
           <label for="clone-name">Name of the copy</label>
-          <input id="clone-name" name="name" required maxlength={100} value={sent?.['name'] ?? `${model.flag.name}-copy`} autocapitalize="none" spellcheck={false} {...errorAttrs(error, 'clone', 'name', 'clone-name')} />
+          <input id="clone-name" name="name" required maxlength={100} value={sent?.name ?? `${model.flag.name}-copy`} autocapitalize="none" spellcheck={false} {...errorAttrs(error, 'clone', 'name', 'clone-name')} />
           <FieldError error={error} form="clone" field="name" id="clone-name" />
         </div>
         <button type="submit" class="button button-primary">Clone flag</button>

@@ -1,7 +1,8 @@
 /** What the flag page shows: the flag, its project's environments and definitions, and what the viewer may do. */
 import type { Flag, FlagEnvironment } from '../../../../domain/types.js';
 import type { Frame } from '../../layout.js';
-import type { PageError } from './form-parts.js';
+import type { SwitchOffer } from '../../../../queries/switch-offer.query.js';
+import type { Refusal } from '../form-parts.js';
 
 /** One environment of the flag's project, in the service's order. */
 export interface FlagPageEnvironment {
@@ -34,7 +35,8 @@ export interface FlagPermissions {
 /** Everything the flag page's views need. */
 export interface FlagPageModel {
   frame: Frame;
-  project: { id: string; name: string; defaultStickiness: string };
+  /** `defaultStrategies`: the environments the project has a default strategy for. */
+  project: { id: string; name: string; defaultStickiness: string; defaultStrategies: string[] };
   flag: Flag;
   environments: FlagPageEnvironment[];
   /** Segments a strategy of this project may use. */
@@ -54,7 +56,10 @@ export interface FlagPageModel {
   base: string;
   /** The `ETag` of the flag version shown: every form sends it back, so a save over a change made since is refused. */
   ifMatch: string;
-  error?: PageError | undefined;
+  /** A refused form (which one: `error.form`), shown again with its messages. */
+  error?: Refusal<unknown> | undefined;
+  /** The offer a switch came back with: switching on would serve the flag to no one. */
+  offer?: SwitchOffer | undefined;
   /** A short confirmation of the last change (from the `done` query parameter). */
   notice?: string | undefined;
 }

@@ -4,7 +4,7 @@
  * last 48 hours as a small bar chart (an SVG image with a text summary), with the hourly figures in a table.
  */
 import type { FlagPageModel, UsageHour } from './flag-model.js';
-import { When } from './form-parts.js';
+import { When } from '../form-parts.js';
 
 const HOURS = 48;
 const HOUR = 3_600_000;

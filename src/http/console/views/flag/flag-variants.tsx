@@ -3,19 +3,19 @@
  * The flag's variants (the same in every environment): name, weight, stickiness, payload, overrides; and, for
  * those who may, the form that replaces the list (one row per variant and an empty row to add one).
  */
-import { variantDraftOf, type VariantDraft } from '../../variant-form-fields.js';
-import { Csrf, FormAlert } from './form-parts.js';
+import { variantDraftOf, type VariantDraft } from '../../forms/variants.form.js';
+import { Csrf, FormAlert, refusedIn } from '../form-parts.js';
 import type { FlagPageModel } from './flag-model.js';
 import { VariantRow } from './variant-row.js';
 
 const FORM = 'variants';
 
 function VariantsForm({ model }: { model: FlagPageModel }) {
-  const refused = model.error?.form === FORM;
-  const rows = refused && model.error?.variants ? model.error.variants : model.flag.variants.map(variantDraftOf);
+  const refused = refusedIn<{ variants: VariantDraft[] }>(model.error, FORM);
+  const rows = refused?.draft.variants ?? model.flag.variants.map(variantDraftOf);
   const fresh: VariantDraft = { name: '', weightType: 'variable', weight: '', stickiness: model.project.defaultStickiness, payloadType: '', payloadValue: '', overrides: '' };
   return (
-    <details class="edit-panel" open={refused}>
+    <details class="edit-panel" open={refused !== undefined}>
       <summary class="button button-secondary">Edit variants</summary>
       <form method="post" action={`${model.base}/variants`} class="variants-form" aria-label="Variants">
         <Csrf token={model.frame.csrf} ifMatch={model.ifMatch} />

@@ -5,8 +5,9 @@
  * edit and delete (after a confirmation naming it).
  */
 import type { Strategy } from '../../../../domain/types.js';
-import { draftOf, OPERATOR_LABELS, takesList } from '../../strategy-form-fields.js';
-import { FormAlert, idOf, PostButton } from './form-parts.js';
+import { OPERATOR_LABELS, takesList } from '../../forms/constraints.form.js';
+import { draftOf, type StrategyDraft } from '../../forms/strategy.form.js';
+import { FormAlert, idOf, PostButton, refusedIn } from '../form-parts.js';
 import type { FlagPageEnvironment, FlagPageModel } from './flag-model.js';
 import { StrategyForm } from './strategy-form.js';
 
@@ -97,8 +98,7 @@ function Actions({ model, env, strategy, index, count }: CardProps) {
 export function StrategyCard(props: CardProps) {
   const { model, env, strategy, index } = props;
   const form = `strategy:${env.name}:${strategy.id}`;
-  const error = model.error;
-  const refused = error?.form === form;
+  const refused = refusedIn<StrategyDraft>(model.error, form);
   const label = strategyLabel(model, strategy);
   const headingId = idOf('strategy', env.name, strategy.id);
   return (
@@ -110,15 +110,15 @@ export function StrategyCard(props: CardProps) {
         {strategy.disabled ? <span class="badge">Disabled</span> : null}
         {model.flag.archived ? null : <Actions {...props} />}
       </div>
-      <FormAlert error={error} form={`strategy-action:${env.name}:${strategy.id}`} />
+      <FormAlert error={model.error} form={`strategy-action:${env.name}:${strategy.id}`} />
       <Parameters strategy={strategy} />
       <Constraints strategy={strategy} />
       {strategy.segments.length > 0 ? <p class="segment-line">Segments: {strategy.segments.map((id) => <span class="chip">{model.segments.find((s) => s.id === id)?.name ?? `#${id}`}</span>)}</p> : null}
       <Variants strategy={strategy} />
       {model.may.editStrategy && !model.flag.archived ? (
-        <details class="edit-panel" open={refused}>
+        <details class="edit-panel" open={refused !== undefined}>
           <summary class="button button-small">Edit {label}</summary>
-          <StrategyForm model={model} form={form} submit="Save strategy" draft={refused && error?.draft ? error.draft : draftOf(strategy)}
+          <StrategyForm model={model} form={form} submit="Save strategy" draft={refused?.draft ?? draftOf(strategy)}
             action={`${model.base}/environments/${encodeURIComponent(env.name)}/strategies/${encodeURIComponent(strategy.id)}`} />
         </details>
       ) : null}

@@ -4,9 +4,9 @@
  * disabled mark, its constraints (every operator of the contract; one empty row adds a constraint) and its
  * segments and its variants. Field names are the API body's paths, so the API's message lands next to its field.
  */
-import type { StrategyDraft } from '../../strategy-form-fields.js';
+import type { StrategyDraft } from '../../forms/strategy.form.js';
 import { ConstraintEditor, Options } from './constraint-editor.js';
-import { Csrf, errorAttrs, FieldError, FormAlert, idOf } from './form-parts.js';
+import { Csrf, errorAttrs, FieldError, FormAlert, idOf } from '../form-parts.js';
 import type { FlagPageModel } from './flag-model.js';
 import { VariantRow } from './variant-row.js';
 
@@ -104,11 +104,11 @@ export function StrategyForm(p: FormProps) {
       {model.segments.length > 0 ? (
         <fieldset class="field-wide segments" {...errorAttrs(error, form, 'segments', id('segments'))}>
           <legend>Segments</legend>
-          {model.segments.map((s) => <label class="check"><input type="checkbox" name={`segments.${s.id}`} checked={draft.segments.includes(s.id)} /> {s.name}</label>)}
+          {model.segments.map((s) => <label class="check"><input type="checkbox" name="segments" value={String(s.id)} checked={draft.segments.includes(s.id)} /> {s.name}</label>)}
           <FieldError error={error} form={form} field="segments" id={id('segments')} />
         </fieldset>
       ) : null}
-      <details class="field-wide strategy-variants" open={draft.variants.length > 0 || (error?.form === form && error.field?.startsWith('variants.') === true)}>
+      <details class="field-wide strategy-variants" open={draft.variants.length > 0 || (error?.form === form && Object.keys(error.fields).some((field) => field.startsWith('variants.')))}>
         <summary>Strategy variants ({draft.variants.length})</summary>
         {draft.variants.map((row, n) => <VariantRow error={error} form={form} idPrefix={idOf(form, 'v')} n={n} row={row} isNew={false} />)}
         <VariantRow error={error} form={form} idPrefix={idOf(form, 'v')} n={draft.variants.length} row={{ name: '', weightType: 'variable', weight: '', stickiness: draft.parameters['stickiness'] || 'default', payloadType: '', payloadValue: '', overrides: '' }} isNew />

@@ -1,11 +1,11 @@
 /** @jsxImportSource hono/jsx */
 /** One variant's fields (name, weight, stickiness, payload, and for flag variants overrides), in the flag's variants form and the strategy form. */
 import { PAYLOAD_TYPES } from '../../../../schemas/payload.schema.js';
-import type { VariantDraft } from '../../variant-form-fields.js';
-import { errorAttrs, FieldError, idOf, type PageError } from './form-parts.js';
+import type { VariantDraft } from '../../forms/variants.form.js';
+import { errorAttrs, FieldError, idOf, type Refusal } from '../form-parts.js';
 
 /** One variant's fields; `form` is the form a refusal names, `idPrefix` keeps the ids unique on the page. */
-export function VariantRow({ error, form, idPrefix, n, row, isNew, overrides }: { error: PageError | undefined; form: string; idPrefix: string; n: number; row: VariantDraft; isNew: boolean; overrides?: boolean }) {
+export function VariantRow({ error, form, idPrefix, n, row, isNew, overrides }: { error: Refusal<unknown> | undefined; form: string; idPrefix: string; n: number; row: VariantDraft; isNew: boolean; overrides?: boolean }) {
   const FORM = form;
   const name = (field: string) => `variants.${n}.${field}`;
   const id = (field: string) => idOf(idPrefix, String(n), field);

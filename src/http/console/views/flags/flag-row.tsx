@@ -5,12 +5,14 @@
  * replaces (htmx `outerHTML`), so the switch always shows what the server holds.
  */
 import type { FlagRow, FlagRowEnvironment } from '../../../../queries/flag-table.query.js';
+import type { SwitchOffer as Offer } from '../../../../queries/switch-offer.query.js';
+import { etagOf } from '../../../if-match.js';
+import { Csrf } from '../form-parts.js';
 import { flagUrl, rowUrl, toggleUrl } from './flag-urls.js';
+import { SwitchOffer } from './switch-offer.js';
 
 /** What a row shows under itself after a switch: the API's message, or the offer to add a strategy first. */
-export type RowNote =
-  | { kind: 'refused'; environment: string; message: string }
-  | { kind: 'offer'; environment: string; disabledStrategies: number; defaultStrategy: string | null };
+export type RowNote = { kind: 'refused'; environment: string; message: string } | ({ kind: 'offer' } & Offer);
 
 /** What the viewer may do in the rows. */
 export interface RowPermissions {
@@ -71,8 +73,7 @@ function Switch({ projectId, row, env, may, csrf, back }: { projectId: string; r
   const action = toggleUrl(projectId, row.name, env.name);
   return (
     <form method="post" action={action} class="switch-form" hx-post={action} hx-trigger="change" hx-target="closest tbody" hx-swap="outerHTML">
-      {csrf ? <input type="hidden" name="_csrf" value={csrf} /> : null}
-      <input type="hidden" name="version" value={String(row.version)} />
+      <Csrf token={csrf} ifMatch={etagOf(row.version)} />
       <input type="hidden" name="back" value={back} />
       <label class="switch">
         <input type="checkbox" role="switch" class="switch-input" id={switchId(row.name, env.name)} name="enabled" value="on" checked={env.enabled} aria-label={name} />
@@ -91,28 +92,12 @@ function Note({ projectId, row, note, csrf, back, columns }: { projectId: string
       </td></tr>
     );
   }
-  const action = toggleUrl(projectId, row.name, note.environment);
-  const offerId = `offer-${row.name}--${note.environment}`;
-  const strategy = note.defaultStrategy === null ? 'a gradual rollout to 100% of users (the standard strategy)' : `the project's default strategy for ${note.environment} (${note.defaultStrategy})`;
+  const hx = { 'hx-post': toggleUrl(projectId, row.name, note.environment), 'hx-target': 'closest tbody', 'hx-swap': 'outerHTML' };
+  const cancel = <a class="button button-small" href={back} hx-get={rowUrl(projectId, row.name)} hx-vals={'{"have": "none"}'} hx-target="closest tbody" hx-swap="outerHTML">Cancel</a>;
   return (
     <tr class="row-note"><td colspan={columns}>
-      <div class="offer" role="group" aria-labelledby={`${offerId}-title`}>
-        <p id={`${offerId}-title`} class="offer-title" role="status">
-          <strong>{row.name}</strong> has no enabled strategy in <strong>{note.environment}</strong>, so switching it on would serve it to no one.
-        </p>
-        <form method="post" action={action} class="offer-actions" hx-post={action} hx-target="closest tbody" hx-swap="outerHTML">
-          {csrf ? <input type="hidden" name="_csrf" value={csrf} /> : null}
-          <input type="hidden" name="version" value={String(row.version)} />
-          <input type="hidden" name="back" value={back} />
-          <input type="hidden" name="enabled" value="on" />
-          <button type="submit" name="with" value="default" class="button button-primary button-small" autofocus>{`Add ${note.defaultStrategy === null ? 'a 100% rollout' : 'the default strategy'} and switch on`}</button>
-          {note.disabledStrategies > 0
-            ? <button type="submit" name="with" value="disabled" class="button button-small">{`Enable its ${note.disabledStrategies} disabled ${note.disabledStrategies === 1 ? 'strategy' : 'strategies'}`}</button>
-            : null}
-          <a class="button button-small" href={back} hx-get={rowUrl(projectId, row.name)} hx-vals={'{"have": "none"}'} hx-target="closest tbody" hx-swap="outerHTML">Cancel</a>
-        </form>
-        <p class="hint">It will get {strategy}. You can change it on the <a href={flagUrl(projectId, row.name)}>flag's page</a>.</p>
-      </div>
+      <SwitchOffer flag={row.name} offer={note} action={toggleUrl(projectId, row.name, note.environment)} csrf={csrf} ifMatch={etagOf(row.version)} back={back} hx={hx}
+        cancel={cancel} more={<>You can change it on the <a href={flagUrl(projectId, row.name)}>flag's page</a>.</>} />
     </td></tr>
   );
 }

@@ -12,7 +12,9 @@ import type { RowNote } from './flag-row.js';
 import { FlagTableView } from './flag-table.js';
 import { tableUrl } from './flag-urls.js';
 import { ProjectNav } from '../project-nav.js';
-import { NewFlagForm, type NewFlagRefusal } from './new-flag-form.js';
+import type { NewFlagDraft } from '../../forms/flag-table.forms.js';
+import type { Refusal } from '../form-parts.js';
+import { NewFlagForm } from './new-flag-form.js';
 
 export interface ProjectFlagsPageProps {
   frame: Frame;
@@ -24,7 +26,7 @@ export interface ProjectFlagsPageProps {
   /** A message about the page itself (a URL that could not be read, a bulk action done or refused). */
   notice?: { kind: 'error' | 'done'; message: string } | undefined;
   notes?: ReadonlyMap<string, RowNote> | undefined;
-  newFlag?: NewFlagRefusal | undefined;
+  newFlag?: Refusal<NewFlagDraft> | undefined;
 }
 
 function EmptyState({ projectId, query, mayCreate }: { projectId: string; query: FlagTableQuery; mayCreate: boolean }) {

@@ -7,9 +7,9 @@
 import type { ConstraintExplanation, ExplainedResult, FlagExplanation, SegmentExplanation, StrategyExplanation } from '../../../../domain/evaluation/index.js';
 import type { RequestContext } from '../../../../schemas/frontend.schema.js';
 import type { FlagResult } from '../../playground-results.js';
-import { OPERATOR_LABELS, takesList } from '../../strategy-form-fields.js';
+import { OPERATOR_LABELS, takesList } from '../../forms/constraints.form.js';
 import { flagUrl } from '../flags/flag-urls.js';
-import { idOf } from '../flag/form-parts.js';
+import { idOf } from '../form-parts.js';
 
 /** On, off or unknown, as a mark with its word. */
 export function Outcome({ result }: { result: ExplainedResult }) {

@@ -8,9 +8,9 @@ import type { ContextField } from '../../../../domain/definitions.js';
 import type { Environment } from '../../../../domain/service-state.js';
 import type { RequestContext } from '../../../../schemas/frontend.schema.js';
 import { Layout, type Frame } from '../../layout.js';
-import { isProperty, playgroundUrl, STANDARD_FIELDS, type PlaygroundForm, type PlaygroundRefusal } from '../../playground-form.js';
+import { isProperty, playgroundUrl, STANDARD_FIELDS, type PlaygroundForm } from '../../playground-form.js';
 import { RESULTS_PAGE_SIZE, type ResultPage } from '../../playground-results.js';
-import { idOf } from '../flag/form-parts.js';
+import { errorAttrs, FieldError, FormAlert, idOf, type Refusal } from '../form-parts.js';
 import { FlagResultCard } from './flag-result.js';
 
 export interface PlaygroundPageProps {
@@ -19,7 +19,7 @@ export interface PlaygroundPageProps {
   environments: Environment[];
   projects: { id: string; name: string }[];
   contextFields: ContextField[];
-  refusal?: PlaygroundRefusal | undefined;
+  refusal?: Refusal<PlaygroundForm> | undefined;
   results?: { page: ResultPage; context: RequestContext } | undefined;
 }
 
@@ -29,18 +29,10 @@ const HINTS: Record<string, string> = {
   remoteAddress: 'An IP address, for example 10.0.0.1.',
 };
 
-function Message({ refusal, field, id }: { refusal: PlaygroundRefusal | undefined; field: string; id: string }) {
-  return refusal?.field === field ? <p class="field-error" id={`${id}-error`} role="alert">{refusal.message}</p> : null;
-}
-
-function described(refusal: PlaygroundRefusal | undefined, field: string, id: string, hint: boolean) {
-  const named = refusal?.field === field;
-  const ids = [named ? `${id}-error` : undefined, hint ? `${id}-hint` : undefined].filter(Boolean).join(' ');
-  return { 'aria-invalid': named ? 'true' : undefined, 'aria-describedby': ids === '' ? undefined : ids };
-}
+const FORM = 'playground';
 
 /** One context input, with its field's legal values offered as a datalist. */
-function ContextInput({ name, formName, value, field, refusal }: { name: string; formName: string; value: string; field: ContextField | undefined; refusal: PlaygroundRefusal | undefined }) {
+function ContextInput({ name, formName, value, field, refusal }: { name: string; formName: string; value: string; field: ContextField | undefined; refusal: Refusal<PlaygroundForm> | undefined }) {
   const id = idOf('pg', 'ctx', name);
   const legal = field?.legalValues ?? [];
   // Built-in fields' stored descriptions only repeat their names; custom fields' say what they are.
@@ -51,10 +43,10 @@ function ContextInput({ name, formName, value, field, refusal }: { name: string;
     <div class="field">
       <label for={id}>{name}{name === 'appName' ? <span aria-hidden="true"> *</span> : null}</label>
       <input id={id} name={formName} value={value} maxlength={1000} autocapitalize="none" spellcheck={false} required={name === 'appName'}
-        list={legal.length > 0 ? `${id}-values` : undefined} {...described(refusal, name, id, hint !== undefined)} />
+        list={legal.length > 0 ? `${id}-values` : undefined} {...errorAttrs(refusal, FORM, name, id, hint !== undefined ? `${id}-hint` : undefined)} />
       {legal.length > 0 ? <datalist id={`${id}-values`}>{legal.map((l) => <option value={l.value}>{l.description ?? l.value}</option>)}</datalist> : null}
       {hint ? <p class="hint" id={`${id}-hint`}>{hint}</p> : null}
-      <Message refusal={refusal} field={name} id={id} />
+      <FieldError error={refusal} form={FORM} field={name} id={id} />
     </div>
   );
 }
@@ -65,14 +57,14 @@ function Form({ form, environments, projects, contextFields, refusal }: Playgrou
   return (
     <form method="get" action="/playground" class="card pg-form" aria-label="Playground context">
       <div class="pg-scope">
-        <fieldset class="pg-choice" aria-describedby={refusal?.field === 'environment' ? 'pg-env-error' : undefined}>
+        <fieldset class="pg-choice" aria-describedby={refusal?.fields['environment'] !== undefined ? 'pg-env-error' : undefined}>
           <legend>Environments</legend>
           <div class="checks">
             {environments.map((e) => <label class="check"><input type="checkbox" name="env" value={e.name} checked={form.environments.includes(e.name)} /> {e.name}{e.enabled ? '' : ' (off)'}</label>)}
           </div>
-          <Message refusal={refusal} field="environment" id="pg-env" />
+          <FieldError error={refusal} form={FORM} field="environment" id="pg-env" />
         </fieldset>
-        <fieldset class="pg-choice" aria-describedby={refusal?.field === 'projects' ? 'pg-projects-error' : undefined}>
+        <fieldset class="pg-choice" aria-describedby={refusal?.fields['projects'] !== undefined ? 'pg-projects-error' : undefined}>
           <legend>Projects</legend>
           <div class="checks">
             <label class="check"><input type="radio" name="projects" value="all" checked={form.allProjects} /> All projects</label>
@@ -81,7 +73,7 @@ function Form({ form, environments, projects, contextFields, refusal }: Playgrou
           <div class="checks pg-projects">
             {projects.map((p) => <label class="check"><input type="checkbox" name="project" value={p.id} checked={form.projects.includes(p.id)} /> {p.name}</label>)}
           </div>
-          <Message refusal={refusal} field="projects" id="pg-projects" />
+          <FieldError error={refusal} form={FORM} field="projects" id="pg-projects" />
         </fieldset>
       </div>
       <fieldset class="pg-context">
@@ -91,7 +83,7 @@ function Form({ form, environments, projects, contextFields, refusal }: Playgrou
           {custom.map((f) => <ContextInput name={f.name} formName={`properties.${f.name}`} value={form.properties[f.name] ?? ''} field={f} refusal={refusal} />)}
         </div>
       </fieldset>
-      {refusal && refusal.field === null ? <p class="alert alert-error" role="alert">{refusal.message}</p> : null}
+      <FormAlert error={refusal} form={FORM} />
       <div class="pg-actions">
         <label for="pg-show" class="small">Show</label>
         <select id="pg-show" name="show" class="select-small">

@@ -5,8 +5,8 @@
  * naming what goes; connect another enabled environment.
  */
 import type { ProjectEnvironment } from '../../../../queries/environments.query.js';
-import { draftOf, newStrategyDraft, type StrategyDraft } from '../../strategy-form-fields.js';
-import { Csrf, FormAlert, idOf, PostButton } from '../flag/form-parts.js';
+import { draftOf, newStrategyDraft, type StrategyDraft } from '../../forms/strategy.form.js';
+import { Csrf, FormAlert, idOf, PostButton, refusedIn } from '../form-parts.js';
 import { StrategyForm } from '../flag/strategy-form.js';
 import type { SettingsModel } from './settings-model.js';
 
@@ -25,8 +25,8 @@ function DefaultStrategy({ env }: { env: ProjectEnvironment }) {
 
 function Connected({ model, env }: { model: SettingsModel; env: ProjectEnvironment }) {
   const form = `default:${env.name}`;
-  const refused = model.error?.form === form;
-  const draft: StrategyDraft = refused && model.error?.draft ? model.error.draft : env.defaultStrategy ? draftOf(env.defaultStrategy) : newStrategyDraft();
+  const refused = refusedIn<StrategyDraft>(model.error, form);
+  const draft = refused?.draft ?? (env.defaultStrategy ? draftOf(env.defaultStrategy) : newStrategyDraft());
   const id = idOf('project-env', env.name);
   return (
     <li class="settings-env" id={id}>
@@ -38,7 +38,7 @@ function Connected({ model, env }: { model: SettingsModel; env: ProjectEnvironme
       <FormAlert error={model.error} form={`disconnect:${env.name}`} />
       {model.may.update ? (
         <div class="env-tools">
-          <details class="edit-panel" open={refused}>
+          <details class="edit-panel" open={refused !== undefined}>
             <summary class="button button-small">Edit default strategy<span class="sr-only">{` in ${env.name}`}</span></summary>
             <StrategyForm model={model} form={form} draft={draft} submit={`Save default strategy for ${env.name}`} action={`${model.base}/environments/${encodeURIComponent(env.name)}/default-strategy`} />
           </details>

@@ -1,12 +1,14 @@
 /** @jsxImportSource hono/jsx */
 /** A project's name and description: a form for those who may change the project, else the facts. */
-import { Csrf, errorAttrs, FieldError, FormAlert } from '../flag/form-parts.js';
+import type { ProjectForm } from '../../forms/project.forms.js';
+import type { FormDraft } from '../../forms/form.js';
+import { Csrf, errorAttrs, FieldError, FormAlert, refusedIn } from '../form-parts.js';
 import type { SettingsModel } from './settings-model.js';
 
 /** The general section. */
 export function GeneralSection({ model }: { model: SettingsModel }) {
   const { project, error } = model;
-  const sent = error?.form === 'general' ? error.values : undefined;
+  const sent = refusedIn<FormDraft<typeof ProjectForm>>(error, 'general')?.draft;
   return (
     <section class="card settings-section" id="general" aria-labelledby="general-title">
       <h2 id="general-title" class="section-title">General</h2>
@@ -16,7 +18,7 @@ export function GeneralSection({ model }: { model: SettingsModel }) {
           <div class="field-wide"><FormAlert error={error} form="general" /></div>
           <div class="field">
             <label for="settings-name">Name</label>
-            <input id="settings-name" name="name" required maxlength={100} value={sent?.['name'] ?? project.name} {...errorAttrs(error, 'general', 'name', 'settings-name')} />
+            <input id="settings-name" name="name" required maxlength={100} value={sent?.name ?? project.name} {...errorAttrs(error, 'general', 'name', 'settings-name')} />
             <FieldError error={error} form="general" field="name" id="settings-name" />
           </div>
           <div class="field">
@@ -26,7 +28,7 @@ export function GeneralSection({ model }: { model: SettingsModel }) {
           </div>
           <div class="field field-wide">
             <label for="settings-description">Description <span class="muted">(optional)</span></label>
-            <textarea id="settings-description" name="description" rows={2} maxlength={1000} {...errorAttrs(error, 'general', 'description', 'settings-description')}>{sent?.['description'] ?? project.description}</textarea>
+            <textarea id="settings-description" name="description" rows={2} maxlength={1000} {...errorAttrs(error, 'general', 'description', 'settings-description')}>{sent?.description ?? project.description}</textarea>
             <FieldError error={error} form="general" field="description" id="settings-description" />
           </div>
           <div class="form-actions field-wide"><button type="submit" class="button button-primary">Save</button></div>

@@ -3,7 +3,9 @@
  * Who is in the project and with which role: change a role, remove a member (after a confirmation naming
  * them), add a user with a role. The at-least-one-Owner rule is the project's to decide: its message is shown.
  */
-import { Csrf, errorAttrs, FieldError, FormAlert, idOf, PostButton } from '../flag/form-parts.js';
+import type { AddMemberForm } from '../../forms/project.forms.js';
+import type { FormDraft } from '../../forms/form.js';
+import { Csrf, errorAttrs, FieldError, FormAlert, idOf, PostButton, refusedIn } from '../form-parts.js';
 import type { SettingsMember, SettingsModel } from './settings-model.js';
 
 const roleName = (model: SettingsModel, id: number) => model.roles.find((r) => r.id === id)?.name ?? `Role ${id}`;
@@ -37,14 +39,14 @@ function Remove({ model, member }: { model: SettingsModel; member: SettingsMembe
 
 function AddMember({ model }: { model: SettingsModel }) {
   const { error } = model;
-  const sent = error?.form === 'add-member' ? error.values : undefined;
+  const sent = refusedIn<FormDraft<typeof AddMemberForm>>(error, 'add-member')?.draft;
   return (
     <form method="post" action={`${model.base}/members`} class="form-grid add-member" aria-label="Add a member">
       <Csrf token={model.frame.csrf} />
       <div class="field-wide"><FormAlert error={error} form="add-member" /></div>
       <div class="field">
         <label for="member-user">User</label>
-        <input id="member-user" name="user" required list="member-candidates" autocomplete="off" autocapitalize="none" spellcheck={false} value={sent?.['user'] ?? ''}
+        <input id="member-user" name="user" required list="member-candidates" autocomplete="off" autocapitalize="none" spellcheck={false} value={sent?.user ?? ''}
           {...errorAttrs(error, 'add-member', 'user', 'member-user', 'member-user-hint')} />
         <datalist id="member-candidates">
           {model.candidates.map((u) => <option value={u.username ?? u.email ?? String(u.id)}>{u.label}</option>)}
@@ -55,7 +57,7 @@ function AddMember({ model }: { model: SettingsModel }) {
       <div class="field">
         <label for="member-role">Role</label>
         <select id="member-role" name="roleId" {...errorAttrs(error, 'add-member', 'roleId', 'member-role')}>
-          {model.roles.map((r) => <option value={String(r.id)} selected={String(r.id) === (sent?.['roleId'] ?? '5')}>{r.name}</option>)}
+          {model.roles.map((r) => <option value={String(r.id)} selected={r.id === (sent?.roleId ?? 5)}>{r.name}</option>)}
         </select>
         <FieldError error={error} form="add-member" field="roleId" id="member-role" />
       </div>

@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 /** The project's segments (edited on the segment pages, scoped to the project) and deleting the project. */
-import { FormAlert, PostButton } from '../flag/form-parts.js';
+import { FormAlert, PostButton } from '../form-parts.js';
 import type { SettingsModel } from './settings-model.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

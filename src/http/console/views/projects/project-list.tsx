@@ -1,13 +1,12 @@
 /** @jsxImportSource hono/jsx */
 import type { ProjectSummary } from '../../../../queries/project-list.query.js';
+import type { NewProjectForm } from '../../forms/project.forms.js';
+import type { FormDraft } from '../../forms/form.js';
 import { Layout, type Frame } from '../../layout.js';
+import { Csrf, errorAttrs, FieldError, FormAlert, type Refusal } from '../form-parts.js';
 
-/** What the new-project form shows again after the service refused it. */
-export interface NewProjectForm {
-  values: { id: string; name: string; description: string };
-  /** The API's message, and the field it names (shown next to it). */
-  error: { field: 'id' | 'name' | 'description' | null; message: string };
-}
+const FORM = 'new-project';
+type NewProjectDraft = FormDraft<typeof NewProjectForm>;
 
 export interface ProjectListProps {
   frame: Frame;
@@ -15,7 +14,7 @@ export interface ProjectListProps {
   /** Whether the viewer may create projects (root Admins and admin tokens). */
   mayCreate: boolean;
   /** A refused new-project form, shown open with its message. */
-  refused?: NewProjectForm | undefined;
+  refused?: Refusal<NewProjectDraft> | undefined;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -41,37 +40,29 @@ function ProjectCard({ project }: { project: ProjectSummary }) {
   );
 }
 
-function FieldError({ id, form, field }: { id: string; form: NewProjectForm | undefined; field: 'id' | 'name' | 'description' }) {
-  return form?.error.field === field ? <p class="field-error" id={id}>{form.error.message}</p> : null;
-}
-
-function NewProject({ csrf, refused }: { csrf: string | undefined; refused: NewProjectForm | undefined }) {
-  const values = refused?.values ?? { id: '', name: '', description: '' };
-  const general = refused && refused.error.field === null ? refused.error.message : undefined;
+function NewProject({ csrf, refused }: { csrf: string | undefined; refused: Refusal<NewProjectDraft> | undefined }) {
+  const values = refused?.draft ?? { id: '', name: '', description: '' };
   return (
     <details class="create-panel" open={refused !== undefined}>
       <summary class="button button-primary">New project</summary>
       <form method="post" action="/projects" class="card form-grid" aria-label="New project">
-        {csrf ? <input type="hidden" name="_csrf" value={csrf} /> : null}
-        {general ? <p class="alert alert-error" role="alert">{general}</p> : null}
+        <Csrf token={csrf} />
+        <FormAlert error={refused} form={FORM} />
         <div class="field">
           <label for="project-name">Name</label>
-          <input id="project-name" name="name" required maxlength={100} value={values.name}
-            aria-invalid={refused?.error.field === 'name' ? 'true' : undefined} aria-describedby={refused?.error.field === 'name' ? 'project-name-error' : undefined} />
-          <FieldError id="project-name-error" form={refused} field="name" />
+          <input id="project-name" name="name" required maxlength={100} value={values.name} {...errorAttrs(refused, FORM, 'name', 'project-name')} />
+          <FieldError error={refused} form={FORM} field="name" id="project-name" />
         </div>
         <div class="field">
           <label for="project-id">Id</label>
-          <input id="project-id" name="id" required maxlength={100} value={values.id} autocapitalize="none" spellcheck={false}
-            aria-invalid={refused?.error.field === 'id' ? 'true' : undefined} aria-describedby={refused?.error.field === 'id' ? 'project-id-error project-id-hint' : 'project-id-hint'} />
+          <input id="project-id" name="id" required maxlength={100} value={values.id} autocapitalize="none" spellcheck={false} {...errorAttrs(refused, FORM, 'id', 'project-id', 'project-id-hint')} />
           <p class="hint" id="project-id-hint">Used in URLs and API tokens; letters, digits, - _ . ~ only. It cannot be changed later.</p>
-          <FieldError id="project-id-error" form={refused} field="id" />
+          <FieldError error={refused} form={FORM} field="id" id="project-id" />
         </div>
         <div class="field field-wide">
           <label for="project-description">Description <span class="muted">(optional)</span></label>
-          <input id="project-description" name="description" maxlength={1000} value={values.description}
-            aria-invalid={refused?.error.field === 'description' ? 'true' : undefined} aria-describedby={refused?.error.field === 'description' ? 'project-description-error' : undefined} />
-          <FieldError id="project-description-error" form={refused} field="description" />
+          <input id="project-description" name="description" maxlength={1000} value={values.description} {...errorAttrs(refused, FORM, 'description', 'project-description')} />
+          <FieldError error={refused} form={FORM} field="description" id="project-description" />
         </div>
         <div class="form-actions field-wide"><button type="submit" class="button button-primary">Create project</button></div>
       </form>

@@ -6,12 +6,12 @@
  */
 import type { Segment } from '../../../../domain/segment.js';
 import type { SegmentUsageSummary } from '../../../../queries/segment-usage.query.js';
-import type { SegmentDraft } from '../../segment-form-fields.js';
-import { OPERATOR_LABELS, takesList } from '../../strategy-form-fields.js';
+import type { SegmentDraft } from '../../forms/segment.form.js';
+import { OPERATOR_LABELS, takesList } from '../../forms/constraints.form.js';
 import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
 import { ConstraintEditor } from '../flag/constraint-editor.js';
-import { Csrf, errorAttrs, FieldError, FormAlert, PostButton, When, type PageError } from '../flag/form-parts.js';
+import { Csrf, errorAttrs, FieldError, FormAlert, PostButton, When, type Refusal } from '../form-parts.js';
 
 export interface SegmentEditorProps {
   frame: Frame;
@@ -23,7 +23,7 @@ export interface SegmentEditorProps {
   /** Where the segment may be put: '' (global) when the viewer may write global segments, and projects. */
   places: { value: string; label: string }[];
   contextFields: string[];
-  error?: PageError | undefined;
+  error?: Refusal<unknown> | undefined;
   notice?: string | undefined;
 }
 

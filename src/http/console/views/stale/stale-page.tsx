@@ -9,7 +9,7 @@ import { UNUSED_DAYS, type StaleCounts, type StaleProject, type StaleRow } from 
 import { LIFETIME_DAYS } from '../../../../domain/project-health.js';
 import type { StaleKind } from '../../../../schemas/insight-pages.schema.js';
 import { Layout, type Frame } from '../../layout.js';
-import { Csrf, When } from '../flag/form-parts.js';
+import { Csrf, When } from '../form-parts.js';
 import { flagUrl } from '../flags/flag-urls.js';
 import { ListPager, withQuery } from '../list-pager.js';
 

@@ -4,7 +4,9 @@
  * environment chosen from lists, an optional expiry. Refused, it opens again with the API's message next to the
  * field it names.
  */
-import { Csrf, errorAttrs, FieldError, FormAlert, type PageError } from '../flag/form-parts.js';
+import type { NewTokenForm as Form } from '../../forms/admin.forms.js';
+import type { FormDraft } from '../../forms/form.js';
+import { Csrf, errorAttrs, FieldError, FormAlert, refusedIn, type Refusal } from '../form-parts.js';
 
 const FORM = 'new-token';
 
@@ -18,15 +20,15 @@ export interface NewTokenFormProps {
   csrf: string | undefined;
   projects: { id: string; name: string }[];
   environments: string[];
-  refused: PageError | undefined;
+  refused: Refusal<unknown> | undefined;
 }
 
 /** The form, in a panel opened by its button (open when it was refused). */
 export function NewTokenForm({ csrf, projects, environments, refused }: NewTokenFormProps) {
-  const error = refused?.form === FORM ? refused : undefined;
-  const values = error?.values ?? {};
-  const type = values['type'] ?? 'client';
-  const chosen = (id: string) => values[`project:${id}`] !== undefined;
+  const error = refusedIn<FormDraft<typeof Form>>(refused, FORM);
+  const values = error?.draft;
+  const type = values?.type ?? 'client';
+  const chosen = (id: string) => values?.projects.includes(id) === true;
   const all = error === undefined || chosen('*');
   return (
     <details class="create-panel create-panel-header" open={error !== undefined}>
@@ -36,7 +38,7 @@ export function NewTokenForm({ csrf, projects, environments, refused }: NewToken
         <div class="field-wide"><FormAlert error={error} form={FORM} /></div>
         <div class="field field-wide">
           <label for="token-name">Name</label>
-          <input id="token-name" name="tokenName" required maxlength={100} value={values['tokenName'] ?? ''} autocomplete="off" spellcheck={false} {...errorAttrs(error, FORM, 'tokenName', 'token-name', 'token-name-hint')} />
+          <input id="token-name" name="tokenName" required maxlength={100} value={values?.tokenName ?? ''} autocomplete="off" spellcheck={false} {...errorAttrs(error, FORM, 'tokenName', 'token-name', 'token-name-hint')} />
           <p class="hint" id="token-name-hint">Say who uses it, e.g. the application's name.</p>
           <FieldError error={error} form={FORM} field="tokenName" id="token-name" />
         </div>
@@ -51,9 +53,9 @@ export function NewTokenForm({ csrf, projects, environments, refused }: NewToken
         <fieldset class="field choice project-choice" {...errorAttrs(error, FORM, 'projects', 'token-projects', 'token-projects-hint')}>
           <legend>Projects</legend>
           <p class="hint" id="token-projects-hint">Client and frontend tokens only; an admin token has all.</p>
-          <label class="check"><input type="checkbox" name="project:*" checked={all} /> All projects, present and future</label>
+          <label class="check"><input type="checkbox" name="projects" value="*" checked={all} /> All projects, present and future</label>
           <div class="choice-list">
-            {projects.map((p) => <label class="check"><input type="checkbox" name={`project:${p.id}`} checked={chosen(p.id)} /> {p.name}{p.name !== p.id ? <span class="muted"> ({p.id})</span> : null}</label>)}
+            {projects.map((p) => <label class="check"><input type="checkbox" name="projects" value={p.id} checked={chosen(p.id)} /> {p.name}{p.name !== p.id ? <span class="muted"> ({p.id})</span> : null}</label>)}
           </div>
           <FieldError error={error} form={FORM} field="projects" id="token-projects" />
         </fieldset>
@@ -61,14 +63,14 @@ export function NewTokenForm({ csrf, projects, environments, refused }: NewToken
           <div class="field">
             <label for="token-environment">Environment</label>
             <select id="token-environment" name="environment" {...errorAttrs(error, FORM, 'environment', 'token-environment', 'token-environment-hint')}>
-              {environments.map((e) => <option value={e} selected={values['environment'] === e}>{e}</option>)}
+              {environments.map((e) => <option value={e} selected={values?.environment === e}>{e}</option>)}
             </select>
             <p class="hint" id="token-environment-hint">Client and frontend tokens read one environment.</p>
             <FieldError error={error} form={FORM} field="environment" id="token-environment" />
           </div>
           <div class="field">
             <label for="token-expires">Expires <span class="muted">(optional)</span></label>
-            <input id="token-expires" name="expiresAt" type="date" value={values['expiresAt'] ?? ''} {...errorAttrs(error, FORM, 'expiresAt', 'token-expires', 'token-expires-hint')} />
+            <input id="token-expires" name="expiresAt" type="date" value={values?.expiresAt ?? ''} {...errorAttrs(error, FORM, 'expiresAt', 'token-expires', 'token-expires-hint')} />
             <p class="hint" id="token-expires-hint">At the end of that day, UTC. Empty: never.</p>
             <FieldError error={error} form={FORM} field="expiresAt" id="token-expires" />
           </div>

@@ -10,7 +10,7 @@ import type { ListPage } from '../../../../queries/paging.js';
 import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
 import { DoneNotice, ListPager, SearchForm } from '../admin/list-parts.js';
-import { Csrf, FormAlert, When, type PageError } from '../flag/form-parts.js';
+import { Csrf, FormAlert, When, type Refusal } from '../form-parts.js';
 import { NewTokenForm } from './new-token-form.js';
 
 export interface TokenListProps {
@@ -20,7 +20,7 @@ export interface TokenListProps {
   projects: { id: string; name: string }[];
   environments: string[];
   notice?: string | undefined;
-  refused?: PageError | undefined;
+  refused?: Refusal<unknown> | undefined;
   /** A token just made, shown once. */
   secret?: Child;
 }

@@ -5,7 +5,7 @@
  * validate use case answers them) and only then offered to be written.
  */
 import { Layout, type Frame } from '../../layout.js';
-import { Csrf } from '../flag/form-parts.js';
+import { Csrf, errorAttrs, FieldError, FormAlert, type Refusal } from '../form-parts.js';
 import { ProjectNav } from '../project-nav.js';
 
 /** One finding of a dry run: a message and the items it names. */
@@ -17,9 +17,10 @@ export interface TransferItem {
 /** What the import form shows again: the sent values, and the dry run or the refusal they met. */
 export interface ImportState {
   environment: string;
-  text: string;
-  /** A refusal of the form itself (no JSON, a field the schema refused), next to the field it names. */
-  error?: { field: 'data' | 'environment' | null; message: string } | undefined;
+  /** The export's text (a chosen file's, or what was pasted). */
+  data: string;
+  /** A refusal of the form (no JSON, a field the schema refused), its messages next to the fields they name. */
+  refusal?: Refusal<unknown> | undefined;
   /** The dry run's lists, each rendered as it came. */
   dryRun?: { errors: TransferItem[]; warnings: TransferItem[]; permissions: TransferItem[]; flags: number } | undefined;
 }
@@ -70,19 +71,19 @@ function DryRun({ state }: { state: ImportState }) {
 }
 
 function ImportForm({ project, environments, state, csrf }: { project: string; environments: string[]; state: ImportState; csrf: string | undefined }) {
-  const error = state.error;
-  const invalid = (field: 'data' | 'environment') => (error?.field === field ? { 'aria-invalid': 'true' as const, 'aria-describedby': `import-${field}-error` } : {});
+  const error = state.refusal;
+  const named = (field: string) => error?.fields[field] !== undefined;
   const ready = state.dryRun !== undefined && state.dryRun.errors.length + state.dryRun.permissions.length === 0;
   return (
     <form method="post" action={`${base(project)}/validate`} enctype="multipart/form-data" class="form-stack" aria-labelledby="import-title">
       <Csrf token={csrf} />
-      {error?.field === null ? <p class="alert alert-error" role="alert">{error.message}</p> : null}
+      <FormAlert error={error} form="import" />
       <div class="field">
         <label for="import-environment">Environment to import into</label>
-        <select id="import-environment" name="environment" {...invalid('environment')}>
+        <select id="import-environment" name="environment" {...errorAttrs(error, 'import', 'environment', 'import-environment')}>
           {environments.map((env) => <option value={env} selected={env === state.environment}>{env}</option>)}
         </select>
-        {error?.field === 'environment' ? <p class="field-error" id="import-environment-error" role="alert">{error.message}</p> : null}
+        <FieldError error={error} form="import" field="environment" id="import-environment" />
       </div>
       <div class="field">
         <label for="import-file">An export file (JSON)</label>
@@ -90,8 +91,8 @@ function ImportForm({ project, environments, state, csrf }: { project: string; e
       </div>
       <div class="field">
         <label for="import-data">Or paste the export</label>
-        <textarea id="import-data" name="data" rows={10} spellcheck={false} class="code-area" aria-describedby={error?.field === 'data' ? 'import-data-error' : 'import-data-hint'} aria-invalid={error?.field === 'data' ? 'true' : undefined}>{state.text}</textarea>
-        {error?.field === 'data' ? <p class="field-error" id="import-data-error" role="alert">{error.message}</p> : <p class="hint" id="import-data-hint">A chosen file is read instead of the text.</p>}
+        <textarea id="import-data" name="data" rows={10} spellcheck={false} class="code-area" {...errorAttrs(error, 'import', 'data', 'import-data', named('data') ? undefined : 'import-data-hint')}>{state.data}</textarea>
+        {named('data') ? <FieldError error={error} form="import" field="data" id="import-data" /> : <p class="hint" id="import-data-hint">A chosen file is read instead of the text.</p>}
       </div>
       <DryRun state={state} />
       <div class="form-actions">
@@ -104,7 +105,7 @@ function ImportForm({ project, environments, state, csrf }: { project: string; e
 
 /** The whole page. */
 export function TransferPage({ frame, project, environments, mayImport, form, done }: TransferPageProps) {
-  const state = form ?? { environment: environments[0] ?? '', text: '' };
+  const state = form ?? { environment: environments[0] ?? '', data: '' };
   return (
     <Layout title={`Export and import · ${project.name}`} current="projects" {...frame}>
       <nav aria-label="Breadcrumb" class="breadcrumb">

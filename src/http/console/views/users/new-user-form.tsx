@@ -5,18 +5,22 @@
  * to the field it names.
  */
 import type { Role } from '../../../../domain/roles.js';
-import { Csrf, errorAttrs, FieldError, FormAlert, type PageError } from '../flag/form-parts.js';
+import type { NewUserForm as Form } from '../../forms/admin.forms.js';
+import type { FormDraft } from '../../forms/form.js';
+import { Csrf, errorAttrs, FieldError, FormAlert, refusedIn, type Refusal } from '../form-parts.js';
+
+type NewUserDraft = FormDraft<typeof Form>;
 
 const FORM = 'new-user';
 
 function TextField({ name, label, type = 'text', error, values, hint, required }: {
-  name: string; label: string; type?: string; error: PageError | undefined; values: Record<string, string>; hint?: string; required?: boolean;
+  name: 'name' | 'username' | 'email' | 'password'; label: string; type?: string; error: Refusal<unknown> | undefined; values: NewUserDraft | undefined; hint?: string; required?: boolean;
 }) {
   const id = `new-user-${name}`;
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <input id={id} name={name} type={type} value={type === 'password' ? '' : values[name] ?? ''} maxlength={type === 'password' ? 256 : 255} required={required}
+      <input id={id} name={name} type={type} value={type === 'password' ? '' : values?.[name] ?? ''} maxlength={type === 'password' ? 256 : 255} required={required}
         autocomplete={type === 'password' ? 'new-password' : 'off'} autocapitalize="none" spellcheck={false} {...errorAttrs(error, FORM, name, id, hint ? `${id}-hint` : undefined)} />
       {hint ? <p class="hint" id={`${id}-hint`}>{hint}</p> : null}
       <FieldError error={error} form={FORM} field={name} id={id} />
@@ -25,11 +29,11 @@ function TextField({ name, label, type = 'text', error, values, hint, required }
 }
 
 /** The form, in a panel opened by its button (open when it was refused). */
-export function NewUserForm({ csrf, roles, refused }: { csrf: string | undefined; roles: Role[]; refused: PageError | undefined }) {
-  const error = refused?.form === FORM ? refused : undefined;
-  const values = error?.values ?? {};
-  const how = values['signIn'] === 'password' ? 'password' : 'link';
-  const role = values['rootRole'] ?? '3';
+export function NewUserForm({ csrf, roles, refused }: { csrf: string | undefined; roles: Role[]; refused: Refusal<unknown> | undefined }) {
+  const error = refusedIn<NewUserDraft>(refused, FORM);
+  const values = error?.draft;
+  const how = values?.signIn === 'password' ? 'password' : 'link';
+  const role = values?.rootRole ?? '3';
   return (
     <details class="create-panel create-panel-header" open={error !== undefined}>
       <summary class="button button-primary">New user</summary>

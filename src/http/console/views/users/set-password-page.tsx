@@ -6,6 +6,10 @@
  */
 import type { Child } from 'hono/jsx';
 import { BrandMark, Layout, type Frame } from '../../layout.js';
+import { errorAttrs, FieldError, type Refusal } from '../form-parts.js';
+
+/** The new-password form, as a refusal names it. */
+const FORM = 'new-password';
 
 /** The sign-in forms' CSRF token and the frame, which every step needs. */
 interface Base {
@@ -51,16 +55,13 @@ export interface NewPasswordProps extends Base {
   secret: string;
   /** Who the link is for, as they sign in. */
   username: string;
-  /** The rules' message, next to the field it names. */
-  error?: { field: 'password' | 'confirmPassword'; message: string } | undefined;
+  /** A refused password, its message next to the field it names. */
+  error?: Refusal<unknown> | undefined;
 }
 
 /** The new-password form of a link that works. */
 export function NewPasswordForm({ frame, csrf, secret, username, error }: NewPasswordProps) {
-  const attrs = (field: 'password' | 'confirmPassword', hint?: string) => ({
-    'aria-invalid': error?.field === field ? 'true' : undefined,
-    'aria-describedby': [error?.field === field ? `${field}-error` : undefined, hint].filter(Boolean).join(' ') || undefined,
-  });
+  const attrs = (field: 'password' | 'confirmPassword', hint?: string) => errorAttrs(error, FORM, field, field, hint);
   return (
     <Shell frame={frame} title="Choose a password">
       <h1>Choose a password</h1>
@@ -73,12 +74,12 @@ export function NewPasswordForm({ frame, csrf, secret, username, error }: NewPas
           <label for="password">New password</label>
           <input id="password" name="password" type="password" autocomplete="new-password" required maxlength={256} autofocus {...attrs('password', 'password-hint')} />
           <p class="hint" id="password-hint">At least 8 characters, not your username or email, not a common password.</p>
-          {error?.field === 'password' ? <p class="field-error" id="password-error" role="alert">{error.message}</p> : null}
+          <FieldError error={error} form={FORM} field="password" id="password" />
         </div>
         <div class="field">
           <label for="confirmPassword">Repeat it</label>
           <input id="confirmPassword" name="confirmPassword" type="password" autocomplete="new-password" required maxlength={256} {...attrs('confirmPassword')} />
-          {error?.field === 'confirmPassword' ? <p class="field-error" id="confirmPassword-error" role="alert">{error.message}</p> : null}
+          <FieldError error={error} form={FORM} field="confirmPassword" id="confirmPassword" />
         </div>
         <button type="submit" class="button button-primary button-block">Save password and sign in</button>
       </form>

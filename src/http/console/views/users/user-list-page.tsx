@@ -6,7 +6,7 @@ import type { UserRow } from '../../../../queries/user-list.query.js';
 import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
 import { DoneNotice, ListPager, SearchForm } from '../admin/list-parts.js';
-import { When, type PageError } from '../flag/form-parts.js';
+import { When, type Refusal } from '../form-parts.js';
 import { NewUserForm } from './new-user-form.js';
 
 export interface UserListProps {
@@ -15,7 +15,7 @@ export interface UserListProps {
   q: string;
   roles: Role[];
   notice?: string | undefined;
-  refused?: PageError | undefined;
+  refused?: Refusal<unknown> | undefined;
 }
 
 /** How a user is named in lists: their name, else username, else email. */

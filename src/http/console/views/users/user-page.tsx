@@ -9,7 +9,7 @@ import type { UserRow } from '../../../../queries/user-list.query.js';
 import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
 import { DoneNotice } from '../admin/list-parts.js';
-import { Csrf, errorAttrs, FieldError, FormAlert, When, type PageError } from '../flag/form-parts.js';
+import { Csrf, errorAttrs, FieldError, FormAlert, When, type Refusal } from '../form-parts.js';
 import { userLabel } from './user-list-page.js';
 
 export interface UserPageProps {
@@ -17,7 +17,7 @@ export interface UserPageProps {
   row: UserRow;
   roles: Role[];
   notice?: string | undefined;
-  refused?: PageError | undefined;
+  refused?: Refusal<unknown> | undefined;
   /** A secret just made for this user (a one-time link), shown once above everything else. */
   secret?: Child;
 }
@@ -36,7 +36,7 @@ function Facts({ row, roles }: { row: UserRow; roles: Role[] }) {
   );
 }
 
-function RoleForm({ base, row, roles, csrf, error }: { base: string; row: UserRow; roles: Role[]; csrf: string | undefined; error: PageError | undefined }) {
+function RoleForm({ base, row, roles, csrf, error }: { base: string; row: UserRow; roles: Role[]; csrf: string | undefined; error: Refusal<unknown> | undefined }) {
   return (
     <form method="post" action={`${base}/role`} class="card form-stack" aria-labelledby="role-title">
       <h2 id="role-title" class="section-title">Root role</h2>
@@ -54,7 +54,7 @@ function RoleForm({ base, row, roles, csrf, error }: { base: string; row: UserRo
   );
 }
 
-function PasswordForms({ base, csrf, error }: { base: string; csrf: string | undefined; error: PageError | undefined }) {
+function PasswordForms({ base, csrf, error }: { base: string; csrf: string | undefined; error: Refusal<unknown> | undefined }) {
   return (
     <section class="card form-stack" aria-labelledby="password-title">
       <h2 id="password-title" class="section-title">Reset password</h2>
@@ -80,7 +80,7 @@ function PasswordForms({ base, csrf, error }: { base: string; csrf: string | und
   );
 }
 
-function DeleteUser({ base, name, csrf, error }: { base: string; name: string; csrf: string | undefined; error: PageError | undefined }) {
+function DeleteUser({ base, name, csrf, error }: { base: string; name: string; csrf: string | undefined; error: Refusal<unknown> | undefined }) {
   return (
     <section class="card form-stack danger-zone" aria-labelledby="delete-title">
       <h2 id="delete-title" class="section-title">Delete user</h2>

@@ -1,22 +1,17 @@
 /** @jsxImportSource hono/jsx */
-/** Pieces every form of the flag page shares: the CSRF field, ids, and the API's message next to its field. */
+/**
+ * What every form of the console shares: the CSRF field, ids, and a refused form's messages where they belong.
+ * A refusal (`forms/form.ts`) names its form and maps each field it is about to its message: the field gets
+ * `aria-invalid` and its message under it (`aria-describedby`); the rest goes to the form as a whole.
+ */
 import type { Child } from 'hono/jsx';
-import type { StrategyDraft } from '../../strategy-form-fields.js';
-import type { VariantDraft } from '../../variant-form-fields.js';
+import type { Refusal } from '../forms/form.js';
 
-/** A refused form, shown again with the API's message next to the field it names. */
-export interface PageError {
-  /** Which form of the page was refused (`metadata`, `strategy:<env>:<id|new>`, ...). */
-  form: string;
-  /** The form field the message names (the API body's dot path), or null for the form as a whole. */
-  field: string | null;
-  message: string;
-  /** The fields as sent, to show them again. */
-  values: Record<string, string>;
-  /** A refused strategy form's draft, shown again as sent. */
-  draft?: StrategyDraft | undefined;
-  /** A refused variants form's rows, shown again as sent. */
-  variants?: VariantDraft[] | undefined;
+export type { Refusal };
+
+/** `refusal` when it is of `form` (typed as that form's draft), else undefined. */
+export function refusedIn<D>(refusal: Refusal<unknown> | undefined, form: string): Refusal<D> | undefined {
+  return refusal?.form === form ? (refusal as Refusal<D>) : undefined;
 }
 
 /** An element id made of parts: anything but letters, digits, `-` and `_` becomes `-`. */
@@ -35,21 +30,26 @@ export function Csrf({ token, ifMatch }: { token: string | undefined; ifMatch?: 
   );
 }
 
-/** The attributes of a field the error may name: `aria-invalid` and `aria-describedby` pointing at the message. */
-export function errorAttrs(error: PageError | undefined, form: string, field: string, id: string, hint?: string) {
-  const named = error?.form === form && error.field === field;
+/** The message of `field` in `form`'s refusal, if it names that field. */
+const messageOf = (refusal: Refusal<unknown> | undefined, form: string, field: string): string | undefined =>
+  refusal?.form === form ? refusal.fields[field] : undefined;
+
+/** The attributes of a field a refusal may name: `aria-invalid` and `aria-describedby` pointing at its message. */
+export function errorAttrs(refusal: Refusal<unknown> | undefined, form: string, field: string, id: string, hint?: string) {
+  const named = messageOf(refusal, form, field) !== undefined;
   const describedBy = [named ? `${id}-error` : undefined, hint].filter(Boolean).join(' ');
   return { 'aria-invalid': named ? 'true' : undefined, 'aria-describedby': describedBy === '' ? undefined : describedBy };
 }
 
-/** The API's message under the field it names. */
-export function FieldError({ error, form, field, id }: { error: PageError | undefined; form: string; field: string; id: string }) {
-  return error?.form === form && error.field === field ? <p class="field-error" id={`${id}-error`} role="alert">{error.message}</p> : null;
+/** A refusal's message under the field it names. */
+export function FieldError({ error, form, field, id }: { error: Refusal<unknown> | undefined; form: string; field: string; id: string }) {
+  const message = messageOf(error, form, field);
+  return message !== undefined ? <p class="field-error" id={`${id}-error`} role="alert">{message}</p> : null;
 }
 
-/** The API's message for the form as a whole (it names no field of the form). */
-export function FormAlert({ error, form }: { error: PageError | undefined; form: string }) {
-  return error?.form === form && error.field === null ? <p class="alert alert-error" role="alert">{error.message}</p> : null;
+/** A refusal's message for the form as a whole (what names no field of the form). */
+export function FormAlert({ error, form, class: className }: { error: Refusal<unknown> | undefined; form: string; class?: string }) {
+  return error?.form === form && error.alert !== undefined ? <p class={className ?? 'alert alert-error'} role="alert">{error.alert}</p> : null;
 }
 
 /** A small post form of one button (`_csrf` and `ifMatch` included). */
