@@ -23,9 +23,6 @@ import type { ErrorKind } from './errors.js';
 import type { GzipCache } from './gzip.js';
 import type { SummaryCache } from './summary-cache.js';
 import type { FeatureSearch } from '../queries/search.query.js';
-import type { FlagTable } from '../queries/flag-table.query.js';
-import type { ConsoleDeps } from './console/console-deps.js';
-import type { ReadForm } from './console/forms/form.js';
 
 /** What every route handler may use; built once per app, no globals. */
 export interface AppDeps {
@@ -55,18 +52,8 @@ export interface AppDeps {
   metrics: ServiceMetrics;
   /** `GET /api/admin/search/features`: per-project sort orders, kept per state version. */
   search: FeatureSearch;
-  /** The console's flag table (`/projects/:projectId`), over `search`'s indexes. */
-  flagTable: FlagTable;
   /** What each address may still have checked by `POST /edge/validate` (token texts per minute). */
   edgeValidation: AddressBudget;
-  /** The console's assets and sign-in limits. */
-  console: ConsoleDeps;
-}
-
-/** The console session a request came with: its id (from the cookie) and the key it is stored under. */
-export interface ConsoleSession {
-  id: string;
-  key: string;
 }
 
 /** Values the pipeline's middleware set on a request's context. */
@@ -77,12 +64,6 @@ export interface AppEnv {
     principal: Principal;
     /** The project the path names, once found. */
     actor: ProjectActor | undefined;
-    /** On `authentication: 'session'` routes: the session that authenticated the request. */
-    session: ConsoleSession | undefined;
-    /** On page routes with a body: the form's fields as sent, dot paths nested (`_csrf` included). */
-    sent: Record<string, unknown> | undefined;
-    /** On page routes with a declared form: its draft, and its value or the error refusing it. */
-    form: ReadForm | undefined;
   };
 }
 
@@ -149,16 +130,19 @@ export interface RouteSpec<
    * `Authorization` header (the OFREP event stream: EventSource sends no headers). See `src/auth/stream-tickets.ts`.
    * `none`: anyone may call it (permission `NONE`): no caller is resolved or checked, and `call.principal` is
    * not set; the route bounds what a call costs itself (`POST /edge/validate`).
-   * `session`: the caller is the console session of the `flagpole-session` cookie (`src/http/console/`); on a
-   * page route a missing or expired one is a redirect to `/login`.
+   * `session`: the caller is the console session of the `flagpole-session` cookie: only the console's records
+   * (`src/console/`) have it.
    */
   authentication?: 'ticket' | 'none' | 'session';
   /**
-   * A console page: answers HTML (errors too, as pages), reads form bodies, is left out of the OpenAPI
-   * document, and every method but GET needs the CSRF checks (`src/http/console/csrf.ts`).
+   * A console page (`definePage`, `src/console/page.ts`): the composition root serves it with the console's steps
+   * (session, CSRF, form, page errors), and it is left out of the OpenAPI document.
    */
   page?: boolean;
-  /** `pre-session`: the CSRF checks of the sign-in forms on a route that is not a page (`POST /auth/simple/login`). */
+  /**
+   * `pre-session`: a JSON route of the console that signs in (`POST /auth/simple/login`): the composition root adds
+   * the console's CSRF checks of the sign-in forms to its steps.
+   */
   csrf?: 'pre-session';
   /**
    * The write is conditional on the version of the flag the path names: the pipeline reads `If-Match` into

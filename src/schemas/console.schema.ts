@@ -1,4 +1,4 @@
-/** The shapes of the console's forms and page queries (`src/http/console/pages/`). */
+/** The shapes of the console's forms and page queries (`src/console/pages/`, read by `src/console/forms/`). */
 import * as v from 'valibot';
 import { oneOf } from './messages.js';
 

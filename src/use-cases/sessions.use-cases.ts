@@ -47,6 +47,40 @@ export async function checkToken(registry: Registry, hasher: TokenHasher, text: 
   return ok({ kind: 'token', token });
 }
 
+/** What counts failed attempts per key in a window: how long `key` must wait (ms, 0: not at all), and one failure more. */
+export interface AttemptBudget {
+  spent(key: string): number;
+  take(key: string, count: number): unknown;
+}
+
+/** The sign-in limits: failures per username (lower-cased) and per peer address (docs/limits.md "Sign-in"). */
+export interface SignInBudgets {
+  byUser: AttemptBudget;
+  byAddress: AttemptBudget;
+}
+
+/**
+ * One sign-in attempt (`check`: a password's or a token's), unless this username or address has failed too often
+ * this minute: then `TooManyRequests` with the seconds to wait (`retryAfter`), and nothing is checked. A failed
+ * attempt counts against both.
+ *
+ * @example const result = await signIn(budgets, { username, address }, () => checkPassword(registry, { username, password }));
+ */
+export async function signIn(budgets: SignInBudgets, by: { username?: string | undefined; address: string }, check: () => Promise<Result<SignedIn>>): Promise<Result<SignedIn> & { retryAfter?: number }> {
+  const user = by.username?.trim().toLowerCase() || undefined;
+  const wait = Math.max(budgets.byAddress.spent(by.address), user === undefined ? 0 : budgets.byUser.spent(user));
+  if (wait > 0) {
+    const seconds = Math.ceil(wait / 1000);
+    return { ok: false, error: { kind: 'TooManyRequests', message: `Too many failed sign-ins; try again in ${seconds} s` }, retryAfter: seconds };
+  }
+  const result = await check();
+  if (!result.ok) {
+    budgets.byAddress.take(by.address, 1);
+    if (user !== undefined) budgets.byUser.take(user, 1);
+  }
+  return result;
+}
+
 /**
  * Starts a session for who signed in: stored (under the keyed hash of its id) before its id is returned, to
  * be handed to the browser once. The id itself is kept nowhere on the server.

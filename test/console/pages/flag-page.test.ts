@@ -4,6 +4,7 @@
  * and nothing changed; what changed read back through the admin API; what a Viewer and a form from an old page get.
  */
 import { describe, expect } from 'vitest';
+import type { Harness } from '../../helpers/harness.js';
 import { clientToken, nodeMetricsBody, postMetrics } from '../../http/usage/usage-fixtures.js';
 import { pageTest, type Browser } from '../page-harness.js';
 
@@ -12,7 +13,7 @@ const test = pageTest();
 const FLAG_API = '/api/admin/projects/default/features/checkout';
 const PAGE = '/projects/default/features/checkout';
 
-type H = Parameters<Parameters<typeof test>[1]>[0]['h'];
+type H = Harness;
 
 /** The flag with a 50% rollout titled Half in development. */
 async function checkout(h: H): Promise<string> {

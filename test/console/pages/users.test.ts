@@ -4,12 +4,13 @@
  * paged by the server; the one-time link's pages; what a Viewer gets.
  */
 import { describe, expect } from 'vitest';
+import type { Harness } from '../../helpers/harness.js';
 import { createPasswordLink } from '../../../src/use-cases/password-links.use-cases.js';
 import { Browser, pageTest } from '../page-harness.js';
 
 const test = pageTest();
 
-type H = Parameters<Parameters<typeof test>[1]>[0]['h'];
+type H = Harness;
 
 const userNamed = async (h: H, username: string) => ((await h.json('GET', '/api/admin/user-admin')).body.users as any[]).find((u) => u.username === username);
 

@@ -1,0 +1,111 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * An application's page (`/applications/:appName`): what it registered (SDK, strategies, projects and
+ * environments), its running instances and the flags it reported in the last 48 hours, each list paged.
+ */
+import type { AppFlag } from '../../../queries/applications.query.js';
+import type { ListPage } from '../../../queries/paging.js';
+import type { ClientApplication, ClientInstance } from '../../../domain/client-applications.js';
+import { Layout, type Frame } from '../../layout.js';
+import { When } from '../form-parts.js';
+import { flagUrl } from '../flags/flag-urls.js';
+import { ListPager, withQuery } from '../list-pager.js';
+import { applicationUrl, Chips } from './application-list.js';
+
+export interface ApplicationPageProps {
+  frame: Frame;
+  app: ClientApplication;
+  instances: ListPage<ClientInstance>;
+  flags: ListPage<AppFlag>;
+}
+
+function Facts({ app }: { app: ClientApplication }) {
+  return (
+    <section class="card" aria-labelledby="app-facts">
+      <h2 id="app-facts" class="sr-only">Registration</h2>
+      <dl class="facts">
+        <div><dt>Last seen</dt><dd><When at={app.seenAt} /></dd></div>
+        <div><dt>First seen</dt><dd><When at={app.createdAt} /></dd></div>
+        <div><dt>SDK</dt><dd>{app.sdkVersion ?? <span class="muted">not said</span>}</dd></div>
+      </dl>
+      <h3 class="form-subtitle">Strategies it implements</h3>
+      <p><Chips values={app.strategies} max={12} /></p>
+      <h3 class="form-subtitle">Projects and environments its tokens read</h3>
+      {app.usage.length === 0 ? <p class="muted">None recorded.</p> : (
+        <ul class="plain-list">
+          {app.usage.map((u) => <li><strong>{u.project === '*' ? 'every project' : u.project}</strong>{': '}{u.environments.join(', ')}</li>)}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The whole page. */
+export function ApplicationPage({ frame, app, instances, flags }: ApplicationPageProps) {
+  const here = applicationUrl(app.appName);
+  return (
+    <Layout title={`${app.appName} · Applications`} current="applications" {...frame}>
+      <nav aria-label="Breadcrumb" class="breadcrumb">
+        <ol><li><a href="/applications">Applications</a></li><li><span aria-current="page">{app.appName}</span></li></ol>
+      </nav>
+      <div class="page-header"><div><h1 class="flag-title">{app.appName}</h1></div></div>
+      <div class="stack">
+        <Facts app={app} />
+        <section class="card list-card" aria-labelledby="app-flags">
+          <div class="list-head">
+            <h2 id="app-flags">Flags it reads</h2>
+            <p class="muted small">Reported in its usage metrics in the last 48 hours.</p>
+          </div>
+          {flags.total === 0 ? <p class="list-empty muted">No flag reported in the last 48 hours.</p> : (
+            <>
+              <div class="table-scroll list-scroll" tabindex={0} role="region" aria-labelledby="app-flags">
+                <table class="data-table list-table">
+                  <thead><tr><th scope="col">Flag</th><th scope="col">Project</th><th scope="col">Last reported</th></tr></thead>
+                  <tbody>
+                    {flags.rows.map((f) => (
+                      <tr>
+                        <th scope="row" class="list-name"><a href={flagUrl(f.project, f.flag)}>{f.flag}</a></th>
+                        <td data-label="Project">{f.project}</td>
+                        <td class="nowrap" data-label="Last reported"><When at={f.seenAt} /></td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <ListPager list={flags}
+                href={(n) => withQuery(here, { instances: instances.page === 1 ? undefined : instances.page, flags: n === 1 ? undefined : n })} noun={['flag', 'flags']} />
+            </>
+          )}
+        </section>
+        <section class="card list-card" aria-labelledby="app-instances">
+          <div class="list-head">
+            <h2 id="app-instances">Instances</h2>
+            <p class="muted small">Running SDKs, most recently seen first; one unseen for 48 hours is dropped.</p>
+          </div>
+          {instances.total === 0 ? <p class="list-empty muted">No instance seen in the last 48 hours.</p> : (
+            <>
+              <div class="table-scroll list-scroll" tabindex={0} role="region" aria-labelledby="app-instances">
+                <table class="data-table list-table">
+                  <thead><tr><th scope="col">Instance</th><th scope="col">SDK version</th><th scope="col">Environment</th><th scope="col">Address</th><th scope="col">Last seen</th></tr></thead>
+                  <tbody>
+                    {instances.rows.map((i) => (
+                      <tr>
+                        <th scope="row" class="list-name"><code>{i.instanceId}</code></th>
+                        <td data-label="SDK version">{i.sdkVersion ?? <span class="muted">—</span>}</td>
+                        <td data-label="Environment">{i.environment}</td>
+                        <td data-label="Address">{i.clientIp ?? <span class="muted">—</span>}</td>
+                        <td class="nowrap" data-label="Last seen"><When at={i.seenAt} /></td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <ListPager list={instances}
+                href={(n) => withQuery(here, { instances: n === 1 ? undefined : n, flags: flags.page === 1 ? undefined : flags.page })} noun={['instance', 'instances']} />
+            </>
+          )}
+        </section>
+      </div>
+    </Layout>
+  );
+}
