@@ -9,6 +9,7 @@ import { FlagTable } from '../queries/flag-table.query.js';
 import type { SignInBudgets } from '../use-cases/sessions.use-cases.js';
 import { ConsoleAssets } from './assets.js';
 import type { ReadForm } from './forms/form.js';
+import type { Frame } from './render.js';
 import { TableEventStreams } from './live/table-events.js';
 
 /** The app's parts, and the console's own. */
@@ -37,6 +38,12 @@ export interface ConsoleEnv {
     sent: Record<string, unknown> | undefined;
     /** On a page's post with a declared form: its draft, and its value or the error refusing it. */
     form: ReadForm | undefined;
+    /** The console's parts, for what renders a page (set by a page's first step, or by whoever renders one). */
+    console: ConsoleDeps;
+    /** The page's frame, once computed (`frameOf`, render.ts). */
+    frame: Frame | undefined;
+    /** The answer is an htmx fragment (no doctype). */
+    fragment: boolean | undefined;
   };
 }
 

@@ -7,11 +7,11 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import type { ProjectActor } from '../actors/actor-types.js';
-import { isAllowed, type Permission } from '../auth/permissions.js';
+import { isAllowed, type Permission, roleIn } from '../auth/permissions.js';
 import { FlagTableQuerySchema, type FlagTableQuery } from '../schemas/flag-table.schema.js';
 import { formatIssues } from '../schemas/issues.js';
 import type { ConsoleDeps, ConsoleEnv } from './console-deps.js';
-import { frameOf, renderPage, safeNext } from './render.js';
+import { renderForNoOne, renderPage, safeNext } from './render.js';
 import type { BulkPermissions } from './views/flags/bulk-bar.js';
 import type { RowNote, RowPermissions } from './views/flags/flag-row.js';
 import { tableUrl } from './views/flags/flag-urls.js';
@@ -41,8 +41,7 @@ export function tableStateOf(search: URLSearchParams): { query: FlagTableQuery; 
 /** Whether the caller may do what needs `permission` in the project `actor` holds. */
 export function mayIn(c: Context<ConsoleEnv>, actor: ProjectActor, permission: Permission): boolean {
   const principal = c.get('principal');
-  const role = principal.kind === 'user' ? actor.state.meta.members[String(principal.user.id)] : undefined;
-  return isAllowed(principal, permission, role);
+  return isAllowed(principal, permission, roleIn(principal, actor.state.meta.members));
 }
 
 /** What the caller may do in the table's rows. */
@@ -90,7 +89,7 @@ export function tablePage(c: Context<ConsoleEnv>, deps: ConsoleDeps, actor: Proj
   const meta = actor.state.meta;
   const may = { toggle: mayIn(c, actor, 'UPDATE_FEATURE_ENVIRONMENT'), create: mayIn(c, actor, 'CREATE_FEATURE'), bulk: bulkPermissions(c, actor) };
   return renderPage(c, (
-    <ProjectFlagsPage frame={frameOf(c, deps)} project={{ id: meta.id, name: meta.name, description: meta.description || null }}
+    <ProjectFlagsPage project={{ id: meta.id, name: meta.name, description: meta.description || null }}
       query={query} page={page.value} now={now} may={may} notice={notice} notes={extras.notes} newFlag={extras.newFlag} />
   ), extras.status ?? (state.error ? 400 : undefined));
 }
@@ -104,9 +103,7 @@ export function renderFirstPage(deps: ConsoleDeps, actor: ProjectActor): string 
   const page = deps.flagTable.page(actor.state, DEFAULT_QUERY, now);
   if (!page.ok) return '';
   const meta = actor.state.meta;
-  const frame = { assets: deps.assets, viewer: { name: 'warm-up', role: 'Admin', person: false }, csrf: 'warm-up' };
+  const frame = { assets: deps.assets, viewer: { name: 'warm-up', role: 'Admin', person: false }, csrf: 'warm-up', permits: new Set(['READ' as const]) };
   const may = { toggle: true, create: true, bulk: { on: true, off: true, stale: true, archive: true } };
-  return String(
-    <ProjectFlagsPage frame={frame} project={{ id: meta.id, name: meta.name, description: meta.description || null }} query={DEFAULT_QUERY} page={page.value} now={now} may={may} />,
-  );
+  return renderForNoOne(frame, <ProjectFlagsPage project={{ id: meta.id, name: meta.name, description: meta.description || null }} query={DEFAULT_QUERY} page={page.value} now={now} may={may} />);
 }

@@ -1,13 +1,14 @@
 /** @jsxImportSource hono/jsx */
 /**
  * The frame of every console page: skip link, header with the product name, the main navigation (the current
- * place marked with `aria-current`) and the signed-in person's menu with the sign-out form, then `<main>`.
- * Scripts are flagpole's own files (CSP `script-src 'self'`); htmx sends the session's CSRF token on every
- * request it makes (`hx-headers` on `<body>`).
+ * place marked with `aria-current`) and the signed-in person's menu with the sign-out form, then `<main>`. What
+ * it shows of the viewer comes from the request (`useFrame`), read once. Scripts are flagpole's own files (CSP
+ * `script-src 'self'`); htmx sends the session's CSRF token on every request it makes (`hx-headers` on `<body>`).
  */
 import type { Child } from 'hono/jsx';
 import type { Permission } from '../auth/permissions.js';
-import type { ConsoleAssets } from './assets.js';
+import type { AssetName } from './assets.js';
+import { useFrame, type Viewer } from './render.js';
 
 /** The places of the main navigation, each shown to those whose roles grant its permission outside any project. */
 export const NAV = [
@@ -22,27 +23,7 @@ export const NAV = [
 /** A place of the main navigation. */
 export type NavId = (typeof NAV)[number]['id'];
 
-/** Who is signed in, as the header shows them. */
-export interface Viewer {
-  name: string;
-  /** What they are: a root role's name, or the kind of token they signed in with. */
-  role: string;
-  /** A person (not an API token): they have an account page. */
-  person: boolean;
-}
-
-/** What every page frame needs besides its content. */
-export interface Frame {
-  assets: ConsoleAssets;
-  /** Absent on pages shown before sign-in (and error pages without a session). */
-  viewer?: Viewer | undefined;
-  /** The session's CSRF token, for the sign-out form and htmx requests. */
-  csrf?: string | undefined;
-  /** The service-wide permissions the viewer has (outside any project): which places and actions they see. */
-  permits?: ReadonlySet<Permission> | undefined;
-}
-
-export interface LayoutProps extends Frame {
+export interface LayoutProps {
   /** The page's own title; `<title>` is "<title> · flagpole". */
   title: string;
   current?: NavId | undefined;
@@ -64,7 +45,7 @@ export function BrandMark() {
   );
 }
 
-function UserMenu({ viewer, csrf }: { viewer: Viewer; csrf?: string | undefined }) {
+function UserMenu({ viewer }: { viewer: Viewer }) {
   return (
     <details class="user-menu">
       <summary>
@@ -76,7 +57,7 @@ function UserMenu({ viewer, csrf }: { viewer: Viewer; csrf?: string | undefined 
         <p class="menu-who">Signed in as <strong>{viewer.name}</strong><span class="menu-role">{viewer.role}</span></p>
         {viewer.person ? <p><a class="button button-secondary button-block" href="/account">Your account</a></p> : null}
         <form method="post" action="/logout">
-          {csrf ? <input type="hidden" name="_csrf" value={csrf} /> : null}
+          <CsrfField />
           <button type="submit" class="button button-secondary button-block">Sign out</button>
         </form>
       </div>
@@ -84,10 +65,22 @@ function UserMenu({ viewer, csrf }: { viewer: Viewer; csrf?: string | undefined 
   );
 }
 
+/** The session's CSRF token as a form's hidden field (the sign-in forms carry their own, `Csrf`'s `token`). */
+export function CsrfField({ token }: { token?: string | undefined }) {
+  const value = token ?? useFrame().csrf;
+  return value ? <input type="hidden" name="_csrf" value={value} /> : null;
+}
+
+/** One of the console's own scripts, by its asset name. */
+export function Script({ name }: { name: AssetName }) {
+  return <script src={useFrame().assets.url(name)} defer></script>;
+}
+
 /** The whole page. */
 export function Layout(props: LayoutProps) {
-  const { assets, viewer, csrf, title, current, bare, permits } = props;
-  const places = NAV.filter((item) => permits?.has(item.permission));
+  const { title, current, bare } = props;
+  const { assets, viewer, csrf, permits } = useFrame();
+  const places = NAV.filter((item) => permits.has(item.permission));
   return (
     <html lang="en">
       <head>
@@ -112,7 +105,7 @@ export function Layout(props: LayoutProps) {
                   ))}
                 </ul>
               </nav>
-              {viewer ? <UserMenu viewer={viewer} csrf={csrf} /> : null}
+              {viewer ? <UserMenu viewer={viewer} /> : null}
             </div>
           </header>
         )}

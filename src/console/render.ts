@@ -1,19 +1,36 @@
+/**
+ * Pages as answers: rendered inside the request's context (Hono's `jsxRenderer`), so the layout and any part
+ * of a page read the page's frame (who is signed in, the session's CSRF token, what they may do, the assets)
+ * from the request (`useFrame`), computed once per request (`frameOf`), instead of being handed it prop by prop.
+ */
 import type { Context } from 'hono';
+import type { Child } from 'hono/jsx';
+import { jsxRenderer, RequestContext, useRequestContext } from 'hono/jsx-renderer';
+import { jsx } from 'hono/jsx';
 import { isAllowed, type Permission, type Principal } from '../auth/permissions.js';
 import { sessionCsrfToken } from '../auth/session-keys.js';
 import { roleById } from '../queries/access.query.js';
-import type { ConsoleDeps, ConsoleEnv } from './console-deps.js';
-import type { Frame, Viewer } from './layout.js';
+import type { ConsoleAssets } from './assets.js';
+import type { ConsoleEnv } from './console-deps.js';
 
-/**
- * A rendered page as the answer: the doctype and the markup (hono/jsx escapes every value it is given), with
- * `status`, or the one already set (a refused form's). The page headers (CSP) were set by the route's first step.
- *
- * @example return renderPage(c, <Layout title="Projects" {...frameOf(c, deps)}>...</Layout>);
- */
-export function renderPage(c: Context, page: unknown, status?: number): Response {
-  const html = `<!DOCTYPE html>${String(page)}`;
-  return status === undefined ? c.html(html) : c.html(html, status as 200);
+/** Who is signed in, as the header shows them. */
+export interface Viewer {
+  name: string;
+  /** What they are: a root role's name, or the kind of token they signed in with. */
+  role: string;
+  /** A person (not an API token): they have an account page. */
+  person: boolean;
+}
+
+/** What every page's frame reads from its request. */
+export interface Frame {
+  assets: ConsoleAssets;
+  /** Absent on pages shown before sign-in (and error pages without a session). */
+  viewer?: Viewer | undefined;
+  /** The session's CSRF token, for every form and htmx request. */
+  csrf?: string | undefined;
+  /** The service-wide permissions the viewer has (outside any project): which places and actions they see. */
+  permits: ReadonlySet<Permission>;
 }
 
 /** How the header names a principal. */
@@ -40,16 +57,60 @@ export function permitsOf(principal: Principal | undefined): ReadonlySet<Permiss
   return new Set(FRAME_PERMISSIONS.filter((permission) => isAllowed(principal, permission, undefined)));
 }
 
-/** The frame of a page for the request's caller: assets, who is signed in, their session's CSRF token. */
-export function frameOf(c: Context<ConsoleEnv>, deps: ConsoleDeps): Frame {
+/** The frame of this request's page, computed the first time it is asked for (the console's parts: `c.get('console')`). */
+export function frameOf(c: Context<ConsoleEnv>): Frame {
+  const known = c.get('frame');
+  if (known) return known;
+  const deps = c.get('console');
   const principal = c.get('principal') as Principal | undefined;
   const session = c.get('session');
-  return {
+  const frame = {
     assets: deps.assets,
     viewer: principal ? viewerOf(principal) : undefined,
     csrf: session ? sessionCsrfToken(deps.tokenHasher, session.id) : undefined,
     permits: permitsOf(principal),
   };
+  c.set('frame', frame);
+  return frame;
+}
+
+/** The frame of the page being rendered (inside `renderPage` or `renderFragment`). */
+export const useFrame = (): Frame => frameOf(useRequestContext<ConsoleEnv>());
+
+/** The console's renderer: pages with their doctype, htmx fragments without; both inside the request's context. */
+const renderer = jsxRenderer(undefined, (c: Context<ConsoleEnv>) => ({ docType: c.get('fragment') !== true }));
+const NEXT = async (): Promise<void> => {};
+
+/** Renders `node` with the console's renderer (set on the request the first time). */
+function render(c: Context<ConsoleEnv>, node: Child, status: number | undefined): Response {
+  void renderer(c, NEXT);
+  if (status !== undefined) c.status(status as 200);
+  return c.render(node as string) as Response;
+}
+
+/**
+ * A page as the answer, with `status` or the one already set (a refused form's). The page headers (CSP) were set
+ * by its first step.
+ *
+ * @example return renderPage(c, <ProjectList projects={projects} />);
+ */
+export function renderPage(c: Context<ConsoleEnv>, page: Child, status?: number): Response {
+  return render(c, page, status);
+}
+
+/** An htmx fragment (a row of the flag table) as the answer: no doctype, the request's context as a page's. */
+export function renderFragment(c: Context<ConsoleEnv>, fragment: Child): Response {
+  c.set('fragment', true);
+  return render(c, fragment, 200);
+}
+
+/**
+ * `node` rendered for no one, in a frame of `frame` (a start runs a page's code once, before the first person asks
+ * for it: `warm-up.ts`).
+ */
+export function renderForNoOne(frame: Frame, node: Child): string {
+  const context = { get: (key: string) => (key === 'frame' ? frame : undefined) } as unknown as Context;
+  return String(jsx(RequestContext.Provider, { value: context }, node));
 }
 
 /**

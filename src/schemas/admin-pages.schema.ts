@@ -14,6 +14,9 @@ export const ListPageQuerySchema = looseObject({
 });
 export type ListPageQuery = v.InferOutput<typeof ListPageQuerySchema>;
 
+/** A list's first page, unsearched (where a form's answer shows the list again). */
+export const FIRST_LIST_PAGE: ListPageQuery = { q: '', page: 1 };
+
 /** `?done=` alone (a page that is no list). */
 export const DoneQuerySchema = looseObject({
   done: v.optional(v.pipe(v.string(mustBe('a string, given once')), v.maxLength(40, 'must be at most 40 characters'))),

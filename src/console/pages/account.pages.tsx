@@ -21,18 +21,17 @@ import { OwnPasswordForm, PersonalTokenForm } from '../forms/account.forms.js';
 import { buttonForm } from '../forms/flag.forms.js';
 import type { Refusal } from '../forms/form.js';
 import { definePage } from '../page.js';
-import { frameOf, renderPage } from '../render.js';
+import { renderPage } from '../render.js';
 import { attemptSignIn, openSession } from '../pipeline/session.js';
 import { AccountPage } from '../views/account/account-page.js';
 import { SecretOnce } from '../views/tokens/secret-once.js';
+import { done, noticeOf } from '../notices.js';
 
 const REDIRECT = { status: 303, description: 'Back to the page, with a confirmation' };
 
 /** `/account/tokens/:id/revoke`: a personal token's listing id. */
 const TokenIdParamsSchema = looseObject({ id: nonEmptyString(100) });
 
-/** The confirmations after a change (`?done=`): fixed texts, never one from the address. */
-const NOTICES: Record<string, string> = { password: 'Password saved. Your other sessions have ended.', revoked: 'Token revoked.' };
 
 /** The signed-in person (the route's permission, OWN_ACCOUNT, admits users only). */
 function userOf(principal: Principal): User {
@@ -44,12 +43,12 @@ function accountPage(c: Context<ConsoleEnv>, deps: ConsoleDeps, principal: Princ
   const user = userOf(principal);
   const role = roleById(user.rootRole);
   const secret = options.secret
-    ? <SecretOnce assets={deps.assets} title="Your new personal access token" label="Token secret" value={options.secret} what="this token"
+    ? <SecretOnce title="Your new personal access token" label="Token secret" value={options.secret} what="this token"
         use="Send it as the Authorization header of admin API requests, or sign in to the console with it." />
     : undefined;
   return renderPage(c, (
-    <AccountPage frame={frameOf(c, deps)} user={user} roleName={role.ok ? role.value.name : 'User'} hasPassword={Object.hasOwn(deps.registry.service.state.passwords, String(user.id))}
-      tokens={personalTokens(deps.registry, user.id)} notice={options.done !== undefined && Object.hasOwn(NOTICES, options.done) ? NOTICES[options.done] : undefined}
+    <AccountPage user={user} roleName={role.ok ? role.value.name : 'User'} hasPassword={Object.hasOwn(deps.registry.service.state.passwords, String(user.id))}
+      tokens={personalTokens(deps.registry, user.id)} notice={noticeOf('account', options.done)}
       refused={options.refused} secret={secret} />
   ), options.status);
 }
@@ -79,7 +78,7 @@ export const accountPages = [
     method: 'post', path: '/account/tokens/:id/revoke', permission: 'OWN_ACCOUNT', params: TokenIdParamsSchema, form: buttonForm('revoke'),
     summary: 'Revoke one of the person\'s own personal access tokens', success: REDIRECT,
     handle: ({ deps, params, principal }) => revokeToken(deps.registry, { id: params.id, userId: userOf(principal).id }, principal),
-    done: () => '/account?done=revoked',
+    done: () => done('/account', 'account', 'revoked'),
     refused: refusedOnAccount,
   }),
   definePage({
@@ -99,7 +98,7 @@ export const accountPages = [
       if (principal.kind === 'user' && principal.tokenName === 'session') await openSession(c, deps, { kind: 'password', user });
       return changed;
     },
-    done: () => '/account?done=password',
+    done: () => done('/account', 'account', 'password'),
     refused: refusedOnAccount,
   }),
   definePage({

@@ -10,7 +10,7 @@ import { ApplicationParamsSchema } from '../../schemas/metrics.schema.js';
 import { ApplicationPageQuerySchema, INSIGHT_PAGE_SIZE, ListPageQuerySchema } from '../../schemas/insight-pages.schema.js';
 import { apiError } from '../../http/errors.js';
 import { definePage } from '../page.js';
-import { frameOf, renderPage } from '../render.js';
+import { renderPage } from '../render.js';
 import { ApplicationList } from '../views/applications/application-list.js';
 import { ApplicationPage } from '../views/applications/application-page.js';
 
@@ -19,7 +19,7 @@ export const applicationPages = [
     method: 'get', path: '/applications', permission: 'READ',
     summary: 'The registered applications (search and page in the query string)', query: ListPageQuerySchema,
     handle: ({ c, deps, query }) => renderPage(c, (
-      <ApplicationList frame={frameOf(c, deps)} q={query.q} page={applicationPage(deps.registry, query, INSIGHT_PAGE_SIZE)} />
+      <ApplicationList q={query.q} page={applicationPage(deps.registry, query, INSIGHT_PAGE_SIZE)} />
     )),
   }),
   definePage({
@@ -31,7 +31,7 @@ export const applicationPages = [
       if (!found.ok) throw apiError('NotFoundError', found.error.message);
       const { app, instances } = found.value;
       return renderPage(c, (
-        <ApplicationPage frame={frameOf(c, deps)} app={app}
+        <ApplicationPage app={app}
           instances={pageOf(instances, query.instances, INSIGHT_PAGE_SIZE)}
           flags={pageOf(applicationFlags(deps.registry, app.appName), query.flags, INSIGHT_PAGE_SIZE)} />
       ));

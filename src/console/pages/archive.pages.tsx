@@ -16,11 +16,9 @@ import { mayIn } from '../flag-table-page.js';
 import { BackForm } from '../forms/flag-table.forms.js';
 import type { Refusal } from '../forms/form.js';
 import { definePage } from '../page.js';
-import { frameOf, renderPage, safeNext } from '../render.js';
+import { renderPage, safeNext } from '../render.js';
 import { ArchivePage, DeleteConfirmPage } from '../views/archive/archive-page.js';
-
-/** The fixed confirmations of `?done=` (never a text from the address). */
-const DONE = { revived: 'Flag revived: it is off in every environment.', deleted: 'Flag deleted.' } as const;
+import { done, noticeOf, type Done } from '../notices.js';
 
 /** An archive address a form sent back (`back`), or `/archive`. */
 function backTo(raw: string | undefined): string {
@@ -32,38 +30,41 @@ function backTo(raw: string | undefined): string {
 function archiveAnswer(c: Context<ConsoleEnv>, deps: ConsoleDeps, search: URLSearchParams, error?: string): Response {
   const q = search.get('q')?.trim() || undefined;
   const page = Math.max(1, Number(search.get('page')) || 1);
-  const done = search.get('done');
-  const notice = error !== undefined ? { kind: 'error' as const, message: error } : done === 'revived' || done === 'deleted' ? { kind: 'done' as const, message: DONE[done] } : undefined;
+  const confirmed = noticeOf('archive', search.get('done'));
+  const notice = error !== undefined ? { kind: 'error' as const, message: error } : confirmed ? { kind: 'done' as const, message: confirmed } : undefined;
   const mayRemove = (projectId: string) => {
     const actor = deps.registry.project(projectId);
     return actor !== undefined && mayIn(c, actor, 'DELETE_FEATURE');
   };
-  return renderPage(c, <ArchivePage frame={frameOf(c, deps)} q={q} page={archivePage(deps.registry, { q, page }, INSIGHT_PAGE_SIZE)} mayRemove={mayRemove} notice={notice} />);
+  return renderPage(c, <ArchivePage q={q} page={archivePage(deps.registry, { q, page }, INSIGHT_PAGE_SIZE)} mayRemove={mayRemove} notice={notice} />);
 }
 
-/** Back to the archive page the form was sent from, with a fixed confirmation. */
-function doneUrl(back: string, done: keyof typeof DONE): string {
+/** Back to the archive page the form was sent from (its search and page kept), with a fixed confirmation. */
+function doneUrl(back: string, key: Done<'archive'>): string {
   const url = new URL(back, 'http://console');
-  url.searchParams.set('done', done);
-  return `${url.pathname}${url.search}`;
+  url.searchParams.delete('done');
+  return done(`${url.pathname}${url.search}`, 'archive', key);
 }
 
 /** The archive page a form was sent from again, with the refusal's message. */
 const refusedOnArchive = ({ c, deps }: { c: Context<ConsoleEnv>; deps: ConsoleDeps }, refusal: Refusal<{ back: string }>) =>
   archiveAnswer(c, deps, new URL(backTo(refusal.draft.back), 'http://console').searchParams, refusal.error.message);
 
+/** The post that revives or deletes an archived flag (`action`), by the use case of the API's revive or delete, back to the archive page it came from. */
+const archivedFlagPost = (action: 'revive' | 'delete', summary: string, decide: typeof reviveFlags) => definePage({
+  method: 'post', path: `/archive/:projectId/:featureName/${action}`, permission: 'DELETE_FEATURE', params: FeatureParamsSchema, form: BackForm,
+  summary, success: { status: 303, description: 'Back to the archive' },
+  handle: ({ deps, params, principal }) => decide(deps.registry, { projectId: params.projectId, features: [params.featureName] }, principal),
+  done: (_, { form }) => doneUrl(backTo(form.back), action === 'revive' ? 'revived' : 'deleted'),
+  refused: refusedOnArchive,
+});
+
 export const archivePages = [
   definePage({
     method: 'get', path: '/archive', permission: 'READ', query: ListPageQuerySchema, summary: 'The archived flags of every project (search and page in the query string)',
     handle: ({ c, deps }) => archiveAnswer(c, deps, new URL(c.req.url).searchParams),
   }),
-  definePage({
-    method: 'post', path: '/archive/:projectId/:featureName/revive', permission: 'DELETE_FEATURE', params: FeatureParamsSchema, form: BackForm,
-    summary: 'Revive an archived flag (from the archive)', success: { status: 303, description: 'Back to the archive' },
-    handle: ({ deps, params, principal }) => reviveFlags(deps.registry, { projectId: params.projectId, features: [params.featureName] }, principal),
-    done: (_, { form }) => doneUrl(backTo(form.back), 'revived'),
-    refused: refusedOnArchive,
-  }),
+  archivedFlagPost('revive', 'Revive an archived flag (from the archive)', reviveFlags),
   definePage({
     method: 'get', path: '/archive/:projectId/:featureName/delete', permission: 'DELETE_FEATURE', params: FeatureParamsSchema, errors: ['NotFoundError'],
     summary: 'The confirmation page of deleting an archived flag',
@@ -71,14 +72,8 @@ export const archivePages = [
       const found = flagById(project().state, params.featureName);
       if (!found.ok || !found.value.archived) throw apiError('NotFoundError', `No archived flag "${params.featureName}" in project "${params.projectId}"`);
       const meta = project().state.meta;
-      return renderPage(c, <DeleteConfirmPage frame={frameOf(c, deps)} project={{ id: meta.id, name: meta.name }} flag={found.value.name} back={backTo(c.req.query('back'))} />);
+      return renderPage(c, <DeleteConfirmPage project={{ id: meta.id, name: meta.name }} flag={found.value.name} back={backTo(c.req.query('back'))} />);
     },
   }),
-  definePage({
-    method: 'post', path: '/archive/:projectId/:featureName/delete', permission: 'DELETE_FEATURE', params: FeatureParamsSchema, form: BackForm,
-    summary: 'Delete an archived flag for good (the confirmation page\'s form)', success: { status: 303, description: 'Back to the archive' },
-    handle: ({ deps, params, principal }) => deleteArchivedFlags(deps.registry, { projectId: params.projectId, features: [params.featureName] }, principal),
-    done: (_, { form }) => doneUrl(backTo(form.back), 'deleted'),
-    refused: refusedOnArchive,
-  }),
+  archivedFlagPost('delete', 'Delete an archived flag for good (the confirmation page\'s form)', deleteArchivedFlags),
 ];

@@ -19,27 +19,23 @@ import { definePage } from '../page.js';
 import { frameOf, renderPage } from '../render.js';
 import { CONTEXT_FIELDS, ContextFieldList, contextFieldUrl } from '../views/definitions/context-field-list.js';
 import { ContextFieldPage } from '../views/definitions/context-field-page.js';
-import { pageOf } from '../views/definitions/list-parts.js';
-
-/** The confirmations a change leads to (`?done=`): fixed texts, never one from the address. */
-const NOTICES: Record<string, string> = { created: 'Context field created.', saved: 'Context field saved.', deleted: 'Context field deleted.' };
-
-const noticeOf = (c: Context<ConsoleEnv>): string | undefined => NOTICES[c.req.query('done') ?? ''];
+import { searchPage } from '../../queries/paging.js';
+import { done, noticeOf } from '../notices.js';
 
 function listPage(c: Context<ConsoleEnv>, deps: ConsoleDeps, refused?: Refusal<ContextFieldDraft>): Response {
-  const frame = frameOf(c, deps);
-  const list = pageOf(contextFields(deps.registry), (f) => [f.name, f.description ?? ''], new URL(c.req.url).searchParams);
-  return renderPage(c, <ContextFieldList frame={frame} list={list} mayEdit={frame.permits?.has('UPDATE_DEFINITIONS') === true} refused={refused} notice={noticeOf(c)} />);
+  const frame = frameOf(c);
+  const list = searchPage(contextFields(deps.registry), (f) => [f.name, f.description ?? ''], c.req.query('q'), c.req.query('page'));
+  return renderPage(c, <ContextFieldList list={list} mayEdit={frame.permits.has('UPDATE_DEFINITIONS') === true} refused={refused} notice={noticeOf('contextFields', c.req.query('done'))} />);
 }
 
 function fieldPage(c: Context<ConsoleEnv>, deps: ConsoleDeps, name: string, refused?: Refusal<unknown>): Response {
   const found = contextFieldByName(deps.registry, name);
   if (!found.ok) throw apiError('NotFoundError', found.error.message);
-  const frame = frameOf(c, deps);
+  const frame = frameOf(c);
   const strategies = strategiesUsingContextField(deps.registry, name);
   return renderPage(c, (
-    <ContextFieldPage frame={frame} field={found.value} strategies={strategies.ok ? strategies.value : []} segments={segmentsUsingContextField(deps.registry, name)}
-      mayEdit={frame.permits?.has('UPDATE_DEFINITIONS') === true} refused={refused} notice={noticeOf(c)} />
+    <ContextFieldPage field={found.value} strategies={strategies.ok ? strategies.value : []} segments={segmentsUsingContextField(deps.registry, name)}
+      mayEdit={frame.permits.has('UPDATE_DEFINITIONS') === true} refused={refused} notice={noticeOf('contextFields', c.req.query('done'))} />
   ));
 }
 
@@ -52,7 +48,7 @@ export const contextFieldPages = [
     method: 'post', path: CONTEXT_FIELDS, permission: 'UPDATE_DEFINITIONS', form: NewContextFieldForm,
     success: { status: 303, description: 'To the new field\'s page' }, summary: 'Create a context field (the new-field form of the list)',
     handle: ({ registry, form, principal }) => createContextField(registry, { ...form, sortOrder: 0, createdAt: null }, principal),
-    done: (created) => `${contextFieldUrl(created.name)}?done=created`,
+    done: (created) => done(contextFieldUrl(created.name), 'contextFields', 'created'),
     refused: ({ c, deps }, refusal) => listPage(c, deps, refusal),
   }),
   definePage({
@@ -64,14 +60,14 @@ export const contextFieldPages = [
     method: 'post', path: `${CONTEXT_FIELDS}/:contextField`, permission: 'UPDATE_DEFINITIONS', params: ContextFieldParamsSchema, form: ContextFieldForm,
     success: { status: 303, description: 'Back to the field\'s page' }, summary: 'Save a context field\'s description, stickiness and legal values',
     handle: ({ registry, params, form, principal }) => updateContextField(registry, { ...form, name: params.contextField }, principal),
-    done: (_, { params }) => `${contextFieldUrl(params.contextField)}?done=saved`,
+    done: (_, { params }) => done(contextFieldUrl(params.contextField), 'contextFields', 'saved'),
     refused: ({ c, deps, params }, refusal) => fieldPage(c, deps, params.contextField, refusal),
   }),
   definePage({
     method: 'post', path: `${CONTEXT_FIELDS}/:contextField/delete`, permission: 'UPDATE_DEFINITIONS', params: ContextFieldParamsSchema, form: buttonForm('delete'),
     success: { status: 303, description: 'To the list' }, summary: 'Delete a context field (constraints on it stay)',
     handle: ({ registry, params, principal }) => deleteContextField(registry, params.contextField, principal),
-    done: () => `${CONTEXT_FIELDS}?done=deleted`,
+    done: () => done(CONTEXT_FIELDS, 'contextFields', 'deleted'),
     refused: ({ c, deps, params }, refusal) => fieldPage(c, deps, params.contextField, refusal),
   }),
 ];

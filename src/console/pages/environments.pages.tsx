@@ -14,27 +14,24 @@ import { EnvironmentTypeForm, NewEnvironmentForm } from '../forms/admin.forms.js
 import { buttonForm, MoveForm } from '../forms/flag.forms.js';
 import type { Refusal } from '../forms/form.js';
 import { definePage } from '../page.js';
-import { frameOf, renderPage } from '../render.js';
+import { renderPage } from '../render.js';
 import { EnvironmentsPage } from '../views/environments/environments-page.js';
 import { idOf } from '../views/form-parts.js';
+import { done, noticeOf, type Done } from '../notices.js';
 
 const LIST = '/admin/environments';
 const ONE = '/admin/environments/:name';
 const BACK = { status: 303, description: 'Back to the environments page' };
 
-/** The confirmations a change leads to (`?done=`): fixed texts, never one from the address. */
-const NOTICES = { created: 'Environment created.', saved: 'Type saved.', moved: 'Environment moved.', on: 'Environment turned on.', off: 'Environment turned off.', deleted: 'Environment deleted.' } as const;
-
 function environmentsPage(c: Context<ConsoleEnv>, deps: ConsoleDeps, error?: Refusal<unknown>): Response {
-  const done = c.req.query('done');
   return renderPage(c, (
-    <EnvironmentsPage frame={frameOf(c, deps)} environments={listEnvironments(deps.registry)} mayChange={isAllowed(c.get('principal'), 'ADMIN', undefined)}
-      error={error} notice={done !== undefined && Object.hasOwn(NOTICES, done) ? NOTICES[done as keyof typeof NOTICES] : undefined} />
+    <EnvironmentsPage environments={listEnvironments(deps.registry)} mayChange={isAllowed(c.get('principal'), 'ADMIN', undefined)}
+      error={error} notice={noticeOf('environments', c.req.query('done'))} />
   ));
 }
 
 /** After a change: back to the list, its row in view. */
-const back = (done: keyof typeof NOTICES, name?: string) => `${LIST}?done=${done}${name ? `#${idOf('env', name)}` : ''}`;
+const back = (key: Done<'environments'>, name?: string) => done(LIST, 'environments', key, name ? idOf('env', name) : '');
 
 /** The page again with a refused form (`form`: its name on the page). */
 const refused = (form?: (name: string) => string) => (call: { c: Context<ConsoleEnv>; deps: ConsoleDeps; params: unknown }, refusal: Refusal<unknown>) =>

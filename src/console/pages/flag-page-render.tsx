@@ -6,7 +6,7 @@
  * page's GET and its form posts.
  */
 import type { Context } from 'hono';
-import { isAllowed, type Permission, type Principal } from '../../auth/permissions.js';
+import { isAllowed, type Permission, type Principal, roleIn } from '../../auth/permissions.js';
 import { strategyDefinitions } from '../../queries/definitions.query.js';
 import { flagChildren, possibleParents } from '../../queries/dependencies.query.js';
 import { flagById } from '../../queries/flags.query.js';
@@ -19,11 +19,12 @@ import { apiError } from '../../http/errors.js';
 import { etagOf } from '../../http/if-match.js';
 import type { ConsoleDeps, ConsoleEnv } from '../console-deps.js';
 import { orderedEnvironments } from '../../http/views.js';
-import { frameOf, renderPage } from '../render.js';
+import { renderPage } from '../render.js';
 import type { Refusal } from '../forms/form.js';
 import type { PageCall } from '../page.js';
 import type { FlagPageModel } from '../views/flag/flag-model.js';
 import { FlagPage } from '../views/flag/flag-page.js';
+import { done, noticeOf, type Done } from '../notices.js';
 
 /** The path parameters every flag page route has. */
 export interface FlagPath {
@@ -31,19 +32,12 @@ export interface FlagPath {
   featureName: string;
 }
 
-/** The confirmations a successful form leads to (`?done=`): fixed texts, never one from the address. */
-export const NOTICES = {
-  saved: 'Saved.', toggled: 'Switched.', added: 'Strategy added.', deleted: 'Strategy deleted.', copied: 'Strategies copied.',
-  moved: 'Strategy moved.', archived: 'Flag archived.', revived: 'Flag revived: it is off in every environment.', cloned: 'Flag cloned.',
-  tagged: 'Tags saved.', linked: 'Dependency saved.', unlinked: 'Dependency removed.',
-} as const;
-
 /** The path of a flag's page. */
 export const flagPath = (p: FlagPath): string => `/projects/${encodeURIComponent(p.projectId)}/features/${encodeURIComponent(p.featureName)}`;
 
 /** Back to the flag page after a change (a 303's address), with its confirmation and the place to scroll to. */
-export function flagDone(p: FlagPath, done: keyof typeof NOTICES, anchor = ''): string {
-  return `${flagPath(p)}?done=${done}${anchor ? `#${anchor}` : ''}`;
+export function flagDone(p: FlagPath, key: Done<'flag'>, anchor = ''): string {
+  return done(flagPath(p), 'flag', key, anchor);
 }
 
 const HOURS = 48;
@@ -57,13 +51,11 @@ function model(c: Context<ConsoleEnv>, deps: ConsoleDeps, p: FlagPath, shown: Sh
   const flag = found.value;
   const { registry } = deps;
   const principal = c.get('principal') as Principal;
-  const role = principal.kind === 'user' ? state.meta.members[String(principal.user.id)] : undefined;
+  const role = roleIn(principal, state.meta.members);
   const can = (permission: Permission) => isAllowed(principal, permission, role);
   const seen = flagSeen(registry, p.projectId, flag.name);
   const usage = featureMetrics(registry, flag.name, HOURS);
-  const done = c.req.query('done');
   return {
-    frame: frameOf(c, deps),
     project: { id: state.meta.id, name: state.meta.name, defaultStickiness: state.meta.defaultStickiness ?? 'default', defaultStrategies: Object.keys(state.meta.defaultStrategies) },
     flag,
     environments: orderedEnvironments(registry.service.state.environments, state.meta.environments).map((e) => ({
@@ -87,7 +79,7 @@ function model(c: Context<ConsoleEnv>, deps: ConsoleDeps, p: FlagPath, shown: Sh
     ifMatch: etagOf(flag.version),
     error: shown.refusal,
     offer: shown.offer,
-    notice: done !== undefined && Object.hasOwn(NOTICES, done) ? NOTICES[done as keyof typeof NOTICES] : undefined,
+    notice: noticeOf('flag', c.req.query('done')),
   };
 }
 

@@ -15,7 +15,7 @@ import { sendSwitch } from '../flag-switch.js';
 import { backTo, rowPermissions, tablePage } from '../flag-table-page.js';
 import { SwitchForm } from '../forms/flag-table.forms.js';
 import { definePage } from '../page.js';
-import { frameOf } from '../render.js';
+import { renderFragment } from '../render.js';
 import { FlagRowBody, type RowNote } from '../views/flags/flag-row.js';
 
 const FRAGMENT = { status: 200, description: 'An HTML fragment: one row of the flag table' };
@@ -25,9 +25,9 @@ function rowFragment(c: Context<ConsoleEnv>, deps: ConsoleDeps, actor: ProjectAc
   const now = Date.now();
   const row = deps.flagTable.row(actor.state, flag, now);
   if (!row.ok) throw apiError(row.error.kind, row.error.message);
-  const fragment = <FlagRowBody projectId={actor.state.meta.id} row={row.value} may={rowPermissions(c, actor)} csrf={frameOf(c, deps).csrf} back={back} now={now} note={note} />;
+  const fragment = <FlagRowBody projectId={actor.state.meta.id} row={row.value} may={rowPermissions(c, actor)} back={back} now={now} note={note} />;
   c.header('Cache-Control', 'no-store');
-  return c.html(String(fragment), 200);
+  return renderFragment(c, fragment);
 }
 
 /** The words of a row's refusal: the API's, with what to do about a change made meanwhile. */
@@ -36,7 +36,7 @@ function refusalText({ kind, message }: { kind: string; message: string }): stri
 }
 
 /** The path and query of the page htmx says it is on (`HX-Current-URL`), or undefined. */
-function pageOf(url: string | undefined): string | undefined {
+function currentPage(url: string | undefined): string | undefined {
   if (url === undefined) return undefined;
   try {
     const parsed = new URL(url);
@@ -55,7 +55,7 @@ export const flagSwitchPages = [
       const have = c.req.query('have');
       const flag = project().state.flags.get(params.featureName);
       if (have !== undefined && flag !== undefined && have === rowMark(flag)) return c.body(null, 204);
-      return rowFragment(c, deps, project(), params.featureName, backTo(params.projectId, pageOf(c.req.header('hx-current-url'))));
+      return rowFragment(c, deps, project(), params.featureName, backTo(params.projectId, currentPage(c.req.header('hx-current-url'))));
     },
   }),
   definePage({

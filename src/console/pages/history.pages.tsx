@@ -4,8 +4,11 @@
  * was at a moment (`/at`, read-only) and two moments compared (`/compare`). Each calls the history queries the
  * way an API route calls a use case; a moment that cannot be shown is a page that says why, not an error page.
  */
-import type { Context } from 'hono';
+import type { Child } from 'hono/jsx';
+import type * as v from 'valibot';
+import type { Registry } from '../../actors/registry.js';
 import type { DomainError } from '../../domain/errors.js';
+import type { Result } from '../../domain/result.js';
 import { allUsers } from '../../queries/access.query.js';
 import { projectHistory, type ChangeKind } from '../../queries/history.query.js';
 import { compareMoments, isMomentError, preparePastViews, projectAt } from '../../queries/past-project.query.js';
@@ -15,9 +18,10 @@ import {
 } from '../../schemas/history-page.schema.js';
 import { ProjectParamsSchema } from '../../schemas/params.schema.js';
 import { apiError, STATUS } from '../../http/errors.js';
+import type { QuerySchema } from '../../http/route.js';
 import { definePage } from '../page.js';
-import type { ConsoleDeps, ConsoleEnv } from '../console-deps.js';
-import { frameOf, renderPage } from '../render.js';
+import type { ConsoleDeps } from '../console-deps.js';
+import { renderPage } from '../render.js';
 import { ComparePage } from '../views/history/compare-page.js';
 import { HistoryPage } from '../views/history/history-page.js';
 import { PastPage } from '../views/history/past-page.js';
@@ -47,7 +51,35 @@ function people(deps: ConsoleDeps): Map<string, string> {
   return new Map(allUsers(deps.registry).map((u) => [`user:${u.id}`, u.name ?? u.username ?? u.email ?? `User ${u.id}`]));
 }
 
-const page = (c: Context<ConsoleEnv>, node: unknown, status: number) => renderPage(c, node, status);
+/** Why a moment cannot be shown, in place of it (with the earliest moment kept, when that is why). */
+export interface MomentRefusal { title: string; error: string; earliest: string | null }
+
+/**
+ * A page of a project at a moment (or two): its form alone until one is `asked` in the query, else what
+ * `answer` finds for it, else why it cannot be shown (at the failure's status).
+ */
+function momentPage<Q extends QuerySchema, A, T>(spec: {
+  path: string;
+  summary: string;
+  query: Q;
+  asked: (query: v.InferOutput<Q>) => A | undefined;
+  answer: (registry: Registry, projectId: string, asked: A) => Promise<Result<T>>;
+  view: (project: { id: string; name: string }, query: v.InferOutput<Q>, shown: T | MomentRefusal | null) => Child;
+}) {
+  return definePage({
+    method: 'get', path: `/projects/:projectId/${spec.path}`, permission: 'READ', summary: spec.summary, params: ProjectParamsSchema, query: spec.query,
+    handle: async ({ c, deps, params, query }) => {
+      const project = projectOf(deps, params.projectId);
+      const asked = spec.asked(query);
+      if (asked === undefined) return renderPage(c, spec.view(project, query, null));
+      const found = await spec.answer(deps.registry, project.id, asked);
+      if (found.ok) return renderPage(c, spec.view(project, query, found.value));
+      const failure = shown(found.error);
+      const refusal = { title: failure.title, error: failure.message, earliest: isMomentError(found.error) ? found.error.earliest : null };
+      return renderPage(c, spec.view(project, query, refusal), failure.status);
+    },
+  });
+}
 
 export const historyPages = [
   definePage({
@@ -65,37 +97,21 @@ export const historyPages = [
       const failure = result.ok ? undefined : shown(result.error);
       const flags = deps.registry.project(project.id)?.state.flags;
       const isFlag = (name: string) => flags?.has(name) ?? false;
-      const props = { frame: frameOf(c, deps), project, query, people: people(deps), kinds: KINDS, isFlag, pageSize: HISTORY_PAGE_SIZE };
-      return page(c, <HistoryPage {...props} page={result.ok ? result.value : { title: failure!.title, error: failure!.message }} />, failure?.status ?? 200);
+      return renderPage(c, (
+        <HistoryPage project={project} query={query} people={people(deps)} kinds={KINDS} isFlag={isFlag} pageSize={HISTORY_PAGE_SIZE}
+          page={result.ok ? result.value : { title: failure!.title, error: failure!.message }} />
+      ), failure?.status ?? 200);
     },
   }),
-  definePage({
-    method: 'get', path: '/projects/:projectId/at', permission: 'READ',
-    summary: 'A project as it was at a moment (`t`, ISO 8601 or a date and time in UTC): read-only',
-    params: ProjectParamsSchema, query: PastPageQuerySchema,
-    handle: async ({ c, deps, params, query }) => {
-      const project = projectOf(deps, params.projectId);
-      const props = { frame: frameOf(c, deps), project, query, pageSize: PAST_PAGE_SIZE };
-      if (query.t === undefined) return page(c, <PastPage {...props} past={null} />, 200);
-      const past = await projectAt(deps.registry, project.id, query.t);
-      if (past.ok) return page(c, <PastPage {...props} past={past.value} />, 200);
-      const failure = shown(past.error);
-      const earliest = isMomentError(past.error) ? past.error.earliest : null;
-      return page(c, <PastPage {...props} past={{ title: failure.title, error: failure.message, earliest }} />, failure.status);
-    },
+  momentPage({
+    path: 'at', summary: 'A project as it was at a moment (`t`, ISO 8601 or a date and time in UTC): read-only', query: PastPageQuerySchema,
+    asked: (query) => query.t, answer: projectAt,
+    view: (project, query, past) => <PastPage project={project} query={query} pageSize={PAST_PAGE_SIZE} past={past} />,
   }),
-  definePage({
-    method: 'get', path: '/projects/:projectId/compare', permission: 'READ',
-    summary: 'Two moments of a project compared (`from`, `to`): every flag whose configuration differs, with the diff',
-    params: ProjectParamsSchema, query: ComparePageQuerySchema,
-    handle: async ({ c, deps, params, query }) => {
-      const project = projectOf(deps, params.projectId);
-      const props = { frame: frameOf(c, deps), project, query, pageSize: PAST_PAGE_SIZE };
-      if (query.from === undefined || query.to === undefined) return page(c, <ComparePage {...props} comparison={null} />, 200);
-      const comparison = await compareMoments(deps.registry, project.id, query.from, query.to);
-      if (comparison.ok) return page(c, <ComparePage {...props} comparison={comparison.value} />, 200);
-      const failure = shown(comparison.error);
-      return page(c, <ComparePage {...props} comparison={{ title: failure.title, error: failure.message }} />, failure.status);
-    },
+  momentPage({
+    path: 'compare', summary: 'Two moments of a project compared (`from`, `to`): every flag whose configuration differs, with the diff', query: ComparePageQuerySchema,
+    asked: ({ from, to }) => (from !== undefined && to !== undefined ? { from, to } : undefined),
+    answer: (registry, projectId, { from, to }) => compareMoments(registry, projectId, from, to),
+    view: (project, query, comparison) => <ComparePage project={project} query={query} pageSize={PAST_PAGE_SIZE} comparison={comparison} />,
   }),
 ];

@@ -12,7 +12,7 @@ import { clearSessionCookie, ensureLoginNonce } from '../pipeline/cookies.js';
 import { buttonForm } from '../forms/flag.forms.js';
 import { LoginForm, TokenLoginForm } from '../forms/sign-in.forms.js';
 import { definePage } from '../page.js';
-import { frameOf, renderPage, safeNext } from '../render.js';
+import { renderPage, safeNext } from '../render.js';
 import { attemptSignIn, openSession, sessionCallerOf } from '../pipeline/session.js';
 import { LoginPage, type LoginPageProps } from '../views/login/login-page.js';
 
@@ -28,9 +28,9 @@ function signedIn(c: Context<ConsoleEnv>, deps: ConsoleDeps): boolean {
 }
 
 /** The sign-in page, with what a failed attempt says. */
-function loginPage(c: Context<ConsoleEnv>, deps: ConsoleDeps, props: Omit<LoginPageProps, 'frame' | 'csrf'>, status?: number): Response {
+function loginPage(c: Context<ConsoleEnv>, deps: ConsoleDeps, props: Omit<LoginPageProps, 'csrf'>, status?: number): Response {
   const csrf = loginCsrfToken(deps.tokenHasher, ensureLoginNonce(c, deps));
-  return renderPage(c, <LoginPage frame={frameOf(c, deps)} csrf={csrf} {...props} />, status);
+  return renderPage(c, <LoginPage csrf={csrf} {...props} />, status);
 }
 
 export const loginPages = [

@@ -8,7 +8,7 @@ import { contextFields } from '../../queries/definitions.query.js';
 import { definePage } from '../page.js';
 import { formOf, requestOf } from '../playground-form.js';
 import { resultPage } from '../playground-results.js';
-import { frameOf, renderPage } from '../render.js';
+import { renderPage } from '../render.js';
 import { PlaygroundPage } from '../views/playground/playground-page.js';
 
 export const playgroundPages = [
@@ -24,7 +24,7 @@ export const playgroundPages = [
       const checked = form.sent ? requestOf(form) : undefined;
       const results = checked?.ok ? { page: resultPage(deps.evaluation, checked.request, form.show, form.page), context: checked.request.context } : undefined;
       const page = (
-        <PlaygroundPage frame={frameOf(c, deps)} form={form} environments={environments} projects={projects} contextFields={contextFields(registry)}
+        <PlaygroundPage form={form} environments={environments} projects={projects} contextFields={contextFields(registry)}
           refusal={checked && !checked.ok ? checked.refusal : undefined} results={results} />
       );
       return renderPage(c, page, checked && !checked.ok ? 400 : 200);

@@ -5,7 +5,6 @@
  * (`GET /projects/:projectId/events`, `table-events.ts`). The switches' routes are in `flag-switch.pages.tsx`.
  */
 import { ProjectParamsSchema } from '../../schemas/params.schema.js';
-import { BULK_ACTIONS, type BulkAction } from '../../schemas/console.schema.js';
 import { archiveFlags, markFlagsStale, toggleFlags } from '../../use-cases/bulk-flags.use-cases.js';
 import { createFlag } from '../../use-cases/flags.use-cases.js';
 import { apiError } from '../../http/errors.js';
@@ -14,14 +13,7 @@ import { backTo, bulkPermissions, tablePage } from '../flag-table-page.js';
 import { BulkForm, NewFlagForm } from '../forms/flag-table.forms.js';
 import { definePage } from '../page.js';
 import { flagUrl } from '../views/flags/flag-urls.js';
-
-/** What a done bulk action says at the top of the table. */
-function doneText(action: BulkAction, count: number, environment: string): string {
-  const flags = `${count} ${count === 1 ? 'flag' : 'flags'}`;
-  if (action === 'on') return `Switched ${flags} on in ${environment}.`;
-  if (action === 'off') return `Switched ${flags} off in ${environment}.`;
-  return action === 'stale' ? `Marked ${flags} stale.` : `Archived ${flags}.`;
-}
+import { bulkNotice } from '../notices.js';
 
 /** The table's address `back` names, its state kept. */
 const searchOf = (back: string) => new URL(back, 'http://console').searchParams;
@@ -32,10 +24,8 @@ export const projectFlagsPages = [
     summary: 'A project\'s page: its flag table (search, filters, sort and page in the query string)',
     handle: ({ c, deps, project }) => {
       const search = new URL(c.req.url).searchParams;
-      const done = search.get('done') as BulkAction | null;
-      const count = Number(search.get('count') ?? '0');
-      const notice = done && BULK_ACTIONS.includes(done) ? { kind: 'done' as const, message: doneText(done, count, search.get('environment') ?? '') } : undefined;
-      return tablePage(c, deps, project(), { notice });
+      const done = bulkNotice(search.get('done'), Number(search.get('count') ?? '0'), search.get('environment') ?? '');
+      return tablePage(c, deps, project(), { notice: done ? { kind: 'done', message: done } : undefined });
     },
   }),
   definePage({

@@ -5,7 +5,7 @@
  * the API's message. Shared by the page's GET and its form posts.
  */
 import type { Context } from 'hono';
-import { isAllowed, type Principal } from '../../auth/permissions.js';
+import { isAllowed, type Principal, roleIn } from '../../auth/permissions.js';
 import { allUsers, membersOf, projectRoles } from '../../queries/access.query.js';
 import { strategyDefinitions } from '../../queries/definitions.query.js';
 import { projectEnvironments } from '../../queries/environments.query.js';
@@ -13,27 +13,22 @@ import { activeFlagCount } from '../../queries/flags.query.js';
 import { allSegments } from '../../queries/segments.query.js';
 import { apiError } from '../../http/errors.js';
 import type { ConsoleDeps, ConsoleEnv } from '../console-deps.js';
-import { frameOf, renderPage } from '../render.js';
+import { renderPage } from '../render.js';
 import type { Refusal } from '../forms/form.js';
 import type { PageCall } from '../page.js';
 import type { SettingsModel } from '../views/project-settings/settings-model.js';
 import { SettingsPage } from '../views/project-settings/settings-page.js';
+import { done, noticeOf, type Done } from '../notices.js';
 
 /** Users offered as suggestions in the add-member form: enough to pick from, bounded for large services. */
 const CANDIDATES = 500;
-
-/** The confirmations a change leads to (`?done=`): fixed texts, never one from the address. */
-export const SETTINGS_NOTICES = {
-  saved: 'Saved.', added: 'Member added.', changed: 'Role changed.', removed: 'Member removed.',
-  connected: 'Environment connected.', disconnected: 'Environment disconnected.', strategy: 'Default strategy saved.',
-} as const;
 
 /** The path of a project's settings page. */
 export const settingsPath = (projectId: string): string => `/projects/${encodeURIComponent(projectId)}/settings`;
 
 /** Back to the settings page after a change (a 303's address), with its confirmation and the section to scroll to. */
-export function settingsDone(projectId: string, done: keyof typeof SETTINGS_NOTICES, anchor: string): string {
-  return `${settingsPath(projectId)}?done=${done}#${anchor}`;
+export function settingsDone(projectId: string, key: Done<'settings'>, anchor: string): string {
+  return done(settingsPath(projectId), 'settings', key, anchor);
 }
 
 function model(c: Context<ConsoleEnv>, deps: ConsoleDeps, projectId: string, error: Refusal<unknown> | undefined): SettingsModel {
@@ -42,16 +37,14 @@ function model(c: Context<ConsoleEnv>, deps: ConsoleDeps, projectId: string, err
   const { state } = actor;
   const { registry } = deps;
   const principal = c.get('principal') as Principal;
-  const role = principal.kind === 'user' ? state.meta.members[String(principal.user.id)] : undefined;
+  const role = roleIn(principal, state.meta.members);
   const members = membersOf(registry, projectId).map(({ id, user, roleId }) => ({
     id, roleId, label: user?.name ?? user?.username ?? user?.email ?? `User ${id}`, detail: user ? (user.username ?? user.email) : 'deleted user',
   }));
   const memberIds = new Set(members.map((m) => m.id));
-  const done = c.req.query('done');
   const segments = allSegments(registry);
   const active = activeFlagCount(state);
   return {
-    frame: frameOf(c, deps),
     project: { id: state.meta.id, name: state.meta.name, description: state.meta.description ?? '', activeFlags: active, archivedFlags: state.flags.size - active },
     members,
     roles: projectRoles().map((r) => ({ id: r.id, name: r.name })),
@@ -65,7 +58,7 @@ function model(c: Context<ConsoleEnv>, deps: ConsoleDeps, projectId: string, err
     may: { update: isAllowed(principal, 'UPDATE_PROJECT', role), access: isAllowed(principal, 'PROJECT_USER_ACCESS', role) },
     base: settingsPath(projectId),
     error,
-    notice: done !== undefined && Object.hasOwn(SETTINGS_NOTICES, done) ? SETTINGS_NOTICES[done as keyof typeof SETTINGS_NOTICES] : undefined,
+    notice: noticeOf('settings', c.req.query('done')),
   };
 }
 

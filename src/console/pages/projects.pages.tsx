@@ -8,12 +8,12 @@ import type { ConsoleDeps, ConsoleEnv } from '../console-deps.js';
 import type { FormDraft, Refusal } from '../forms/form.js';
 import { NewProjectForm } from '../forms/project.forms.js';
 import { definePage } from '../page.js';
-import { frameOf, renderPage } from '../render.js';
+import { renderPage } from '../render.js';
 import { ProjectList } from '../views/projects/project-list.js';
 
 function listPage(c: Context<ConsoleEnv>, deps: ConsoleDeps, refused?: Refusal<FormDraft<typeof NewProjectForm>>): Response {
   const mayCreate = isAllowed(c.get('principal'), 'ADMIN', undefined);
-  return renderPage(c, <ProjectList frame={frameOf(c, deps)} projects={projectSummaries(deps.registry, deps.health)} mayCreate={mayCreate} refused={refused} />);
+  return renderPage(c, <ProjectList projects={projectSummaries(deps.registry, deps.health)} mayCreate={mayCreate} refused={refused} />);
 }
 
 export const projectPages = [

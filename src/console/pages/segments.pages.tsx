@@ -6,9 +6,9 @@
  * shows the form again with the API's messages next to the fields they name.
  */
 import type { Context } from 'hono';
-import { segmentWriteRefusal, type Principal } from '../../auth/permissions.js';
+import { type Principal, roleIn, segmentWriteRefusal } from '../../auth/permissions.js';
 import type { Segment } from '../../domain/segment.js';
-import { pageOf } from '../../queries/paging.js';
+import { searchPage } from '../../queries/paging.js';
 import { segmentUsage } from '../../queries/segment-usage.query.js';
 import { allSegments, segmentById } from '../../queries/segments.query.js';
 import { SegmentParamsSchema } from '../../schemas/params.schema.js';
@@ -20,22 +20,18 @@ import { buttonForm } from '../forms/flag.forms.js';
 import type { Refusal } from '../forms/form.js';
 import { SegmentForm, segmentDraftOf, type SegmentDraft } from '../forms/segment.form.js';
 import { definePage } from '../page.js';
-import { frameOf, renderPage } from '../render.js';
+import { renderPage } from '../render.js';
 import { SegmentEditor } from '../views/segments/segment-editor.js';
 import { SegmentList } from '../views/segments/segment-list.js';
+import { done, noticeOf } from '../notices.js';
 
 const PAGE_SIZE = 25;
-const NOTICES = { created: 'Segment created.', saved: 'Segment saved.', deleted: 'Segment deleted.' } as const;
-
-const noticeOf = (c: Context<ConsoleEnv>) => {
-  const done = c.req.query('done');
-  return done !== undefined && Object.hasOwn(NOTICES, done) ? NOTICES[done as keyof typeof NOTICES] : undefined;
-};
 
 /** Whether the caller may write a segment of `project` (null: global), as the use cases decide it. */
 function mayWrite(c: Context<ConsoleEnv>, deps: ConsoleDeps, project: string | null): boolean {
   const principal = c.get('principal') as Principal;
-  const role = project !== null && principal.kind === 'user' ? deps.registry.project(project)?.state.meta.members[String(principal.user.id)] : undefined;
+  const members = project === null ? undefined : deps.registry.project(project)?.state.meta.members;
+  const role = members ? roleIn(principal, members) : undefined;
   return segmentWriteRefusal(principal, project, role) === null;
 }
 
@@ -50,22 +46,18 @@ function placesOf(c: Context<ConsoleEnv>, deps: ConsoleDeps, keep: string): { va
 }
 
 function listPage(c: Context<ConsoleEnv>, deps: ConsoleDeps): Response {
-  const q = (c.req.query('q') ?? '').trim().slice(0, 100);
-  const needle = q.toLowerCase();
-  const matching = needle === '' ? allSegments(deps.registry) : allSegments(deps.registry).filter((s) => s.name.toLowerCase().includes(needle) || (s.description ?? '').toLowerCase().includes(needle));
-  const paged = pageOf(matching, Number.parseInt(c.req.query('page') ?? '1', 10), PAGE_SIZE);
+  const paged = searchPage(allSegments(deps.registry), (s) => [s.name, s.description ?? ''], c.req.query('q'), c.req.query('page'), PAGE_SIZE);
   const usage = segmentUsage(deps.registry, paged.rows.map((s) => s.id));
   const list = { ...paged, rows: paged.rows.map((segment) => ({ segment, usage: usage.get(segment.id)!, mayWrite: mayWrite(c, deps, segment.project) })) };
-  const frame = frameOf(c, deps);
-  return renderPage(c, <SegmentList frame={frame} list={list} q={q} mayCreate={mayWrite(c, deps, null) || deps.registry.projectIds().some((id) => mayWrite(c, deps, id))} notice={noticeOf(c)} />);
+  return renderPage(c, <SegmentList list={list} mayCreate={mayWrite(c, deps, null) || deps.registry.projectIds().some((id) => mayWrite(c, deps, id))} notice={noticeOf('segments', c.req.query('done'))} />);
 }
 
 /** A segment's page (or the new one), with a refused form when there is one. */
 function editorPage(c: Context<ConsoleEnv>, deps: ConsoleDeps, segment: Segment | undefined, draft: SegmentDraft, refused?: Refusal<unknown>): Response {
   const usage = segment ? segmentUsage(deps.registry, [segment.id]).get(segment.id) : undefined;
   return renderPage(c, (
-    <SegmentEditor frame={frameOf(c, deps)} segment={segment} draft={draft} usage={usage} mayWrite={mayWrite(c, deps, segment ? segment.project : draft.project === '' ? null : draft.project)}
-      places={placesOf(c, deps, draft.project)} contextFields={deps.registry.service.state.contextFields.map((f) => f.name)} error={refused} notice={noticeOf(c)} />
+    <SegmentEditor segment={segment} draft={draft} usage={usage} mayWrite={mayWrite(c, deps, segment ? segment.project : draft.project === '' ? null : draft.project)}
+      places={placesOf(c, deps, draft.project)} contextFields={deps.registry.service.state.contextFields.map((f) => f.name)} error={refused} notice={noticeOf('segments', c.req.query('done'))} />
   ));
 }
 
@@ -90,7 +82,7 @@ export const segmentPages = [
     method: 'post', path: '/admin/segments', permission: 'UPDATE_SEGMENT', scope: 'segment', form: SegmentForm,
     success: { status: 303, description: 'To the new segment' }, summary: 'Create a segment',
     handle: ({ registry, form, principal }) => createSegment(registry, form, principal),
-    done: (created) => `/admin/segments/${created.id}?done=created`,
+    done: (created) => done(`/admin/segments/${created.id}`, 'segments', 'created'),
     refused: ({ c, deps }, refusal) => editorPage(c, deps, undefined, refusal.draft, refusal),
   }),
   definePage({
@@ -105,14 +97,14 @@ export const segmentPages = [
     method: 'post', path: '/admin/segments/:id', permission: 'UPDATE_SEGMENT', scope: 'segment', params: SegmentParamsSchema, form: SegmentForm,
     success: { status: 303, description: 'Back to the segment' }, summary: 'Save a segment (name, description, project, constraints)',
     handle: ({ registry, params, form, principal }) => updateSegment(registry, inputOf(params, form), principal),
-    done: (_, { params }) => `/admin/segments/${params.id}?done=saved`,
+    done: (_, { params }) => done(`/admin/segments/${params.id}`, 'segments', 'saved'),
     refused: ({ c, deps, params }, refusal) => editorPage(c, deps, stored(deps, params.id), refusal.draft, refusal),
   }),
   definePage({
     method: 'post', path: '/admin/segments/:id/delete', permission: 'UPDATE_SEGMENT', scope: 'segment', params: SegmentParamsSchema, form: buttonForm('delete'),
     success: { status: 303, description: 'To the segment list' }, summary: 'Delete a segment no strategy uses (refused with where it is used)',
     handle: ({ registry, params, principal }) => deleteSegment(registry, params, principal),
-    done: () => '/admin/segments?done=deleted',
+    done: () => done('/admin/segments', 'segments', 'deleted'),
     refused: ({ c, deps, params }, refusal) => {
       const segment = stored(deps, params.id);
       return editorPage(c, deps, segment, segmentDraftOf(segment), refusal);

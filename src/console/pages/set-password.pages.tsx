@@ -11,7 +11,7 @@ import type { ConsoleDeps, ConsoleEnv } from '../console-deps.js';
 import { ensureLoginNonce } from '../pipeline/cookies.js';
 import { LinkForm, LinkPasswordForm } from '../forms/sign-in.forms.js';
 import { definePage } from '../page.js';
-import { frameOf, renderPage } from '../render.js';
+import { renderPage } from '../render.js';
 import { openSession } from '../pipeline/session.js';
 import { LinkEnded, LinkLanding, NewPasswordForm, type NewPasswordProps } from '../views/users/set-password-page.js';
 
@@ -19,10 +19,10 @@ import { LinkEnded, LinkLanding, NewPasswordForm, type NewPasswordProps } from '
 const csrfOf = (c: Context<ConsoleEnv>, deps: ConsoleDeps) => loginCsrfToken(deps.tokenHasher, ensureLoginNonce(c, deps));
 
 /** The page of a link that cannot be used: 410, it is gone for good. */
-const ended = (c: Context<ConsoleEnv>, deps: ConsoleDeps, message: string) => renderPage(c, <LinkEnded frame={frameOf(c, deps)} message={message} />, 410);
+const ended = (c: Context<ConsoleEnv>, deps: ConsoleDeps, message: string) => renderPage(c, <LinkEnded message={message} />, 410);
 
-function passwordForm(c: Context<ConsoleEnv>, deps: ConsoleDeps, props: Omit<NewPasswordProps, 'frame' | 'csrf'>): Response {
-  return renderPage(c, <NewPasswordForm frame={frameOf(c, deps)} csrf={csrfOf(c, deps)} {...props} />);
+function passwordForm(c: Context<ConsoleEnv>, deps: ConsoleDeps, props: Omit<NewPasswordProps, 'csrf'>): Response {
+  return renderPage(c, <NewPasswordForm csrf={csrfOf(c, deps)} {...props} />);
 }
 
 /** Who a link is for, as they sign in. */
@@ -32,7 +32,7 @@ export const setPasswordPages = [
   definePage({
     method: 'get', path: '/set-password', permission: 'NONE', authentication: 'none',
     summary: 'The landing page of a one-time password link (its secret is in the fragment, read by the page\'s script)',
-    handle: ({ c, deps }) => renderPage(c, <LinkLanding frame={frameOf(c, deps)} csrf={csrfOf(c, deps)} />),
+    handle: ({ c, deps }) => renderPage(c, <LinkLanding csrf={csrfOf(c, deps)} />),
   }),
   definePage({
     method: 'post', path: '/set-password', permission: 'NONE', authentication: 'none', form: LinkForm,

@@ -15,21 +15,14 @@ import type { ConsoleDeps, ConsoleEnv } from '../console-deps.js';
 import { mayIn } from '../flag-table-page.js';
 import { StaleBulkForm } from '../forms/flag-table.forms.js';
 import { definePage } from '../page.js';
-import { frameOf, renderPage, safeNext } from '../render.js';
+import { renderPage, safeNext } from '../render.js';
 import { ArchiveConfirmPage, StalePage } from '../views/stale/stale-page.js';
+import { bulkNotice } from '../notices.js';
 
 /** A stale-page address a form sent back (`back`), or `/stale`. */
 function backTo(raw: string | undefined): string {
   const safe = safeNext(raw);
   return safe === '/stale' || safe.startsWith('/stale?') ? safe : '/stale';
-}
-
-/** What a done bulk action says (the count is the only part read from the address). */
-function doneText(done: string | null, count: number): string | undefined {
-  const flags = `${count} ${count === 1 ? 'flag' : 'flags'}`;
-  if (done === 'stale') return `Marked ${flags} stale.`;
-  if (done === 'archived') return `Archived ${flags}. They can be revived from the Archive.`;
-  return undefined;
 }
 
 /** The stale page's query in an address a form sent back (`back`), or the defaults when it cannot be read. */
@@ -44,10 +37,10 @@ function staleAnswer(c: Context<ConsoleEnv>, deps: ConsoleDeps, query: StalePage
   const actor = chosen === undefined ? undefined : deps.registry.project(chosen);
   if (!actor) throw apiError('NotFoundError', `No project "${query.project ?? ''}"`);
   const page = staleFlagPage(deps.registry, actor.state, query, INSIGHT_PAGE_SIZE, now);
-  const done = doneText(search.get('done'), Math.max(0, Number(search.get('count')) || 0));
+  const done = bulkNotice(search.get('done'), Math.max(0, Number(search.get('count')) || 0));
   const notice = error !== undefined ? { kind: 'error' as const, message: error } : done ? { kind: 'done' as const, message: done } : undefined;
   return renderPage(c, (
-    <StalePage frame={frameOf(c, deps)} projects={projects} project={{ id: actor.state.meta.id, name: actor.state.meta.name }}
+    <StalePage projects={projects} project={{ id: actor.state.meta.id, name: actor.state.meta.name }}
       kind={query.kind} q={query.q} page={page} notice={notice}
       may={{ stale: mayIn(c, actor, 'UPDATE_FEATURE'), archive: mayIn(c, actor, 'DELETE_FEATURE') }} />
   ));
@@ -68,7 +61,7 @@ export const stalePages = [
       if (form.features.length === 0) return { ok: false, error: { kind: 'ValidationError', message: 'Select at least one flag first.' } };
       if (form.action === 'archive' && !form.confirmed) {
         const meta = actor.state.meta;
-        return renderPage(c, <ArchiveConfirmPage frame={frameOf(c, deps)} project={{ id: meta.id, name: meta.name }} features={form.features} back={backTo(form.back)} />);
+        return renderPage(c, <ArchiveConfirmPage project={{ id: meta.id, name: meta.name }} features={form.features} back={backTo(form.back)} />);
       }
       const ref = { projectId: params.projectId, features: form.features };
       return form.action === 'stale' ? markFlagsStale(deps.registry, { ...ref, stale: true }, principal) : archiveFlags(deps.registry, ref, principal);

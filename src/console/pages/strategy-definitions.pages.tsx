@@ -19,35 +19,29 @@ import { buttonForm } from '../forms/flag.forms.js';
 import type { Refusal } from '../forms/form.js';
 import { definePage } from '../page.js';
 import { frameOf, renderPage } from '../render.js';
-import { pageOf } from '../views/definitions/list-parts.js';
+import { searchPage } from '../../queries/paging.js';
 import { labelOf, STRATEGIES, StrategyList, strategyUrl } from '../views/definitions/strategy-list.js';
 import { StrategyPage } from '../views/definitions/strategy-page.js';
+import { done, noticeOf } from '../notices.js';
 
 const BACK = { status: 303, description: 'Back to the strategy\'s page' };
 const LIFECYCLE = buttonForm('lifecycle');
 
-/** The confirmations a change leads to (`?done=`): fixed texts, never one from the address. */
-const NOTICES: Record<string, string> = {
-  created: 'Strategy created.', saved: 'Strategy saved.', deleted: 'Strategy deleted.', deprecated: 'Strategy deprecated.', reactivated: 'Strategy reactivated.',
-};
-
-const noticeOf = (c: Context<ConsoleEnv>): string | undefined => NOTICES[c.req.query('done') ?? ''];
-
 function listPage(c: Context<ConsoleEnv>, deps: ConsoleDeps, refused?: Refusal<StrategyDefinitionDraft>): Response {
-  const frame = frameOf(c, deps);
+  const frame = frameOf(c);
   const counts = definitionUseCounts(deps.registry);
   const rows = strategyDefinitions(deps.registry).map((d) => ({ ...d, uses: counts.get(d.name) ?? 0 }));
-  const list = pageOf(rows, (d) => [d.name, labelOf(d), d.description ?? ''], new URL(c.req.url).searchParams);
-  return renderPage(c, <StrategyList frame={frame} list={list} mayEdit={frame.permits?.has('UPDATE_DEFINITIONS') === true} refused={refused} notice={noticeOf(c)} />);
+  const list = searchPage(rows, (d) => [d.name, labelOf(d), d.description ?? ''], c.req.query('q'), c.req.query('page'));
+  return renderPage(c, <StrategyList list={list} mayEdit={frame.permits.has('UPDATE_DEFINITIONS') === true} refused={refused} notice={noticeOf('strategies', c.req.query('done'))} />);
 }
 
 function definitionPage(c: Context<ConsoleEnv>, deps: ConsoleDeps, name: string, refused?: Refusal<unknown>): Response {
   const found = strategyDefinitionByName(deps.registry, name);
   if (!found.ok) throw apiError('NotFoundError', found.error.message);
-  const frame = frameOf(c, deps);
+  const frame = frameOf(c);
   return renderPage(c, (
-    <StrategyPage frame={frame} definition={found.value} uses={strategiesUsingDefinition(deps.registry, name)} mayEdit={frame.permits?.has('UPDATE_DEFINITIONS') === true}
-      refused={refused} notice={noticeOf(c)} />
+    <StrategyPage definition={found.value} uses={strategiesUsingDefinition(deps.registry, name)} mayEdit={frame.permits.has('UPDATE_DEFINITIONS') === true}
+      refused={refused} notice={noticeOf('strategies', c.req.query('done'))} />
   ));
 }
 
@@ -63,7 +57,7 @@ export const strategyDefinitionPages = [
     method: 'post', path: STRATEGIES, permission: 'UPDATE_DEFINITIONS', form: NewStrategyDefinitionForm,
     success: { status: 303, description: 'To the new strategy\'s page' }, summary: 'Create a custom strategy definition (the new-strategy form of the list)',
     handle: ({ registry, form, principal }) => createStrategyDefinition(registry, { ...form, displayName: null, editable: true, deprecated: false }, principal),
-    done: (created) => `${strategyUrl(created.name)}?done=created`,
+    done: (created) => done(strategyUrl(created.name), 'strategies', 'created'),
     refused: ({ c, deps }, refusal) => listPage(c, deps, refusal),
   }),
   definePage({
@@ -76,21 +70,21 @@ export const strategyDefinitionPages = [
     summary: 'Save a custom strategy definition\'s title, description and parameters',
     handle: ({ registry, params, form, principal }) =>
       updateStrategyDefinition(registry, { ...form, name: params.name, displayName: null, editable: true, deprecated: false }, principal),
-    done: (_, { params }) => `${strategyUrl(params.name)}?done=saved`,
+    done: (_, { params }) => done(strategyUrl(params.name), 'strategies', 'saved'),
     refused: refusedOnPage,
   }),
   ...(['deprecate', 'reactivate'] as const).map((action) => definePage({
     method: 'post', path: `${STRATEGIES}/:name/${action}`, permission: 'UPDATE_DEFINITIONS', params: StrategyDefinitionParamsSchema, form: LIFECYCLE, success: BACK,
     summary: action === 'deprecate' ? 'Deprecate a strategy definition (flags may still use it)' : 'Reactivate a deprecated strategy definition',
     handle: ({ registry, params, principal }) => deprecateStrategyDefinition(registry, params.name, action === 'deprecate', principal),
-    done: (_, { params }) => `${strategyUrl(params.name)}?done=${action}d`,
+    done: (_, { params }) => done(strategyUrl(params.name), 'strategies', `${action}d`),
     refused: refusedOnPage,
   })),
   definePage({
     method: 'post', path: `${STRATEGIES}/:name/delete`, permission: 'UPDATE_DEFINITIONS', params: StrategyDefinitionParamsSchema, form: LIFECYCLE,
     success: { status: 303, description: 'To the list' }, summary: 'Delete a custom strategy definition (flags keep strategies that name it)',
     handle: ({ registry, params, principal }) => deleteStrategyDefinition(registry, params.name, principal),
-    done: () => `${STRATEGIES}?done=deleted`,
+    done: () => done(STRATEGIES, 'strategies', 'deleted'),
     refused: refusedOnPage,
   }),
 ];

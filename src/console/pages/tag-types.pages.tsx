@@ -17,30 +17,26 @@ import { buttonForm } from '../forms/flag.forms.js';
 import type { Refusal } from '../forms/form.js';
 import { definePage } from '../page.js';
 import { frameOf, renderPage } from '../render.js';
-import { pageOf } from '../views/definitions/list-parts.js';
+import { searchPage } from '../../queries/paging.js';
 import { TAG_TYPES, TagTypeList, tagTypeUrl } from '../views/definitions/tag-type-list.js';
 import { TagTypePage } from '../views/definitions/tag-type-page.js';
-
-/** The confirmations a change leads to (`?done=`): fixed texts, never one from the address. */
-const NOTICES: Record<string, string> = { created: 'Tag type created.', saved: 'Tag type saved.', deleted: 'Tag type deleted.' };
-
-const noticeOf = (c: Context<ConsoleEnv>): string | undefined => NOTICES[c.req.query('done') ?? ''];
+import { done, noticeOf } from '../notices.js';
 
 function listPage(c: Context<ConsoleEnv>, deps: ConsoleDeps, refused?: Refusal<TagTypeDraft>): Response {
-  const frame = frameOf(c, deps);
+  const frame = frameOf(c);
   const counts = tagTypeUseCounts(deps.registry);
   const rows = tagTypes(deps.registry).map((t) => ({ ...t, flags: counts.get(t.name) ?? 0 }));
-  const list = pageOf(rows, (t) => [t.name, t.description], new URL(c.req.url).searchParams);
-  return renderPage(c, <TagTypeList frame={frame} list={list} mayEdit={frame.permits?.has('UPDATE_TAG_TYPE') === true} refused={refused} notice={noticeOf(c)} />);
+  const list = searchPage(rows, (t) => [t.name, t.description], c.req.query('q'), c.req.query('page'));
+  return renderPage(c, <TagTypeList list={list} mayEdit={frame.permits.has('UPDATE_TAG_TYPE') === true} refused={refused} notice={noticeOf('tagTypes', c.req.query('done'))} />);
 }
 
 function typePage(c: Context<ConsoleEnv>, deps: ConsoleDeps, name: string, refused?: Refusal<unknown>): Response {
   const found = tagTypeByName(deps.registry, name);
   if (!found.ok) throw apiError('NotFoundError', found.error.message);
-  const frame = frameOf(c, deps);
+  const frame = frameOf(c);
   return renderPage(c, (
-    <TagTypePage frame={frame} tagType={found.value} flags={flagsWithTagType(deps.registry, name)} mayEdit={frame.permits?.has('UPDATE_TAG_TYPE') === true}
-      refused={refused} notice={noticeOf(c)} />
+    <TagTypePage tagType={found.value} flags={flagsWithTagType(deps.registry, name)} mayEdit={frame.permits.has('UPDATE_TAG_TYPE') === true}
+      refused={refused} notice={noticeOf('tagTypes', c.req.query('done'))} />
   ));
 }
 
@@ -53,7 +49,7 @@ export const tagTypePages = [
     method: 'post', path: TAG_TYPES, permission: 'UPDATE_TAG_TYPE', form: NewTagTypeForm,
     success: { status: 303, description: 'To the new type\'s page' }, summary: 'Create a tag type (the new-type form of the list)',
     handle: ({ registry, form, principal }) => createTagType(registry, { ...form, color: form.color || null }, principal),
-    done: (created) => `${tagTypeUrl(created.name)}?done=created`,
+    done: (created) => done(tagTypeUrl(created.name), 'tagTypes', 'created'),
     refused: ({ c, deps }, refusal) => listPage(c, deps, refusal),
   }),
   definePage({
@@ -64,14 +60,14 @@ export const tagTypePages = [
     method: 'post', path: `${TAG_TYPES}/:name`, permission: 'UPDATE_TAG_TYPE', params: TagTypeParamsSchema, form: TagTypeForm,
     success: { status: 303, description: 'Back to the type\'s page' }, summary: 'Save a tag type\'s description, colour and icon',
     handle: ({ registry, params, form, principal }) => updateTagType(registry, { name: params.name, description: form.description, icon: form.icon, color: form.color || null }, principal),
-    done: (_, { params }) => `${tagTypeUrl(params.name)}?done=saved`,
+    done: (_, { params }) => done(tagTypeUrl(params.name), 'tagTypes', 'saved'),
     refused: ({ c, deps, params }, refusal) => typePage(c, deps, params.name, refusal),
   }),
   definePage({
     method: 'post', path: `${TAG_TYPES}/:name/delete`, permission: 'UPDATE_TAG_TYPE', params: TagTypeParamsSchema, form: buttonForm('delete'),
     success: { status: 303, description: 'To the list' }, summary: 'Delete a tag type',
     handle: ({ registry, params, principal }) => deleteTagType(registry, params.name, principal),
-    done: () => `${TAG_TYPES}?done=deleted`,
+    done: () => done(TAG_TYPES, 'tagTypes', 'deleted'),
     refused: ({ c, deps, params }, refusal) => typePage(c, deps, params.name, refusal),
   }),
 ];

@@ -19,14 +19,14 @@ import { orderedEnvironments } from '../../http/views.js';
 import type { Refusal } from '../forms/form.js';
 import { ImportCheckForm, ImportForm, type ImportDraft } from '../forms/transfer.form.js';
 import { definePage } from '../page.js';
-import { frameOf, renderPage } from '../render.js';
+import { renderPage } from '../render.js';
 import { TransferPage, type TransferPageProps } from '../views/transfer/transfer-page.js';
 
 function transferAnswer(c: Context<ConsoleEnv>, deps: ConsoleDeps, actor: ProjectActor, extras: Pick<TransferPageProps, 'form' | 'done'> = {}): Response {
   const { meta } = actor.state;
   const environments = orderedEnvironments(deps.registry.service.state.environments, meta.environments).map((e) => e.name);
   return renderPage(c, (
-    <TransferPage frame={frameOf(c, deps)} project={{ id: meta.id, name: meta.name }} environments={environments}
+    <TransferPage project={{ id: meta.id, name: meta.name }} environments={environments}
       mayImport={isAllowed(c.get('principal'), 'UPDATE_DEFINITIONS', undefined)} {...extras} />
   ));
 }

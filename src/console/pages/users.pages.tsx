@@ -8,7 +8,7 @@ import type { Context } from 'hono';
 import { isAllowed, type Principal } from '../../auth/permissions.js';
 import { rootRoles } from '../../queries/access.query.js';
 import { userList, userRow } from '../../queries/user-list.query.js';
-import { DoneQuerySchema, ListPageQuerySchema, type ListPageQuery } from '../../schemas/admin-pages.schema.js';
+import { DoneQuerySchema, FIRST_LIST_PAGE, type ListPageQuery } from '../../schemas/admin-pages.schema.js';
 import { UserParamsSchema } from '../../schemas/params.schema.js';
 import { createPasswordLink } from '../../use-cases/password-links.use-cases.js';
 import { setPassword } from '../../use-cases/passwords.use-cases.js';
@@ -20,23 +20,19 @@ import { NewUserForm, RoleForm, SetPasswordForm } from '../forms/admin.forms.js'
 import { buttonForm } from '../forms/flag.forms.js';
 import { refusalOf, type Refusal } from '../forms/form.js';
 import { definePage } from '../page.js';
-import { frameOf, renderPage } from '../render.js';
+import { adminListPage } from './admin-list.js';
+import { renderPage } from '../render.js';
 import { SecretOnce } from '../views/tokens/secret-once.js';
 import { userLabel, UserListPage } from '../views/users/user-list-page.js';
 import { UserPage } from '../views/users/user-page.js';
+import { done, noticeOf } from '../notices.js';
 
 const REDIRECT = { status: 303, description: 'Back to the page, with a confirmation' };
 
-/** The confirmations after a change (`?done=`): fixed texts, never one from the address. */
-const NOTICES: Record<string, string> = {
-  created: 'User created.', role: 'Root role saved.', deleted: 'User deleted.',
-  password: 'Password set. Their sessions signed in with the old one have ended.',
-};
-const noticeOf = (done: string | undefined) => (done !== undefined && Object.hasOwn(NOTICES, done) ? NOTICES[done] : undefined);
 
 function listPage(c: Context<ConsoleEnv>, deps: ConsoleDeps, query: ListPageQuery, refused?: Refusal<unknown>): Response {
   const list = userList(deps.registry, query);
-  return renderPage(c, <UserListPage frame={frameOf(c, deps)} list={list} q={query.q} roles={rootRoles()} notice={noticeOf(query.done)} refused={refused} />);
+  return renderPage(c, <UserListPage list={list} q={query.q} roles={rootRoles()} notice={noticeOf('users', query.done)} refused={refused} />);
 }
 
 function userPage(c: Context<ConsoleEnv>, deps: ConsoleDeps, userId: number, options: { status?: number; notice?: string | undefined; refused?: Refusal<unknown>; secret?: { value: string; expiresAt: string } } = {}): Response {
@@ -44,10 +40,10 @@ function userPage(c: Context<ConsoleEnv>, deps: ConsoleDeps, userId: number, opt
   if (!row.ok) throw new ApiError(row.error);
   const name = userLabel(row.value.user);
   const secret = options.secret
-    ? <SecretOnce assets={deps.assets} title={`One-time link for ${name}`} label="Link to set a password" value={options.secret.value} what="this link"
+    ? <SecretOnce title={`One-time link for ${name}`} label="Link to set a password" value={options.secret.value} what="this link"
         use={`Send it to ${name} through a channel you trust. It works once, until ${options.secret.expiresAt.slice(0, 16).replace('T', ' ')} UTC; they choose a password there and are signed in.`} />
     : undefined;
-  return renderPage(c, <UserPage frame={frameOf(c, deps)} row={row.value} roles={rootRoles()} notice={options.notice} refused={options.refused} secret={secret} />, options.status);
+  return renderPage(c, <UserPage row={row.value} roles={rootRoles()} notice={options.notice} refused={options.refused} secret={secret} />, options.status);
 }
 
 /** Makes a one-time link for `userId` and shows it, once, on their page (201); a refusal is the link form's. */
@@ -67,13 +63,9 @@ const refusedOnUser = ({ c, deps, params }: { c: Context<ConsoleEnv>; deps: Cons
 };
 
 const LINK = buttonForm('link');
-const FIRST_PAGE = { q: '', page: 1 };
 
 export const userPages = [
-  definePage({
-    method: 'get', path: '/admin/users', permission: 'ADMIN', query: ListPageQuerySchema, summary: 'The user list (`?q=` finds by name, username or email; `?page=`)',
-    handle: ({ c, deps, query }) => listPage(c, deps, query),
-  }),
+  adminListPage('/admin/users', 'The user list (`?q=` finds by name, username or email; `?page=`)', listPage),
   definePage({
     method: 'post', path: '/admin/users', permission: 'ADMIN', form: NewUserForm,
     summary: 'Create a user, with a password or a one-time link to set it (shown once)', success: { status: 201, description: 'The user\'s page with their link, or a redirect to it' },
@@ -81,14 +73,14 @@ export const userPages = [
       const { name, email, username, rootRole, password } = form;
       const created = await createUser(deps.registry, { name: name ?? null, email: email ?? null, username: username ?? null, rootRole, password }, principal);
       if (!created.ok || draft.signIn === 'password') return created;
-      return linkPage(c, deps, created.value.id, principal, NOTICES['created']);
+      return linkPage(c, deps, created.value.id, principal, noticeOf('users', 'created'));
     },
-    done: (created) => `/admin/users/${created.id}?done=created`,
-    refused: ({ c, deps }, refusal) => listPage(c, deps, FIRST_PAGE, refusal),
+    done: (created) => done(`/admin/users/${created.id}`, 'users', 'created'),
+    refused: ({ c, deps }, refusal) => listPage(c, deps, FIRST_LIST_PAGE, refusal),
   }),
   definePage({
     method: 'get', path: '/admin/users/:userId', permission: 'ADMIN', params: UserParamsSchema, query: DoneQuerySchema, summary: 'A user: root role, password, deletion',
-    handle: ({ c, deps, params, query }) => userPage(c, deps, params.userId, { notice: noticeOf(query.done) }),
+    handle: ({ c, deps, params, query }) => userPage(c, deps, params.userId, { notice: noticeOf('users', query.done) }),
   }),
   definePage({
     method: 'post', path: '/admin/users/:userId/role', permission: 'ADMIN', params: UserParamsSchema, form: RoleForm, success: REDIRECT,
@@ -96,14 +88,14 @@ export const userPages = [
     handle: ({ registry, params, form, principal }) => updateUser(registry, { userId: params.userId, rootRole: form.rootRole }, principal),
     // An Admin who gave up their own Admin role may no longer open this page.
     done: (user, { params, principal }) =>
-      (principal.kind === 'user' && principal.user.id === params.userId && !isAllowed({ ...principal, user }, 'ADMIN', undefined) ? '/projects' : `/admin/users/${params.userId}?done=role`),
+      (principal.kind === 'user' && principal.user.id === params.userId && !isAllowed({ ...principal, user }, 'ADMIN', undefined) ? '/projects' : done(`/admin/users/${params.userId}`, 'users', 'role')),
     refused: refusedOnUser,
   }),
   definePage({
     method: 'post', path: '/admin/users/:userId/password', permission: 'ADMIN', params: UserParamsSchema, form: SetPasswordForm, success: REDIRECT,
     summary: 'Set a user\'s password',
     handle: ({ registry, params, form, principal }) => setPassword(registry, { userId: params.userId, password: form.password }, principal),
-    done: (_, { params }) => `/admin/users/${params.userId}?done=password`,
+    done: (_, { params }) => done(`/admin/users/${params.userId}`, 'users', 'password'),
     refused: refusedOnUser,
   }),
   definePage({
@@ -116,7 +108,7 @@ export const userPages = [
     method: 'post', path: '/admin/users/:userId/delete', permission: 'ADMIN', params: UserParamsSchema, form: buttonForm('delete'), success: REDIRECT,
     summary: 'Delete a user (refused for the last root Admin and a project\'s only Owner)',
     handle: ({ registry, params, principal }) => deleteUser(registry, params, principal),
-    done: () => '/admin/users?done=deleted',
+    done: () => done('/admin/users', 'users', 'deleted'),
     refused: refusedOnUser,
   }),
 ];

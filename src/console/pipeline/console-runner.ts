@@ -4,7 +4,7 @@
  * sign-in (`POST /auth/simple/login`) runs the API's steps and then the sign-in forms' CSRF checks.
  *
  * A page's steps, each answering its own errors:
- * 1. its headers (CSP, no caching), set before anything can fail;
+ * 1. its headers (CSP, no caching), set before anything can fail, and the console's parts on the context;
  * 2. a signed-in page: the session of its cookie (a missing one is a redirect to `/login`, `page-errors.tsx`),
  *    then, as on the API, an API token without the permission refused before anything is read;
  * 3. path and query validated (400);
@@ -23,7 +23,7 @@ import { answerPage, declaredPage, type PageSpec } from '../page.js';
 import { csrfStep } from './csrf.js';
 import { formBodySteps, formLimit } from './form-body.js';
 import { pageErrorHook } from './page-errors.js';
-import { pageHeaders } from './page-headers.js';
+import { pageStart } from './page-headers.js';
 import { sessionStep } from './session.js';
 
 /** Whether the console serves a record: a page, or a JSON route of its sign-in (`csrf`). */
@@ -36,7 +36,7 @@ const step = (s: ConsoleStep): Step => s as unknown as Step;
 export function pageSteps(route: RouteSpec, page: PageSpec, deps: ConsoleDeps): Step[] {
   const signedIn = route.authentication === 'session';
   const writes = page.method !== 'get';
-  const steps: Step[] = [step(pageHeaders)];
+  const steps: Step[] = [step(pageStart(deps))];
   if (signedIn) steps.push(step(sessionStep(deps)), refuseTokenWithoutPermission(route));
   if (route.params) steps.push(validateSync('param', route.params));
   if (route.query) steps.push(validateSync('query', route.query));

@@ -11,8 +11,8 @@ import type { ErrorHook } from '../../http/pipeline/error-hook.js';
 import type { ConsoleDeps, ConsoleEnv } from '../console-deps.js';
 import { clearSessionCookie, SESSION_COOKIE } from './cookies.js';
 import { Layout } from '../layout.js';
-import { setPageHeaders } from './page-headers.js';
-import { frameOf, renderPage } from '../render.js';
+import { startPage } from './page-headers.js';
+import { renderPage } from '../render.js';
 
 /** Heading and lead of an error page, by status. */
 function wording(status: number, method: string): { title: string; lead: string } {
@@ -25,10 +25,10 @@ function wording(status: number, method: string): { title: string; lead: string 
 
 /** An error page with its status. */
 export function errorPage(c: Context<ConsoleEnv>, deps: ConsoleDeps, status: number, message: string): Response {
-  setPageHeaders(c);
+  startPage(c, deps);
   const { title, lead } = wording(status, c.req.method);
   return renderPage(c, (
-    <Layout title={title} {...frameOf(c, deps)}>
+    <Layout title={title}>
       <section class="error-page" aria-labelledby="error-title">
         <p class="error-code">Error {status}</p>
         <h1 id="error-title">{title}</h1>

@@ -5,13 +5,22 @@
  */
 import type { Context } from 'hono';
 import { setResponseHeader } from '../../http/answer.js';
-import type { ConsoleStep } from '../console-deps.js';
+import type { ConsoleDeps, ConsoleEnv, ConsoleStep } from '../console-deps.js';
 
 /** The console's Content-Security-Policy. */
 export const CONSOLE_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
-/** Sets the page headers on the answer (errors included: they are set before anything can fail). */
-export function setPageHeaders(c: Context): void {
+/**
+ * Starts a page's answer: its headers (errors included: they are set before anything can fail) and the console's
+ * parts on the context, for what renders it (`frameOf`).
+ */
+export function startPage(c: Context<ConsoleEnv>, deps: ConsoleDeps): void {
+  c.set('console', deps);
+  setPageHeaders(c);
+}
+
+/** Sets the page headers on the answer. */
+function setPageHeaders(c: Context): void {
   setResponseHeader(c, 'Content-Security-Policy', CONSOLE_CSP);
   setResponseHeader(c, 'X-Content-Type-Options', 'nosniff');
   setResponseHeader(c, 'Referrer-Policy', 'same-origin');
@@ -19,4 +28,4 @@ export function setPageHeaders(c: Context): void {
 }
 
 /** The first step of every page route. */
-export const pageHeaders: ConsoleStep = (c) => setPageHeaders(c);
+export const pageStart = (deps: ConsoleDeps): ConsoleStep => (c) => startPage(c, deps);

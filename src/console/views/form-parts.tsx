@@ -6,6 +6,7 @@
  */
 import type { Child } from 'hono/jsx';
 import type { Refusal } from '../forms/form.js';
+import { CsrfField } from '../layout.js';
 
 export type { Refusal };
 
@@ -18,13 +19,14 @@ export function refusedIn<D>(refusal: Refusal<unknown> | undefined, form: string
 export const idOf = (...parts: string[]): string => parts.join('-').replace(/[^A-Za-z0-9_-]/g, '-');
 
 /**
- * The session's CSRF token as the hidden field of a plain form; with `ifMatch` (the `ETag` of the flag version
- * the page shows), that too: the page's route makes the write conditional on it, as the API does on `If-Match`.
+ * The session's CSRF token (from the request: `useFrame`) as the hidden field of a plain form; with `ifMatch` (the
+ * `ETag` of the flag version the page shows), that too: the page makes the write conditional on it, as the API does
+ * on `If-Match`. The sign-in forms name their own `token` (before any session).
  */
-export function Csrf({ token, ifMatch }: { token: string | undefined; ifMatch?: string | undefined }) {
+export function Csrf({ token, ifMatch }: { token?: string | undefined; ifMatch?: string | undefined }) {
   return (
     <>
-      {token ? <input type="hidden" name="_csrf" value={token} /> : null}
+      <CsrfField token={token} />
       {ifMatch ? <input type="hidden" name="ifMatch" value={ifMatch} /> : null}
     </>
   );
@@ -53,10 +55,10 @@ export function FormAlert({ error, form, class: className }: { error: Refusal<un
 }
 
 /** A small post form of one button (`_csrf` and `ifMatch` included). */
-export function PostButton(props: { action: string; csrf: string | undefined; ifMatch?: string; label: Child; class?: string; fields?: Record<string, string>; ariaLabel?: string }) {
+export function PostButton(props: { action: string; ifMatch?: string; label: Child; class?: string; fields?: Record<string, string>; ariaLabel?: string }) {
   return (
     <form method="post" action={props.action} class="inline-form">
-      <Csrf token={props.csrf} ifMatch={props.ifMatch} />
+      <Csrf ifMatch={props.ifMatch} />
       {Object.entries(props.fields ?? {}).map(([name, value]) => <input type="hidden" name={name} value={value} />)}
       <button type="submit" class={props.class ?? 'button button-small'} aria-label={props.ariaLabel}>{props.label}</button>
     </form>

@@ -6,14 +6,13 @@
  */
 import type { Child } from 'hono/jsx';
 import type { StoredToken, User } from '../../../domain/service-state.js';
-import { Layout, type Frame } from '../../layout.js';
-import { DoneNotice } from '../admin/list-parts.js';
+import { Layout } from '../../layout.js';
 import type { PersonalTokenForm } from '../../forms/account.forms.js';
 import type { FormDraft } from '../../forms/form.js';
 import { Csrf, errorAttrs, FieldError, FormAlert, refusedIn, When, type Refusal } from '../form-parts.js';
+import { Notice } from '../notice.js';
 
 export interface AccountPageProps {
-  frame: Frame;
   user: User;
   roleName: string;
   /** Whether they have a password (else they set a first one, without a current one). */
@@ -36,12 +35,12 @@ function PasswordField({ id, label, autocomplete, error, hint }: { id: string; l
   );
 }
 
-function PasswordCard({ user, hasPassword, csrf, error }: { user: User; hasPassword: boolean; csrf: string | undefined; error: Refusal<unknown> | undefined }) {
+function PasswordCard({ user, hasPassword, error }: { user: User; hasPassword: boolean; error: Refusal<unknown> | undefined }) {
   return (
     <section class="card" aria-labelledby="password-title">
       <h2 id="password-title" class="section-title">{hasPassword ? 'Change password' : 'Set a password'}</h2>
       <form method="post" action="/account/password" class="form-stack">
-        <Csrf token={csrf} />
+        <Csrf />
         <FormAlert error={error} form="password" />
         <input type="text" name="username" value={user.username ?? user.email ?? ''} autocomplete="username" hidden readonly />
         {hasPassword ? <PasswordField id="currentPassword" label="Current password" autocomplete="current-password" error={error} /> : <p class="muted">You sign in with a token. A password lets you sign in with your username.</p>}
@@ -54,7 +53,7 @@ function PasswordCard({ user, hasPassword, csrf, error }: { user: User; hasPassw
   );
 }
 
-function TokenRow({ token, csrf }: { token: StoredToken; csrf: string | undefined }) {
+function TokenRow({ token }: { token: StoredToken }) {
   return (
     <tr>
       <th scope="row">{token.tokenName}</th>
@@ -64,7 +63,7 @@ function TokenRow({ token, csrf }: { token: StoredToken; csrf: string | undefine
         <details class="confirm">
           <summary class="button button-small button-danger-outline" aria-label={`Revoke ${token.tokenName}…`}>Revoke…</summary>
           <form method="post" action={`/account/tokens/${encodeURIComponent(token.id)}/revoke`} class="confirm-panel" aria-label={`Revoke ${token.tokenName}`}>
-            <Csrf token={csrf} />
+            <Csrf />
             <p>Revoke <strong>{token.tokenName}</strong>? Anything using it is refused from its next request. This cannot be undone.</p>
             <button type="submit" class="button button-danger">Revoke {token.tokenName}</button>
           </form>
@@ -74,7 +73,7 @@ function TokenRow({ token, csrf }: { token: StoredToken; csrf: string | undefine
   );
 }
 
-function TokensCard({ tokens, csrf, error }: { tokens: StoredToken[]; csrf: string | undefined; error: Refusal<unknown> | undefined }) {
+function TokensCard({ tokens, error }: { tokens: StoredToken[]; error: Refusal<unknown> | undefined }) {
   const values = refusedIn<FormDraft<typeof PersonalTokenForm>>(error, 'token')?.draft;
   return (
     <section class="card form-stack" aria-labelledby="tokens-title">
@@ -85,12 +84,12 @@ function TokensCard({ tokens, csrf, error }: { tokens: StoredToken[]; csrf: stri
         <div class="table-scroll" tabindex={0} role="region" aria-label="Your personal access tokens">
           <table class="data-table admin-table">
             <thead><tr><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-            <tbody>{tokens.map((token) => <TokenRow token={token} csrf={csrf} />)}</tbody>
+            <tbody>{tokens.map((token) => <TokenRow token={token} />)}</tbody>
           </table>
         </div>
       )}
       <form method="post" action="/account" class="form-grid token-create" aria-label="New personal access token">
-        <Csrf token={csrf} />
+        <Csrf />
         <div class="field-wide"><FormAlert error={error} form="token" /></div>
         <div class="field">
           <label for="token-description">Name</label>
@@ -109,7 +108,7 @@ function TokensCard({ tokens, csrf, error }: { tokens: StoredToken[]; csrf: stri
   );
 }
 
-function SessionsCard({ csrf }: { csrf: string | undefined }) {
+function SessionsCard() {
   return (
     <section class="card form-stack" aria-labelledby="sessions-title">
       <h2 id="sessions-title" class="section-title">Sessions</h2>
@@ -117,7 +116,7 @@ function SessionsCard({ csrf }: { csrf: string | undefined }) {
       <details class="confirm">
         <summary class="button button-danger-outline">Sign out everywhere…</summary>
         <form method="post" action="/account/sessions/end" class="confirm-panel confirm-left" aria-label="Sign out everywhere">
-          <Csrf token={csrf} />
+          <Csrf />
           <p>End <strong>every</strong> console session of yours, this one included? You sign in again afterwards. Your personal tokens keep working.</p>
           <button type="submit" class="button button-danger">Sign out everywhere</button>
         </form>
@@ -127,16 +126,16 @@ function SessionsCard({ csrf }: { csrf: string | undefined }) {
 }
 
 /** The page. */
-export function AccountPage({ frame, user, roleName, hasPassword, tokens, notice, refused, secret }: AccountPageProps) {
+export function AccountPage({ user, roleName, hasPassword, tokens, notice, refused, secret }: AccountPageProps) {
   return (
-    <Layout title="Your account" {...frame}>
+    <Layout title="Your account">
       <div class="page-header">
         <div>
           <h1>Your account</h1>
           <p class="lead">{user.name ?? user.username ?? user.email} · {roleName}</p>
         </div>
       </div>
-      <DoneNotice text={notice} />
+      <Notice notice={notice} />
       {secret}
       <div class="card">
         <dl class="facts">
@@ -147,10 +146,10 @@ export function AccountPage({ frame, user, roleName, hasPassword, tokens, notice
         </dl>
       </div>
       <div class="admin-columns">
-        <PasswordCard user={user} hasPassword={hasPassword} csrf={frame.csrf} error={refused} />
-        <SessionsCard csrf={frame.csrf} />
+        <PasswordCard user={user} hasPassword={hasPassword} error={refused} />
+        <SessionsCard />
       </div>
-      <TokensCard tokens={tokens} csrf={frame.csrf} error={refused} />
+      <TokensCard tokens={tokens} error={refused} />
     </Layout>
   );
 }

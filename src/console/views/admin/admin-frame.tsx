@@ -5,7 +5,8 @@
  */
 import type { Child } from 'hono/jsx';
 import type { Permission } from '../../../auth/permissions.js';
-import { Layout, type Frame } from '../../layout.js';
+import { Layout } from '../../layout.js';
+import { useFrame } from '../../render.js';
 
 /** The places of the administration, each shown to those whose roles grant its permission. */
 export const ADMIN_PLACES = [
@@ -21,13 +22,12 @@ export const ADMIN_PLACES = [
 /** A place of the administration. */
 export type AdminPlace = (typeof ADMIN_PLACES)[number]['id'];
 
-/** The administration places `frame`'s viewer may open. */
-export function adminPlacesFor(frame: Frame) {
-  return ADMIN_PLACES.filter((place) => frame.permits?.has(place.permission));
+/** The administration places the viewer may open (their roles grant the place's permission). */
+export function adminPlacesFor(permits: ReadonlySet<Permission>) {
+  return ADMIN_PLACES.filter((place) => permits.has(place.permission));
 }
 
 export interface AdminFrameProps {
-  frame: Frame;
   /** The page's heading, also its `<title>`. */
   title: string;
   /** A sentence under the heading. */
@@ -41,11 +41,11 @@ export interface AdminFrameProps {
 /**
  * An administration page.
  *
- * @example <AdminFrame frame={frame} title="Segments" current="segments">…</AdminFrame>
+ * @example <AdminFrame title="Segments" current="segments">…</AdminFrame>
  */
-export function AdminFrame({ frame, title, lead, current, actions, children }: AdminFrameProps) {
+export function AdminFrame({ title, lead, current, actions, children }: AdminFrameProps) {
   return (
-    <Layout title={title} current="admin" {...frame}>
+    <Layout title={title} current="admin">
       <div class="page-header">
         <div>
           <h1>{title}</h1>
@@ -55,7 +55,7 @@ export function AdminFrame({ frame, title, lead, current, actions, children }: A
       </div>
       <nav aria-label="Administration" class="project-nav admin-nav">
         <ul>
-          {adminPlacesFor(frame).map((place) => (
+          {adminPlacesFor(useFrame().permits).map((place) => (
             <li><a href={place.href} aria-current={place.id === current ? 'page' : undefined}>{place.label}</a></li>
           ))}
         </ul>

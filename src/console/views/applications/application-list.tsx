@@ -5,9 +5,9 @@
  */
 import type { ApplicationRow } from '../../../queries/applications.query.js';
 import type { ListPage } from '../../../queries/paging.js';
-import { Layout, type Frame } from '../../layout.js';
+import { Layout } from '../../layout.js';
 import { When } from '../form-parts.js';
-import { ListPager, withQuery } from '../list-pager.js';
+import { ListCard, ListEmpty, ListRows, ListSearch, withQuery } from '../list.js';
 
 /** The address of an application's page. */
 export const applicationUrl = (appName: string): string => `/applications/${encodeURIComponent(appName)}`;
@@ -24,67 +24,46 @@ export function Chips({ values, max = 4 }: { values: readonly string[]; max?: nu
 }
 
 export interface ApplicationListProps {
-  frame: Frame;
   q: string | undefined;
   page: ListPage<ApplicationRow>;
 }
 
 function Empty({ q }: { q: string | undefined }) {
   if (q !== undefined) {
-    return <div class="empty"><h2>No application matches</h2><p class="muted">No registered application has a name holding “{q}”.</p><p><a class="button" href="/applications">Show every application</a></p></div>;
+    return <ListEmpty title="No application matches"><p class="muted">No registered application has a name holding “{q}”.</p><p><a class="button" href="/applications">Show every application</a></p></ListEmpty>;
   }
   return (
-    <div class="empty">
-      <h2>No applications yet</h2>
+    <ListEmpty title="No applications yet">
       <p class="muted">An application appears here once its SDK registers (<code>POST /api/client/register</code>) or sends usage metrics (<code>POST /api/client/metrics</code>) with a client token.</p>
-    </div>
+    </ListEmpty>
   );
 }
 
 /** The whole page. */
-export function ApplicationList({ frame, q, page }: ApplicationListProps) {
+export function ApplicationList({ q, page }: ApplicationListProps) {
   return (
-    <Layout title="Applications" current="applications" {...frame}>
+    <Layout title="Applications" current="applications">
       <div class="page-header">
         <div>
           <h1>Applications</h1>
           <p class="muted">The SDKs that registered with this service or reported which flags they evaluated.</p>
         </div>
       </div>
-      <section class="card list-card" aria-labelledby="apps-title">
-        <div class="list-head">
-          <h2 id="apps-title">Registered applications</h2>
-          <form method="get" action="/applications" class="list-search" role="search" aria-label="Search applications">
-            <label for="apps-q" class="sr-only">Application name</label>
-            <input id="apps-q" type="search" name="q" value={q ?? ''} placeholder="Application name" maxlength={100} autocomplete="off" />
-            <button type="submit" class="button">Search</button>
-          </form>
-        </div>
-        {page.total === 0 ? <Empty q={q} /> : (
-          <>
-            <div class="table-scroll list-scroll" tabindex={0} role="region" aria-labelledby="apps-title">
-              <table class="data-table list-table">
-                <thead>
-                  <tr><th scope="col">Application</th><th scope="col">Instances</th><th scope="col">SDK versions</th><th scope="col">Environments</th><th scope="col">Last seen</th></tr>
-                </thead>
-                <tbody>
-                  {page.rows.map((app) => (
-                    <tr>
-                      <th scope="row" class="list-name"><a href={applicationUrl(app.appName)}>{app.appName}</a></th>
-                      <td class="num" data-label="Instances">{app.instances.toLocaleString('en-US')}</td>
-                      <td data-label="SDK versions"><Chips values={app.sdkVersions} max={2} /></td>
-                      <td data-label="Environments"><Chips values={app.environments} /></td>
-                      <td class="nowrap" data-label="Last seen"><When at={app.seenAt} /></td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <ListPager list={page}
-              href={(n) => withQuery('/applications', { q, page: n })} noun={['application', 'applications']} />
-          </>
-        )}
-      </section>
+      <ListCard id="apps-title" title="Registered applications"
+        head={<ListSearch action="/applications" q={q} id="apps-q" class="list-search" label="Application name" name="Search applications" />}>
+        <ListRows list={page} empty={<Empty q={q} />} labelledBy="apps-title" class="list-table" scroll="list-scroll"
+          columns={['Application', 'Instances', 'SDK versions', 'Environments', 'Last seen']}
+          href={(n) => withQuery('/applications', { q, page: n })} noun={['application', 'applications']}
+          row={(app) => (
+            <tr>
+              <th scope="row" class="list-name"><a href={applicationUrl(app.appName)}>{app.appName}</a></th>
+              <td class="num" data-label="Instances">{app.instances.toLocaleString('en-US')}</td>
+              <td data-label="SDK versions"><Chips values={app.sdkVersions} max={2} /></td>
+              <td data-label="Environments"><Chips values={app.environments} /></td>
+              <td class="nowrap" data-label="Last seen"><When at={app.seenAt} /></td>
+            </tr>
+          )} />
+      </ListCard>
     </Layout>
   );
 }

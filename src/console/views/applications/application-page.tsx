@@ -6,14 +6,13 @@
 import type { AppFlag } from '../../../queries/applications.query.js';
 import type { ListPage } from '../../../queries/paging.js';
 import type { ClientApplication, ClientInstance } from '../../../domain/client-applications.js';
-import { Layout, type Frame } from '../../layout.js';
+import { Layout } from '../../layout.js';
 import { When } from '../form-parts.js';
 import { flagUrl } from '../flags/flag-urls.js';
-import { ListPager, withQuery } from '../list-pager.js';
+import { ListCard, ListRows, withQuery } from '../list.js';
 import { applicationUrl, Chips } from './application-list.js';
 
 export interface ApplicationPageProps {
-  frame: Frame;
   app: ClientApplication;
   instances: ListPage<ClientInstance>;
   flags: ListPage<AppFlag>;
@@ -41,70 +40,42 @@ function Facts({ app }: { app: ClientApplication }) {
 }
 
 /** The whole page. */
-export function ApplicationPage({ frame, app, instances, flags }: ApplicationPageProps) {
+export function ApplicationPage({ app, instances, flags }: ApplicationPageProps) {
   const here = applicationUrl(app.appName);
   return (
-    <Layout title={`${app.appName} · Applications`} current="applications" {...frame}>
+    <Layout title={`${app.appName} · Applications`} current="applications">
       <nav aria-label="Breadcrumb" class="breadcrumb">
         <ol><li><a href="/applications">Applications</a></li><li><span aria-current="page">{app.appName}</span></li></ol>
       </nav>
       <div class="page-header"><div><h1 class="flag-title">{app.appName}</h1></div></div>
       <div class="stack">
         <Facts app={app} />
-        <section class="card list-card" aria-labelledby="app-flags">
-          <div class="list-head">
-            <h2 id="app-flags">Flags it reads</h2>
-            <p class="muted small">Reported in its usage metrics in the last 48 hours.</p>
-          </div>
-          {flags.total === 0 ? <p class="list-empty muted">No flag reported in the last 48 hours.</p> : (
-            <>
-              <div class="table-scroll list-scroll" tabindex={0} role="region" aria-labelledby="app-flags">
-                <table class="data-table list-table">
-                  <thead><tr><th scope="col">Flag</th><th scope="col">Project</th><th scope="col">Last reported</th></tr></thead>
-                  <tbody>
-                    {flags.rows.map((f) => (
-                      <tr>
-                        <th scope="row" class="list-name"><a href={flagUrl(f.project, f.flag)}>{f.flag}</a></th>
-                        <td data-label="Project">{f.project}</td>
-                        <td class="nowrap" data-label="Last reported"><When at={f.seenAt} /></td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <ListPager list={flags}
-                href={(n) => withQuery(here, { instances: instances.page === 1 ? undefined : instances.page, flags: n === 1 ? undefined : n })} noun={['flag', 'flags']} />
-            </>
-          )}
-        </section>
-        <section class="card list-card" aria-labelledby="app-instances">
-          <div class="list-head">
-            <h2 id="app-instances">Instances</h2>
-            <p class="muted small">Running SDKs, most recently seen first; one unseen for 48 hours is dropped.</p>
-          </div>
-          {instances.total === 0 ? <p class="list-empty muted">No instance seen in the last 48 hours.</p> : (
-            <>
-              <div class="table-scroll list-scroll" tabindex={0} role="region" aria-labelledby="app-instances">
-                <table class="data-table list-table">
-                  <thead><tr><th scope="col">Instance</th><th scope="col">SDK version</th><th scope="col">Environment</th><th scope="col">Address</th><th scope="col">Last seen</th></tr></thead>
-                  <tbody>
-                    {instances.rows.map((i) => (
-                      <tr>
-                        <th scope="row" class="list-name"><code>{i.instanceId}</code></th>
-                        <td data-label="SDK version">{i.sdkVersion ?? <span class="muted">—</span>}</td>
-                        <td data-label="Environment">{i.environment}</td>
-                        <td data-label="Address">{i.clientIp ?? <span class="muted">—</span>}</td>
-                        <td class="nowrap" data-label="Last seen"><When at={i.seenAt} /></td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <ListPager list={instances}
-                href={(n) => withQuery(here, { instances: n === 1 ? undefined : n, flags: flags.page === 1 ? undefined : flags.page })} noun={['instance', 'instances']} />
-            </>
-          )}
-        </section>
+        <ListCard id="app-flags" title="Flags it reads" head={<p class="muted small">Reported in its usage metrics in the last 48 hours.</p>}>
+          <ListRows list={flags} empty={<p class="list-empty muted">No flag reported in the last 48 hours.</p>}
+            labelledBy="app-flags" class="list-table" scroll="list-scroll" columns={['Flag', 'Project', 'Last reported']}
+            href={(n) => withQuery(here, { instances: instances.page === 1 ? undefined : instances.page, flags: n === 1 ? undefined : n })} noun={['flag', 'flags']}
+            row={(f) => (
+              <tr>
+                <th scope="row" class="list-name"><a href={flagUrl(f.project, f.flag)}>{f.flag}</a></th>
+                <td data-label="Project">{f.project}</td>
+                <td class="nowrap" data-label="Last reported"><When at={f.seenAt} /></td>
+              </tr>
+            )} />
+        </ListCard>
+        <ListCard id="app-instances" title="Instances" head={<p class="muted small">Running SDKs, most recently seen first; one unseen for 48 hours is dropped.</p>}>
+          <ListRows list={instances} empty={<p class="list-empty muted">No instance seen in the last 48 hours.</p>}
+            labelledBy="app-instances" class="list-table" scroll="list-scroll" columns={['Instance', 'SDK version', 'Environment', 'Address', 'Last seen']}
+            href={(n) => withQuery(here, { instances: n === 1 ? undefined : n, flags: flags.page === 1 ? undefined : flags.page })} noun={['instance', 'instances']}
+            row={(i) => (
+              <tr>
+                <th scope="row" class="list-name"><code>{i.instanceId}</code></th>
+                <td data-label="SDK version">{i.sdkVersion ?? <span class="muted">—</span>}</td>
+                <td data-label="Environment">{i.environment}</td>
+                <td data-label="Address">{i.clientIp ?? <span class="muted">—</span>}</td>
+                <td class="nowrap" data-label="Last seen"><When at={i.seenAt} /></td>
+              </tr>
+            )} />
+        </ListCard>
       </div>
     </Layout>
   );

@@ -2,10 +2,9 @@
 /** The context fields (`/admin/context-fields`): the list with usage counts, and the new-field form for those who may. */
 import type { ContextFieldAnswer } from '../../../queries/definitions.query.js';
 import type { ContextFieldDraft } from '../../forms/definitions.forms.js';
-import type { Frame } from '../../layout.js';
-import { AdminFrame } from '../admin/admin-frame.js';
-import { Csrf, errorAttrs, FieldError, FormAlert, type Refusal } from '../form-parts.js';
-import { ListPager, ListToolbar, Notice, type ListPage, RowsScript } from './list-parts.js';
+import { errorAttrs, FieldError, type Refusal } from '../form-parts.js';
+import { DefinitionList, NewDefinition } from './definition-parts.js';
+import type { SearchedPage as ListPage } from '../../../queries/paging.js';
 import { LegalValueRows } from './row-fields.js';
 
 export const CONTEXT_FIELDS = '/admin/context-fields';
@@ -14,7 +13,6 @@ export const CONTEXT_FIELDS = '/admin/context-fields';
 export const contextFieldUrl = (name: string): string => `${CONTEXT_FIELDS}/${encodeURIComponent(name)}`;
 
 export interface ContextFieldListProps {
-  frame: Frame;
   list: ListPage<ContextFieldAnswer>;
   mayEdit: boolean;
   /** A refused new-field form, shown open with the API's messages. */
@@ -49,21 +47,6 @@ export function ContextFieldFields({ form, error, values }: { form: 'create' | '
   );
 }
 
-function NewField({ frame, refused }: { frame: Frame; refused: ContextFieldListProps['refused'] }) {
-  const error = refused;
-  return (
-    <details class="def-create" open={refused !== undefined}>
-      <summary class="button button-primary">New context field</summary>
-      <form method="post" action={CONTEXT_FIELDS} class="card form-grid" aria-label="New context field">
-        <Csrf token={frame.csrf} />
-        <div class="field-wide"><FormAlert error={error} form="create" /></div>
-        <ContextFieldFields form="create" error={error} values={refused?.draft ?? { name: '', description: '', stickiness: false, legalValues: [] }} />
-        <div class="form-actions field-wide"><button type="submit" class="button button-primary">Create context field</button></div>
-      </form>
-    </details>
-  );
-}
-
 function Row({ field }: { field: ContextFieldAnswer }) {
   return (
     <tr>
@@ -77,24 +60,16 @@ function Row({ field }: { field: ContextFieldAnswer }) {
 }
 
 /** The context field list page. */
-export function ContextFieldList({ frame, list, mayEdit, refused, notice }: ContextFieldListProps) {
+export function ContextFieldList({ list, mayEdit, refused, notice }: ContextFieldListProps) {
   return (
-    <AdminFrame frame={frame} title="Context fields" current="context-fields"
-      lead="The fields of the context SDKs send, which constraints test. Legal values limit what a constraint may compare with.">
-      <Notice text={notice} />
-      {mayEdit ? <RowsScript frame={frame} /> : null}
-      <ListToolbar base={CONTEXT_FIELDS} q={list.q} label="Search context fields">{mayEdit ? <NewField frame={frame} refused={refused} /> : null}</ListToolbar>
-      {list.total === 0 ? (
-        <div class="card empty"><h2>{list.q === '' ? 'No context fields' : 'No context field matches'}</h2><p class="muted">{list.q === '' ? 'Create one for each property your SDKs send.' : 'Try another search.'}</p></div>
-      ) : (
-        <div class="table-scroll" tabindex={0} role="region" aria-label="Context fields">
-          <table class="data-table def-table">
-            <thead><tr><th scope="col">Name</th><th scope="col">Description</th><th scope="col">Legal values</th><th scope="col">Stickiness</th><th scope="col">Used by</th></tr></thead>
-            <tbody>{list.rows.map((field) => <Row field={field} />)}</tbody>
-          </table>
-        </div>
-      )}
-      <ListPager base={CONTEXT_FIELDS} list={list} noun={['context field', 'context fields']} />
-    </AdminFrame>
+    <DefinitionList title="Context fields" current="context-fields" base={CONTEXT_FIELDS} list={list} notice={notice} rows={mayEdit}
+      lead="The fields of the context SDKs send, which constraints test. Legal values limit what a constraint may compare with."
+      create={mayEdit ? (
+        <NewDefinition action={CONTEXT_FIELDS} label="New context field" submit="Create context field" refused={refused}>
+          <ContextFieldFields form="create" error={refused} values={refused?.draft ?? { name: '', description: '', stickiness: false, legalValues: [] }} />
+        </NewDefinition>
+      ) : null} noun={['context field', 'context fields']}
+      empty={{ none: ['No context fields', 'Create one for each property your SDKs send.'], unmatched: ['No context field matches', 'Try another search.'] }}
+      columns={['Name', 'Description', 'Legal values', 'Stickiness', 'Used by']} row={(field) => <Row field={field} />} />
   );
 }

@@ -7,14 +7,13 @@
 import type { SegmentRef } from '../../../queries/definition-usage.query.js';
 import type { ContextFieldAnswer, ContextFieldStrategy } from '../../../queries/definitions.query.js';
 import type { ContextFieldDraft } from '../../forms/definitions.forms.js';
-import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
 import { Csrf, FormAlert, refusedIn, type Refusal } from '../form-parts.js';
 import { CONTEXT_FIELDS, ContextFieldFields, contextFieldUrl } from './context-field-list.js';
-import { BackLink, DeleteConfirm, Notice, StrategyUses, RowsScript } from './list-parts.js';
+import { BackLink, DeleteConfirm, StrategyUses, RowsScript } from './definition-parts.js';
+import { Notice } from '../notice.js';
 
 export interface ContextFieldPageProps {
-  frame: Frame;
   field: ContextFieldAnswer;
   strategies: ContextFieldStrategy[];
   segments: SegmentRef[];
@@ -46,14 +45,14 @@ function Facts({ field }: { field: ContextFieldAnswer }) {
   );
 }
 
-function EditForm({ frame, field, refused }: { frame: Frame; field: ContextFieldAnswer; refused: ContextFieldPageProps['refused'] }) {
+function EditForm({ field, refused }: { field: ContextFieldAnswer; refused: ContextFieldPageProps['refused'] }) {
   const error = refusedIn<ContextFieldDraft>(refused, 'edit');
   const values = error?.draft ?? {
     name: field.name, description: field.description ?? '', stickiness: field.stickiness, legalValues: field.legalValues.map((l) => ({ value: l.value, description: l.description ?? '' })),
   };
   return (
     <form method="post" action={contextFieldUrl(field.name)} class="form-grid" aria-label="Save context field">
-      <Csrf token={frame.csrf} />
+      <Csrf />
       <div class="field-wide"><FormAlert error={error} form="edit" /></div>
       <ContextFieldFields form="edit" error={error} values={values} />
       <div class="form-actions field-wide"><button type="submit" class="button button-primary">Save context field</button></div>
@@ -62,13 +61,13 @@ function EditForm({ frame, field, refused }: { frame: Frame; field: ContextField
 }
 
 /** What deleting the field takes with it, and what stays. */
-function DeleteField({ frame, field, strategies, segments, refused }: Omit<ContextFieldPageProps, 'mayEdit' | 'notice'>) {
+function DeleteField({ field, strategies, segments, refused }: Omit<ContextFieldPageProps, 'mayEdit' | 'notice'>) {
   const error = refusedIn(refused, 'delete');
   return (
     <section class="card def-danger" aria-labelledby="cf-delete-title">
       <h2 id="cf-delete-title">Delete this context field</h2>
       <FormAlert error={error} form="delete" />
-      <DeleteConfirm action={`${contextFieldUrl(field.name)}/delete`} csrf={frame.csrf} label={`Delete ${field.name}`}>
+      <DeleteConfirm action={`${contextFieldUrl(field.name)}/delete`} label={`Delete ${field.name}`}>
         <p>Delete the context field <strong>{field.name}</strong>{field.legalValues.length > 0 ? <> and its {plural(field.legalValues.length, 'legal value', 'legal values')}</> : null}?</p>
         {strategies.length + segments.length > 0
           ? <p>{plural(strategies.length, 'strategy', 'strategies')} and {plural(segments.length, 'segment', 'segments')} constrain on it: their constraints stay, but the field is no longer offered or checked against legal values.</p>
@@ -80,16 +79,16 @@ function DeleteField({ frame, field, strategies, segments, refused }: Omit<Conte
 
 /** The context field page. */
 export function ContextFieldPage(props: ContextFieldPageProps) {
-  const { frame, field, strategies, segments, mayEdit, notice } = props;
+  const { field, strategies, segments, mayEdit, notice } = props;
   return (
-    <AdminFrame frame={frame} title={field.name} current="context-fields" lead={field.description ?? undefined}>
+    <AdminFrame title={field.name} current="context-fields" lead={field.description ?? undefined}>
       <BackLink href={CONTEXT_FIELDS} label="All context fields" />
-      <Notice text={notice} />
-      {mayEdit ? <RowsScript frame={frame} /> : null}
+      <Notice notice={notice} />
+      {mayEdit ? <RowsScript /> : null}
       <div class="def-grid">
         <section class="card" aria-labelledby="cf-details-title">
           <h2 id="cf-details-title">{mayEdit ? 'Edit' : 'Details'}</h2>
-          {mayEdit ? <EditForm frame={frame} field={field} refused={props.refused} /> : <Facts field={field} />}
+          {mayEdit ? <EditForm field={field} refused={props.refused} /> : <Facts field={field} />}
         </section>
         <section class="card" aria-labelledby="cf-uses-title">
           <h2 id="cf-uses-title">Used by</h2>
@@ -103,7 +102,7 @@ export function ContextFieldPage(props: ContextFieldPageProps) {
           )}
         </section>
       </div>
-      {mayEdit ? <DeleteField frame={frame} field={field} strategies={strategies} segments={segments} refused={props.refused} /> : null}
+      {mayEdit ? <DeleteField field={field} strategies={strategies} segments={segments} refused={props.refused} /> : null}
     </AdminFrame>
   );
 }

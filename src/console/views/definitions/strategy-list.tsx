@@ -5,10 +5,9 @@
  */
 import type { StrategyDefinition } from '../../../domain/definitions.js';
 import type { StrategyDefinitionDraft } from '../../forms/definitions.forms.js';
-import type { Frame } from '../../layout.js';
-import { AdminFrame } from '../admin/admin-frame.js';
-import { Csrf, errorAttrs, FieldError, FormAlert, type Refusal } from '../form-parts.js';
-import { ListPager, ListToolbar, Notice, type ListPage, RowsScript } from './list-parts.js';
+import { errorAttrs, FieldError, type Refusal } from '../form-parts.js';
+import { DefinitionList, NewDefinition } from './definition-parts.js';
+import type { SearchedPage as ListPage } from '../../../queries/paging.js';
 import { ParameterRows } from './row-fields.js';
 
 export const STRATEGIES = '/admin/strategies';
@@ -23,7 +22,6 @@ export const labelOf = (d: StrategyDefinition): string => d.displayName ?? d.tit
 export type StrategyRow = StrategyDefinition & { uses: number };
 
 export interface StrategyListProps {
-  frame: Frame;
   list: ListPage<StrategyRow>;
   mayEdit: boolean;
   refused?: Refusal<StrategyDefinitionDraft> | undefined;
@@ -69,52 +67,31 @@ export function StrategyFields({ form, error, values }: { form: 'create' | 'edit
   );
 }
 
-function NewStrategy({ frame, refused }: { frame: Frame; refused: StrategyListProps['refused'] }) {
-  const error = refused;
+function Row({ definition: d }: { definition: StrategyRow }) {
   return (
-    <details class="def-create" open={refused !== undefined}>
-      <summary class="button button-primary">New strategy</summary>
-      <form method="post" action={STRATEGIES} class="card form-grid" aria-label="New strategy">
-        <Csrf token={frame.csrf} />
-        <div class="field-wide"><FormAlert error={error} form="create" /></div>
-        <StrategyFields form="create" error={error} values={refused?.draft ?? { name: '', title: '', description: '', parameters: [] }} />
-        <div class="form-actions field-wide"><button type="submit" class="button button-primary">Create strategy</button></div>
-      </form>
-    </details>
+    <tr class={d.deprecated ? 'def-deprecated' : undefined}>
+      <th scope="row">
+        <a href={strategyUrl(d.name)}>{labelOf(d)}</a>
+        <span class="def-sub"><code>{d.name}</code> <Marks definition={d} /></span>
+      </th>
+      <td class="def-desc">{d.description ?? <span class="muted">No description</span>}</td>
+      <td>{d.parameters.length === 0 ? <span class="muted">None</span> : d.parameters.map((p) => <code class="chip">{p.name}</code>)}</td>
+      <td>{d.uses === 0 ? <span class="muted">Unused</span> : `${d.uses} ${d.uses === 1 ? 'strategy' : 'strategies'}`}</td>
+    </tr>
   );
 }
 
 /** The strategy definition list page. */
-export function StrategyList({ frame, list, mayEdit, refused, notice }: StrategyListProps) {
+export function StrategyList({ list, mayEdit, refused, notice }: StrategyListProps) {
   return (
-    <AdminFrame frame={frame} title="Strategies" current="strategies"
-      lead="The activation strategies flags can use: the built-in ones flagpole evaluates, and custom ones your SDKs implement.">
-      <Notice text={notice} />
-      {mayEdit ? <RowsScript frame={frame} /> : null}
-      <ListToolbar base={STRATEGIES} q={list.q} label="Search strategies">{mayEdit ? <NewStrategy frame={frame} refused={refused} /> : null}</ListToolbar>
-      {list.total === 0 ? (
-        <div class="card empty"><h2>No strategy matches</h2><p class="muted">Try another search.</p></div>
-      ) : (
-        <div class="table-scroll" tabindex={0} role="region" aria-label="Strategies">
-          <table class="data-table def-table">
-            <thead><tr><th scope="col">Strategy</th><th scope="col">Description</th><th scope="col">Parameters</th><th scope="col">Used by</th></tr></thead>
-            <tbody>
-              {list.rows.map((d) => (
-                <tr class={d.deprecated ? 'def-deprecated' : undefined}>
-                  <th scope="row">
-                    <a href={strategyUrl(d.name)}>{labelOf(d)}</a>
-                    <span class="def-sub"><code>{d.name}</code> <Marks definition={d} /></span>
-                  </th>
-                  <td class="def-desc">{d.description ?? <span class="muted">No description</span>}</td>
-                  <td>{d.parameters.length === 0 ? <span class="muted">None</span> : d.parameters.map((p) => <code class="chip">{p.name}</code>)}</td>
-                  <td>{d.uses === 0 ? <span class="muted">Unused</span> : `${d.uses} ${d.uses === 1 ? 'strategy' : 'strategies'}`}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <ListPager base={STRATEGIES} list={list} noun={['strategy', 'strategies']} />
-    </AdminFrame>
+    <DefinitionList title="Strategies" current="strategies" base={STRATEGIES} list={list} notice={notice} rows={mayEdit}
+      lead="The activation strategies flags can use: the built-in ones flagpole evaluates, and custom ones your SDKs implement."
+      create={mayEdit ? (
+        <NewDefinition action={STRATEGIES} label="New strategy" submit="Create strategy" refused={refused}>
+          <StrategyFields form="create" error={refused} values={refused?.draft ?? { name: '', title: '', description: '', parameters: [] }} />
+        </NewDefinition>
+      ) : null} noun={['strategy', 'strategies']}
+      empty={{ none: ['No strategy matches', 'Try another search.'], unmatched: ['No strategy matches', 'Try another search.'] }}
+      columns={['Strategy', 'Description', 'Parameters', 'Used by']} row={(d) => <Row definition={d} />} />
   );
 }

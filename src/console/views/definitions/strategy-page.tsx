@@ -7,14 +7,13 @@
 import type { StrategyDefinition } from '../../../domain/definitions.js';
 import type { ContextFieldStrategy } from '../../../queries/definitions.query.js';
 import type { StrategyDefinitionDraft } from '../../forms/definitions.forms.js';
-import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
 import { Csrf, FormAlert, PostButton, refusedIn, type Refusal } from '../form-parts.js';
-import { BackLink, DeleteConfirm, Notice, StrategyUses, RowsScript } from './list-parts.js';
+import { BackLink, DeleteConfirm, StrategyUses, RowsScript } from './definition-parts.js';
 import { labelOf, Marks, STRATEGIES, StrategyFields, strategyUrl } from './strategy-list.js';
+import { Notice } from '../notice.js';
 
 export interface StrategyPageProps {
-  frame: Frame;
   definition: StrategyDefinition;
   uses: ContextFieldStrategy[];
   mayEdit: boolean;
@@ -37,12 +36,12 @@ function Parameters({ definition }: { definition: StrategyDefinition }) {
   );
 }
 
-function EditForm({ frame, definition, refused }: { frame: Frame; definition: StrategyDefinition; refused: StrategyPageProps['refused'] }) {
+function EditForm({ definition, refused }: { definition: StrategyDefinition; refused: StrategyPageProps['refused'] }) {
   const error = refusedIn<StrategyDefinitionDraft>(refused, 'edit');
   const values = error?.draft ?? { name: definition.name, title: definition.title ?? '', description: definition.description ?? '', parameters: definition.parameters.map((p) => ({ ...p })) };
   return (
     <form method="post" action={strategyUrl(definition.name)} class="form-grid" aria-label="Save strategy">
-      <Csrf token={frame.csrf} />
+      <Csrf />
       <div class="field-wide"><FormAlert error={error} form="edit" /></div>
       <StrategyFields form="edit" error={error} values={values} />
       <div class="form-actions field-wide"><button type="submit" class="button button-primary">Save strategy</button></div>
@@ -50,12 +49,12 @@ function EditForm({ frame, definition, refused }: { frame: Frame; definition: St
   );
 }
 
-function Lifecycle({ frame, definition, uses, refused }: Omit<StrategyPageProps, 'mayEdit' | 'notice'>) {
+function Lifecycle({ definition, uses, refused }: Omit<StrategyPageProps, 'mayEdit' | 'notice'>) {
   const error = refusedIn(refused, 'lifecycle');
   const base = strategyUrl(definition.name);
   const deprecate = definition.deprecated
-    ? <PostButton action={`${base}/reactivate`} csrf={frame.csrf} class="button" label={`Reactivate ${definition.name}`} />
-    : <PostButton action={`${base}/deprecate`} csrf={frame.csrf} class="button" label={`Deprecate ${definition.name}`} />;
+    ? <PostButton action={`${base}/reactivate`} class="button" label={`Reactivate ${definition.name}`} />
+    : <PostButton action={`${base}/deprecate`} class="button" label={`Deprecate ${definition.name}`} />;
   return (
     <section class="card def-danger" aria-labelledby="sd-life-title">
       <h2 id="sd-life-title">{definition.editable ? 'Deprecate or delete' : 'Reactivate'}</h2>
@@ -64,7 +63,7 @@ function Lifecycle({ frame, definition, uses, refused }: Omit<StrategyPageProps,
       <div class="actions">
         {definition.editable || definition.deprecated ? deprecate : null}
         {definition.editable ? (
-          <DeleteConfirm action={`${base}/delete`} csrf={frame.csrf} label={`Delete ${definition.name}`}>
+          <DeleteConfirm action={`${base}/delete`} label={`Delete ${definition.name}`}>
             <p>Delete the strategy <strong>{labelOf(definition)}</strong>{definition.parameters.length > 0 ? <> and its {definition.parameters.length} parameter definitions</> : null}?</p>
             {uses.length > 0
               ? <p>{uses.length} {uses.length === 1 ? 'strategy of a flag uses' : 'strategies of flags use'} it: they stay on their flags, naming a strategy that is no longer defined.</p>
@@ -77,18 +76,18 @@ function Lifecycle({ frame, definition, uses, refused }: Omit<StrategyPageProps,
 }
 
 /** The strategy definition page. */
-export function StrategyPage({ frame, definition, uses, mayEdit, refused, notice }: StrategyPageProps) {
+export function StrategyPage({ definition, uses, mayEdit, refused, notice }: StrategyPageProps) {
   const editable = mayEdit && definition.editable;
   return (
-    <AdminFrame frame={frame} title={labelOf(definition)} current="strategies" lead={definition.description ?? undefined}>
+    <AdminFrame title={labelOf(definition)} current="strategies" lead={definition.description ?? undefined}>
       <BackLink href={STRATEGIES} label="All strategies" />
-      <Notice text={notice} />
-      {editable ? <RowsScript frame={frame} /> : null}
+      <Notice notice={notice} />
+      {editable ? <RowsScript /> : null}
       <p class="def-sub"><code>{definition.name}</code> <Marks definition={definition} /></p>
       <div class="def-grid def-grid-single">
         <section class="card" aria-labelledby="sd-details-title">
           <h2 id="sd-details-title">{editable ? 'Edit' : 'Details'}</h2>
-          {editable ? <EditForm frame={frame} definition={definition} refused={refused} /> : (
+          {editable ? <EditForm definition={definition} refused={refused} /> : (
             <>
               {definition.editable ? null : <p class="muted small">Built-in strategies are evaluated by flagpole itself and cannot be changed.</p>}
               <Parameters definition={definition} />
@@ -100,7 +99,7 @@ export function StrategyPage({ frame, definition, uses, mayEdit, refused, notice
           <StrategyUses uses={uses} none="No strategy of a flag uses it." />
         </section>
       </div>
-      {mayEdit && (definition.editable || definition.deprecated) ? <Lifecycle frame={frame} definition={definition} uses={uses} refused={refused} /> : null}
+      {mayEdit && (definition.editable || definition.deprecated) ? <Lifecycle definition={definition} uses={uses} refused={refused} /> : null}
     </AdminFrame>
   );
 }

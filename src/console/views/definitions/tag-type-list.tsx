@@ -1,11 +1,10 @@
 /** @jsxImportSource hono/jsx */
 /** The tag types (`/admin/tag-types`): the list with how many flags carry each, and the new-type form for those who may. */
 import type { TagType } from '../../../domain/definitions.js';
-import type { Frame } from '../../layout.js';
-import { AdminFrame } from '../admin/admin-frame.js';
 import type { TagTypeDraft } from '../../forms/definitions.forms.js';
-import { Csrf, errorAttrs, FieldError, FormAlert, type Refusal } from '../form-parts.js';
-import { ListPager, ListToolbar, Notice, type ListPage } from './list-parts.js';
+import { errorAttrs, FieldError, type Refusal } from '../form-parts.js';
+import { DefinitionList, NewDefinition } from './definition-parts.js';
+import type { SearchedPage as ListPage } from '../../../queries/paging.js';
 
 export const TAG_TYPES = '/admin/tag-types';
 
@@ -16,7 +15,6 @@ export const tagTypeUrl = (name: string): string => `${TAG_TYPES}/${encodeURICom
 export type TagTypeRow = TagType & { flags: number };
 
 export interface TagTypeListProps {
-  frame: Frame;
   list: ListPage<TagTypeRow>;
   mayEdit: boolean;
   refused?: Refusal<TagTypeDraft> | undefined;
@@ -55,45 +53,27 @@ export function TagTypeFields({ form, error, values }: { form: 'create' | 'edit'
   );
 }
 
-function NewTagType({ frame, refused }: { frame: Frame; refused: Refusal<TagTypeDraft> | undefined }) {
+function Row({ type: t }: { type: TagTypeRow }) {
   return (
-    <details class="def-create" open={refused !== undefined}>
-      <summary class="button button-primary">New tag type</summary>
-      <form method="post" action={TAG_TYPES} class="card form-grid" aria-label="New tag type">
-        <Csrf token={frame.csrf} />
-        <div class="field-wide"><FormAlert error={refused} form="create" /></div>
-        <TagTypeFields form="create" error={refused} values={refused?.draft ?? { name: '', description: '', color: '', icon: '' }} />
-        <div class="form-actions field-wide"><button type="submit" class="button button-primary">Create tag type</button></div>
-      </form>
-    </details>
+    <tr>
+      <th scope="row"><span class="def-name"><Swatch color={t.color} /><a class="flag-name" href={tagTypeUrl(t.name)}>{t.name}</a></span></th>
+      <td class="def-desc">{t.description === '' ? <span class="muted">No description</span> : t.description}</td>
+      <td>{t.flags === 0 ? <span class="muted">None</span> : `${t.flags} ${t.flags === 1 ? 'flag' : 'flags'}`}</td>
+    </tr>
   );
 }
 
 /** The tag type list page. */
-export function TagTypeList({ frame, list, mayEdit, refused, notice }: TagTypeListProps) {
+export function TagTypeList({ list, mayEdit, refused, notice }: TagTypeListProps) {
   return (
-    <AdminFrame frame={frame} title="Tag types" current="tag-types" lead="The kinds of tag flags can carry, such as a team or an area of the product.">
-      <Notice text={notice} />
-      <ListToolbar base={TAG_TYPES} q={list.q} label="Search tag types">{mayEdit ? <NewTagType frame={frame} refused={refused} /> : null}</ListToolbar>
-      {list.total === 0 ? (
-        <div class="card empty"><h2>{list.q === '' ? 'No tag types' : 'No tag type matches'}</h2><p class="muted">{list.q === '' ? 'Create one before tagging flags.' : 'Try another search.'}</p></div>
-      ) : (
-        <div class="table-scroll" tabindex={0} role="region" aria-label="Tag types">
-          <table class="data-table def-table">
-            <thead><tr><th scope="col">Name</th><th scope="col">Description</th><th scope="col">Flags</th></tr></thead>
-            <tbody>
-              {list.rows.map((t) => (
-                <tr>
-                  <th scope="row"><span class="def-name"><Swatch color={t.color} /><a class="flag-name" href={tagTypeUrl(t.name)}>{t.name}</a></span></th>
-                  <td class="def-desc">{t.description === '' ? <span class="muted">No description</span> : t.description}</td>
-                  <td>{t.flags === 0 ? <span class="muted">None</span> : `${t.flags} ${t.flags === 1 ? 'flag' : 'flags'}`}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <ListPager base={TAG_TYPES} list={list} noun={['tag type', 'tag types']} />
-    </AdminFrame>
+    <DefinitionList title="Tag types" current="tag-types" base={TAG_TYPES} list={list} notice={notice}
+      lead="The kinds of tag flags can carry, such as a team or an area of the product."
+      create={mayEdit ? (
+        <NewDefinition action={TAG_TYPES} label="New tag type" submit="Create tag type" refused={refused}>
+          <TagTypeFields form="create" error={refused} values={refused?.draft ?? { name: '', description: '', color: '', icon: '' }} />
+        </NewDefinition>
+      ) : null} noun={['tag type', 'tag types']}
+      empty={{ none: ['No tag types', 'Create one before tagging flags.'], unmatched: ['No tag type matches', 'Try another search.'] }}
+      columns={['Name', 'Description', 'Flags']} row={(t) => <Row type={t} />} />
   );
 }

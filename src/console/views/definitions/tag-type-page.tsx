@@ -6,16 +6,15 @@
  */
 import type { TagType } from '../../../domain/definitions.js';
 import type { FlagRef } from '../../../queries/definition-usage.query.js';
-import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
 import { flagUrl } from '../flags/flag-urls.js';
 import type { TagTypeDraft } from '../../forms/definitions.forms.js';
 import { Csrf, FormAlert, refusedIn, type Refusal } from '../form-parts.js';
-import { BackLink, DeleteConfirm, firstOf, Notice } from './list-parts.js';
+import { BackLink, DeleteConfirm, firstOf } from './definition-parts.js';
 import { Swatch, TAG_TYPES, TagTypeFields, tagTypeUrl } from './tag-type-list.js';
+import { Notice } from '../notice.js';
 
 export interface TagTypePageProps {
-  frame: Frame;
   tagType: TagType;
   flags: FlagRef[];
   mayEdit: boolean;
@@ -32,12 +31,12 @@ function Facts({ tagType }: { tagType: TagType }) {
   );
 }
 
-function EditForm({ frame, tagType, refused }: { frame: Frame; tagType: TagType; refused: Refusal<unknown> | undefined }) {
+function EditForm({ tagType, refused }: { tagType: TagType; refused: Refusal<unknown> | undefined }) {
   const error = refusedIn<TagTypeDraft>(refused, 'edit');
   const values = error?.draft ?? { name: tagType.name, description: tagType.description, color: tagType.color ?? '', icon: tagType.icon ?? '' };
   return (
     <form method="post" action={tagTypeUrl(tagType.name)} class="form-grid" aria-label="Save tag type">
-      <Csrf token={frame.csrf} />
+      <Csrf />
       <div class="field-wide"><FormAlert error={error} form="edit" /></div>
       <TagTypeFields form="edit" error={error} values={values} />
       <div class="form-actions field-wide"><button type="submit" class="button button-primary">Save tag type</button></div>
@@ -59,17 +58,17 @@ function FlagList({ flags }: { flags: FlagRef[] }) {
 }
 
 /** The tag type page. */
-export function TagTypePage({ frame, tagType, flags, mayEdit, refused, notice }: TagTypePageProps) {
+export function TagTypePage({ tagType, flags, mayEdit, refused, notice }: TagTypePageProps) {
   const deleteError = refusedIn(refused, 'delete');
   const count = `${flags.length} ${flags.length === 1 ? 'flag carries' : 'flags carry'}`;
   return (
-    <AdminFrame frame={frame} title={tagType.name} current="tag-types" lead={tagType.description === '' ? undefined : tagType.description}>
+    <AdminFrame title={tagType.name} current="tag-types" lead={tagType.description === '' ? undefined : tagType.description}>
       <BackLink href={TAG_TYPES} label="All tag types" />
-      <Notice text={notice} />
+      <Notice notice={notice} />
       <div class="def-grid">
         <section class="card" aria-labelledby="tt-details-title">
           <h2 id="tt-details-title">{mayEdit ? 'Edit' : 'Details'}</h2>
-          {mayEdit ? <EditForm frame={frame} tagType={tagType} refused={refused} /> : <Facts tagType={tagType} />}
+          {mayEdit ? <EditForm tagType={tagType} refused={refused} /> : <Facts tagType={tagType} />}
         </section>
         <section class="card" aria-labelledby="tt-uses-title">
           <h2 id="tt-uses-title">Flags with tags of this type <span class="muted">({flags.length})</span></h2>
@@ -80,7 +79,7 @@ export function TagTypePage({ frame, tagType, flags, mayEdit, refused, notice }:
         <section class="card def-danger" aria-labelledby="tt-delete-title">
           <h2 id="tt-delete-title">Delete this tag type</h2>
           <FormAlert error={deleteError} form="delete" />
-          <DeleteConfirm action={`${tagTypeUrl(tagType.name)}/delete`} csrf={frame.csrf} label={`Delete ${tagType.name}`}>
+          <DeleteConfirm action={`${tagTypeUrl(tagType.name)}/delete`} label={`Delete ${tagType.name}`}>
             <p>Delete the tag type <strong>{tagType.name}</strong>?</p>
             {flags.length > 0
               ? <p>{count} a tag of this type{flags.length <= 5 ? <> ({flags.map((f) => f.featureName).join(', ')})</> : null}: those tags go with it, or the service refuses and says why.</p>

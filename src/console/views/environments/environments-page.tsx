@@ -5,18 +5,17 @@
  * on and off, delete after a confirmation naming what uses it, and the new-environment form.
  */
 import type { ListedEnvironment } from '../../../queries/environments.query.js';
-import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
 import { Options } from '../flag/constraint-editor.js';
 import type { NewEnvironmentForm } from '../../forms/admin.forms.js';
 import type { FormDraft } from '../../forms/form.js';
 import { Csrf, errorAttrs, FieldError, FormAlert, idOf, PostButton, refusedIn, type Refusal } from '../form-parts.js';
+import { Notice } from '../notice.js';
 
 /** The types Unleash offers; a stored type outside them is kept and shown. */
 export const ENVIRONMENT_TYPES = ['development', 'test', 'preproduction', 'production'];
 
 export interface EnvironmentsPageProps {
-  frame: Frame;
   environments: ListedEnvironment[];
   /** Whether the viewer may change environments (`ADMIN`). */
   mayChange: boolean;
@@ -27,13 +26,13 @@ export interface EnvironmentsPageProps {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const envPath = (name: string) => `/admin/environments/${encodeURIComponent(name)}`;
 
-function NewEnvironment({ frame, error }: { frame: Frame; error: Refusal<unknown> | undefined }) {
+function NewEnvironment({ error }: { error: Refusal<unknown> | undefined }) {
   const sent = refusedIn<FormDraft<typeof NewEnvironmentForm>>(error, 'create')?.draft;
   return (
     <details class="create-panel" open={sent !== undefined}>
       <summary class="button button-primary">New environment</summary>
       <form method="post" action="/admin/environments" class="card form-grid" aria-label="New environment">
-        <Csrf token={frame.csrf} />
+        <Csrf />
         <div class="field-wide"><FormAlert error={error} form="create" /></div>
         <div class="field">
           <label for="env-new-name">Name</label>
@@ -61,7 +60,7 @@ function TypeCell({ env, p }: { env: ListedEnvironment; p: EnvironmentsPageProps
   const id = idOf('env-type', env.name);
   return (
     <form method="post" action={`${envPath(env.name)}/type`} class="inline-form env-type-form">
-      <Csrf token={p.frame.csrf} />
+      <Csrf />
       <label for={id} class="sr-only">{`Type of ${env.name}`}</label>
       <select id={id} name="type" class="select-small" {...errorAttrs(p.error, form, 'type', id)}>
         <Options options={ENVIRONMENT_TYPES} current={env.type} />
@@ -83,18 +82,17 @@ function Usage({ env }: { env: ListedEnvironment }) {
 }
 
 function Actions({ env, p, index, count }: { env: ListedEnvironment; p: EnvironmentsPageProps; index: number; count: number }) {
-  const csrf = p.frame.csrf;
   return (
     <div class="env-actions">
-      <PostButton action={`${envPath(env.name)}/move`} csrf={csrf} fields={{ direction: 'up' }} label="↑" ariaLabel={`Move ${env.name} up`} class="button button-small" />
-      <PostButton action={`${envPath(env.name)}/move`} csrf={csrf} fields={{ direction: 'down' }} label="↓" ariaLabel={`Move ${env.name} down`} class="button button-small" />
-      <PostButton action={`${envPath(env.name)}/${env.enabled ? 'off' : 'on'}`} csrf={csrf} label={env.enabled ? 'Turn off' : 'Turn on'} ariaLabel={`Turn ${env.name} ${env.enabled ? 'off' : 'on'}`} class="button button-small" />
+      <PostButton action={`${envPath(env.name)}/move`} fields={{ direction: 'up' }} label="↑" ariaLabel={`Move ${env.name} up`} class="button button-small" />
+      <PostButton action={`${envPath(env.name)}/move`} fields={{ direction: 'down' }} label="↓" ariaLabel={`Move ${env.name} down`} class="button button-small" />
+      <PostButton action={`${envPath(env.name)}/${env.enabled ? 'off' : 'on'}`} label={env.enabled ? 'Turn off' : 'Turn on'} ariaLabel={`Turn ${env.name} ${env.enabled ? 'off' : 'on'}`} class="button button-small" />
       {env.protected ? null : (
         <details class="confirm">
           <summary class="button button-small button-danger-outline"><span>Delete<span class="sr-only">{` ${env.name}`}</span>…</span></summary>
           <div class="confirm-panel confirm-right" role="group" aria-label={`Delete ${env.name}`}>
             <p>{`Delete the environment "${env.name}"? It is connected to ${plural(env.projectCount, 'project')} and is the environment of ${plural(env.apiTokenCount, 'API token')}. An environment a flag or a token still uses cannot be deleted.`}</p>
-            <PostButton action={`${envPath(env.name)}/delete`} csrf={csrf} class="button button-danger" label={`Delete ${env.name}`} />
+            <PostButton action={`${envPath(env.name)}/delete`} class="button button-danger" label={`Delete ${env.name}`} />
           </div>
         </details>
       )}
@@ -105,11 +103,11 @@ function Actions({ env, p, index, count }: { env: ListedEnvironment; p: Environm
 
 /** The whole page. */
 export function EnvironmentsPage(p: EnvironmentsPageProps) {
-  const { frame, environments, mayChange, error } = p;
+  const { environments, mayChange, error } = p;
   return (
-    <AdminFrame frame={frame} title="Environments" current="environments" lead="Where flags are evaluated. SDKs and API tokens name one environment; the console lists them in this order."
-      actions={mayChange ? <NewEnvironment frame={frame} error={error} /> : undefined}>
-      {p.notice ? <p class="alert alert-info" role="status">{p.notice}</p> : null}
+    <AdminFrame title="Environments" current="environments" lead="Where flags are evaluated. SDKs and API tokens name one environment; the console lists them in this order."
+      actions={mayChange ? <NewEnvironment error={error} /> : undefined}>
+      <Notice notice={p.notice} />
       {error && error.form !== 'create' && error.alert !== undefined ? <p class="alert alert-error" role="alert">{error.alert}</p> : null}
       {mayChange ? null : <p class="alert alert-info">You can read the environments; your roles do not allow changing them.</p>}
       <div class="card table-card">

@@ -17,7 +17,7 @@ function Switch({ model, env }: { model: FlagPageModel; env: FlagPageEnvironment
   if (!model.may.toggle || model.flag.archived) return <p class="switch-readonly">{state}</p>;
   return (
     <form method="post" action={`${model.base}/environments/${encodeURIComponent(env.name)}/toggle`} class="switch-form">
-      <Csrf token={model.frame.csrf} ifMatch={model.ifMatch} />
+      <Csrf ifMatch={model.ifMatch} />
       {on ? null : <input type="hidden" name="enabled" value="on" />}
       <button type="submit" class="switch" role="switch" aria-checked={on ? 'true' : 'false'} aria-label={`${model.flag.name} in ${env.name}`}>
         <span class="switch-knob" aria-hidden="true"></span>
@@ -33,7 +33,7 @@ function CopyForm({ model, env }: { model: FlagPageModel; env: FlagPageEnvironme
   const id = idOf('copy', env.name);
   return (
     <form method="post" action={`${model.base}/environments/${encodeURIComponent(env.name)}/copy`} class="copy-form" aria-label={`Copy strategies to ${env.name}`}>
-      <Csrf token={model.frame.csrf} ifMatch={model.ifMatch} />
+      <Csrf ifMatch={model.ifMatch} />
       <label for={id}>Copy strategies from</label>
       <select id={id} name="fromEnvironment">{others.map((e) => <option value={e.name}>{e.name}</option>)}</select>
       <button type="submit" class="button button-small">Copy</button>
@@ -62,7 +62,7 @@ export function EnvironmentSection({ model, env }: { model: FlagPageModel; env: 
         <Switch model={model} env={env} />
       </div>
       <FormAlert error={model.error} form={`toggle:${env.name}`} />
-      {offer ? <SwitchOffer flag={model.flag.name} offer={offer} action={toggle} csrf={model.frame.csrf} ifMatch={model.ifMatch} cancel={<a class="button button-small" href={`${model.base}#${id}`}>Cancel</a>} /> : null}
+      {offer ? <SwitchOffer flag={model.flag.name} offer={offer} action={toggle} ifMatch={model.ifMatch} cancel={<a class="button button-small" href={`${model.base}#${id}`}>Cancel</a>} /> : null}
       {strategies.length === 0
         ? <p class="muted">{model.project.defaultStrategies.includes(env.name)
           ? 'No strategies: switched on, the flag gets the project\'s default strategy here.'

@@ -22,7 +22,7 @@ export function FlagDependencies({ model }: { model: FlagPageModel }) {
           {parents.map((d) => (
             <li>
               <span>Needs {flagLink(d.feature)} to be <strong>{d.enabled ? 'on' : 'off'}</strong>{d.variants && d.variants.length > 0 ? <> with variant {d.variants.map((name) => <span class="chip">{name}</span>)}</> : null}</span>
-              {editable ? <PostButton action={`${model.base}/dependencies/remove`} csrf={model.frame.csrf} ifMatch={model.ifMatch} fields={{ parent: d.feature }} label="Remove" ariaLabel={`Remove the dependency on ${d.feature}`} /> : null}
+              {editable ? <PostButton action={`${model.base}/dependencies/remove`} ifMatch={model.ifMatch} fields={{ parent: d.feature }} label="Remove" ariaLabel={`Remove the dependency on ${d.feature}`} /> : null}
             </li>
           ))}
         </ul>
@@ -30,7 +30,7 @@ export function FlagDependencies({ model }: { model: FlagPageModel }) {
       {model.children.length > 0 ? <p>Flags that depend on this one: {model.children.map((name) => <span class="chip">{flagLink(name)}</span>)}</p> : null}
       {editable && model.possibleParents.length > 0 ? (
         <form method="post" action={`${model.base}/dependencies`} class="tag-form" aria-label="Add a dependency">
-          <Csrf token={model.frame.csrf} ifMatch={model.ifMatch} />
+          <Csrf ifMatch={model.ifMatch} />
           <FormAlert error={error} form={FORM} />
           <div class="field">
             <label for="dependency-parent">Parent flag</label>

@@ -30,7 +30,7 @@ function MetadataForm({ model }: { model: FlagPageModel }) {
     <details class="edit-panel" open={sent !== undefined}>
       <summary class="button button-secondary">Edit details</summary>
       <form method="post" action={`${model.base}/metadata`} class="form-grid edit-form" aria-label="Flag details">
-        <Csrf token={model.frame.csrf} ifMatch={model.ifMatch} />
+        <Csrf ifMatch={model.ifMatch} />
         <FormAlert error={error} form={FORM} />
         <div class="field field-wide">
           <label for="meta-description">Description</label>

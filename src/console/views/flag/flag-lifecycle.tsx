@@ -14,7 +14,7 @@ function Confirm({ model, label, action, question, danger }: { model: FlagPageMo
       <summary class={danger ? 'button button-danger-outline' : 'button'}>{label}…</summary>
       <div class="confirm-panel" role="group" aria-label={label}>
         <p>{question}</p>
-        <PostButton action={action} csrf={model.frame.csrf} ifMatch={model.ifMatch} class={danger ? 'button button-danger' : 'button button-primary'} label={label} />
+        <PostButton action={action} ifMatch={model.ifMatch} class={danger ? 'button button-danger' : 'button button-primary'} label={label} />
       </div>
     </details>
   );
@@ -27,7 +27,7 @@ function CloneForm({ model }: { model: FlagPageModel }) {
     <details class="confirm" open={sent !== undefined}>
       <summary class="button">Clone…</summary>
       <form method="post" action={`${model.base}/clone`} class="confirm-panel" aria-label="Clone this flag">
-        <Csrf token={model.frame.csrf} ifMatch={model.ifMatch} />
+        <Csrf ifMatch={model.ifMatch} />
         <FormAlert error={error} form="clone" />
         <div class="field">
           <label for="clone-name">Name of the copy</label>
@@ -49,7 +49,7 @@ export function FlagLifecycle({ model }: { model: FlagPageModel }) {
       <FormAlert error={model.error} form="lifecycle" />
       {!flag.archived && may.create ? <CloneForm model={model} /> : null}
       {!flag.archived && may.remove ? <Confirm model={model} label="Archive flag" action={`${model.base}/archive`} danger question={`Archive "${flag.name}"? SDKs stop receiving it; it can be revived later.`} /> : null}
-      {flag.archived && may.remove ? <PostButton action={`${model.base}/revive`} csrf={model.frame.csrf} ifMatch={model.ifMatch} class="button button-primary" label="Revive flag" /> : null}
+      {flag.archived && may.remove ? <PostButton action={`${model.base}/revive`} ifMatch={model.ifMatch} class="button button-primary" label="Revive flag" /> : null}
       {flag.archived && may.remove ? <Confirm model={model} label="Delete flag" action={`${model.base}/delete`} danger question={`Delete "${flag.name}" for good? This cannot be undone.`} /> : null}
     </div>
   );

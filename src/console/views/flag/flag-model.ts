@@ -1,6 +1,5 @@
 /** What the flag page shows: the flag, its project's environments and definitions, and what the viewer may do. */
 import type { Flag, FlagEnvironment } from '../../../domain/types.js';
-import type { Frame } from '../../layout.js';
 import type { SwitchOffer } from '../../../queries/switch-offer.query.js';
 import type { Refusal } from '../form-parts.js';
 
@@ -34,7 +33,6 @@ export interface FlagPermissions {
 
 /** Everything the flag page's views need. */
 export interface FlagPageModel {
-  frame: Frame;
   /** `defaultStrategies`: the environments the project has a default strategy for. */
   project: { id: string; name: string; defaultStickiness: string; defaultStrategies: string[] };
   flag: Flag;

@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 /** A flag's page: header with its marks and actions, details, tags, each environment, variants and usage. */
-import { Layout } from '../../layout.js';
+import { Layout, Script } from '../../layout.js';
 import { EnvironmentSection } from './environment-section.js';
 import { FlagDependencies } from './flag-dependencies.js';
 import { FlagDetails, FlagMarks } from './flag-details.js';
@@ -11,12 +11,13 @@ import { FlagUsage } from './flag-usage.js';
 import { FlagApplications } from './flag-applications.js';
 import { FlagVariants } from './flag-variants.js';
 import { ProjectNav } from '../project-nav.js';
+import { Notice } from '../notice.js';
 
 /** The whole page. */
 export function FlagPage({ model }: { model: FlagPageModel }) {
   const { flag, project } = model;
   return (
-    <Layout title={`${flag.name} · ${project.name}`} current="projects" {...model.frame}>
+    <Layout title={`${flag.name} · ${project.name}`} current="projects">
       <nav aria-label="Breadcrumb" class="breadcrumb">
         <ol>
           <li><a href="/projects">Projects</a></li>
@@ -34,7 +35,7 @@ export function FlagPage({ model }: { model: FlagPageModel }) {
       </div>
       <ProjectNav projectId={project.id} projectName={project.name} />
       <div id="flag-live" role="status" data-events={`/projects/${encodeURIComponent(project.id)}/events`} data-flag={flag.name}></div>
-      {model.notice ? <p class="alert alert-info" role="status">{model.notice}</p> : null}
+      <Notice notice={model.notice} />
       {flag.archived ? <p class="alert alert-error">This flag is archived: SDKs no longer receive it and it cannot be changed. Revive it to work on it again.</p> : null}
       {model.may.update ? null : <p class="alert alert-info">You can read this flag; your roles do not allow changing it.</p>}
       <div class="flag-grid">
@@ -51,7 +52,7 @@ export function FlagPage({ model }: { model: FlagPageModel }) {
         <FlagUsage model={model} />
         <FlagApplications model={model} />
       </div>
-      <script src={model.frame.assets.url('flag-page.js')} defer></script>
+      <Script name="flag-page.js" />
     </Layout>
   );
 }

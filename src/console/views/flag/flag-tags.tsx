@@ -21,14 +21,14 @@ export function FlagTags({ model }: { model: FlagPageModel }) {
           {tags.map((tag) => (
             <li class="tag">
               <span>{tag.type}:{tag.value}</span>
-              {editable ? <PostButton action={`${model.base}/tags/remove`} csrf={model.frame.csrf} ifMatch={model.ifMatch} fields={{ type: tag.type, value: tag.value }} class="tag-remove" label="×" ariaLabel={`Remove tag ${tag.type}:${tag.value}`} /> : null}
+              {editable ? <PostButton action={`${model.base}/tags/remove`} ifMatch={model.ifMatch} fields={{ type: tag.type, value: tag.value }} class="tag-remove" label="×" ariaLabel={`Remove tag ${tag.type}:${tag.value}`} /> : null}
             </li>
           ))}
         </ul>
       )}
       {editable ? (
         <form method="post" action={`${model.base}/tags`} class="tag-form" aria-label="Add a tag">
-          <Csrf token={model.frame.csrf} ifMatch={model.ifMatch} />
+          <Csrf ifMatch={model.ifMatch} />
           <FormAlert error={error} form={FORM} />
           <div class="field">
             <label for="tag-type">Tag type</label>

@@ -18,7 +18,7 @@ function VariantsForm({ model }: { model: FlagPageModel }) {
     <details class="edit-panel" open={refused !== undefined}>
       <summary class="button button-secondary">Edit variants</summary>
       <form method="post" action={`${model.base}/variants`} class="variants-form" aria-label="Variants">
-        <Csrf token={model.frame.csrf} ifMatch={model.ifMatch} />
+        <Csrf ifMatch={model.ifMatch} />
         <FormAlert error={model.error} form={FORM} />
         <p class="hint">"Shared equally" variants split what the fixed ones leave of 100%.</p>
         {rows.map((row, n) => <VariantRow error={model.error} form={FORM} idPrefix="variant" n={n} row={row} isNew={false} overrides />)}

@@ -75,18 +75,17 @@ function Actions({ model, env, strategy, index, count }: CardProps) {
   const { may } = model;
   const base = `${model.base}/environments/${encodeURIComponent(env.name)}/strategies/${encodeURIComponent(strategy.id)}`;
   const label = strategyLabel(model, strategy);
-  const csrf = model.frame.csrf;
   return (
     <div class="strategy-actions">
-      {may.editStrategy && index > 0 ? <PostButton action={`${base}/move`} csrf={csrf} ifMatch={model.ifMatch} fields={{ direction: 'up' }} label="↑" ariaLabel={`Move ${label} up`} /> : null}
-      {may.editStrategy && index < count - 1 ? <PostButton action={`${base}/move`} csrf={csrf} ifMatch={model.ifMatch} fields={{ direction: 'down' }} label="↓" ariaLabel={`Move ${label} down`} /> : null}
-      {may.editStrategy ? <PostButton action={`${base}/${strategy.disabled ? 'enable' : 'disable'}`} csrf={csrf} ifMatch={model.ifMatch} label={strategy.disabled ? 'Enable' : 'Disable'} ariaLabel={`${strategy.disabled ? 'Enable' : 'Disable'} ${label}`} /> : null}
+      {may.editStrategy && index > 0 ? <PostButton action={`${base}/move`} ifMatch={model.ifMatch} fields={{ direction: 'up' }} label="↑" ariaLabel={`Move ${label} up`} /> : null}
+      {may.editStrategy && index < count - 1 ? <PostButton action={`${base}/move`} ifMatch={model.ifMatch} fields={{ direction: 'down' }} label="↓" ariaLabel={`Move ${label} down`} /> : null}
+      {may.editStrategy ? <PostButton action={`${base}/${strategy.disabled ? 'enable' : 'disable'}`} ifMatch={model.ifMatch} label={strategy.disabled ? 'Enable' : 'Disable'} ariaLabel={`${strategy.disabled ? 'Enable' : 'Disable'} ${label}`} /> : null}
       {may.deleteStrategy ? (
         <details class="confirm">
           <summary class="button button-small button-danger-outline" aria-label={`Delete ${label}…`}>Delete…</summary>
           <div class="confirm-panel confirm-right">
             <p>Delete the strategy "{label}" from {env.name}?</p>
-            <PostButton action={`${base}/delete`} csrf={csrf} ifMatch={model.ifMatch} class="button button-danger" label={`Delete ${label}`} />
+            <PostButton action={`${base}/delete`} ifMatch={model.ifMatch} class="button button-danger" label={`Delete ${label}`} />
           </div>
         </details>
       ) : null}

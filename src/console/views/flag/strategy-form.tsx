@@ -13,7 +13,7 @@ import { VariantRow } from './variant-row.js';
 const STICKINESS = ['default', 'userId', 'sessionId', 'random'];
 
 /** What the strategy form reads of its page (the flag page, a project's default strategies); `ifMatch` only on a flag's page. */
-export type StrategyFormModel = Pick<FlagPageModel, 'frame' | 'error' | 'segments' | 'contextFields' | 'strategyTypes'> & { ifMatch?: string | undefined };
+export type StrategyFormModel = Pick<FlagPageModel, 'error' | 'segments' | 'contextFields' | 'strategyTypes'> & { ifMatch?: string | undefined };
 
 interface FormProps {
   model: StrategyFormModel;
@@ -82,7 +82,7 @@ export function StrategyForm(p: FormProps) {
   const id = (field: string) => idOf(form, field);
   return (
     <form method="post" action={p.action} class="form-grid strategy-form" aria-label={p.submit}>
-      <Csrf token={model.frame.csrf} ifMatch={model.ifMatch} />
+      <Csrf ifMatch={model.ifMatch} />
       <div class="field-wide"><FormAlert error={error} form={form} /></div>
       <div class="field">
         <label for={id('name')}>Strategy</label>

@@ -5,6 +5,7 @@
  * table's URL.
  */
 import type { FlagTableEnvironment } from '../../../queries/flag-table.query.js';
+import { Csrf } from '../form-parts.js';
 import { bulkUrl } from './flag-urls.js';
 
 /** The bulk actions, as the form's `action` field names them. */
@@ -18,17 +19,16 @@ export interface BulkBarProps {
   projectId: string;
   environments: FlagTableEnvironment[];
   may: BulkPermissions;
-  csrf: string | undefined;
   back: string;
   /** The API's message when the last bulk action was refused. */
   error?: string | undefined;
 }
 
 /** The bar above the table. */
-export function BulkBar({ projectId, environments, may, csrf, back, error }: BulkBarProps) {
+export function BulkBar({ projectId, environments, may, back, error }: BulkBarProps) {
   return (
     <form id="bulk-form" method="post" action={bulkUrl(projectId)} class="bulk-bar" aria-label="Selected flags">
-      {csrf ? <input type="hidden" name="_csrf" value={csrf} /> : null}
+      <Csrf />
       <input type="hidden" name="back" value={back} />
       <span class="bulk-label">With the selected flags:</span>
       {may.on || may.off ? (

@@ -26,8 +26,6 @@ export interface FlagRowProps {
   projectId: string;
   row: FlagRow;
   may: RowPermissions;
-  /** The session's CSRF token for the switch forms sent without script. */
-  csrf: string | undefined;
   /** The table's URL (its state), where a form sent without script comes back to. */
   back: string;
   now: number;
@@ -59,7 +57,7 @@ export function timeAgo(iso: string, now: number): string {
 /** The HTML id of a flag's switch in an environment (kept across a swap, so focus stays on it). */
 export const switchId = (flag: string, environment: string) => `switch-${flag}--${environment}`;
 
-function Switch({ projectId, row, env, may, csrf, back }: { projectId: string; row: FlagRow; env: FlagRowEnvironment; may: RowPermissions; csrf: string | undefined; back: string }) {
+function Switch({ projectId, row, env, may, back }: { projectId: string; row: FlagRow; env: FlagRowEnvironment; may: RowPermissions; back: string }) {
   const name = `${row.name} in ${env.name}`;
   const state = <span class="switch-state" aria-hidden="true">{env.enabled ? 'On' : 'Off'}</span>;
   if (!may.toggle || row.mark === 'archived') {
@@ -73,7 +71,7 @@ function Switch({ projectId, row, env, may, csrf, back }: { projectId: string; r
   const action = toggleUrl(projectId, row.name, env.name);
   return (
     <form method="post" action={action} class="switch-form" hx-post={action} hx-trigger="change" hx-target="closest tbody" hx-swap="outerHTML">
-      <Csrf token={csrf} ifMatch={etagOf(row.version)} />
+      <Csrf ifMatch={etagOf(row.version)} />
       <input type="hidden" name="back" value={back} />
       <label class="switch">
         <input type="checkbox" role="switch" class="switch-input" id={switchId(row.name, env.name)} name="enabled" value="on" checked={env.enabled} aria-label={name} />
@@ -84,7 +82,7 @@ function Switch({ projectId, row, env, may, csrf, back }: { projectId: string; r
   );
 }
 
-function Note({ projectId, row, note, csrf, back, columns }: { projectId: string; row: FlagRow; note: RowNote; csrf: string | undefined; back: string; columns: number }) {
+function Note({ projectId, row, note, back, columns }: { projectId: string; row: FlagRow; note: RowNote; back: string; columns: number }) {
   if (note.kind === 'refused') {
     return (
       <tr class="row-note"><td colspan={columns}>
@@ -96,7 +94,7 @@ function Note({ projectId, row, note, csrf, back, columns }: { projectId: string
   const cancel = <a class="button button-small" href={back} hx-get={rowUrl(projectId, row.name)} hx-vals={'{"have": "none"}'} hx-target="closest tbody" hx-swap="outerHTML">Cancel</a>;
   return (
     <tr class="row-note"><td colspan={columns}>
-      <SwitchOffer flag={row.name} offer={note} action={toggleUrl(projectId, row.name, note.environment)} csrf={csrf} ifMatch={etagOf(row.version)} back={back} hx={hx}
+      <SwitchOffer flag={row.name} offer={note} action={toggleUrl(projectId, row.name, note.environment)} ifMatch={etagOf(row.version)} back={back} hx={hx}
         cancel={cancel} more={<>You can change it on the <a href={flagUrl(projectId, row.name)}>flag's page</a>.</>} />
     </td></tr>
   );
@@ -106,7 +104,7 @@ function Note({ projectId, row, note, csrf, back, columns }: { projectId: string
 export const fixedColumns = (may: RowPermissions) => (may.select ? 7 : 6);
 
 /** One flag's `<tbody>`. */
-export function FlagRowBody({ projectId, row, may, csrf, back, now, note }: FlagRowProps) {
+export function FlagRowBody({ projectId, row, may, back, now, note }: FlagRowProps) {
   const tags = row.tags.slice(0, 3);
   return (
     <tbody id={`row-${row.name}`} class="flag-row" data-flag={row.name}
@@ -136,9 +134,9 @@ export function FlagRowBody({ projectId, row, may, csrf, back, now, note }: Flag
             </ul>
           )}
         </td>
-        {row.environments.map((env) => <td class="col-switch"><Switch projectId={projectId} row={row} env={env} may={may} csrf={csrf} back={back} /></td>)}
+        {row.environments.map((env) => <td class="col-switch"><Switch projectId={projectId} row={row} env={env} may={may} back={back} /></td>)}
       </tr>
-      {note ? <Note projectId={projectId} row={row} note={note} csrf={csrf} back={back} columns={fixedColumns(may) + row.environments.length} /> : null}
+      {note ? <Note projectId={projectId} row={row} note={note} back={back} columns={fixedColumns(may) + row.environments.length} /> : null}
     </tbody>
   );
 }

@@ -13,7 +13,6 @@ export interface FlagTableProps {
   query: FlagTableQuery;
   page: FlagTablePage;
   may: RowPermissions;
-  csrf: string | undefined;
   now: number;
   /** Notes under rows (a refusal or the default-strategy offer), by flag name. */
   notes?: ReadonlyMap<string, RowNote> | undefined;
@@ -53,7 +52,7 @@ export function Pager({ projectId, query, page }: { projectId: string; query: Fl
 }
 
 /** The table and its pager. */
-export function FlagTableView({ projectId, query, page, may, csrf, now, notes }: FlagTableProps) {
+export function FlagTableView({ projectId, query, page, may, now, notes }: FlagTableProps) {
   const back = tableUrl(projectId, flagTableSearch(query));
   return (
     <>
@@ -72,7 +71,7 @@ export function FlagTableView({ projectId, query, page, may, csrf, now, notes }:
               {page.environments.map((env) => <th scope="col" class="col-switch"><span class="env-name">{env.name}</span>{env.type !== env.name ? <span class="env-type">{env.type}</span> : null}</th>)}
             </tr>
           </thead>
-          {page.rows.map((row) => <FlagRowBody projectId={projectId} row={row} may={may} csrf={csrf} back={back} now={now} note={notes?.get(row.name)} />)}
+          {page.rows.map((row) => <FlagRowBody projectId={projectId} row={row} may={may} back={back} now={now} note={notes?.get(row.name)} />)}
         </table>
       </div>
       <Pager projectId={projectId} query={query} page={page} />

@@ -8,13 +8,13 @@ import { newFlagUrl } from './flag-urls.js';
 const FORM = 'new-flag';
 
 /** The "New flag" disclosure and its form. */
-export function NewFlagForm({ projectId, csrf, refused }: { projectId: string; csrf: string | undefined; refused?: Refusal<NewFlagDraft> | undefined }) {
+export function NewFlagForm({ projectId, refused }: { projectId: string; refused?: Refusal<NewFlagDraft> | undefined }) {
   const values = refused?.draft ?? { name: '', type: 'release', description: '' };
   return (
     <details class="create-panel" open={refused !== undefined}>
       <summary class="button button-primary">New flag</summary>
       <form method="post" action={newFlagUrl(projectId)} class="card form-grid" aria-label="New flag">
-        <Csrf token={csrf} />
+        <Csrf />
         <FormAlert error={refused} form={FORM} class="alert alert-error field-wide" />
         <div class="field">
           <label for="flag-name">Name</label>

@@ -5,7 +5,7 @@
  */
 import type { FlagTablePage } from '../../../queries/flag-table.query.js';
 import { flagTableSearch, type FlagTableQuery } from '../../../schemas/flag-table.schema.js';
-import { Layout, type Frame } from '../../layout.js';
+import { Layout } from '../../layout.js';
 import { BulkBar, type BulkPermissions } from './bulk-bar.js';
 import { FlagFilters, isFiltered } from './flag-filters.js';
 import type { RowNote } from './flag-row.js';
@@ -15,9 +15,9 @@ import { ProjectNav } from '../project-nav.js';
 import type { NewFlagDraft } from '../../forms/flag-table.forms.js';
 import type { Refusal } from '../form-parts.js';
 import { NewFlagForm } from './new-flag-form.js';
+import { Notice } from '../notice.js';
 
 export interface ProjectFlagsPageProps {
-  frame: Frame;
   project: { id: string; name: string; description: string | null };
   query: FlagTableQuery;
   page: FlagTablePage;
@@ -52,12 +52,12 @@ function EmptyState({ projectId, query, mayCreate }: { projectId: string; query:
 }
 
 /** The whole page. */
-export function ProjectFlagsPage({ frame, project, query, page, now, may, notice, notes, newFlag }: ProjectFlagsPageProps) {
+export function ProjectFlagsPage({ project, query, page, now, may, notice, notes, newFlag }: ProjectFlagsPageProps) {
   const anyBulk = Object.values(may.bulk).some(Boolean);
   const back = tableUrl(project.id, flagTableSearch(query));
   const archivedLink = tableUrl(project.id, flagTableSearch({ ...query, archived: !query.archived, offset: 0 }));
   return (
-    <Layout title={project.name} current="projects" {...frame}>
+    <Layout title={project.name} current="projects">
       <nav aria-label="Breadcrumb" class="breadcrumb">
         <ol><li><a href="/projects">Projects</a></li><li><span aria-current="page">{project.name}</span></li></ol>
       </nav>
@@ -67,11 +67,11 @@ export function ProjectFlagsPage({ frame, project, query, page, now, may, notice
           {project.description ? <p class="muted">{project.description}</p> : null}
         </div>
         <div class="header-actions">
-          {may.create ? <NewFlagForm projectId={project.id} csrf={frame.csrf} refused={newFlag} /> : null}
+          {may.create ? <NewFlagForm projectId={project.id} refused={newFlag} /> : null}
         </div>
       </div>
       <ProjectNav projectId={project.id} projectName={project.name} current="flags" />
-      {notice ? <p class={`alert ${notice.kind === 'error' ? 'alert-error' : 'alert-info'} page-notice`} role={notice.kind === 'error' ? 'alert' : 'status'}>{notice.message}</p> : null}
+      <Notice notice={notice} />
       <section class="card flags-card" aria-labelledby="flags-title">
         <div class="flags-head">
           <h2 id="flags-title">{query.archived ? 'Archived flags' : 'Flags'}</h2>
@@ -79,11 +79,11 @@ export function ProjectFlagsPage({ frame, project, query, page, now, may, notice
         </div>
         {page.total > 0 || isFiltered(query) ? <FlagFilters projectId={project.id} query={query} environments={page.environments} /> : null}
         {anyBulk && page.rows.length > 0 && !query.archived
-          ? <BulkBar projectId={project.id} environments={page.environments} may={may.bulk} csrf={frame.csrf} back={back} />
+          ? <BulkBar projectId={project.id} environments={page.environments} may={may.bulk} back={back} />
           : null}
         {page.total === 0
           ? <EmptyState projectId={project.id} query={query} mayCreate={may.create} />
-          : <FlagTableView projectId={project.id} query={query} page={page} now={now} csrf={frame.csrf} notes={notes}
+          : <FlagTableView projectId={project.id} query={query} page={page} now={now} notes={notes}
               may={{ toggle: may.toggle && !query.archived, select: anyBulk && !query.archived }} />}
       </section>
     </Layout>

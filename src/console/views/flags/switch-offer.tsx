@@ -14,7 +14,6 @@ export interface SwitchOfferProps {
   offer: Offer;
   /** Where the switch posts. */
   action: string;
-  csrf: string | undefined;
   /** The version the page shows (`ETag`): the switch is refused if the flag changed since. */
   ifMatch: string;
   /** The table's address a form sent without script returns to (the flag table only). */
@@ -28,7 +27,7 @@ export interface SwitchOfferProps {
 }
 
 /** The offer, as a group named by its first sentence; the keyboard lands on its first choice. */
-export function SwitchOffer({ flag, offer, action, csrf, ifMatch, back, hx, cancel, more }: SwitchOfferProps) {
+export function SwitchOffer({ flag, offer, action, ifMatch, back, hx, cancel, more }: SwitchOfferProps) {
   const id = `offer-${flag}--${offer.environment}`;
   const strategy = offer.defaultStrategy === null ? 'a gradual rollout to 100% of users (the standard strategy)' : `the project's default strategy for ${offer.environment} (${offer.defaultStrategy})`;
   return (
@@ -37,7 +36,7 @@ export function SwitchOffer({ flag, offer, action, csrf, ifMatch, back, hx, canc
         <strong>{flag}</strong> has no enabled strategy in <strong>{offer.environment}</strong>, so switching it on would serve it to no one.
       </p>
       <form method="post" action={action} class="offer-actions" {...hx}>
-        <Csrf token={csrf} ifMatch={ifMatch} />
+        <Csrf ifMatch={ifMatch} />
         {back !== undefined ? <input type="hidden" name="back" value={back} /> : null}
         <input type="hidden" name="enabled" value="on" />
         <button type="submit" name="with" value="strategy" class="button button-primary button-small" autofocus>{`Add ${offer.defaultStrategy === null ? 'a 100% rollout' : 'the default strategy'} and switch on`}</button>

@@ -6,13 +6,12 @@
  */
 import type { MomentComparison } from '../../../queries/past-project.query.js';
 import type { ComparePageQuery } from '../../../schemas/history-page.schema.js';
-import { Layout, type Frame } from '../../layout.js';
+import { Layout } from '../../layout.js';
 import { ProjectNav } from '../project-nav.js';
 import { ChangeList } from './change-list.js';
 import { MomentInput, Time } from './moment.js';
 
 export interface ComparePageProps {
-  frame: Frame;
   project: { id: string; name: string };
   query: ComparePageQuery;
   /** The comparison; a message when a moment cannot be shown; null when the two moments are not both given. */
@@ -74,9 +73,9 @@ function Differences({ project, comparison, query, pageSize }: { project: Compar
 }
 
 /** The comparison page. */
-export function ComparePage({ frame, project, query, comparison, pageSize }: ComparePageProps) {
+export function ComparePage({ project, query, comparison, pageSize }: ComparePageProps) {
   return (
-    <Layout title={`Compare · ${project.name}`} current="projects" {...frame}>
+    <Layout title={`Compare · ${project.name}`} current="projects">
       <nav aria-label="Breadcrumb" class="breadcrumb">
         <ol><li><a href="/projects">Projects</a></li><li><a href={base(project.id)}>{project.name}</a></li><li><span aria-current="page">Compare</span></li></ol>
       </nav>

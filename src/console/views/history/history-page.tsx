@@ -6,14 +6,13 @@
  */
 import type { ChangeKind, TimelineEntry } from '../../../queries/history.query.js';
 import type { HistoryPageQuery } from '../../../schemas/history-page.schema.js';
-import { Layout, type Frame } from '../../layout.js';
+import { Layout } from '../../layout.js';
 import { ProjectNav } from '../project-nav.js';
 import { ChangeList } from './change-list.js';
 import { entryTitle, KIND_LABELS, personWords } from './entry-words.js';
 import { MomentInput, Time } from './moment.js';
 
 export interface HistoryPageProps {
-  frame: Frame;
   project: { id: string; name: string };
   query: HistoryPageQuery;
   /** The page of entries, or the message of a filter the history refused (a bad date). */
@@ -99,11 +98,11 @@ function Entry({ project, entry, people, query, isFlag }: Pick<HistoryPageProps,
 }
 
 /** The history page. */
-export function HistoryPage({ frame, project, query, page, people, kinds, isFlag, pageSize }: HistoryPageProps) {
+export function HistoryPage({ project, query, page, people, kinds, isFlag, pageSize }: HistoryPageProps) {
   const title = query.feature ? `History of ${query.feature}` : 'History';
   const filtered = query.feature !== undefined || query.by !== undefined || query.kind !== undefined || query.from !== undefined || query.to !== undefined;
   return (
-    <Layout title={`${title} · ${project.name}`} current="projects" {...frame}>
+    <Layout title={`${title} · ${project.name}`} current="projects">
       <nav aria-label="Breadcrumb" class="breadcrumb">
         <ol><li><a href="/projects">Projects</a></li><li><a href={`/projects/${encodeURIComponent(project.id)}`}>{project.name}</a></li><li><span aria-current="page">History</span></li></ol>
       </nav>

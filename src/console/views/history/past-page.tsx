@@ -6,13 +6,12 @@
  */
 import type { PastProject } from '../../../queries/past-project.query.js';
 import type { PastPageQuery } from '../../../schemas/history-page.schema.js';
-import { Layout, type Frame } from '../../layout.js';
+import { Layout } from '../../layout.js';
 import { ProjectNav } from '../project-nav.js';
 import { MomentInput, readableTime, Time } from './moment.js';
 import { OnOff, PastFlagDetails, strategyCount } from './past-flag.js';
 
 export interface PastPageProps {
-  frame: Frame;
   project: { id: string; name: string };
   query: PastPageQuery;
   /** The project then; a message when that moment cannot be shown; null when no moment was asked yet. */
@@ -95,10 +94,10 @@ function FlagTable({ project, past, query, pageSize }: { project: PastPageProps[
 }
 
 /** The past view page. */
-export function PastPage({ frame, project, query, past, pageSize }: PastPageProps) {
+export function PastPage({ project, query, past, pageSize }: PastPageProps) {
   const when = past && !('error' in past) ? readableTime(past.asked) : undefined;
   return (
-    <Layout title={when ? `${project.name} at ${when}` : `${project.name} in the past`} current="projects" {...frame}>
+    <Layout title={when ? `${project.name} at ${when}` : `${project.name} in the past`} current="projects">
       <nav aria-label="Breadcrumb" class="breadcrumb">
         <ol><li><a href="/projects">Projects</a></li><li><a href={base(project.id)}>{project.name}</a></li><li><a href={`${base(project.id)}/history`}>History</a></li><li><span aria-current="page">As it was</span></li></ol>
       </nav>

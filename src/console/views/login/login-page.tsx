@@ -1,8 +1,7 @@
 /** @jsxImportSource hono/jsx */
-import { BrandMark, Layout, type Frame } from '../../layout.js';
+import { BrandMark, Layout } from '../../layout.js';
 
 export interface LoginPageProps {
-  frame: Frame;
   /** The sign-in forms' CSRF token (bound to the `flagpole-login` cookie). */
   csrf: string;
   /** Where to go once signed in (a path of this site). */
@@ -28,9 +27,9 @@ function Hidden({ csrf, next }: { csrf: string; next: string }) {
 
 /** The sign-in page: username and password, or an API token. */
 export function LoginPage(props: LoginPageProps) {
-  const { frame, csrf, next, username, error, tokenError, notice } = props;
+  const { csrf, next, username, error, tokenError, notice } = props;
   return (
-    <Layout title="Sign in" bare {...frame} viewer={undefined}>
+    <Layout title="Sign in" bare>
       <div class="auth">
         <p class="auth-brand"><BrandMark />flagpole</p>
         <div class="card auth-card">

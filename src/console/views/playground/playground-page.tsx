@@ -7,14 +7,13 @@
 import type { ContextField } from '../../../domain/definitions.js';
 import type { Environment } from '../../../domain/service-state.js';
 import type { RequestContext } from '../../../schemas/frontend.schema.js';
-import { Layout, type Frame } from '../../layout.js';
+import { Layout } from '../../layout.js';
 import { isProperty, playgroundUrl, STANDARD_FIELDS, type PlaygroundForm } from '../../playground-form.js';
 import { RESULTS_PAGE_SIZE, type ResultPage } from '../../playground-results.js';
 import { errorAttrs, FieldError, FormAlert, idOf, type Refusal } from '../form-parts.js';
 import { FlagResultCard } from './flag-result.js';
 
 export interface PlaygroundPageProps {
-  frame: Frame;
   form: PlaygroundForm;
   environments: Environment[];
   projects: { id: string; name: string }[];
@@ -129,9 +128,9 @@ function Results({ form, page, context, projects }: { form: PlaygroundForm; page
 
 /** The playground page. */
 export function PlaygroundPage(props: PlaygroundPageProps) {
-  const { frame, form, results } = props;
+  const { form, results } = props;
   return (
-    <Layout title="Playground" current="playground" {...frame}>
+    <Layout title="Playground" current="playground">
       <div class="page-header">
         <div>
           <h1>Playground</h1>

@@ -46,7 +46,7 @@ function Connected({ model, env }: { model: SettingsModel; env: ProjectEnvironme
             <summary class="button button-small button-danger-outline"><span>Disconnect<span class="sr-only">{` ${env.name}`}</span>…</span></summary>
             <div class="confirm-panel" role="group" aria-label={`Disconnect ${env.name}`}>
               <p>{`Disconnect ${env.name} from ${model.project.name}? The settings of all ${plural(model.project.activeFlags + model.project.archivedFlags, 'flag')} there — on or off, strategies, default strategy — are removed. Connecting it again starts them off.`}</p>
-              <PostButton action={`${model.base}/environments/${encodeURIComponent(env.name)}/disconnect`} csrf={model.frame.csrf} class="button button-danger" label={`Disconnect ${env.name}`} />
+              <PostButton action={`${model.base}/environments/${encodeURIComponent(env.name)}/disconnect`} class="button button-danger" label={`Disconnect ${env.name}`} />
             </div>
           </details>
         </div>
@@ -60,7 +60,7 @@ function Connect({ model }: { model: SettingsModel }) {
   if (offered.length === 0) return <p class="muted small">Every enabled environment is connected.</p>;
   return (
     <form method="post" action={`${model.base}/environments`} class="copy-form connect-form" aria-label="Connect an environment">
-      <Csrf token={model.frame.csrf} />
+      <Csrf />
       <label for="connect-environment">Connect an environment</label>
       <select id="connect-environment" name="environment">{offered.map((e) => <option value={e.name}>{e.name}</option>)}</select>
       <button type="submit" class="button button-small button-primary">Connect</button>

@@ -14,7 +14,7 @@ export function GeneralSection({ model }: { model: SettingsModel }) {
       <h2 id="general-title" class="section-title">General</h2>
       {model.may.update ? (
         <form method="post" action={model.base} class="form-grid" aria-label="Name and description">
-          <Csrf token={model.frame.csrf} />
+          <Csrf />
           <div class="field-wide"><FormAlert error={error} form="general" /></div>
           <div class="field">
             <label for="settings-name">Name</label>

@@ -15,7 +15,7 @@ function RoleForm({ model, member }: { model: SettingsModel; member: SettingsMem
   const id = idOf('member-role', String(member.id));
   return (
     <form method="post" action={`${model.base}/members/${member.id}`} class="inline-form member-role-form">
-      <Csrf token={model.frame.csrf} />
+      <Csrf />
       <label for={id} class="sr-only">{`Role of ${member.label}`}</label>
       <select id={id} name="roleId" class="select-small" {...errorAttrs(model.error, form, 'roleId', id)}>
         {model.roles.map((r) => <option value={String(r.id)} selected={r.id === member.roleId}>{r.name}</option>)}
@@ -31,7 +31,7 @@ function Remove({ model, member }: { model: SettingsModel; member: SettingsMembe
       <summary class="button button-small button-danger-outline"><span>Remove<span class="sr-only">{` ${member.label}`}</span>…</span></summary>
       <div class="confirm-panel" role="group" aria-label={`Remove ${member.label}`}>
         <p>{`Remove ${member.label} from ${model.project.name}? They lose the ${roleName(model, member.roleId)} role here (their root role still applies).`}</p>
-        <PostButton action={`${model.base}/members/${member.id}/remove`} csrf={model.frame.csrf} fields={{ roleId: String(member.roleId) }} class="button button-danger" label={`Remove ${member.label}`} />
+        <PostButton action={`${model.base}/members/${member.id}/remove`} fields={{ roleId: String(member.roleId) }} class="button button-danger" label={`Remove ${member.label}`} />
       </div>
     </details>
   );
@@ -42,7 +42,7 @@ function AddMember({ model }: { model: SettingsModel }) {
   const sent = refusedIn<FormDraft<typeof AddMemberForm>>(error, 'add-member')?.draft;
   return (
     <form method="post" action={`${model.base}/members`} class="form-grid add-member" aria-label="Add a member">
-      <Csrf token={model.frame.csrf} />
+      <Csrf />
       <div class="field-wide"><FormAlert error={error} form="add-member" /></div>
       <div class="field">
         <label for="member-user">User</label>

@@ -35,7 +35,7 @@ export function DeleteSection({ model }: { model: SettingsModel }) {
         <summary class="button button-danger-outline">Delete project…</summary>
         <div class="confirm-panel" role="group" aria-label="Delete project">
           <p>{`Delete ${project.name} for good? Its ${holds}, its segments and the API tokens scoped to it alone go with it. This cannot be undone.`}</p>
-          <PostButton action={`${model.base}/delete`} csrf={model.frame.csrf} class="button button-danger" label={`Delete ${project.name}`} />
+          <PostButton action={`${model.base}/delete`} class="button button-danger" label={`Delete ${project.name}`} />
         </div>
       </details>
     </section>

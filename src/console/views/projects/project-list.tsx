@@ -2,14 +2,13 @@
 import type { ProjectSummary } from '../../../queries/project-list.query.js';
 import type { NewProjectForm } from '../../forms/project.forms.js';
 import type { FormDraft } from '../../forms/form.js';
-import { Layout, type Frame } from '../../layout.js';
+import { Layout } from '../../layout.js';
 import { Csrf, errorAttrs, FieldError, FormAlert, type Refusal } from '../form-parts.js';
 
 const FORM = 'new-project';
 type NewProjectDraft = FormDraft<typeof NewProjectForm>;
 
 export interface ProjectListProps {
-  frame: Frame;
   projects: ProjectSummary[];
   /** Whether the viewer may create projects (root Admins and admin tokens). */
   mayCreate: boolean;
@@ -40,13 +39,13 @@ function ProjectCard({ project }: { project: ProjectSummary }) {
   );
 }
 
-function NewProject({ csrf, refused }: { csrf: string | undefined; refused: Refusal<NewProjectDraft> | undefined }) {
+function NewProject({ refused }: { refused: Refusal<NewProjectDraft> | undefined }) {
   const values = refused?.draft ?? { id: '', name: '', description: '' };
   return (
     <details class="create-panel" open={refused !== undefined}>
       <summary class="button button-primary">New project</summary>
       <form method="post" action="/projects" class="card form-grid" aria-label="New project">
-        <Csrf token={csrf} />
+        <Csrf />
         <FormAlert error={refused} form={FORM} />
         <div class="field">
           <label for="project-name">Name</label>
@@ -71,15 +70,15 @@ function NewProject({ csrf, refused }: { csrf: string | undefined; refused: Refu
 }
 
 /** The project list page. */
-export function ProjectList({ frame, projects, mayCreate, refused }: ProjectListProps) {
+export function ProjectList({ projects, mayCreate, refused }: ProjectListProps) {
   return (
-    <Layout title="Projects" current="projects" {...frame}>
+    <Layout title="Projects" current="projects">
       <div class="page-header">
         <div>
           <h1>Projects</h1>
           <p class="muted">{plural(projects.length, 'project')}</p>
         </div>
-        {mayCreate ? <NewProject csrf={frame.csrf} refused={refused} /> : null}
+        {mayCreate ? <NewProject refused={refused} /> : null}
       </div>
       {projects.length === 0
         ? <div class="card empty"><h2>No projects yet</h2><p class="muted">Projects group flags and the people who work on them.</p></div>

@@ -8,13 +8,12 @@ import type { Segment } from '../../../domain/segment.js';
 import type { SegmentUsageSummary } from '../../../queries/segment-usage.query.js';
 import type { SegmentDraft } from '../../forms/segment.form.js';
 import { OPERATOR_LABELS, takesList } from '../../forms/constraints.form.js';
-import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
 import { ConstraintEditor } from '../flag/constraint-editor.js';
 import { Csrf, errorAttrs, FieldError, FormAlert, PostButton, When, type Refusal } from '../form-parts.js';
+import { Notice } from '../notice.js';
 
 export interface SegmentEditorProps {
-  frame: Frame;
   /** Absent for a new segment. */
   segment?: Segment | undefined;
   draft: SegmentDraft;
@@ -48,7 +47,7 @@ function SegmentForm(p: SegmentEditorProps) {
   const action = p.segment ? `/admin/segments/${p.segment.id}` : '/admin/segments';
   return (
     <form method="post" action={action} class="card form-grid segment-form" aria-label={p.segment ? 'Segment' : 'New segment'}>
-      <Csrf token={p.frame.csrf} />
+      <Csrf />
       <div class="field-wide"><FormAlert error={error} form={FORM} /></div>
       <Field p={p} field="name" label="Name">
         <input id="segment-name" name="name" required maxlength={100} value={draft.name} autocapitalize="none" spellcheck={false} {...attrs('name')} />
@@ -118,7 +117,7 @@ function Delete({ p, segment, usage }: { p: SegmentEditorProps; segment: Segment
       <div class="confirm-panel" role="group" aria-label="Delete segment">
         <p>{question}</p>
         <FormAlert error={p.error} form="delete" />
-        <PostButton action={`/admin/segments/${segment.id}/delete`} csrf={p.frame.csrf} class="button button-danger" label={`Delete ${segment.name}`} />
+        <PostButton action={`/admin/segments/${segment.id}/delete`} class="button button-danger" label={`Delete ${segment.name}`} />
       </div>
     </details>
   );
@@ -132,10 +131,10 @@ export function SegmentEditor(p: SegmentEditorProps) {
     ? `${segment.project === null ? 'Global segment' : `Segment of project ${segment.project}`} · created by ${segment.createdBy ?? 'unknown'}`
     : 'Name a set of constraints once; strategies then select it by name.';
   return (
-    <AdminFrame frame={p.frame} title={title} current="segments" lead={lead}
+    <AdminFrame title={title} current="segments" lead={lead}
       actions={segment && usage && p.mayWrite ? <Delete p={p} segment={segment} usage={usage} /> : undefined}>
       <nav aria-label="Breadcrumb" class="breadcrumb"><ol><li><a href="/admin/segments">Segments</a></li><li><span aria-current="page">{title}</span></li></ol></nav>
-      {p.notice ? <p class="alert alert-info" role="status">{p.notice}</p> : null}
+      <Notice notice={p.notice} />
       {segment && !p.mayWrite ? <p class="alert alert-info">You can read this segment; your roles do not allow changing it.</p> : null}
       <div class="stack">
         {p.mayWrite ? <SegmentForm {...p} /> : segment ? <ReadOnly segment={segment} /> : null}

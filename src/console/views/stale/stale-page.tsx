@@ -8,10 +8,11 @@ import type { ListPage } from '../../../queries/paging.js';
 import { UNUSED_DAYS, type StaleCounts, type StaleProject, type StaleRow } from '../../../queries/stale-flags.query.js';
 import { LIFETIME_DAYS } from '../../../domain/project-health.js';
 import type { StaleKind } from '../../../schemas/insight-pages.schema.js';
-import { Layout, type Frame } from '../../layout.js';
+import { Layout } from '../../layout.js';
 import { Csrf, When } from '../form-parts.js';
 import { flagUrl } from '../flags/flag-urls.js';
-import { ListPager, withQuery } from '../list-pager.js';
+import { ListCard, ListEmpty, ListRows, withQuery } from '../list.js';
+import { Notice } from '../notice.js';
 
 /** Where the bulk form of a project posts. */
 export const staleBulkUrl = (projectId: string): string => `/stale/${encodeURIComponent(projectId)}/bulk`;
@@ -19,7 +20,6 @@ export const staleBulkUrl = (projectId: string): string => `/stale/${encodeURICo
 const KIND_LABELS: Record<StaleKind, string> = { stale: 'Marked stale', overdue: 'Past lifetime', unused: `Unused ${UNUSED_DAYS} days` };
 
 export interface StalePageProps {
-  frame: Frame;
   projects: StaleProject[];
   project: { id: string; name: string };
   kind: StaleKind | undefined;
@@ -75,80 +75,59 @@ function KindTabs({ project, kind, q, counts }: { project: string; kind: StaleKi
 }
 
 /** The whole page. */
-export function StalePage({ frame, projects, project, kind, q, page, may, notice }: StalePageProps) {
+export function StalePage({ projects, project, kind, q, page, may, notice }: StalePageProps) {
   const here = withQuery('/stale', { project: project.id, kind, q, page: page.page });
   const selectable = may.stale || may.archive;
   return (
-    <Layout title="Stale flags" current="stale" {...frame}>
+    <Layout title="Stale flags" current="stale">
       <div class="page-header">
         <div>
           <h1>Stale flags</h1>
           <p class="muted">{`Flags to clean up: marked stale, older than their type's expected lifetime (release and experiment 40 days, operational 7; kill-switch and permission never), or not asked for by any SDK in ${UNUSED_DAYS} days.`}</p>
         </div>
       </div>
-      {notice ? <p class={`alert ${notice.kind === 'error' ? 'alert-error' : 'alert-info'} page-notice`} role={notice.kind === 'error' ? 'alert' : 'status'}>{notice.message}</p> : null}
+      <Notice notice={notice} />
       <Filters projects={projects} project={project} kind={kind} q={q} />
-      <section class="card list-card" aria-labelledby="stale-title">
-        <div class="list-head">
-          <h2 id="stale-title">{`In ${project.name}`}</h2>
-          <a href={`/projects/${encodeURIComponent(project.id)}`} class="small">Open the project</a>
-        </div>
+      <ListCard id="stale-title" title={`In ${project.name}`} head={<a href={`/projects/${encodeURIComponent(project.id)}`} class="small">Open the project</a>}>
         <KindTabs project={project.id} kind={kind} q={q} counts={page.counts} />
         {selectable && page.rows.length > 0 ? (
           <form id="stale-bulk" method="post" action={staleBulkUrl(project.id)} class="bulk-bar" aria-label="Selected flags">
-            <Csrf token={frame.csrf} />
+            <Csrf />
             <input type="hidden" name="back" value={here} />
             <span class="bulk-label">With the selected flags:</span>
             {may.stale ? <button type="submit" name="action" value="stale" class="button button-small">Mark stale</button> : null}
             {may.archive ? <button type="submit" name="action" value="archive" class="button button-small button-danger">Archive…</button> : null}
           </form>
         ) : null}
-        {page.total === 0 ? (
-          <div class="empty"><h3>Nothing to clean up here</h3><p class="muted">{q ? 'No listed flag matches the name.' : 'No flag of this project is of this kind.'}</p></div>
-        ) : (
-          <>
-            <div class="table-scroll list-scroll" tabindex={0} role="region" aria-labelledby="stale-title">
-              <table class="data-table list-table">
-                <thead>
-                  <tr>
-                    {selectable ? <th scope="col" class="col-select"><span class="sr-only">Select</span></th> : null}
-                    <th scope="col">Flag</th><th scope="col">Why</th><th scope="col">Created</th><th scope="col">Last seen</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.rows.map((row) => (
-                    <tr>
-                      {selectable ? <td class="col-select"><input type="checkbox" name="features" value={row.flag.name} form="stale-bulk" aria-label={`Select ${row.flag.name}`} /></td> : null}
-                      <th scope="row" class="list-name"><a href={flagUrl(project.id, row.flag.name)}>{row.flag.name}</a> <span class="type-chip">{row.flag.type}</span></th>
-                      <td data-label="Why"><Reasons row={row} /></td>
-                      <td class="nowrap" data-label="Created"><When at={row.flag.createdAt} /></td>
-                      <td class="nowrap" data-label="Last seen"><When at={row.lastSeenAt} /></td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <ListPager list={page}
-              href={(n) => withQuery('/stale', { project: project.id, kind, q, page: n })} noun={['flag', 'flags']} />
-          </>
-        )}
-      </section>
+        <ListRows list={page} labelledBy="stale-title" class="list-table" scroll="list-scroll"
+          empty={<ListEmpty title="Nothing to clean up here" level={3}><p class="muted">{q ? 'No listed flag matches the name.' : 'No flag of this project is of this kind.'}</p></ListEmpty>}
+          columns={[...(selectable ? [{ label: <span class="sr-only">Select</span>, class: 'col-select' }] : []), 'Flag', 'Why', 'Created', 'Last seen']}
+          href={(n) => withQuery('/stale', { project: project.id, kind, q, page: n })} noun={['flag', 'flags']}
+          row={(row) => (
+            <tr>
+              {selectable ? <td class="col-select"><input type="checkbox" name="features" value={row.flag.name} form="stale-bulk" aria-label={`Select ${row.flag.name}`} /></td> : null}
+              <th scope="row" class="list-name"><a href={flagUrl(project.id, row.flag.name)}>{row.flag.name}</a> <span class="type-chip">{row.flag.type}</span></th>
+              <td data-label="Why"><Reasons row={row} /></td>
+              <td class="nowrap" data-label="Created"><When at={row.flag.createdAt} /></td>
+              <td class="nowrap" data-label="Last seen"><When at={row.lastSeenAt} /></td>
+            </tr>
+          )} />
+      </ListCard>
     </Layout>
   );
 }
 
 export interface ArchiveConfirmProps {
-  frame: Frame;
   project: { id: string; name: string };
   features: string[];
   back: string;
 }
 
 /** The confirmation step of a bulk archive: names every flag. */
-export function ArchiveConfirmPage({ frame, project, features, back }: ArchiveConfirmProps) {
+export function ArchiveConfirmPage({ project, features, back }: ArchiveConfirmProps) {
   const flags = `${features.length} ${features.length === 1 ? 'flag' : 'flags'}`;
   return (
-    <Layout title={`Archive ${flags}?`} current="stale" {...frame}>
+    <Layout title={`Archive ${flags}?`} current="stale">
       <nav aria-label="Breadcrumb" class="breadcrumb">
         <ol><li><a href={back}>Stale flags</a></li><li><span aria-current="page">Archive</span></li></ol>
       </nav>
@@ -157,7 +136,7 @@ export function ArchiveConfirmPage({ frame, project, features, back }: ArchiveCo
         <p>SDKs stop receiving them at once. They stay in the Archive, where they can be revived (off in every environment) or deleted.</p>
         <ul class="confirm-list">{features.map((name) => <li><code>{name}</code></li>)}</ul>
         <form method="post" action={staleBulkUrl(project.id)} class="form-actions">
-          <Csrf token={frame.csrf} />
+          <Csrf />
           <input type="hidden" name="back" value={back} />
           <input type="hidden" name="confirmed" value="yes" />
           {features.map((name) => <input type="hidden" name="features" value={name} />)}

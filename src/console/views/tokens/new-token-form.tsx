@@ -17,14 +17,13 @@ const TYPES = [
 ] as const;
 
 export interface NewTokenFormProps {
-  csrf: string | undefined;
   projects: { id: string; name: string }[];
   environments: string[];
   refused: Refusal<unknown> | undefined;
 }
 
 /** The form, in a panel opened by its button (open when it was refused). */
-export function NewTokenForm({ csrf, projects, environments, refused }: NewTokenFormProps) {
+export function NewTokenForm({ projects, environments, refused }: NewTokenFormProps) {
   const error = refusedIn<FormDraft<typeof Form>>(refused, FORM);
   const values = error?.draft;
   const type = values?.type ?? 'client';
@@ -34,7 +33,7 @@ export function NewTokenForm({ csrf, projects, environments, refused }: NewToken
     <details class="create-panel create-panel-header" open={error !== undefined}>
       <summary class="button button-primary">New token</summary>
       <form method="post" action="/admin/tokens" class="card form-grid token-form" aria-label="New API token">
-        <Csrf token={csrf} />
+        <Csrf />
         <div class="field-wide"><FormAlert error={error} form={FORM} /></div>
         <div class="field field-wide">
           <label for="token-name">Name</label>

@@ -4,10 +4,9 @@
  * be selected and copied by hand, with a Copy button our own script (`copy-secret.js`) shows and works, and a
  * warning that it will not be shown again. Only ever rendered in the answer to the POST that made the secret.
  */
-import type { ConsoleAssets } from '../../assets.js';
+import { Script } from '../../layout.js';
 
 export interface SecretOnceProps {
-  assets: ConsoleAssets;
   /** The heading, naming what was made. */
   title: string;
   /** The field's label ("Token secret", "Link"). */
@@ -20,7 +19,7 @@ export interface SecretOnceProps {
 }
 
 /** The secret with its warning and copy button. */
-export function SecretOnce({ assets, title, label, value, what, use }: SecretOnceProps) {
+export function SecretOnce({ title, label, value, what, use }: SecretOnceProps) {
   return (
     <section class="card secret-once" aria-labelledby="secret-title">
       <h2 id="secret-title">{title}</h2>
@@ -34,7 +33,7 @@ export function SecretOnce({ assets, title, label, value, what, use }: SecretOnc
         <p class="hint copy-status" id="secret-value-status" role="status"></p>
       </div>
       {use ? <p class="muted">{use}</p> : null}
-      <script src={assets.url('copy-secret.js')} defer></script>
+      <Script name="copy-secret.js" />
     </section>
   );
 }

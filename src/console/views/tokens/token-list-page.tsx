@@ -7,14 +7,13 @@
 import type { Child } from 'hono/jsx';
 import type { StoredToken } from '../../../domain/service-state.js';
 import type { ListPage } from '../../../queries/paging.js';
-import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
-import { DoneNotice, ListPager, SearchForm } from '../admin/list-parts.js';
+import { ListEmpty, ListRows, ListSearch, withQuery } from '../list.js';
 import { Csrf, FormAlert, When, type Refusal } from '../form-parts.js';
 import { NewTokenForm } from './new-token-form.js';
+import { Notice } from '../notice.js';
 
 export interface TokenListProps {
-  frame: Frame;
   list: ListPage<StoredToken>;
   q: string;
   projects: { id: string; name: string }[];
@@ -27,12 +26,12 @@ export interface TokenListProps {
 
 const TYPE_NAMES: Record<string, string> = { admin: 'Admin', client: 'Client', frontend: 'Frontend' };
 
-function Revoke({ token, csrf }: { token: StoredToken; csrf: string | undefined }) {
+function Revoke({ token }: { token: StoredToken }) {
   return (
     <details class="confirm">
       <summary class="button button-small button-danger-outline" aria-label={`Revoke ${token.tokenName}…`}>Revoke…</summary>
       <form method="post" action={`/admin/tokens/${encodeURIComponent(token.id)}/revoke`} class="confirm-panel" aria-label={`Revoke ${token.tokenName}`}>
-        <Csrf token={csrf} />
+        <Csrf />
         <p>Revoke the {TYPE_NAMES[token.type]?.toLowerCase() ?? token.type} token <strong>{token.tokenName}</strong>? Every application using it is refused from its next request. This cannot be undone.</p>
         <button type="submit" class="button button-danger">Revoke {token.tokenName}</button>
       </form>
@@ -40,7 +39,7 @@ function Revoke({ token, csrf }: { token: StoredToken; csrf: string | undefined 
   );
 }
 
-function Row({ token, csrf }: { token: StoredToken; csrf: string | undefined }) {
+function Row({ token }: { token: StoredToken }) {
   const expired = token.expiresAt !== null && Date.parse(token.expiresAt) <= Date.now();
   return (
     <tr>
@@ -50,31 +49,24 @@ function Row({ token, csrf }: { token: StoredToken; csrf: string | undefined }) 
       <td>{token.environment === '*' ? <span class="muted">All</span> : <code class="chip">{token.environment}</code>}</td>
       <td><When at={token.createdAt} /></td>
       <td>{token.expiresAt === null ? <span class="muted">never</span> : <><When at={token.expiresAt} />{expired ? <span class="badge badge-danger">expired</span> : null}</>}</td>
-      <td class="cell-actions"><Revoke token={token} csrf={csrf} /></td>
+      <td class="cell-actions"><Revoke token={token} /></td>
     </tr>
   );
 }
 
 /** The page. */
-export function TokenListPage({ frame, list, q, projects, environments, notice, refused, secret }: TokenListProps) {
+export function TokenListPage({ list, q, projects, environments, notice, refused, secret }: TokenListProps) {
   return (
-    <AdminFrame frame={frame} title="API tokens" current="tokens" lead="Tokens for SDKs (client), browser and mobile apps (frontend) and scripts (admin). A secret is shown once, when its token is made."
-      actions={<NewTokenForm csrf={frame.csrf} projects={projects} environments={environments} refused={refused} />}>
-      <DoneNotice text={notice} />
+    <AdminFrame title="API tokens" current="tokens" lead="Tokens for SDKs (client), browser and mobile apps (frontend) and scripts (admin). A secret is shown once, when its token is made."
+      actions={<NewTokenForm projects={projects} environments={environments} refused={refused} />}>
+      <Notice notice={notice} />
       {secret}
       <FormAlert error={refused} form="revoke" />
-      <SearchForm action="/admin/tokens" q={q} label="Find tokens" placeholder="Name, type or project" />
-      {list.total === 0
-        ? <div class="card empty"><h2>{q === '' ? 'No API tokens yet' : 'No token matches'}</h2><p class="muted">{q === '' ? 'Create one with "New token".' : `No token's name, type or project contains "${q}".`}</p></div>
-        : (
-          <div class="table-scroll" tabindex={0} role="region" aria-label="API tokens">
-            <table class="data-table admin-table">
-              <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Projects</th><th scope="col">Environment</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-              <tbody>{list.rows.map((token) => <Row token={token} csrf={frame.csrf} />)}</tbody>
-            </table>
-          </div>
-        )}
-      <ListPager base="/admin/tokens" q={q} list={list} noun={['token', 'tokens']} />
+      <ListSearch action="/admin/tokens" q={q} id="list-q" class="list-search" label="Find tokens" placeholder="Name, type or project" maxlength={200} clear />
+      <ListRows list={list} label="API tokens" class="admin-table"
+        empty={<ListEmpty title={q === '' ? 'No API tokens yet' : 'No token matches'} card><p class="muted">{q === '' ? 'Create one with "New token".' : `No token's name, type or project contains "${q}".`}</p></ListEmpty>}
+        columns={['Name', 'Type', 'Projects', 'Environment', 'Created', 'Expires', <span class="sr-only">Actions</span>]}
+        row={(token) => <Row token={token} />} href={(n) => withQuery('/admin/tokens', { q, page: n })} noun={['token', 'tokens']} />
       <p class="hint">When each token was last used is not recorded.</p>
     </AdminFrame>
   );

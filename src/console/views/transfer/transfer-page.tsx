@@ -4,9 +4,10 @@
  * environment; an import is checked first (the dry run's errors, warnings and missing permissions, as the
  * validate use case answers them) and only then offered to be written.
  */
-import { Layout, type Frame } from '../../layout.js';
+import { Layout } from '../../layout.js';
 import { Csrf, errorAttrs, FieldError, FormAlert, type Refusal } from '../form-parts.js';
 import { ProjectNav } from '../project-nav.js';
+import { Notice } from '../notice.js';
 
 /** One finding of a dry run: a message and the items it names. */
 export interface TransferItem {
@@ -26,7 +27,6 @@ export interface ImportState {
 }
 
 export interface TransferPageProps {
-  frame: Frame;
   project: { id: string; name: string };
   environments: string[];
   /** Whether the viewer may import (`UPDATE_DEFINITIONS`, as `POST /api/admin/features-batch/import`). */
@@ -70,13 +70,13 @@ function DryRun({ state }: { state: ImportState }) {
   );
 }
 
-function ImportForm({ project, environments, state, csrf }: { project: string; environments: string[]; state: ImportState; csrf: string | undefined }) {
+function ImportForm({ project, environments, state }: { project: string; environments: string[]; state: ImportState }) {
   const error = state.refusal;
   const named = (field: string) => error?.fields[field] !== undefined;
   const ready = state.dryRun !== undefined && state.dryRun.errors.length + state.dryRun.permissions.length === 0;
   return (
     <form method="post" action={`${base(project)}/validate`} enctype="multipart/form-data" class="form-stack" aria-labelledby="import-title">
-      <Csrf token={csrf} />
+      <Csrf />
       <FormAlert error={error} form="import" />
       <div class="field">
         <label for="import-environment">Environment to import into</label>
@@ -104,16 +104,16 @@ function ImportForm({ project, environments, state, csrf }: { project: string; e
 }
 
 /** The whole page. */
-export function TransferPage({ frame, project, environments, mayImport, form, done }: TransferPageProps) {
+export function TransferPage({ project, environments, mayImport, form, done }: TransferPageProps) {
   const state = form ?? { environment: environments[0] ?? '', data: '' };
   return (
-    <Layout title={`Export and import · ${project.name}`} current="projects" {...frame}>
+    <Layout title={`Export and import · ${project.name}`} current="projects">
       <nav aria-label="Breadcrumb" class="breadcrumb">
         <ol><li><a href="/projects">Projects</a></li><li><a href={`/projects/${encodeURIComponent(project.id)}`}>{project.name}</a></li><li><span aria-current="page">Export and import</span></li></ol>
       </nav>
       <div class="page-header"><div><h1>{project.name}</h1></div></div>
       <ProjectNav projectId={project.id} projectName={project.name} current="transfer" />
-      {done ? <p class="alert alert-info page-notice" role="status">{`Imported: ${done.created} created, ${done.updated} updated, ${done.skipped} archived here and left alone.`}</p> : null}
+      <Notice notice={done ? `Imported: ${done.created} created, ${done.updated} updated, ${done.skipped} archived here and left alone.` : undefined} />
       <div class="transfer-grid">
         <section class="card" aria-labelledby="export-title">
           <h2 id="export-title">Export</h2>
@@ -133,7 +133,7 @@ export function TransferPage({ frame, project, environments, mayImport, form, do
           {mayImport ? (
             <>
               <p class="muted">Flags of an export (from flagpole or Unleash) are created or updated in this project; new tag types and context fields are created too. A dry run shows what would fail before anything is written.</p>
-              <ImportForm project={project.id} environments={environments} state={state} csrf={frame.csrf} />
+              <ImportForm project={project.id} environments={environments} state={state} />
             </>
           ) : <p class="muted">Importing creates tag types and context fields as well as flags: it needs a root Admin or Editor.</p>}
         </section>

@@ -29,7 +29,7 @@ function TextField({ name, label, type = 'text', error, values, hint, required }
 }
 
 /** The form, in a panel opened by its button (open when it was refused). */
-export function NewUserForm({ csrf, roles, refused }: { csrf: string | undefined; roles: Role[]; refused: Refusal<unknown> | undefined }) {
+export function NewUserForm({ roles, refused }: { roles: Role[]; refused: Refusal<unknown> | undefined }) {
   const error = refusedIn<NewUserDraft>(refused, FORM);
   const values = error?.draft;
   const how = values?.signIn === 'password' ? 'password' : 'link';
@@ -38,7 +38,7 @@ export function NewUserForm({ csrf, roles, refused }: { csrf: string | undefined
     <details class="create-panel create-panel-header" open={error !== undefined}>
       <summary class="button button-primary">New user</summary>
       <form method="post" action="/admin/users" class="card form-grid" aria-label="New user">
-        <Csrf token={csrf} />
+        <Csrf />
         <div class="field-wide"><FormAlert error={error} form={FORM} /></div>
         <TextField name="name" label="Name" error={error} values={values} />
         <TextField name="username" label="Username" error={error} values={values} hint="Letters, digits, - _ . ~; used to sign in." />

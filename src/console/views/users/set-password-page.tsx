@@ -5,21 +5,20 @@
  * it), the new-password form, and the page of a link that has expired or was used.
  */
 import type { Child } from 'hono/jsx';
-import { BrandMark, Layout, type Frame } from '../../layout.js';
+import { BrandMark, Layout, Script } from '../../layout.js';
 import { errorAttrs, FieldError, type Refusal } from '../form-parts.js';
 
 /** The new-password form, as a refusal names it. */
 const FORM = 'new-password';
 
-/** The sign-in forms' CSRF token and the frame, which every step needs. */
+/** The sign-in forms' CSRF token (no session yet), which every step needs. */
 interface Base {
-  frame: Frame;
   csrf: string;
 }
 
-function Shell({ frame, title, children }: { frame: Frame; title: string; children?: Child }) {
+function Shell({ title, children }: { title: string; children?: Child }) {
   return (
-    <Layout title={title} bare {...frame} viewer={undefined}>
+    <Layout title={title} bare>
       <div class="auth">
         <p class="auth-brand"><BrandMark />flagpole</p>
         <div class="card auth-card">{children}</div>
@@ -29,9 +28,9 @@ function Shell({ frame, title, children }: { frame: Frame; title: string; childr
 }
 
 /** The landing page of a link: the secret arrives in the fragment, which only our script can read. */
-export function LinkLanding({ frame, csrf }: Base) {
+export function LinkLanding({ csrf }: Base) {
   return (
-    <Shell frame={frame} title="Set your password">
+    <Shell title="Set your password">
       <h1>Set your password</h1>
       <form method="post" action="/set-password" id="link-form" class="form-stack">
         <input type="hidden" name="_csrf" value={csrf} />
@@ -45,7 +44,7 @@ export function LinkLanding({ frame, csrf }: Base) {
           <button type="submit" class="button button-primary button-block">Continue</button>
         </div>
       </form>
-      <script src={frame.assets.url('set-password.js')} defer></script>
+      <Script name="set-password.js" />
     </Shell>
   );
 }
@@ -60,10 +59,10 @@ export interface NewPasswordProps extends Base {
 }
 
 /** The new-password form of a link that works. */
-export function NewPasswordForm({ frame, csrf, secret, username, error }: NewPasswordProps) {
+export function NewPasswordForm({ csrf, secret, username, error }: NewPasswordProps) {
   const attrs = (field: 'password' | 'confirmPassword', hint?: string) => errorAttrs(error, FORM, field, field, hint);
   return (
-    <Shell frame={frame} title="Choose a password">
+    <Shell title="Choose a password">
       <h1>Choose a password</h1>
       <p class="muted">For <strong>{username}</strong>. You are signed in once it is saved.</p>
       <form method="post" action="/set-password/save" class="form-stack">
@@ -88,9 +87,9 @@ export function NewPasswordForm({ frame, csrf, secret, username, error }: NewPas
 }
 
 /** A link that cannot be used any more. */
-export function LinkEnded({ frame, message }: { frame: Frame; message: string }) {
+export function LinkEnded({ message }: { message: string }) {
   return (
-    <Shell frame={frame} title="This link no longer works">
+    <Shell title="This link no longer works">
       <h1>This link no longer works</h1>
       <p class="alert alert-error" role="alert">{message}</p>
       <p class="muted">A link sets a password once, and only for 24 hours after it was made. If you already chose a password, sign in with it.</p>

@@ -3,14 +3,13 @@
 import type { Role } from '../../../domain/roles.js';
 import type { ListPage } from '../../../queries/paging.js';
 import type { UserRow } from '../../../queries/user-list.query.js';
-import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
-import { DoneNotice, ListPager, SearchForm } from '../admin/list-parts.js';
+import { ListEmpty, ListRows, ListSearch, withQuery } from '../list.js';
 import { When, type Refusal } from '../form-parts.js';
 import { NewUserForm } from './new-user-form.js';
+import { Notice } from '../notice.js';
 
 export interface UserListProps {
-  frame: Frame;
   list: ListPage<UserRow>;
   q: string;
   roles: Role[];
@@ -43,23 +42,16 @@ function Row({ row, roles }: { row: UserRow; roles: Role[] }) {
 }
 
 /** The page. */
-export function UserListPage({ frame, list, q, roles, notice, refused }: UserListProps) {
+export function UserListPage({ list, q, roles, notice, refused }: UserListProps) {
   return (
-    <AdminFrame frame={frame} title="Users" current="users" lead="People who sign in to the console or use the admin API with a personal token."
-      actions={<NewUserForm csrf={frame.csrf} roles={roles} refused={refused} />}>
-      <DoneNotice text={notice} />
-      <SearchForm action="/admin/users" q={q} label="Find users" placeholder="Name, username or email" />
-      {list.total === 0
-        ? <div class="card empty"><h2>{q === '' ? 'No users yet' : 'No user matches'}</h2><p class="muted">{q === '' ? 'Create one with "New user".' : `Nobody's name, username or email contains "${q}".`}</p></div>
-        : (
-          <div class="table-scroll" tabindex={0} role="region" aria-label="Users">
-            <table class="data-table admin-table">
-              <thead><tr><th scope="col">Name</th><th scope="col">Username</th><th scope="col">Email</th><th scope="col">Root role</th><th scope="col">Password</th><th scope="col">Created</th><th scope="col">Last active</th></tr></thead>
-              <tbody>{list.rows.map((row) => <Row row={row} roles={roles} />)}</tbody>
-            </table>
-          </div>
-        )}
-      <ListPager base="/admin/users" q={q} list={list} noun={['user', 'users']} />
+    <AdminFrame title="Users" current="users" lead="People who sign in to the console or use the admin API with a personal token."
+      actions={<NewUserForm roles={roles} refused={refused} />}>
+      <Notice notice={notice} />
+      <ListSearch action="/admin/users" q={q} id="list-q" class="list-search" label="Find users" placeholder="Name, username or email" maxlength={200} clear />
+      <ListRows list={list} label="Users" class="admin-table"
+        empty={<ListEmpty title={q === '' ? 'No users yet' : 'No user matches'} card><p class="muted">{q === '' ? 'Create one with "New user".' : `Nobody's name, username or email contains "${q}".`}</p></ListEmpty>}
+        columns={['Name', 'Username', 'Email', 'Root role', 'Password', 'Created', 'Last active']}
+        row={(row) => <Row row={row} roles={roles} />} href={(n) => withQuery('/admin/users', { q, page: n })} noun={['user', 'users']} />
       <p class="hint">Last active: the latest use of a console session of theirs that the server still holds.</p>
     </AdminFrame>
   );

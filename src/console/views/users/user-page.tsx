@@ -6,14 +6,12 @@
 import type { Child } from 'hono/jsx';
 import type { Role } from '../../../domain/roles.js';
 import type { UserRow } from '../../../queries/user-list.query.js';
-import type { Frame } from '../../layout.js';
 import { AdminFrame } from '../admin/admin-frame.js';
-import { DoneNotice } from '../admin/list-parts.js';
 import { Csrf, errorAttrs, FieldError, FormAlert, When, type Refusal } from '../form-parts.js';
 import { userLabel } from './user-list-page.js';
+import { Notice } from '../notice.js';
 
 export interface UserPageProps {
-  frame: Frame;
   row: UserRow;
   roles: Role[];
   notice?: string | undefined;
@@ -36,11 +34,11 @@ function Facts({ row, roles }: { row: UserRow; roles: Role[] }) {
   );
 }
 
-function RoleForm({ base, row, roles, csrf, error }: { base: string; row: UserRow; roles: Role[]; csrf: string | undefined; error: Refusal<unknown> | undefined }) {
+function RoleForm({ base, row, roles, error }: { base: string; row: UserRow; roles: Role[]; error: Refusal<unknown> | undefined }) {
   return (
     <form method="post" action={`${base}/role`} class="card form-stack" aria-labelledby="role-title">
       <h2 id="role-title" class="section-title">Root role</h2>
-      <Csrf token={csrf} />
+      <Csrf />
       <div class="field">
         <label for="user-role">Role in every project</label>
         <select id="user-role" name="rootRole" {...errorAttrs(error, 'role', 'rootRole', 'user-role', 'user-role-hint')}>
@@ -54,13 +52,13 @@ function RoleForm({ base, row, roles, csrf, error }: { base: string; row: UserRo
   );
 }
 
-function PasswordForms({ base, csrf, error }: { base: string; csrf: string | undefined; error: Refusal<unknown> | undefined }) {
+function PasswordForms({ base, error }: { base: string; error: Refusal<unknown> | undefined }) {
   return (
     <section class="card form-stack" aria-labelledby="password-title">
       <h2 id="password-title" class="section-title">Reset password</h2>
       <p class="muted">Either way, their console sessions signed in with the old password end.</p>
       <form method="post" action={`${base}/password`} class="form-stack" aria-label="Set a password">
-        <Csrf token={csrf} />
+        <Csrf />
         <FormAlert error={error} form="password" />
         <div class="field">
           <label for="user-password">New password</label>
@@ -71,7 +69,7 @@ function PasswordForms({ base, csrf, error }: { base: string; csrf: string | und
         <div class="form-actions"><button type="submit" class="button">Set password</button></div>
       </form>
       <form method="post" action={base} class="form-stack link-form" aria-label="Make a one-time link">
-        <Csrf token={csrf} />
+        <Csrf />
         <FormAlert error={error} form="link" />
         <p>Or make a one-time link for them to choose a password themselves. It works once, for 24 hours; a new link replaces the last.</p>
         <div class="form-actions"><button type="submit" class="button">Make a one-time link</button></div>
@@ -80,7 +78,7 @@ function PasswordForms({ base, csrf, error }: { base: string; csrf: string | und
   );
 }
 
-function DeleteUser({ base, name, csrf, error }: { base: string; name: string; csrf: string | undefined; error: Refusal<unknown> | undefined }) {
+function DeleteUser({ base, name, error }: { base: string; name: string; error: Refusal<unknown> | undefined }) {
   return (
     <section class="card form-stack danger-zone" aria-labelledby="delete-title">
       <h2 id="delete-title" class="section-title">Delete user</h2>
@@ -88,7 +86,7 @@ function DeleteUser({ base, name, csrf, error }: { base: string; name: string; c
       <details class="confirm">
         <summary class="button button-danger-outline">Delete user…</summary>
         <form method="post" action={`${base}/delete`} class="confirm-panel confirm-left" aria-label={`Delete ${name}`}>
-          <Csrf token={csrf} />
+          <Csrf />
           <p>Delete <strong>{name}</strong>? Their project memberships and personal access tokens are deleted with them, and their sessions end. This cannot be undone.</p>
           <button type="submit" class="button button-danger">Delete {name}</button>
         </form>
@@ -98,20 +96,20 @@ function DeleteUser({ base, name, csrf, error }: { base: string; name: string; c
 }
 
 /** The page. */
-export function UserPage({ frame, row, roles, notice, refused, secret }: UserPageProps) {
+export function UserPage({ row, roles, notice, refused, secret }: UserPageProps) {
   const base = `/admin/users/${row.user.id}`;
   const name = userLabel(row.user);
   return (
-    <AdminFrame frame={frame} title={name} current="users" lead={`User ${row.user.id}`}
+    <AdminFrame title={name} current="users" lead={`User ${row.user.id}`}
       actions={<a class="button button-secondary" href="/admin/users">All users</a>}>
-      <DoneNotice text={notice} />
+      <Notice notice={notice} />
       {secret}
       <div class="card"><Facts row={row} roles={roles} /></div>
       <div class="admin-columns">
-        <RoleForm base={base} row={row} roles={roles} csrf={frame.csrf} error={refused} />
-        <PasswordForms base={base} csrf={frame.csrf} error={refused} />
+        <RoleForm base={base} row={row} roles={roles} error={refused} />
+        <PasswordForms base={base} error={refused} />
       </div>
-      <DeleteUser base={base} name={name} csrf={frame.csrf} error={refused} />
+      <DeleteUser base={base} name={name} error={refused} />
     </AdminFrame>
   );
 }
