@@ -9,7 +9,7 @@ import { FlagTable } from '../queries/flag-table.query.js';
 import type { SignInBudgets } from '../use-cases/sessions.use-cases.js';
 import { ConsoleAssets } from './assets.js';
 import type { ReadForm } from './forms/form.js';
-import type { Frame } from './render.js';
+import type { Permission } from '../auth/permissions.js';
 import { TableEventStreams } from './live/table-events.js';
 
 /** The app's parts, and the console's own. */
@@ -67,4 +67,24 @@ export function consoleDeps(deps: AppDeps): ConsoleDeps {
     liveTables: new TableEventStreams(registry.feed, LIVE_TABLES),
     flagTable: new FlagTable(registry, deps.search.indexes),
   });
+}
+
+/** Who is signed in, as the header shows them. */
+export interface Viewer {
+  name: string;
+  /** What they are: a root role's name, or the kind of token they signed in with. */
+  role: string;
+  /** A person (not an API token): they have an account page. */
+  person: boolean;
+}
+
+/** What every page's frame reads from its request. */
+export interface Frame {
+  assets: ConsoleAssets;
+  /** Absent on pages shown before sign-in (and error pages without a session). */
+  viewer?: Viewer | undefined;
+  /** The session's CSRF token, for every form and htmx request. */
+  csrf?: string | undefined;
+  /** The service-wide permissions the viewer has (outside any project): which places and actions they see. */
+  permits: ReadonlySet<Permission>;
 }

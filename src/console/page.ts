@@ -23,7 +23,7 @@ import type { IfMatch } from '../domain/commands.js';
 import type { DomainError } from '../domain/errors.js';
 import type { Result } from '../domain/result.js';
 import { apiError, ApiError, type ErrorKind } from '../http/errors.js';
-import { parseIfMatch } from '../http/if-match.js';
+import { parseIfMatch } from '../http/answers/if-match.js';
 import type { QuerySchema, RouteSpec } from '../http/route.js';
 import type { ConsoleDeps, ConsoleEnv } from './console-deps.js';
 import { refusalOf, type FormDraft, type FormValue, type PageForm, type Refusal } from './forms/form.js';

@@ -10,28 +10,9 @@ import { jsx } from 'hono/jsx';
 import { isAllowed, type Permission, type Principal } from '../auth/permissions.js';
 import { sessionCsrfToken } from '../auth/session-keys.js';
 import { roleById } from '../queries/access.query.js';
-import type { ConsoleAssets } from './assets.js';
-import type { ConsoleEnv } from './console-deps.js';
+import type { ConsoleEnv, Frame, Viewer } from './console-deps.js';
 
-/** Who is signed in, as the header shows them. */
-export interface Viewer {
-  name: string;
-  /** What they are: a root role's name, or the kind of token they signed in with. */
-  role: string;
-  /** A person (not an API token): they have an account page. */
-  person: boolean;
-}
-
-/** What every page's frame reads from its request. */
-export interface Frame {
-  assets: ConsoleAssets;
-  /** Absent on pages shown before sign-in (and error pages without a session). */
-  viewer?: Viewer | undefined;
-  /** The session's CSRF token, for every form and htmx request. */
-  csrf?: string | undefined;
-  /** The service-wide permissions the viewer has (outside any project): which places and actions they see. */
-  permits: ReadonlySet<Permission>;
-}
+export type { Frame, Viewer } from './console-deps.js';
 
 /** How the header names a principal. */
 export function viewerOf(principal: Principal): Viewer {

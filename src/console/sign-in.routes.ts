@@ -10,7 +10,7 @@ import { attemptSignIn, openSession } from './pipeline/session.js';
 import type { Context } from 'hono';
 import { defineRoute, type RouteSpec } from '../http/route.js';
 import type { ConsoleDeps, ConsoleEnv } from './console-deps.js';
-import { UserView } from '../http/views.js';
+import { UserView } from '../http/answers/views.js';
 import { userView } from '../http/routes/users.routes.js';
 
 export const authRoutes: RouteSpec[] = [

@@ -17,11 +17,11 @@ import type { HealthQuery } from '../queries/health.query.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { Result } from '../domain/result.js';
 import type { AddressBudget } from './address-budget.js';
-import type { ClientStreams } from './client-streams.js';
-import type { DumpStreams } from './dump-streams.js';
+import type { ClientStreams } from './streams/client-streams.js';
+import type { DumpStreams } from './streams/dump-streams.js';
 import type { ErrorKind } from './errors.js';
-import type { GzipCache } from './gzip.js';
-import type { SummaryCache } from './summary-cache.js';
+import type { GzipCache } from './answers/gzip.js';
+import type { SummaryCache } from './answers/summary-cache.js';
 import type { FeatureSearch } from '../queries/search.query.js';
 
 /** What every route handler may use; built once per app, no globals. */

@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect } from 'vitest';
 import { dumpRegistry, stableStringify } from '../../src/actors/state-dump.js';
-import { DUMP_STREAMS_AT_ONCE } from '../../src/http/dump-streams.js';
+import { DUMP_STREAMS_AT_ONCE } from '../../src/http/streams/dump-streams.js';
 import { expectError } from '../helpers/expect.js';
 import { test } from '../helpers/fixtures.js';
 import type { Harness } from '../helpers/harness.js';

@@ -10,6 +10,7 @@
  * client that stops reading (its queue full) is disconnected rather than buffered for.
  */
 import type { CommittedFeed } from '../../actors/committed-feed.js';
+import { SSE_KEEP_ALIVE, sseBytes, sseComment, sseText } from '../../http/streams/sse.js';
 
 /** How long names are gathered before they are sent (one write per burst of commits). */
 export const FLUSH_MS = 100;
@@ -49,7 +50,6 @@ export class TableEventStreams {
   stream(projectId: string): ReadableStream<Uint8Array> | 'full' {
     if (this.#open >= this.max) return 'full';
     this.#open += 1;
-    const encoder = new TextEncoder();
     const pending = new Set<string>();
     let timer: NodeJS.Timeout | undefined;
     let keepAlive: NodeJS.Timeout | undefined;
@@ -66,12 +66,12 @@ export class TableEventStreams {
             controller.error(new Error('the client stopped reading its live updates'));
             return;
           }
-          controller.enqueue(encoder.encode(text));
+          controller.enqueue(sseBytes(text));
         };
         const flush = () => {
           timer = undefined;
           let text = '';
-          for (const name of pending) text += `event: changed:${name}\ndata: ${name}\n\n`;
+          for (const name of pending) text += sseText({ event: `changed:${name}`, data: name });
           pending.clear();
           if (text) send(text);
         };
@@ -86,7 +86,7 @@ export class TableEventStreams {
           release();
           try { controller.close(); } catch { /* already closed */ }
         });
-        keepAlive = setInterval(() => send(': keep-alive\n\n'), KEEP_ALIVE_MS);
+        keepAlive = setInterval(() => send(SSE_KEEP_ALIVE), KEEP_ALIVE_MS);
         stop = () => {
           unsubscribe();
           unClose();
@@ -94,7 +94,7 @@ export class TableEventStreams {
           clearInterval(keepAlive);
           this.#open -= 1;
         };
-        controller.enqueue(encoder.encode('retry: 3000\n: connected\n\n'));
+        controller.enqueue(sseBytes(sseText({ retry: 3000 }) + sseComment('connected')));
       },
       cancel: () => release(),
     }, { highWaterMark: QUEUED_CHUNKS });

@@ -15,7 +15,7 @@ import { ProjectParamsSchema } from '../../schemas/params.schema.js';
 import { importFeatures, validateImport } from '../../use-cases/import.use-cases.js';
 import { apiError } from '../../http/errors.js';
 import type { ConsoleDeps, ConsoleEnv } from '../console-deps.js';
-import { orderedEnvironments } from '../../http/views.js';
+import { orderedEnvironments } from '../../http/answers/views.js';
 import type { Refusal } from '../forms/form.js';
 import { ImportCheckForm, ImportForm, type ImportDraft } from '../forms/transfer.form.js';
 import { definePage } from '../page.js';

@@ -8,7 +8,7 @@ import type { TLSSocket } from 'node:tls';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { SESSION_ID } from '../../auth/session-keys.js';
-import type { NodeBindings } from '../../http/answer.js';
+import type { NodeBindings } from '../../http/answers/answer.js';
 import type { ConsoleDeps } from '../console-deps.js';
 
 export const SESSION_COOKIE = 'flagpole-session';

@@ -4,7 +4,7 @@
  * sites, and no caching (pages carry a CSRF token and what the signed-in person may see).
  */
 import type { Context } from 'hono';
-import { setResponseHeader } from '../../http/answer.js';
+import { setResponseHeader } from '../../http/answers/answer.js';
 import type { ConsoleDeps, ConsoleEnv, ConsoleStep } from '../console-deps.js';
 
 /** The console's Content-Security-Policy. */

@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import type { Principal } from '../../auth/permissions.js';
 import { passwordStamp, sessionKey } from '../../auth/session-keys.js';
 import type { Result } from '../../domain/result.js';
-import { setResponseHeader } from '../../http/answer.js';
+import { setResponseHeader } from '../../http/answers/answer.js';
 import { apiError } from '../../http/errors.js';
 import { principalOf } from '../../http/middleware/principal-of.js';
 import { peerAddress } from '../../http/routes/frontend.routes.js';

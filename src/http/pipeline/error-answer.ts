@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { StorageError } from '../../actors/storage-error.js';
-import { setResponseHeader } from '../answer.js';
+import { setResponseHeader } from '../answers/answer.js';
 import { ApiError, errorResponse, internalErrorResponse, STATUS } from '../errors.js';
 import { ofrepErrorAnswer } from '../middleware/ofrep-errors.js';
 import type { ErrorHook } from './error-hook.js';

@@ -7,8 +7,8 @@ import { parseRevision } from '../../queries/client-delta.query.js';
 import { ClientFeaturesQuerySchema } from '../../schemas/client.schema.js';
 import { ClientDeltaView } from '../../schemas/client-responses.schema.js';
 import { clientScopeOf } from '../client-spec.js';
-import { sendJson } from '../gzip.js';
-import { answerWith, setResponseHeader } from '../answer.js';
+import { sendJson } from '../answers/gzip.js';
+import { answerWith, setResponseHeader } from '../answers/answer.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 
 export const clientDeltaRoutes: RouteSpec[] = [

@@ -6,7 +6,7 @@
  */
 import { parseRevision } from '../../queries/client-delta.query.js';
 import { clientScopeOf } from '../client-spec.js';
-import type { Closable } from '../client-stream-sinks.js';
+import type { Closable } from '../streams/client-stream-sinks.js';
 import { apiError } from '../errors.js';
 import { clientStreamOnNode } from '../fast-paths/client-stream.fast-path.js';
 import { defineRoute, type RouteSpec } from '../route.js';

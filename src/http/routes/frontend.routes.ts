@@ -12,10 +12,10 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Principal } from '../../auth/permissions.js';
 import { FrontendBodySchema, PlaygroundBodySchema, queryAsContext, readContext, type RequestContext } from '../../schemas/frontend.schema.js';
 import { apiError } from '../errors.js';
-import { answerWith, setResponseHeader } from '../answer.js';
-import { frontendAnswer, frontendHeaders } from '../frontend-answer.js';
+import { answerWith, setResponseHeader } from '../answers/answer.js';
+import { frontendAnswer, frontendHeaders } from '../answers/frontend-answer.js';
 import { frontendOnNode } from '../fast-paths/frontend.fast-path.js';
-import { ifNoneMatches } from '../if-none-match.js';
+import { ifNoneMatches } from '../answers/if-none-match.js';
 import { defineRoute, type AppDeps, type AppEnv, type RouteSpec } from '../route.js';
 
 /** The request's peer address, when the server knows it (not under `app.request` in tests). */

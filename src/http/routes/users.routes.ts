@@ -6,7 +6,7 @@ import { UserParamsSchema } from '../../schemas/params.schema.js';
 import { changeOwnPassword, setPassword } from '../../use-cases/passwords.use-cases.js';
 import { createUser, deleteUser, updateUser } from '../../use-cases/users.use-cases.js';
 import { defineRoute, inputOf, type RouteSpec } from '../route.js';
-import { UserListView, UserView } from '../views.js';
+import { UserListView, UserView } from '../answers/views.js';
 
 /** A user as the API shows it (the stored record; it holds nothing secret: password hashes are kept apart). */
 export const userView = (user: User) => ({

@@ -6,7 +6,7 @@
  */
 import type { FlagRow, FlagRowEnvironment } from '../../../queries/flag-table.query.js';
 import type { SwitchOffer as Offer } from '../../../queries/switch-offer.query.js';
-import { etagOf } from '../../../http/if-match.js';
+import { etagOf } from '../../../http/answers/if-match.js';
 import { Csrf } from '../form-parts.js';
 import { flagUrl, rowUrl, toggleUrl } from './flag-urls.js';
 import { SwitchOffer } from './switch-offer.js';

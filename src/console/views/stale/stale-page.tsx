@@ -6,7 +6,6 @@
  */
 import type { ListPage } from '../../../queries/paging.js';
 import { UNUSED_DAYS, type StaleCounts, type StaleProject, type StaleRow } from '../../../queries/stale-flags.query.js';
-import { LIFETIME_DAYS } from '../../../domain/project-health.js';
 import type { StaleKind } from '../../../schemas/insight-pages.schema.js';
 import { Layout } from '../../layout.js';
 import { Csrf, When } from '../form-parts.js';
@@ -34,8 +33,8 @@ function Reasons({ row }: { row: StaleRow }) {
   return (
     <ul class="reasons">
       {row.kinds.includes('stale') ? <li><span class="badge badge-danger">Marked stale</span></li> : null}
-      {row.overdueSince !== null ? (
-        <li><span class="badge badge-warn">Past lifetime</span> <span class="small muted">{`${row.flag.type}: ${LIFETIME_DAYS[row.flag.type]} days, ended `}<When at={new Date(row.overdueSince).toISOString()} /></span></li>
+      {row.overdue !== null ? (
+        <li><span class="badge badge-warn">Past lifetime</span> <span class="small muted">{`${row.flag.type}: ${row.overdue.lifetimeDays} days, ended `}<When at={new Date(row.overdue.since).toISOString()} /></span></li>
       ) : null}
       {row.kinds.includes('unused') ? <li><span class="badge">{row.lastSeenAt === null ? 'Never asked for' : `Unused ${UNUSED_DAYS} days`}</span></li> : null}
     </ul>

@@ -1,7 +1,6 @@
-import type { Principal } from '../auth/permissions.js';
-import { randomSessionId, type EvaluationScope } from '../queries/evaluation.query.js';
-import type { RequestContext } from '../schemas/frontend.schema.js';
-import type { AppDeps } from './route.js';
+import type { Principal } from '../../auth/permissions.js';
+import { randomSessionId, type EvaluationQuery, type EvaluationScope } from '../../queries/evaluation.query.js';
+import type { RequestContext } from '../../schemas/frontend.schema.js';
 
 /**
  * `/api/frontend`'s answer, shared by its routes (`routes/frontend.routes.ts`) and the GET's fast path
@@ -25,7 +24,7 @@ export function withDefaults(context: RequestContext, peer: string | undefined):
 }
 
 /** The toggles enabled for `context` as the body's bytes, and its weak `ETag`. */
-export function frontendAnswer(deps: AppDeps, principal: Principal, context: RequestContext, peer: string | undefined): { body: Buffer; etag: string } {
+export function frontendAnswer(deps: { evaluation: Pick<EvaluationQuery, 'frontendAnswer'> }, principal: Principal, context: RequestContext, peer: string | undefined): { body: Buffer; etag: string } {
   return deps.evaluation.frontendAnswer(frontendScope(principal, context), withDefaults(context, peer));
 }
 

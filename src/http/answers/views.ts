@@ -3,21 +3,21 @@
  * `src/schemas/*-responses.schema.ts` (which the OpenAPI document is generated from). Fields are added with
  * Object.assign, never a spread that adds keys: docs/performance.md "No spread that adds keys".
  */
-import type { ClientApplication, ClientInstance } from '../domain/client-applications.js';
-import type { Segment } from '../domain/segment.js';
-import type { Environment } from '../domain/service-state.js';
-import { currentStage } from '../domain/flag-stages.js';
-import type { Flag, Strategy, Variant } from '../domain/types.js';
-import type { FlagSeen } from '../domain/usage-records.js';
-import type { ArchivedFlagView, FlagDetailView, FlagRecordView } from '../schemas/flag-responses.schema.js';
-import type { SegmentView } from '../schemas/service-responses.schema.js';
-import type { ApplicationDetailView, ApplicationView } from '../schemas/usage-responses.schema.js';
+import type { ClientApplication, ClientInstance } from '../../domain/client-applications.js';
+import type { Segment } from '../../domain/segment.js';
+import type { Environment } from '../../domain/service-state.js';
+import type { StageEntry } from '../../domain/flag-stages.js';
+import type { Flag, Strategy, Variant } from '../../domain/types.js';
+import type { FlagSeen } from '../../domain/usage-records.js';
+import type { ArchivedFlagView, FlagDetailView, FlagRecordView } from '../../schemas/flag-responses.schema.js';
+import type { SegmentView } from '../../schemas/service-responses.schema.js';
+import type { ApplicationDetailView, ApplicationView } from '../../schemas/usage-responses.schema.js';
 
-export * from '../schemas/client-responses.schema.js';
-export * from '../schemas/flag-responses.schema.js';
-export * from '../schemas/project-responses.schema.js';
-export * from '../schemas/service-responses.schema.js';
-export * from '../schemas/usage-responses.schema.js';
+export * from '../../schemas/client-responses.schema.js';
+export * from '../../schemas/flag-responses.schema.js';
+export * from '../../schemas/project-responses.schema.js';
+export * from '../../schemas/service-responses.schema.js';
+export * from '../../schemas/usage-responses.schema.js';
 
 /** The fields every flag record starts with, in Unleash's order. */
 const recordHead = (flag: Flag, project: string) => ({
@@ -63,7 +63,7 @@ export const strategiesInOrder = (strategies: readonly Strategy[]): Strategy[] =
  * The single-flag GET: the record plus `archived`, every environment with its strategies and `lastSeenAt`,
  * its tags, its parents, `children` (the active flags that depend on it) and its lifecycle stage.
  */
-export const flagDetail = (flag: Flag, project: string, environments: Environment[], seen: FlagSeen, children: string[] = []): FlagDetailView => Object.assign(flagRecord(flag, project, seen), {
+export const flagDetail = (flag: Flag, lifecycle: StageEntry, project: string, environments: Environment[], seen: FlagSeen, children: string[] = []): FlagDetailView => Object.assign(flagRecord(flag, project, seen), {
   archived: flag.archived,
   archivedAt: flag.archivedAt,
   environments: environments.map((env) => {
@@ -80,7 +80,7 @@ export const flagDetail = (flag: Flag, project: string, environments: Environmen
   tags: flag.tags ?? [],
   dependencies: flag.dependencies ?? [],
   children,
-  lifecycle: currentStage(flag),
+  lifecycle,
 });
 
 /** The answer of the variants endpoints (docs/admin-contract.md §4.14: a string version). */

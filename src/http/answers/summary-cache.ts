@@ -1,6 +1,6 @@
-import type { ProjectState } from '../domain/project-state.js';
-import type { Environment } from '../domain/service-state.js';
-import type { Flag } from '../domain/types.js';
+import type { ProjectState } from '../../domain/project-state.js';
+import type { Environment } from '../../domain/service-state.js';
+import type { Flag } from '../../domain/types.js';
 import { orderedEnvironments } from './views.js';
 
 /**

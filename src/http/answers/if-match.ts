@@ -1,4 +1,4 @@
-import type { IfMatch } from '../domain/commands.js';
+import type { IfMatch } from '../../domain/commands.js';
 
 /** Parses an `If-Match` header: `*` or absent means any version; a value that names no version never matches. */
 export function parseIfMatch(header: string | undefined): IfMatch {
