@@ -1,10 +1,10 @@
 /**
  * The flag table's live updates (`GET /projects/:projectId/events`, issue 31 §5): a server-sent event stream
  * fed from the committed-event feed (after each batch is on disk), never from polling. It carries names only:
- * `event: changed:<flag>` for every flag of the project a batch touched; the page's rows listen for their own
- * name (`hx-trigger="sse:changed:<flag>"`) and fetch themselves again through the row route, and a flag's page
- * listens for its flag (`static/flag-page.js`) and fetches itself again, so what a person sees is decided by the
- * same permission check as any page request.
+ * `event: changed:<flag>` for every flag of the project a batch touched. One mechanism listens, htmx's SSE
+ * extension: the table's rows for their own name (`hx-trigger="sse:changed:<flag>"`), each fetching itself again
+ * through the row route, and a flag's page for its flag, fetching the page again (`#flag-page`); so what a
+ * person sees is decided by the same permission check as any page request.
  *
  * Bounded per connection: names are gathered for {@link FLUSH_MS} and at most {@link MAX_PENDING} are held; a
  * client that stops reading (its queue full) is disconnected rather than buffered for.

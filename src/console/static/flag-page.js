@@ -18,9 +18,10 @@ document.addEventListener('DOMContentLoaded', () => {
   if (invalid instanceof HTMLElement) invalid.focus();
 });
 
-// Live updates (issue 31 §5): the project's committed-event stream names each changed flag; when it names this
-// one, the page is fetched again and its <main> replaced, unless the person is working in a form (one changed,
-// an edit panel open, or focus in a field): then a notice asks them to reload, and nothing they typed is lost.
+// Live updates (issue 31 §5): htmx's SSE extension fetches #flag-page again when the project's stream names
+// this flag (hx-trigger="sse:changed:<flag>" in views/flag/flag-page.tsx). Here only the person's work is kept:
+// while they work in a form (one changed, an edit panel open, or focus in a field) the fetch, or the swap of
+// what it brought, is cancelled and a notice asks them to reload, so nothing they typed is lost.
 const touched = new WeakSet();
 document.addEventListener('input', (event) => {
   const form = event.target instanceof Element ? event.target.closest('form') : null;
@@ -28,59 +29,58 @@ document.addEventListener('input', (event) => {
 });
 
 function busy() {
-  const main = document.getElementById('main');
-  if (!main) return true;
-  if ([...main.querySelectorAll('form')].some((form) => touched.has(form))) return true;
-  if ([...main.querySelectorAll('details[open]')].some((details) => details.querySelector('form'))) return true;
+  const page = document.getElementById('flag-page');
+  if (!page) return true;
+  if ([...page.querySelectorAll('form')].some((form) => touched.has(form))) return true;
+  if ([...page.querySelectorAll('details[open]')].some((details) => details.querySelector('form'))) return true;
   const active = document.activeElement;
-  return active instanceof HTMLElement && main.contains(active) && active.matches('input:not([type=checkbox]):not([type=radio]):not([type=submit]):not([type=button]), textarea, select');
+  return active instanceof HTMLElement && page.contains(active) && active.matches('input:not([type=checkbox]):not([type=radio]):not([type=submit]):not([type=button]), textarea, select');
 }
 
-function tellChanged() {
+function say(kind, build) {
   const status = document.getElementById('flag-live');
   if (!status || status.querySelector('.alert')) return;
   const note = document.createElement('p');
-  note.className = 'alert alert-info';
-  note.append('This flag was changed by someone else — ');
-  const link = document.createElement('a');
-  link.href = location.href;
-  link.textContent = 'reload to see it';
-  note.append(link);
+  note.className = kind;
+  build(note);
   status.replaceChildren(note);
 }
 
-async function refresh() {
-  if (busy()) return tellChanged();
-  const answer = await fetch(location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } }).catch(() => null);
-  if (!answer || !answer.ok) return tellChanged();
-  const fresh = new DOMParser().parseFromString(await answer.text(), 'text/html').getElementById('main');
-  const main = document.getElementById('main');
-  if (!fresh || !main) return tellChanged();
-  // The person may have started typing while the page was fetched.
-  if (busy()) return tellChanged();
-  const focused = document.activeElement instanceof HTMLElement && main.contains(document.activeElement) ? document.activeElement.id : '';
-  main.replaceChildren(...fresh.childNodes);
-  if (window.htmx) window.htmx.process(main);
-  if (focused) document.getElementById(focused)?.focus();
-  // Said after the swap, so the new status region exists when its text arrives.
-  setTimeout(() => {
-    const status = document.getElementById('flag-live');
-    if (!status || status.querySelector('p')) return;
-    const note = document.createElement('p');
-    note.className = 'muted small';
-    note.textContent = 'Updated with a change made elsewhere.';
-    status.append(note);
-  }, 100);
+function tellChanged() {
+  say('alert alert-info', (note) => {
+    note.append('This flag was changed by someone else — ');
+    const link = document.createElement('a');
+    link.href = location.href;
+    link.textContent = 'reload to see it';
+    note.append(link);
+  });
 }
 
-document.addEventListener('DOMContentLoaded', () => {
-  const live = document.getElementById('flag-live');
-  if (!live || !live.dataset.events || !live.dataset.flag || !('EventSource' in window)) return;
-  const source = new EventSource(live.dataset.events);
-  let pending;
-  source.addEventListener(`changed:${live.dataset.flag}`, () => {
-    clearTimeout(pending);
-    pending = setTimeout(refresh, 50);
-  });
-  window.addEventListener('pagehide', () => source.close());
+const isLive = (event) => event.detail && event.detail.elt instanceof Element && event.detail.elt.id === 'flag-page';
+
+// Before the fetch: not while the person works; the page's own address (a confirmation in its query kept).
+document.addEventListener('htmx:confirm', (event) => {
+  if (!isLive(event) || !busy()) return;
+  event.preventDefault();
+  tellChanged();
+});
+document.addEventListener('htmx:configRequest', (event) => {
+  if (isLive(event)) event.detail.path = location.pathname + location.search;
+});
+// After it: the person may have started typing meanwhile; a failed fetch is said the same way.
+document.addEventListener('htmx:beforeSwap', (event) => {
+  if (!isLive(event)) return;
+  if (busy() || !event.detail.xhr || event.detail.xhr.status !== 200) {
+    event.detail.shouldSwap = false;
+    tellChanged();
+  }
+});
+document.addEventListener('htmx:sendError', (event) => {
+  if (isLive(event)) tellChanged();
+});
+// Said once the new page has settled, so its status region exists when the text arrives.
+document.addEventListener('htmx:afterSettle', (event) => {
+  if (event.detail && event.detail.elt instanceof Element && event.detail.elt.id === 'flag-page') {
+    say('muted small', (note) => { note.textContent = 'Updated with a change made elsewhere.'; });
+  }
 });
