@@ -120,9 +120,9 @@ export function FlagRowBody({ projectId, row, may, back, now, note }: FlagRowPro
           {row.description ? <span class="flag-desc">{row.description}</span> : null}
         </th>
         <td class="col-type"><span class="type-chip">{row.type}</span></td>
-        <td class="col-date"><time datetime={row.createdAt}>{shortDate(row.createdAt)}</time></td>
-        <td class="col-date">{row.lastSeenAt ? <time datetime={row.lastSeenAt} title={row.lastSeenAt}>{timeAgo(row.lastSeenAt, now)}</time> : <span class="muted">Never</span>}</td>
-        <td>
+        <td class="col-date" data-label="Created"><time datetime={row.createdAt}>{shortDate(row.createdAt)}</time></td>
+        <td class="col-date" data-label="Last seen">{row.lastSeenAt ? <time datetime={row.lastSeenAt} title={row.lastSeenAt}>{timeAgo(row.lastSeenAt, now)}</time> : <span class="muted">Never</span>}</td>
+        <td class="col-status">
           <span class={`mark mark-${row.mark}`}>{MARKS[row.mark]}</span>
           {row.stage !== 'archived' ? <span class={`stage stage-${row.stage}`} title="Lifecycle stage">{STAGES[row.stage]}</span> : null}
         </td>
@@ -134,7 +134,7 @@ export function FlagRowBody({ projectId, row, may, back, now, note }: FlagRowPro
             </ul>
           )}
         </td>
-        {row.environments.map((env) => <td class="col-switch"><Switch projectId={projectId} row={row} env={env} may={may} back={back} /></td>)}
+        {row.environments.map((env) => <td class="col-switch" data-label={env.name}><Switch projectId={projectId} row={row} env={env} may={may} back={back} /></td>)}
       </tr>
       {note ? <Note projectId={projectId} row={row} note={note} back={back} columns={fixedColumns(may) + row.environments.length} /> : null}
     </tbody>

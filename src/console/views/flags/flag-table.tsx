@@ -1,7 +1,8 @@
 /** @jsxImportSource hono/jsx */
 /**
  * The flag table itself: column headers that sort (links, with `aria-sort` on the sorted one), one `<tbody>`
- * per flag ({@link FlagRowBody}), and the pager. It scrolls sideways inside its own container on a phone.
+ * per flag ({@link FlagRowBody}), and the pager. On a phone each flag is a card: its name, its marks, then each
+ * environment's switch named by the environment, with nothing to scroll sideways; the sort links stay above.
  */
 import type { FlagTablePage } from '../../../queries/flag-table.query.js';
 import { flagTableSearch, type FlagTableQuery, type FlagTableSort } from '../../../schemas/flag-table.schema.js';
@@ -66,8 +67,8 @@ export function FlagTableView({ projectId, query, page, may, now, notes }: FlagT
               <SortHeader projectId={projectId} query={query} sort="type" label="Type" />
               <SortHeader projectId={projectId} query={query} sort="createdAt" label="Created" />
               <SortHeader projectId={projectId} query={query} sort="lastSeenAt" label="Last seen" />
-              <th scope="col">Status</th>
-              <th scope="col">Tags</th>
+              <th scope="col" class="col-status">Status</th>
+              <th scope="col" class="col-tags">Tags</th>
               {page.environments.map((env) => <th scope="col" class="col-switch"><span class="env-name">{env.name}</span>{env.type !== env.name ? <span class="env-type">{env.type}</span> : null}</th>)}
             </tr>
           </thead>
