@@ -32,6 +32,8 @@ export interface PageForm<D = unknown, T = unknown> {
   readonly taken?: string | undefined;
   /** A form of one field: the field every error naming no field is about. */
   readonly single?: string | undefined;
+  /** Fields whose own messages are whole sentences, shown without the `"field": ` the API puts before them. */
+  readonly sentences?: readonly string[] | undefined;
 }
 
 /** The value a form's handler gets (`T`), and its draft (`D`). */
@@ -50,6 +52,7 @@ export function defineForm<D, T>(spec: {
   field?: (path: string) => string | undefined;
   taken?: string;
   single?: string;
+  sentences?: readonly string[];
 }): PageForm<D, T> {
   const entries = 'entries' in spec.fields ? Object.keys(spec.fields.entries as object) : [];
   const top = (path: string) => {
@@ -87,14 +90,14 @@ export interface Refusal<D = Record<string, unknown>> {
 }
 
 /** The refusal of `form` by `error`, with `draft` to show again. */
-export function refusalOf<D>(form: Pick<PageForm, 'name' | 'field' | 'taken' | 'single'>, error: DomainError, draft: D): Refusal<D> {
+export function refusalOf<D>(form: Pick<PageForm, 'name' | 'field' | 'taken' | 'single' | 'sentences'>, error: DomainError, draft: D): Refusal<D> {
   // Keyed by field names a form may take from the request (a context property's): no prototype to reach.
   const fields: Record<string, string> = Object.create(null) as Record<string, string>;
   const unplaced: string[] = [];
   const place = (path: string | undefined, message: string) => {
     const field = path === undefined ? undefined : form.field(path);
     if (field === undefined) unplaced.push(message);
-    else fields[field] ??= message;
+    else fields[field] ??= path === field && form.sentences?.includes(field) && message.startsWith(`"${field}": `) ? message.slice(field.length + 4) : message;
   };
   if (error.details && error.details.some((d) => d.path !== undefined)) for (const detail of error.details) place(detail.path, detail.message);
   else if (error.path !== undefined) place(error.path, error.message);

@@ -19,18 +19,18 @@ export type ImportDraft = { environment: string; data: string };
 /** The export's text as a JSON object, or an issue that says what it is instead. */
 const ExportJson = v.pipe(v.string(), v.rawTransform(({ dataset, addIssue, NEVER }) => {
   if (dataset.value.trim() === '') {
-    addIssue({ message: 'choose an export file or paste its JSON' });
+    addIssue({ message: 'Choose an export file or paste its JSON.' });
     return NEVER;
   }
   let value: unknown;
   try {
     value = JSON.parse(dataset.value);
   } catch (error) {
-    addIssue({ message: `this is not JSON: ${(error as Error).message}` });
+    addIssue({ message: `This is not JSON: ${(error as Error).message}` });
     return NEVER;
   }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-  addIssue({ message: 'an export is a JSON object with "features", "featureStrategies" and the other parts of Unleash\'s export' });
+  addIssue({ message: 'An export is a JSON object with "features", "featureStrategies" and the other parts of Unleash\'s export.' });
   return NEVER;
 }));
 
@@ -39,7 +39,7 @@ const field = (path: string) => (path.split('.')[0] === 'environment' ? 'environ
 
 /** A dry run: the export as a JSON object, checked by the dry run's use case. */
 export const ImportCheckForm = defineForm({
-  name: 'import', fields: ImportFields, schema: v.object({ environment: v.string(), data: ExportJson }), field,
+  name: 'import', fields: ImportFields, schema: v.object({ environment: v.string(), data: ExportJson }), field, sentences: ['data'],
 });
 
 /** An import: the export as the API's import body into this project (`data` the export's JSON). */
@@ -48,5 +48,5 @@ export const ImportForm = defineForm({
   fields: ImportFields,
   body: (draft, params) => ({ project: params['projectId'], environment: draft.environment, data: draft.data }),
   schema: v.pipe(v.object({ project: v.unknown(), environment: v.unknown(), data: ExportJson }), ImportSchema),
-  field,
+  field, sentences: ['data'],
 });
