@@ -1,10 +1,10 @@
 /**
- * The applications pages in chromium: SDKs registered and reporting through the client API with a client
- * token are listed (searched and paged by the server), an application's page shows its instances and the
- * flags it reads, and the flag page names the applications that read the flag; read back through the API.
+ * The applications pages in chromium, for what only a browser shows: the list, an application's page and the flag
+ * page's applications, searched by the form, with axe and at phone width (rows as cards). The flows are the page
+ * harness's (`../pages/applications.test.ts`).
  */
 import { describe, expect } from 'vitest';
-import { clientToken, createFlag, nodeMetricsBody, nodeRegisterBody, postMetrics } from '../http/usage/usage-fixtures.js';
+import { clientToken, createFlag, nodeMetricsBody, nodeRegisterBody, postMetrics } from '../../http/usage/usage-fixtures.js';
 import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
@@ -78,24 +78,4 @@ describe('applications', () => {
     await context.close();
   });
 
-  test('the list is paged by the server; an unknown application is a "Page not found" page; a Viewer reads the list', async ({ server }) => {
-    await createUserWithPassword(server, 'vic', 'vic-secret-42', 3);
-    const token = await clientToken(server.h);
-    for (let i = 0; i < 60; i += 1) await sdk(server, token, `app-${String(i).padStart(2, '0')}`, 'one', []);
-    await server.h.registry.usage.flush();
-    expect((await server.h.json('GET', '/api/admin/metrics/applications')).body.total).toBe(60);
-    const page = await browser().newPage();
-    await signIn(page, server, 'vic', 'vic-secret-42');
-    await page.goto(`${server.base}/applications`);
-    expect(await page.getByText('1–50 of 60 applications').count()).toBe(1);
-    expect(await page.locator('tbody tr').count()).toBe(50);
-    await page.getByRole('link', { name: 'Next' }).click();
-    await page.waitForURL(`${server.base}/applications?page=2`);
-    expect(await page.getByText('51–60 of 60 applications').count()).toBe(1);
-    expect(await page.locator('tbody th a').first().textContent()).toBe('app-50');
-    const missing = await page.goto(`${server.base}/applications/nothing-here`);
-    expect(missing?.status()).toBe(404);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
-    await page.close();
-  });
 });

@@ -21,8 +21,8 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { ServerType } from '@hono/node-server';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test as base } from 'vitest';
-import { serveApp } from '../../src/http/server.js';
-import { harness, type Harness } from '../helpers/harness.js';
+import { serveApp } from '../../../src/http/server.js';
+import { harness, type Harness } from '../../helpers/harness.js';
 
 /** Where chromium is (Debian's package; `.ci/run` installs it when missing). */
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -121,7 +121,7 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-const SHOTS = resolve(import.meta.dirname, '../../test-artifacts/screenshots');
+const SHOTS = resolve(import.meta.dirname, '../../../test-artifacts/screenshots');
 
 /** Saves a full-page screenshot as `test-artifacts/screenshots/<name>.png` (not committed). */
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -1,11 +1,12 @@
 /**
- * A project's flag table in chromium: switching a flag (read back through the admin API), a refusal, the
- * default-strategy offer, search, filters, sort and pages in the URL, the bulk bar, what a Viewer sees, the
- * switches' accessible names, accessibility and the phone width.
+ * A project's flag table in chromium, for what only a browser shows: htmx swapping a row after a switch (and
+ * putting a refused one back), the offer and its focus, live updates from another browser keeping focus and what
+ * is typed, the sign-in redirect of an htmx request, axe and the phone width. The forms, filters and bulk bar are
+ * the page harness's (`../pages/flag-table.test.ts`).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { consoleTest, createUserWithPassword, DESKTOP, feedListeners, PHONE, screenshot, scrollsSideways, seriousViolations, sessionCookie, signIn, useBrowser, waitForLiveStreams, type ConsoleServer } from './browser.js';
+import { consoleTest, createUserWithPassword, DESKTOP, feedListeners, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, waitForLiveStreams, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
@@ -38,9 +39,6 @@ async function signedIn(server: ConsoleServer, rootRole = 1, viewport: { width: 
   await signIn(page, server, name, `${name}-secret-42`);
   return page;
 }
-
-/** The rows' flag names, in order. */
-const names = (page: Page) => page.locator('tbody.flag-row').evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { flag: string } }).dataset.flag));
 
 describe('the flag table', () => {
   test('an Admin switches a flag on and off; the API reads it back; names, axe, desktop and phone', async ({ server }) => {
@@ -135,126 +133,6 @@ describe('the flag table', () => {
     await page.context().close();
   });
 
-  test('search, filters, sort and pages are the URL, and the rows follow it', async ({ server }) => {
-    for (let k = 0; k < 12; k += 1) {
-      await flag(server, `flag-${String(k).padStart(2, '0')}`, { type: k % 3 === 0 ? 'experiment' : 'release', description: k % 2 === 0 ? 'checkout step' : 'search box', strategyIn: k < 4 ? ['development'] : [] });
-    }
-    await server.h.json('POST', `/api/admin/projects/default/bulk_features/environments/development/on`, { features: ['flag-00', 'flag-02'] });
-    const page = await signedIn(server);
-    // Flags made in the same millisecond tie on "Created": the pages are checked in name order.
-    await page.goto(`${server.base}/projects/default?limit=5&sort=name`);
-    expect(await page.getByRole('columnheader', { name: 'Name' }).getAttribute('aria-sort')).toBe('ascending');
-    expect(await names(page)).toEqual(['flag-00', 'flag-01', 'flag-02', 'flag-03', 'flag-04']);
-    await page.getByRole('link', { name: 'Next' }).click();
-    await page.waitForURL(/offset=5/);
-    expect(await names(page)).toEqual(['flag-05', 'flag-06', 'flag-07', 'flag-08', 'flag-09']);
-    expect(await page.getByRole('status').filter({ hasText: 'of 12 flags' }).textContent()).toBe('6–10 of 12 flags');
-
-    // A column header sorts the other way and goes back to the first page.
-    await page.getByRole('link', { name: 'Name' }).click();
-    await page.waitForURL((url) => url.searchParams.get('order') === 'desc');
-    expect(new URL(page.url()).searchParams.get('offset')).toBeNull();
-    expect(await page.getByRole('columnheader', { name: 'Name' }).getAttribute('aria-sort')).toBe('descending');
-    expect(await names(page)).toEqual(['flag-11', 'flag-10', 'flag-09', 'flag-08', 'flag-07']);
-    await page.getByRole('link', { name: 'Created' }).click();
-    await page.waitForURL((url) => url.searchParams.get('sort') === null);
-    expect(await page.getByRole('columnheader', { name: 'Created' }).getAttribute('aria-sort')).toBe('descending');
-    expect(await page.getByRole('columnheader', { name: 'Name' }).getAttribute('aria-sort')).toBeNull();
-    await page.goto(`${server.base}/projects/default?sort=name&order=desc`);
-
-    await page.getByRole('search').getByLabel('Search').fill('Checkout');
-    await page.getByRole('search').getByLabel('Type').selectOption('experiment');
-    await page.getByRole('button', { name: 'Search' }).click();
-    await page.waitForURL((url) => url.searchParams.get('q') === 'Checkout');
-    const url = new URL(page.url());
-    expect(url.searchParams.get('type')).toBe('experiment');
-    expect(url.searchParams.get('sort')).toBe('name');
-    // 0, 6 (even: checkout; multiples of 3: experiment), name descending.
-    expect(await names(page)).toEqual(['flag-06', 'flag-00']);
-
-    // A shared link shows the same view; the enabled filter narrows to what is on.
-    await page.goto(`${server.base}/projects/default?q=checkout&enabled=development:on&sort=name`);
-    expect(await names(page)).toEqual(['flag-00', 'flag-02']);
-    expect(await page.getByLabel('Enabled').inputValue()).toBe('development:on');
-    await page.getByRole('link', { name: 'Clear' }).first().click();
-    await page.waitForURL((u) => u.searchParams.get('q') === null);
-    expect((await names(page)).length).toBe(12);
-
-    await page.goto(`${server.base}/projects/default?q=nothing-like-this`);
-    expect(await page.getByRole('heading', { name: 'No flags match' }).count()).toBe(1);
-    const bad = await page.goto(`${server.base}/projects/default?sort=colour`);
-    expect(bad?.status()).toBe(400);
-    expect(await page.getByRole('alert').textContent()).toContain('sort');
-    await page.context().close();
-  });
-
-  test('the bulk bar switches, marks stale and archives the selected flags', async ({ server }) => {
-    for (const name of ['alpha', 'beta', 'gamma']) await flag(server, name, { strategyIn: ['production'] });
-    const page = await signedIn(server, 2);
-    await page.goto(`${server.base}/projects/default`);
-    await page.getByRole('checkbox', { name: 'Select alpha' }).check();
-    await page.getByRole('checkbox', { name: 'Select gamma' }).check();
-    await page.getByLabel('Environment').selectOption('production');
-    await page.getByRole('button', { name: 'Switch on' }).click();
-    await page.waitForURL(/done=on/);
-    expect(await page.getByRole('status').filter({ hasText: 'Switched' }).textContent()).toBe('Switched 2 flags on in production.');
-    expect([await enabledIn(server, 'alpha', 'production'), await enabledIn(server, 'beta', 'production'), await enabledIn(server, 'gamma', 'production')]).toEqual([true, false, true]);
-    expect(await page.getByRole('switch', { name: 'alpha in production' }).isChecked()).toBe(true);
-
-    await page.getByRole('checkbox', { name: 'Select beta' }).check();
-    await page.getByRole('button', { name: 'Mark stale' }).click();
-    await page.waitForURL(/done=stale/);
-    expect((await server.h.json('GET', `${FLAGS}/beta`)).body.stale).toBe(true);
-    expect(await page.locator('tbody[data-flag="beta"] .mark').textContent()).toBe('Stale');
-
-    await page.getByRole('checkbox', { name: 'Select gamma' }).check();
-    await page.getByRole('button', { name: 'Archive' }).click();
-    await page.waitForURL(/done=archive/);
-    expect((await server.h.json('GET', `${FLAGS}/gamma`)).body.archived).toBe(true);
-    expect(await names(page)).toEqual(['beta', 'alpha']);
-    await page.context().close();
-  });
-
-  test('a Viewer sees the table with no working switch, no bulk bar and no new-flag form; a post is refused', async ({ server }) => {
-    await flag(server, 'my-flag', { strategyIn: ['development'] });
-    const page = await signedIn(server, 3);
-    await page.goto(`${server.base}/projects/default`);
-    const toggle = page.getByRole('switch', { name: 'my-flag in development' });
-    expect(await toggle.isDisabled()).toBe(true);
-    expect(await page.locator('input[role="switch"]:not([disabled])').count()).toBe(0);
-    expect(await page.getByRole('checkbox', { name: 'Select my-flag' }).count()).toBe(0);
-    expect(await page.getByRole('button', { name: 'Switch on' }).count()).toBe(0);
-    expect(await page.getByText('New flag', { exact: true }).count()).toBe(0);
-    expect(await seriousViolations(page)).toEqual([]);
-    const csrf = JSON.parse((await page.locator('body').getAttribute('hx-headers'))!)['X-CSRF-Token'] as string;
-    const refused = await fetch(`${server.base}/projects/default/rows/my-flag/environments/development/toggle`, {
-      method: 'POST', redirect: 'manual',
-      headers: { cookie: `flagpole-session=${await sessionCookie(page.context())}`, origin: server.base, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ _csrf: csrf, enabled: 'on' }),
-    });
-    expect(refused.status).toBe(403);
-    expect(await enabledIn(server, 'my-flag', 'development')).toBe(false);
-    await page.context().close();
-  });
-
-  test('an empty project says how to start, and the new-flag form creates a flag', async ({ server }) => {
-    const page = await signedIn(server);
-    await page.goto(`${server.base}/projects/default`);
-    expect(await page.getByRole('heading', { name: 'No flags yet' }).count()).toBe(1);
-    expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, 'flag-table-empty-desktop');
-    await page.getByText('New flag', { exact: true }).click();
-    await page.getByRole('form', { name: 'New flag' }).getByLabel('Name').fill('bad name');
-    await page.getByRole('button', { name: 'Create flag' }).click();
-    await expect.poll(() => page.locator('#flag-name-error').textContent()).toContain('name');
-    await page.getByRole('form', { name: 'New flag' }).getByLabel('Name').fill('fresh-flag');
-    await page.getByRole('form', { name: 'New flag' }).getByLabel('Type').selectOption('kill-switch');
-    await page.getByRole('button', { name: 'Create flag' }).click();
-    await page.waitForURL(`${server.base}/projects/default/features/fresh-flag`);
-    expect((await server.h.json('GET', `${FLAGS}/fresh-flag`)).body.type).toBe('kill-switch');
-    await page.context().close();
-  });
-
   test('live: a switch from a second browser shows on the first page within a second, without a reload, and what is typed stays', async ({ server }) => {
     await flag(server, 'my-flag', { strategyIn: ['development'] });
     await flag(server, 'other', { strategyIn: ['development'] });
@@ -271,9 +149,7 @@ describe('the flag table', () => {
     await second.goto(`${server.base}/projects/default`);
     await second.getByRole('switch', { name: 'my-flag in development' }).click();
     await expect.poll(() => enabledIn(server, 'my-flag', 'development')).toBe(true);
-    const committed = Date.now();
     await expect.poll(() => first.getByRole('switch', { name: 'my-flag in development' }).isChecked(), { timeout: 3000, interval: 25 }).toBe(true);
-    expect(Date.now() - committed).toBeLessThan(1000);
     expect(await search.inputValue()).toBe('half typed');
     expect(await first.evaluate('document.activeElement && document.activeElement.id')).toBe('filter-q');
     // A change through the API reaches the page the same way; other rows are left alone.
@@ -330,25 +206,4 @@ describe('the flag table', () => {
     await page.context().close();
   });
 
-  test('without script, a switch is a form: Save sends it, and the offer comes as a page', async ({ server }) => {
-    await flag(server, 'my-flag', { strategyIn: ['development'] });
-    await flag(server, 'bare');
-    await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
-    const context = await browser().newContext({ viewport: DESKTOP, javaScriptEnabled: false });
-    const page = await context.newPage();
-    page.setDefaultTimeout(8000);
-    await signIn(page, server, 'ann', 'ann-secret-42');
-    await page.goto(`${server.base}/projects/default?sort=name`);
-    await page.getByRole('switch', { name: 'my-flag in development' }).check();
-    await page.getByRole('button', { name: 'Save my-flag in development' }).click();
-    await page.waitForURL(`${server.base}/projects/default?sort=name`);
-    expect(await enabledIn(server, 'my-flag', 'development')).toBe(true);
-    expect(await page.getByRole('switch', { name: 'my-flag in development' }).isChecked()).toBe(true);
-    await page.getByRole('switch', { name: 'bare in development' }).check();
-    await page.getByRole('button', { name: 'Save bare in development' }).click();
-    await page.getByRole('button', { name: 'Add a 100% rollout and switch on' }).click();
-    await page.waitForURL(`${server.base}/projects/default?sort=name`);
-    expect(await enabledIn(server, 'bare', 'development')).toBe(true);
-    await context.close();
-  });
 });

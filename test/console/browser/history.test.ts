@@ -1,18 +1,15 @@
 /**
- * The history pages in chromium: the timeline with each change's before and after and its filters, the project
- * as it was (the old state shown, nothing changed: read back through the admin API), two moments compared, the
- * moments that cannot be shown; accessibility and the phone width. Changes go through the admin API; the moments
- * between them are taken from the clock, a few milliseconds apart.
+ * The history pages in chromium, for what only a browser shows: the timeline's filters and the project as it was,
+ * clicked through, with axe and at phone width. The pages' contents are the page harness's
+ * (`../pages/history.test.ts`).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { addStrategy, createFlag, envPath, flagPath, strategiesPath, switchOn } from '../helpers/flags.js';
+import { addStrategy, createFlag, flagPath, strategiesPath, switchOn } from '../../helpers/flags.js';
 import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
-/** A server that keeps little of its log: 5 records past the older of two snapshots, one every 10 records. */
-const trimmedTest = consoleTest({ SNAPSHOT_EVERY: '10', LOG_RETENTION: '5' });
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
@@ -171,97 +168,4 @@ describe('the history pages', () => {
     await context.close();
   });
 
-  test('moments that cannot be shown are said in words', async ({ server }) => {
-    await createUserWithPassword(server, 'vic', 'vic-secret-42', 3);
-    const context = await browser().newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await signIn(page, server, 'vic', 'vic-secret-42');
-    const early = await page.goto(`${server.base}/projects/default/at?t=2000-01-01T00:00`);
-    expect(early?.status()).toBe(404);
-    expect(await page.getByRole('alert').textContent()).toContain('did not exist yet at 2000-01-01T00:00:00.000Z');
-    expect(await page.getByRole('link', { name: /Show the earliest moment/ }).count()).toBe(1);
-    const bad = await page.goto(`${server.base}/projects/default/compare?from=yesterday&to=2099-01-01T00:00`);
-    expect(bad?.status()).toBe(400);
-    expect(await page.getByRole('alert').textContent()).toContain('from must be a date and time');
-    const none = await page.goto(`${server.base}/projects/default/at`);
-    expect(none?.status()).toBe(200);
-    expect(await page.getByRole('heading', { name: 'Choose a moment' }).count()).toBe(1);
-    expect((await page.goto(`${server.base}/projects/nothing/history`))?.status()).toBe(404);
-    await context.close();
-  });
-
-  trimmedTest('a moment whose log records LOG_RETENTION dropped is said so, with the earliest moment kept', async ({ server }) => {
-    await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
-    await addStrategy(server.h, (await createFlag(server.h, 'churn')).body.name, 'development');
-    const early = await moment();
-    for (let i = 0; i < 40; i += 1) {
-      expect((await server.h.req('POST', `${envPath('churn', 'development')}/${i % 2 === 0 ? 'on' : 'off'}`)).status).toBe(200);
-      await pause(2);
-    }
-    await server.restart(); // closing writes a snapshot and trims the log
-    const context = await browser().newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await signIn(page, server, 'ann', 'ann-secret-42');
-    const gone = await page.goto(`${server.base}/projects/default/at?t=${encodeURIComponent(early)}`);
-    expect(gone?.status()).toBe(404);
-    expect(await page.getByRole('alert').textContent()).toContain('is not kept (trimmed by LOG_RETENTION');
-    expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, 'past-trimmed-desktop');
-    await page.getByRole('link', { name: /Show the earliest moment/ }).click();
-    await page.waitForURL((url) => url.searchParams.get('t') !== early);
-    expect(await page.getByRole('status').textContent()).toContain('Nothing here can be changed.');
-    expect(await page.getByRole('rowheader', { name: 'churn' }).count()).toBe(1);
-    await context.close();
-  });
-
-  test('the history is paged, 50 entries at a time, newest first', async ({ server }) => {
-    await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
-    await addStrategy(server.h, (await createFlag(server.h, 'churn')).body.name, 'development');
-    for (let i = 0; i < 60; i += 1) expect((await server.h.req('POST', `${envPath('churn', 'development')}/${i % 2 === 0 ? 'on' : 'off'}`)).status).toBe(200);
-    const context = await browser().newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await signIn(page, server, 'ann', 'ann-secret-42');
-    await page.goto(`${server.base}/projects/default/history`);
-    expect(await page.locator('li.entry').count()).toBe(50);
-    expect(await page.locator('li.entry .entry-title').first().textContent()).toBe('Switched off · churn in development');
-    expect(await page.getByRole('link', { name: 'Newer changes' }).count()).toBe(0);
-    await page.getByRole('link', { name: 'Older changes' }).click();
-    await page.waitForURL((url) => url.searchParams.get('offset') === '50');
-    // 60 switches, the strategy, the flag and the project: 13 on the second page.
-    expect(await page.locator('li.entry').count()).toBe(13);
-    expect(await page.locator('li.entry .entry-title').last().textContent()).toBe('Project created');
-    expect(await page.getByRole('link', { name: 'Older changes' }).count()).toBe(0);
-    await page.getByRole('link', { name: 'Newer changes' }).click();
-    await page.waitForURL((url) => !url.searchParams.has('offset'));
-    expect(await page.locator('li.entry').count()).toBe(50);
-    await context.close();
-  });
-
-  test('two moments compared list the flags that differ, with the diff', async ({ server }) => {
-    await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
-    const { beforeSwitch } = await story(server);
-    const context = await browser().newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await signIn(page, server, 'ann', 'ann-secret-42');
-    await page.goto(`${server.base}/projects/default/compare`);
-    expect(await page.getByRole('link', { name: 'Compare' }).getAttribute('aria-current')).toBe('page');
-    await page.getByLabel('From').fill(beforeSwitch.slice(0, -1));
-    await page.getByLabel('To').fill(new Date(Date.now() + 60_000).toISOString().slice(0, -1));
-    await page.getByRole('button', { name: 'Compare', exact: true }).click();
-    await page.waitForURL((url) => url.searchParams.get('from') !== null);
-    expect(await page.getByRole('heading', { level: 2 }).first().textContent()).toBe('2 flags differ');
-    const items = page.locator('li.compare-item');
-    expect(await items.locator('.entry-title').allTextContents()).toEqual(['checkout changed', 'search created']);
-    expect(await diffLines(page, 'li.compare-item:has(.entry-title:has-text("checkout"))')).toEqual([
-      'development: before off → after on',
-      'development › flexibleRollout › rollout: before 10 → after 50',
-      'development › flexibleRollout › constraint userId IN › values: added c removed b',
-    ]);
-    expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, 'compare-desktop');
-    await page.setViewportSize(PHONE);
-    expect(await scrollsSideways(page)).toBe(false);
-    await screenshot(page, 'compare-phone');
-    await context.close();
-  });
 });

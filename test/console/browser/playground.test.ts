@@ -1,8 +1,6 @@
 /**
- * The playground in chromium: a context that matches a flag's constraint and one that does not, each flag's
- * result with the reason per constraint (and the same answer as `POST /api/admin/playground`), the address that
- * reproduces a result in a fresh browser, a request the API would refuse shown with its message next to the
- * field, accessibility and the phone width.
+ * The playground in chromium, for what only a browser shows: its form filled and sent, the results' panels, axe
+ * and the phone width. The evaluations and refusals are the page harness's (`../pages/playground.test.ts`).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
@@ -86,35 +84,4 @@ describe('the playground', () => {
     // Two people, two browsers and three evaluations: more than the default 30 s when the machine is busy.
   }, 60_000);
 
-  test('a request the API refuses shows its message next to the field; several environments side by side', async ({ server }) => {
-    await setUp(server);
-    const page = await signedIn(server, 'ann', 1);
-    const noApp = await page.goto(`${server.base}/playground?env=development&projects=all&properties.region=eu`);
-    expect(noApp?.status()).toBe(400);
-    const appName = page.getByLabel('appName');
-    expect(await appName.getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator('#pg-ctx-appName-error').textContent()).toMatch(/appName/);
-    expect(await page.locator('li.pg-flag').count()).toBe(0);
-    expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, 'playground-refused-desktop');
-    const noEnv = await page.goto(`${server.base}/playground?projects=all&appName=web`);
-    expect(noEnv?.status()).toBe(400);
-    expect(await page.locator('#pg-env-error').textContent()).toBe('"environment": is required');
-    const badTime = await page.goto(`${server.base}/playground?env=development&appName=web&currentTime=yesterday`);
-    expect(badTime?.status()).toBe(400);
-    expect(await page.locator('#pg-ctx-currentTime-error').textContent()).toBe('"context": "currentTime" must be an ISO 8601 date-time');
-
-    // Two environments: eu-banner is on in development only.
-    await page.goto(`${server.base}/playground?env=development&env=production&projects=some&project=default&appName=web&properties.region=eu`);
-    const results = development(page, 'eu-banner');
-    expect(await results.count()).toBe(2);
-    expect(await results.nth(0).locator('summary').textContent()).toMatch(/^development\s*✓ On/);
-    expect(await results.nth(1).locator('summary').textContent()).toMatch(/^production\s*✗ Off.*Switched off in production\./);
-    expect(await page.getByRole('status').textContent()).toContain('3 flags evaluated: 2 on in development, 0 on in production');
-    await page.getByLabel('Show').selectOption('on');
-    await page.getByRole('button', { name: 'Evaluate' }).click();
-    await page.waitForURL(/show=on/);
-    expect(await page.locator('li.pg-flag h3').allTextContents()).toEqual(['eu-banner', 'everyone']);
-    await page.context().close();
-  });
 });

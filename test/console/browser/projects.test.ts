@@ -1,6 +1,7 @@
 /**
- * The project list in chromium: what an Admin and a Viewer see, the new-project form, its CSRF protection
- * (results read back through the admin API), accessibility and the phone width.
+ * The project list in chromium, for what only a browser shows: the new-project form, axe, the phone width, and a
+ * form another site posts in the browser (the session cookie's SameSite) changing nothing. The rest is the page
+ * harness's (`../pages/projects.test.ts`).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -40,52 +41,6 @@ describe('the project list', () => {
     await context.close();
   });
 
-  test('a form error shows the API\'s message next to the field and creates nothing', async ({ server }) => {
-    await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
-    const page = await browser().newPage();
-    await signIn(page, server, 'ann', 'ann-secret-42');
-    await page.getByText('New project').click();
-    await page.getByLabel('Name').fill('Again');
-    await page.getByLabel('Id').fill('default');
-    await page.getByRole('button', { name: 'Create project' }).click();
-    await page.waitForLoadState();
-    await expect.poll(() => page.locator('#project-id-error').textContent()).toContain('already exists');
-    expect(await projectIds(server)).toEqual(['default']);
-    await page.close();
-  });
-
-  test('a Viewer sees the list without admin actions, and a post of the form is refused', async ({ server }) => {
-    await createUserWithPassword(server, 'vic', 'vic-secret-42', 3);
-    const context = await browser().newContext({ viewport: PHONE });
-    const page = await context.newPage();
-    await signIn(page, server, 'vic', 'vic-secret-42');
-    await expect.poll(() => page.getByRole('link', { name: 'Default' }).count()).toBe(1);
-    expect(await page.getByText('New project').count()).toBe(0);
-    expect(await seriousViolations(page)).toEqual([]);
-    const csrf = JSON.parse((await page.locator('body').getAttribute('hx-headers'))!)['X-CSRF-Token'] as string;
-    const refused = await fetch(`${server.base}/projects`, {
-      method: 'POST', redirect: 'manual',
-      headers: { cookie: `flagpole-session=${await sessionCookie(context)}`, origin: server.base, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ _csrf: csrf, id: 'viewers', name: 'Viewers' }),
-    });
-    expect(refused.status).toBe(403);
-    expect(await refused.text()).toContain('You may not do this');
-    expect(await projectIds(server)).toEqual(['default']);
-    await context.close();
-  });
-
-  test('an unknown project is a "Page not found" page', async ({ server }) => {
-    await createUserWithPassword(server, 'ann', 'ann-secret-42');
-    const context = await browser().newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await signIn(page, server, 'ann', 'ann-secret-42');
-    const response = await page.goto(`${server.base}/projects/nothing-here`);
-    expect(response?.status()).toBe(404);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
-    expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, 'not-found-desktop');
-    await context.close();
-  });
 });
 
 describe('CSRF', () => {

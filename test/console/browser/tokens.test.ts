@@ -1,8 +1,6 @@
 /**
- * The API token pages in chromium: a client token made from lists of projects and environments, its secret shown
- * once with a working copy button (and nowhere after: not on a reload, not in the list, not in any log line), the
- * token answering the client API, revoking after a confirmation naming it, the API's message next to a refused
- * field, and a Viewer refused; accessibility and both widths.
+ * The API token pages in chromium, for what only a browser shows: the secret's copy button (the clipboard), axe
+ * and the phone width. The flows and refusals are the page harness's (`../pages/tokens.test.ts`).
  */
 import { describe, expect } from 'vitest';
 import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
@@ -73,66 +71,4 @@ describe('API tokens', () => {
     await context.close();
   });
 
-  test('revoking asks for a confirmation naming the token; the token is refused afterwards', async ({ server }) => {
-    const made = await server.h.json('POST', '/api/admin/api-tokens', { tokenName: 'old-sdk', type: 'client', projects: ['default'], environment: 'development' });
-    const { context, page } = await adminPage(server, PHONE);
-    const row = page.getByRole('row').filter({ hasText: 'old-sdk' });
-    await row.getByText('Revoke…').click();
-    const confirm = page.getByRole('form', { name: 'Revoke old-sdk' });
-    expect(await confirm.textContent()).toContain('Revoke the client token old-sdk?');
-    expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, 'tokens-revoke-phone');
-    await confirm.getByRole('button', { name: 'Revoke old-sdk' }).click();
-    await page.waitForURL(`${server.base}/admin/tokens?done=revoked`);
-    expect(await tokenNamed(server, 'old-sdk')).toBeUndefined();
-    expect((await server.h.json('GET', '/api/client/features', undefined, { token: made.body.secret })).status).toBe(401);
-    await context.close();
-  });
-
-  test('a refused token shows the API\'s message next to its field and makes nothing', async ({ server }) => {
-    const { context, page } = await adminPage(server);
-    await page.getByText('New token').click();
-    await page.getByLabel('Name').fill('nothing-chosen');
-    await page.getByLabel('All projects, present and future').uncheck();
-    await page.getByRole('button', { name: 'Create token' }).click();
-    await page.waitForLoadState();
-    await expect.poll(() => page.locator('#token-projects-error').textContent()).toContain('choose at least one project');
-    await page.getByLabel('Default').check();
-    await page.getByLabel('Expires').fill('2001-01-01');
-    await page.getByRole('button', { name: 'Create token' }).click();
-    await page.waitForLoadState();
-    await expect.poll(() => page.locator('#token-expires-error').textContent()).toContain('must be in the future');
-    expect(await page.getByLabel('Name').inputValue()).toBe('nothing-chosen');
-    expect(await seriousViolations(page)).toEqual([]);
-    expect(await tokenNamed(server, 'nothing-chosen')).toBeUndefined();
-    await context.close();
-  });
-
-  test('a frontend token for every project; an admin token', async ({ server }) => {
-    const { context, page } = await adminPage(server);
-    for (const [name, type] of [['web-app', /^Frontend/], ['ops-script', /^Admin/]] as const) {
-      await page.goto(`${server.base}/admin/tokens`);
-      await page.getByText('New token').click();
-      await page.getByLabel('Name').fill(name);
-      await page.getByRole('radio', { name: type }).check();
-      await page.getByRole('button', { name: 'Create token' }).click();
-      await page.waitForLoadState();
-      expect(await page.getByLabel('Token secret').count()).toBe(1);
-    }
-    expect(await tokenNamed(server, 'web-app')).toMatchObject({ type: 'frontend', projects: ['*'], environment: 'development' });
-    expect(await tokenNamed(server, 'ops-script')).toMatchObject({ type: 'admin', projects: ['*'], environment: '*' });
-    await context.close();
-  });
-
-  test('a Viewer opening the token list gets the "you may not" page', async ({ server }) => {
-    await createUserWithPassword(server, 'vic', 'vic-secret-42', 3);
-    const context = await browser().newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await signIn(page, server, 'vic', 'vic-secret-42');
-    const response = await page.goto(`${server.base}/admin/tokens`);
-    expect(response?.status()).toBe(403);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('You may not open this page');
-    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).count()).toBe(1);
-    await context.close();
-  });
 });

@@ -1,11 +1,11 @@
 /**
- * A project's export and import in chromium: the export downloads the same JSON the API exports (with its
- * file name); an import's dry run shows the validate use case's errors and imports nothing; a valid file is
- * checked, then imported, and the flags are read back through the API. A Viewer exports but cannot import.
+ * A project's export and import in chromium, for what only a browser shows: the export as a download and the
+ * import from a chosen file, axe and the phone width. The flows are the page harness's
+ * (`../pages/transfer.test.ts`).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect } from 'vitest';
-import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, sessionCookie, signIn, useBrowser, type ConsoleServer } from './browser.js';
+import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
@@ -94,26 +94,4 @@ describe('export and import', () => {
     await context.close();
   });
 
-  test('a Viewer exports but sees no import form, and an import post is refused', async ({ server }) => {
-    await createUserWithPassword(server, 'vic', 'vic-secret-42', 3);
-    await webProject(server);
-    const context = await browser().newContext({ viewport: DESKTOP, acceptDownloads: true });
-    const page = await context.newPage();
-    await signIn(page, server, 'vic', 'vic-secret-42');
-    await page.goto(`${server.base}/projects/web/transfer`);
-    expect(await page.getByRole('button', { name: 'Check (dry run)' }).count()).toBe(0);
-    expect(await page.getByText('it needs a root Admin or Editor').count()).toBe(1);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON' }).click()]);
-    const exported = readFileSync((await download.path())!, 'utf8');
-    expect((JSON.parse(exported) as { features: unknown[] }).features).toHaveLength(2);
-    const csrf = JSON.parse((await page.locator('body').getAttribute('hx-headers'))!)['X-CSRF-Token'] as string;
-    const refused = await fetch(`${server.base}/projects/default/transfer/import`, {
-      method: 'POST', redirect: 'manual',
-      headers: { cookie: `flagpole-session=${await sessionCookie(context)}`, origin: server.base, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ _csrf: csrf, environment: 'development', data: exported.replaceAll('"checkout"', '"other"').replaceAll('"banner"', '"other-2"') }),
-    });
-    expect(refused.status).toBe(403);
-    expect(await flagNames(server, 'default')).toEqual([]);
-    await context.close();
-  });
 });

@@ -115,3 +115,91 @@ describe('the bulk bar', () => {
     expect((await h.json('GET', `${FLAGS}/c`)).body.archived).toBe(true);
   });
 });
+
+describe('the table itself', () => {
+  /** A flag of `default` with the default strategy in `strategyIn`. */
+  async function flag(h: { json: (m: string, p: string, b?: unknown) => Promise<{ status: number; body: any }> }, name: string, options: { type?: string; description?: string; strategyIn?: string[] } = {}): Promise<void> {
+    expect((await h.json('POST', FLAGS, { name, type: options.type ?? 'release', description: options.description ?? '' })).status).toBe(201);
+    for (const env of options.strategyIn ?? []) expect((await h.json('POST', `${FLAGS}/${name}/environments/${env}/strategies`, { name: 'default' })).status).toBe(200);
+  }
+  const names = (page: { doc: { querySelectorAll(s: string): ArrayLike<{ getAttribute(n: string): string | null }> } }) =>
+    [...Array.from(page.doc.querySelectorAll('tbody.flag-row'))].map((row) => row.getAttribute('data-flag'));
+  const sortOf = (page: { doc: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null; getAttribute(n: string): string | null }> } }, column: string) =>
+    Array.from(page.doc.querySelectorAll('thead th')).find((th) => th.textContent?.trim().replace(/[▲▼]$/, '') === column)?.getAttribute('aria-sort') ?? null;
+
+  test('search, filters, sort and pages are the address, and the rows follow it', async ({ h, pages }) => {
+    for (let k = 0; k < 12; k += 1) {
+      await flag(h, `flag-${String(k).padStart(2, '0')}`, { type: k % 3 === 0 ? 'experiment' : 'release', description: k % 2 === 0 ? 'checkout step' : 'search box', strategyIn: k < 4 ? ['development'] : [] });
+    }
+    await h.json('POST', '/api/admin/projects/default/bulk_features/environments/development/on', { features: ['flag-00', 'flag-02'] });
+    const ann = await pages.as('ann', 1);
+    // Flags made in the same millisecond tie on "Created": the pages are checked in name order.
+    const first = await ann.get('/projects/default?limit=5&sort=name');
+    expect([sortOf(first, 'Name'), names(first)]).toEqual(['ascending', ['flag-00', 'flag-01', 'flag-02', 'flag-03', 'flag-04']]);
+    const next = first.doc.querySelector('a[rel="next"]')!.getAttribute('href')!;
+    expect(next).toMatch(/offset=5/);
+    const second = await ann.get(next);
+    expect(names(second)).toEqual(['flag-05', 'flag-06', 'flag-07', 'flag-08', 'flag-09']);
+    expect(second.statuses).toContain('6–10 of 12 flags');
+    // A column header sorts the other way and goes back to the first page.
+    const byName = second.doc.querySelector('thead a[href*="sort=name"]')!.getAttribute('href')!;
+    expect([new URL(byName, 'http://x').searchParams.get('order'), new URL(byName, 'http://x').searchParams.get('offset')]).toEqual(['desc', null]);
+    const desc = await ann.get(byName);
+    expect([sortOf(desc, 'Name'), names(desc)]).toEqual(['descending', ['flag-11', 'flag-10', 'flag-09', 'flag-08', 'flag-07']]);
+    const created = [...desc.doc.querySelectorAll('thead a')].find((a) => a.textContent?.trim() === 'Created')!.getAttribute('href')!;
+    const byCreated = await ann.get(created);
+    expect([new URL(created, 'http://x').searchParams.get('sort'), sortOf(byCreated, 'Created'), sortOf(byCreated, 'Name')]).toEqual([null, 'descending', null]);
+
+    // The search form sends its fields with the sort kept: 0 and 6 (even: checkout; multiples of 3: experiment), name descending.
+    const search = (await ann.get('/projects/default?sort=name&order=desc')).doc.querySelector('form[role="search"]')!;
+    expect(search.querySelector('input[type="hidden"][name="sort"]')?.getAttribute('value')).toBe('name');
+    expect(names(await ann.get('/projects/default?q=Checkout&type=experiment&sort=name&order=desc'))).toEqual(['flag-06', 'flag-00']);
+    // A shared link shows the same view; the enabled filter narrows to what is on.
+    const on = await ann.get('/projects/default?q=checkout&enabled=development:on&sort=name');
+    expect(names(on)).toEqual(['flag-00', 'flag-02']);
+    expect(on.doc.querySelector('select[name="enabled"] option[selected]')?.getAttribute('value')).toBe('development:on');
+    const clear = [...on.doc.querySelectorAll('a')].find((a) => a.textContent === 'Clear')!.getAttribute('href')!;
+    expect(names(await ann.get(clear)).length).toBe(12);
+    expect((await ann.get('/projects/default?q=nothing-like-this')).texts('h3')).toContain('No flags match');
+    const bad = await ann.get('/projects/default?sort=colour');
+    expect([bad.status, bad.alerts.join(' ')]).toEqual([400, expect.stringContaining('sort')]);
+  });
+
+  test('a Viewer sees the table with no working switch, no bulk bar and no new-flag form; a post is refused', async ({ h, pages }) => {
+    await flag(h, 'my-flag', { strategyIn: ['development'] });
+    const vic = await pages.as('vic');
+    const page = await vic.get('/projects/default');
+    expect(page.doc.querySelector('input[role="switch"][aria-label="my-flag in development"]')?.hasAttribute('disabled')).toBe(true);
+    expect(page.doc.querySelectorAll('input[role="switch"]:not([disabled])').length).toBe(0);
+    expect(page.doc.querySelector('input[aria-label="Select my-flag"]')).toBeNull();
+    expect(page.form('New flag')).toBeNull();
+    expect(page.doc.querySelector('#bulk-form')).toBeNull();
+    const refused = await vic.post('/projects/default/rows/my-flag/environments/development/toggle', { enabled: 'on' });
+    expect(refused.status).toBe(403);
+    expect(await enabledIn(h, 'my-flag', 'development')).toBe(false);
+  });
+
+  test('an empty project says how to start; the table shows each flag\'s lifecycle stage beside its mark', async ({ h, pages }) => {
+    const ann = await pages.as('ann', 1);
+    const empty = await ann.get('/projects/default');
+    expect(empty.texts('h3')).toContain('No flags yet');
+    expect(empty.form('New flag')).not.toBeNull();
+    for (const name of ['fresh', 'finished']) expect((await h.json('POST', FLAGS, { name })).status).toBe(201);
+    expect((await h.json('POST', `${FLAGS}/finished/lifecycle/complete`, { status: 'kept' })).status).toBe(200);
+    const page = await ann.get('/projects/default');
+    expect([page.text('tbody[data-flag="fresh"] .stage'), page.text('tbody[data-flag="finished"] .stage'), page.text('tbody[data-flag="finished"] .mark')]).toEqual(['Initial', 'Completed', 'Active']);
+  });
+
+  test('the project\'s pages share its navigation; a flag\'s history link shows its timeline', async ({ h, pages }) => {
+    await flag(h, 'checkout', { strategyIn: ['development'] });
+    const ann = await pages.as('ann', 1);
+    const flagPage = await ann.get('/projects/default/features/checkout');
+    expect(flagPage.texts('nav[aria-label="Project Default"] a')).toEqual(['Flags', 'History', 'Compare', 'Export and import', 'Settings']);
+    const history = [...flagPage.doc.querySelectorAll('a')].find((a) => a.textContent === 'History of this flag')!.getAttribute('href')!;
+    expect(history).toBe('/projects/default/history?feature=checkout');
+    const timeline = await ann.get(history);
+    expect(timeline.title).toBe('History of checkout');
+    expect([...timeline.doc.querySelectorAll('a')].find((a) => a.textContent === 'Open the flag')?.getAttribute('href')).toBe('/projects/default/features/checkout');
+    expect((await ann.get('/projects/default')).doc.querySelector('nav[aria-label="Project Default"] a[aria-current="page"]')?.textContent).toBe('Flags');
+  });
+});
