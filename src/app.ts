@@ -53,12 +53,15 @@ import { ServiceMetrics } from './metrics/service-metrics.js';
 import { metricsRoutes, METRICS_PATH, scrape } from './http/routes/metrics.routes.js';
 import { edgeRoutes } from './http/routes/edge.routes.js';
 import { AddressBudget } from './http/address-budget.js';
-import { EDGE_VALIDATE_BUDGET } from './limits.js';
+import { EDGE_VALIDATE_BUDGET, SIGN_IN_TRACKED, SIGN_IN_WINDOW_MS } from './limits.js';
+import { WorkGate } from './auth/work-gate.js';
 import { consoleDeps } from './console/console-deps.js';
 import { CONSOLE_ROUTES } from './console/console-routes.js';
 import { consoleRunner, servedByConsole } from './console/pipeline/console-runner.js';
 import { pageNotFound } from './console/pipeline/page-errors.js';
 import { prepareTables, warmUp } from './console/warm-up.js';
+import { renderWithoutAsyncHooks } from './console/jsx-without-async-hooks.js';
+import { addonRoutes } from './http/routes/addons.routes.js';
 
 /**
  * Every route record (all authenticated but `POST /edge/validate`, the sign-in routes and pages), in one list: the
@@ -81,6 +84,7 @@ export const ROUTES: RouteSpec[] = [
   ...contextRoutes,
   ...strategyDefinitionRoutes,
   ...dependencyRoutes,
+  ...addonRoutes,
   ...featuresBatchRoutes,
   ...stateRoutes,
   ...backupRoutes,
@@ -132,6 +136,8 @@ export type App = Hono<AppEnv> & ServedApp & { prepare(): Promise<void>; warm():
 export function createApp({ registry, config, tokenHasher, log = silentLogger(), routes = ROUTES }: {
   registry: Registry; config: Config; tokenHasher: TokenHasher; log?: Logger; routes?: RouteSpec[];
 }): App {
+  // Before any page renders: a render must not turn on async hooks, which every API request would pay for.
+  renderWithoutAsyncHooks();
   const app = new Hono<AppEnv>();
   const segments = () => Object.values(registry.service.state.segments);
   const clientFeatures = new ClientFeaturesQuery(registry, segments);
@@ -147,6 +153,11 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     metrics: new ServiceMetrics(registry),
     search,
     edgeValidation: new AddressBudget(EDGE_VALIDATE_BUDGET.tokensPerWindow, EDGE_VALIDATE_BUDGET.windowMs, EDGE_VALIDATE_BUDGET.addresses),
+    signInLimits: {
+      byAccount: new AddressBudget(config.console.loginFailuresPerUser, SIGN_IN_WINDOW_MS, SIGN_IN_TRACKED),
+      byAddress: new AddressBudget(config.console.loginFailuresPerAddress, SIGN_IN_WINDOW_MS, SIGN_IN_TRACKED),
+      passwordChecks: new WorkGate(config.console.passwordChecksRunning, config.console.passwordChecksWaiting),
+    },
   };
   const console = consoleDeps(deps);
   deps.metrics.setStreamingSource(clientStreams);

@@ -3,20 +3,17 @@
  * request's context (`ConsoleEnv`: the session, the form as sent and as read).
  */
 import type { Context } from 'hono';
-import { AddressBudget } from '../http/address-budget.js';
 import type { AppDeps, AppEnv } from '../http/route.js';
 import { FlagTable } from '../queries/flag-table.query.js';
-import type { SignInBudgets } from '../use-cases/sessions.use-cases.js';
 import { ConsoleAssets } from './assets.js';
 import type { ReadForm } from './forms/form.js';
 import type { Permission } from '../auth/permissions.js';
 import { TableEventStreams } from './live/table-events.js';
+import { LIVE_PAGE_STREAMS } from '../limits.js';
 
 /** The app's parts, and the console's own. */
 export interface ConsoleDeps extends AppDeps {
   assets: ConsoleAssets;
-  /** Failed sign-ins per minute, per username (lower-cased) and per peer address (docs/limits.md "Sign-in"). */
-  signInBudgets: SignInBudgets;
   /** The flag tables' open live-update streams (`/projects/:projectId/events`). */
   liveTables: TableEventStreams;
   /** The flag table (`/projects/:projectId`), over the API search's indexes. */
@@ -50,21 +47,13 @@ export interface ConsoleEnv {
 /** One step of a console record's pipeline (as the API's `Step`), over the console's context. */
 export type ConsoleStep = (c: Context<ConsoleEnv>) => void | Promise<unknown>;
 
-/** Tracked usernames and addresses at once; past it the oldest window is forgotten. */
-const TRACKED = 10_000;
-/** Live flag-table streams open at once (one per open project page). */
-const LIVE_TABLES = 1000;
 
 /** The console's parts over the app's. */
 export function consoleDeps(deps: AppDeps): ConsoleDeps {
-  const { config, registry } = deps;
+  const { registry } = deps;
   return Object.assign({}, deps, {
     assets: ConsoleAssets.load(),
-    signInBudgets: {
-      byUser: new AddressBudget(config.console.loginFailuresPerUser, 60_000, TRACKED),
-      byAddress: new AddressBudget(config.console.loginFailuresPerAddress, 60_000, TRACKED),
-    },
-    liveTables: new TableEventStreams(registry.feed, LIVE_TABLES),
+    liveTables: new TableEventStreams(registry.feed, LIVE_PAGE_STREAMS),
     flagTable: new FlagTable(registry, deps.search.indexes),
   });
 }

@@ -16,6 +16,7 @@ import type { StreamTickets } from '../auth/stream-tickets.js';
 import type { HealthQuery } from '../queries/health.query.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { Result } from '../domain/result.js';
+import type { SignInLimits } from '../auth/sign-in-limits.js';
 import type { AddressBudget } from './address-budget.js';
 import type { ClientStreams } from './streams/client-streams.js';
 import type { DumpStreams } from './streams/dump-streams.js';
@@ -54,6 +55,8 @@ export interface AppDeps {
   search: FeatureSearch;
   /** What each address may still have checked by `POST /edge/validate` (token texts per minute). */
   edgeValidation: AddressBudget;
+  /** Failed credential checks per account and address, and password checks at once (docs/limits.md "Sign-in"). */
+  signInLimits: SignInLimits;
 }
 
 /** Values the pipeline's middleware set on a request's context. */
@@ -140,10 +143,13 @@ export interface RouteSpec<
    */
   page?: boolean;
   /**
-   * `pre-session`: a JSON route of the console that signs in (`POST /auth/simple/login`): the composition root adds
-   * the console's CSRF checks of the sign-in forms to its steps.
+   * The CSRF checks of a JSON route the console serves (the composition root hands it to the console's runner).
+   * `pre-session`: those of the sign-in forms (origin and the pre-session token). `origin`: a JSON route scripts call too (`POST /auth/simple/login`): a request that names
+   * where it comes from (`Origin`, else `Referer`) must name this site; one that names nothing (a script) passes.
+   * No token is needed there: a browser on another site cannot send a JSON body without a preflight, which no
+   * such route answers, and the JSON reader refuses every other content type (415).
    */
-  csrf?: 'pre-session';
+  csrf?: 'pre-session' | 'origin';
   /**
    * The write is conditional on the version of the flag the path names: the pipeline reads `If-Match` into
    * `call.ifMatch` (412 on a mismatch is the domain's). Any route whose result carries a version answers it

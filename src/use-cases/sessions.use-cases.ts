@@ -26,6 +26,23 @@ function userNamed(registry: Registry, name: string): User | undefined {
 }
 
 /**
+ * The account a sign-in with `name` counts its failures against: the user the name resolves to, so the
+ * username and the email share one budget; a name that is no user's counts under itself (`name:<lower-cased>`);
+ * an empty name under none.
+ *
+ * @example signInAccount(registry, 'Ann@Example.com') // 'user:3'
+ */
+export function signInAccount(registry: Registry, name: string): string | undefined {
+  const wanted = name.trim().toLowerCase();
+  if (wanted === '') return undefined;
+  const user = userNamed(registry, wanted);
+  return user ? accountOf(user.id) : `name:${wanted}`;
+}
+
+/** The sign-in account of user `userId` (see {@link signInAccount}). */
+export const accountOf = (userId: number): string => `user:${userId}`;
+
+/**
  * Checks a username (or email) and password. An unknown user, a user without a password and a wrong
  * password fail alike, after the same scrypt work (an unknown user is checked against a dummy hash).
  */
@@ -45,40 +62,6 @@ export async function checkToken(registry: Registry, hasher: TokenHasher, text: 
   const usable = token && (token.type === 'admin' || token.type === 'personal') && (token.expiresAt === null || Date.parse(token.expiresAt) > now);
   if (!usable) return failed(fail('AuthenticationRequired', WRONG_TOKEN));
   return ok({ kind: 'token', token });
-}
-
-/** What counts failed attempts per key in a window: how long `key` must wait (ms, 0: not at all), and one failure more. */
-export interface AttemptBudget {
-  spent(key: string): number;
-  take(key: string, count: number): unknown;
-}
-
-/** The sign-in limits: failures per username (lower-cased) and per peer address (docs/limits.md "Sign-in"). */
-export interface SignInBudgets {
-  byUser: AttemptBudget;
-  byAddress: AttemptBudget;
-}
-
-/**
- * One sign-in attempt (`check`: a password's or a token's), unless this username or address has failed too often
- * this minute: then `TooManyRequests` with the seconds to wait (`retryAfter`), and nothing is checked. A failed
- * attempt counts against both.
- *
- * @example const result = await signIn(budgets, { username, address }, () => checkPassword(registry, { username, password }));
- */
-export async function signIn(budgets: SignInBudgets, by: { username?: string | undefined; address: string }, check: () => Promise<Result<SignedIn>>): Promise<Result<SignedIn> & { retryAfter?: number }> {
-  const user = by.username?.trim().toLowerCase() || undefined;
-  const wait = Math.max(budgets.byAddress.spent(by.address), user === undefined ? 0 : budgets.byUser.spent(user));
-  if (wait > 0) {
-    const seconds = Math.ceil(wait / 1000);
-    return { ok: false, error: { kind: 'TooManyRequests', message: `Too many failed sign-ins; try again in ${seconds} s` }, retryAfter: seconds };
-  }
-  const result = await check();
-  if (!result.ok) {
-    budgets.byAddress.take(by.address, 1);
-    if (user !== undefined) budgets.byUser.take(user, 1);
-  }
-  return result;
 }
 
 /**

@@ -12,7 +12,7 @@ import type { Result } from '../../domain/result.js';
 import { DoneQuerySchema } from '../../schemas/admin-pages.schema.js';
 import { looseObject, nonEmptyString } from '../../schemas/common.schema.js';
 import { changeOwnPassword } from '../../use-cases/passwords.use-cases.js';
-import { checkPassword, endEverySessionOf } from '../../use-cases/sessions.use-cases.js';
+import { endEverySessionOf } from '../../use-cases/sessions.use-cases.js';
 import { createPersonalToken, revokeToken } from '../../use-cases/tokens.use-cases.js';
 import { ApiError } from '../../http/errors.js';
 import type { ConsoleDeps, ConsoleEnv } from '../console-deps.js';
@@ -57,7 +57,7 @@ function accountPage(c: Context<ConsoleEnv>, deps: ConsoleDeps, principal: Princ
 const refusedOnAccount = ({ c, deps, principal }: { c: Context<ConsoleEnv>; deps: ConsoleDeps; principal: Principal }, refusal: Refusal<unknown>) => accountPage(c, deps, principal, { refused: refusal });
 
 /** A refusal of the password form the page makes itself, about one of its fields. */
-const passwordRefusal = (kind: 'ValidationError' | 'TooManyRequests', field: string, message: string): Result<never> => ({ ok: false, error: { kind, message, path: field } });
+const passwordRefusal = (kind: 'ValidationError' | 'TooManyRequests' | 'Unavailable', field: string, message: string): Result<never> => ({ ok: false, error: { kind, message, path: field } });
 
 export const accountPages = [
   definePage({
@@ -86,13 +86,11 @@ export const accountPages = [
     summary: 'Change the person\'s own password (the current one first, when they have one)', success: REDIRECT,
     handle: async ({ c, deps, form, principal }) => {
       const user = userOf(principal);
-      if (Object.hasOwn(deps.registry.service.state.passwords, String(user.id))) {
-        const name = user.username ?? user.email ?? '';
-        const checked = await attemptSignIn(c, deps, name, () => checkPassword(deps.registry, { username: name, password: form.currentPassword }));
-        if (!checked.ok) return checked.error.kind === 'TooManyRequests' ? passwordRefusal('TooManyRequests', 'currentPassword', checked.error.message) : passwordRefusal('ValidationError', 'currentPassword', 'This is not your current password');
-      }
       if (form.password !== form.confirmPassword) return passwordRefusal('ValidationError', 'confirmPassword', 'The two new passwords differ');
-      const changed = await changeOwnPassword(deps.registry, { password: form.password }, principal);
+      // The current password is checked by the use case, within the sign-in limits (charged before scrypt).
+      const changed = await attemptSignIn(c, deps, user.username ?? user.email ?? '', () => changeOwnPassword(deps.registry, { password: form.password, oldPassword: form.currentPassword }, principal));
+      if (!changed.ok && (changed.error.kind === 'TooManyRequests' || changed.error.kind === 'Unavailable')) return passwordRefusal(changed.error.kind, 'currentPassword', changed.error.message);
+      if (!changed.ok && changed.error.kind === 'AuthenticationRequired') return passwordRefusal('ValidationError', 'currentPassword', 'This is not your current password');
       if (!changed.ok) return changed;
       // The new password ended every session of the old one, this one too: a password session starts again.
       if (principal.kind === 'user' && principal.tokenName === 'session') await openSession(c, deps, { kind: 'password', user });

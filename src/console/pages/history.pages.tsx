@@ -9,8 +9,8 @@ import type * as v from 'valibot';
 import type { Registry } from '../../actors/registry.js';
 import type { DomainError } from '../../domain/errors.js';
 import type { Result } from '../../domain/result.js';
-import { allUsers } from '../../queries/access.query.js';
-import { projectHistory, type ChangeKind } from '../../queries/history.query.js';
+import { isAllowed } from '../../auth/permissions.js';
+import { historyPeople, projectHistory, type ChangeKind } from '../../queries/history.query.js';
 import { compareMoments, isMomentError, preparePastViews, projectAt } from '../../queries/past-project.query.js';
 import { projectName } from '../../queries/project-list.query.js';
 import {
@@ -44,11 +44,6 @@ function shown(error: DomainError): { status: number; title: string; message: st
   if (isMomentError(error)) return { status, title: error.reason === 'trimmed' ? 'This moment is no longer kept' : 'The project did not exist yet', message: error.message };
   if (error.kind === 'ValidationError') return { status, title: 'That is not a date and time', message: error.message };
   throw apiError(error.kind, error.message);
-}
-
-/** The users the person filter offers, by the `by` their commands are recorded with. */
-function people(deps: ConsoleDeps): Map<string, string> {
-  return new Map(allUsers(deps.registry).map((u) => [`user:${u.id}`, u.name ?? u.username ?? u.email ?? `User ${u.id}`]));
 }
 
 /** Why a moment cannot be shown, in place of it (with the earliest moment kept, when that is why). */
@@ -86,8 +81,10 @@ export const historyPages = [
     method: 'get', path: '/projects/:projectId/history', permission: 'READ',
     summary: 'A project\'s history: every change with what it moved, filtered by flag, person, kind of change and time',
     params: ProjectParamsSchema, query: HistoryPageQuerySchema,
-    handle: async ({ c, deps, params, query }) => {
+    handle: async ({ c, deps, params, query, principal }) => {
       const project = projectOf(deps, params.projectId);
+      // Only the people of this history, with an email only for who may list users (docs/permissions.md).
+      const people = await historyPeople(deps.registry, project.id, isAllowed(principal, 'ADMIN', undefined));
       const result = await projectHistory(deps.registry, project.id, {
         feature: query.feature, by: query.by, kinds: query.kind ? [query.kind] : undefined, from: query.from, to: query.to,
         offset: query.offset, limit: HISTORY_PAGE_SIZE,
@@ -98,7 +95,7 @@ export const historyPages = [
       const flags = deps.registry.project(project.id)?.state.flags;
       const isFlag = (name: string) => flags?.has(name) ?? false;
       return renderPage(c, (
-        <HistoryPage project={project} query={query} people={people(deps)} kinds={KINDS} isFlag={isFlag} pageSize={HISTORY_PAGE_SIZE}
+        <HistoryPage project={project} query={query} people={people.ok ? people.value : new Map<string, string>()} kinds={KINDS} isFlag={isFlag} pageSize={HISTORY_PAGE_SIZE}
           page={result.ok ? result.value : { title: failure!.title, error: failure!.message }} />
       ), failure?.status ?? 200);
     },

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 /**
  * Signing in and out (README "Console"): the sign-in page with its two forms, their posts, sign-out, and `/`.
- * Each way in is limited per username and per address (`sign-in.ts`); a wrong credential gets one generic message.
+ * Each way in runs within the sign-in limits (`src/http/sign-in-limits.ts`); a wrong credential gets one generic message.
  */
 import type { Context } from 'hono';
 import { loginCsrfToken } from '../../auth/session-keys.js';

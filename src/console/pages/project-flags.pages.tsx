@@ -12,6 +12,7 @@ import { inputOf } from '../../http/route.js';
 import { backTo, bulkPermissions, tablePage } from '../flag-table-page.js';
 import { BulkForm, NewFlagForm } from '../forms/flag-table.forms.js';
 import { definePage } from '../page.js';
+import { LIVE_REFUSALS } from '../live/table-events.js';
 import { flagUrl } from '../views/flags/flag-urls.js';
 import { bulkNotice } from '../notices.js';
 
@@ -32,9 +33,9 @@ export const projectFlagsPages = [
     method: 'get', path: '/projects/:projectId/events', permission: 'READ', params: ProjectParamsSchema, errors: ['TooManyRequests'],
     summary: 'Live updates of a project\'s flag table and flag pages: server-sent `changed:<flag>` events from committed changes',
     success: { status: 200, description: '`text/event-stream`' },
-    handle: ({ deps, params }) => {
-      const stream = deps.liveTables.stream(params.projectId);
-      if (stream === 'full') throw apiError('TooManyRequests', 'Too many live pages are open on this server: reload the page later');
+    handle: ({ c, deps, params, principal }) => {
+      const stream = deps.liveTables.stream(params.projectId, { session: c.get('session')?.key, user: principal.kind === 'user' ? String(principal.user.id) : undefined });
+      if (typeof stream === 'string') throw apiError('TooManyRequests', LIVE_REFUSALS[stream]);
       return new Response(stream, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' } });
     },
   }),

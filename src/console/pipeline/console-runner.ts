@@ -56,7 +56,7 @@ export function consoleRunner(deps: ConsoleDeps, api: RouteRunner): RouteRunner 
     if (!page) {
       // Its handler is handed the console's parts (the sign-in limits).
       const runner = api(route);
-      return { steps: [...runner.steps, step(csrfStep('pre-session', deps))], answer: (c) => handleRoute(c, route, deps), onError: runner.onError };
+      return { steps: [...runner.steps, step(csrfStep(route.csrf ?? 'pre-session', deps))], answer: (c) => handleRoute(c, route, deps), onError: runner.onError };
     }
     return { steps: pageSteps(route, page, deps), answer: (c) => answerPage(c as unknown as Context<ConsoleEnv>, page, deps), onError: pageErrorHook(deps) };
   };

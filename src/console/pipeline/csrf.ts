@@ -21,13 +21,13 @@ export function ownOrigin(c: Context, deps: ConsoleDeps): string {
   return `${overTls(c, deps) ? 'https' : 'http'}://${host}`;
 }
 
-/** Whether the request names this origin as where it came from. */
-function sameOrigin(c: Context, deps: ConsoleDeps): boolean {
+/** Whether the request names this origin as where it came from; `unnamed`: the answer when it names none. */
+function sameOrigin(c: Context, deps: ConsoleDeps, unnamed = false): boolean {
   const own = ownOrigin(c, deps);
   const origin = c.req.header('origin');
   if (origin !== undefined) return origin === own;
   const referer = c.req.header('referer');
-  if (referer === undefined) return false;
+  if (referer === undefined) return unnamed;
   try {
     return new URL(referer).origin === own;
   } catch {
@@ -55,9 +55,10 @@ export function expectedToken(c: Context<ConsoleEnv>, deps: ConsoleDeps, mode: '
  * The CSRF step of a state-changing request, after its body was read. With `AUTH_TYPE=none` a session route
  * has no session and checks the origin only.
  */
-export function csrfStep(mode: 'session' | 'pre-session', deps: ConsoleDeps): ConsoleStep {
+export function csrfStep(mode: 'session' | 'pre-session' | 'origin', deps: ConsoleDeps): ConsoleStep {
   return (c) => {
-    if (!sameOrigin(c, deps)) throw apiError('NoAccessError', REFUSED);
+    if (!sameOrigin(c, deps, mode === 'origin')) throw apiError('NoAccessError', REFUSED);
+    if (mode === 'origin') return;
     if (mode === 'session' && deps.config.authType === 'none') return;
     const expected = expectedToken(c, deps, mode);
     if (expected === undefined || !sameToken(sentToken(c), expected)) throw apiError('NoAccessError', REFUSED);

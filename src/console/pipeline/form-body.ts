@@ -22,7 +22,8 @@ export function formBodySteps(form: PageForm | undefined, limit: number): Consol
       try {
         sent = await c.req.parseBody({ all: true, dot: true });
       } catch {
-        throw apiError('ValidationError', 'The form could not be read: send it again from its page');
+        // A multipart body without its boundary, or with broken parts, cannot be read: a 400, never a 500.
+        throw apiError('ValidationError', `This form's body could not be read as ${type}: reload the page and send it again`);
       }
       c.set('sent', sent);
       if (form) c.set('form', await readForm(form, sent, c.req.valid('param' as never) ?? {}));

@@ -7,11 +7,11 @@ import type { Context } from 'hono';
 import type { Principal } from '../../auth/permissions.js';
 import { passwordStamp, sessionKey } from '../../auth/session-keys.js';
 import type { Result } from '../../domain/result.js';
-import { setResponseHeader } from '../../http/answers/answer.js';
 import { apiError } from '../../http/errors.js';
 import { principalOf } from '../../http/middleware/principal-of.js';
-import { peerAddress } from '../../http/routes/frontend.routes.js';
-import { endSession, signIn, startSession, type SignedIn } from '../../use-cases/sessions.use-cases.js';
+import type { AppEnv } from '../../http/route.js';
+import { limitedCheck } from '../../http/sign-in-limits.js';
+import { endSession, signInAccount, startSession, type SignedIn } from '../../use-cases/sessions.use-cases.js';
 import type { ConsoleDeps, ConsoleEnv, ConsoleStep } from '../console-deps.js';
 import { sessionIdOf, setSessionCookie } from './cookies.js';
 
@@ -57,13 +57,13 @@ export const sessionStep = (deps: ConsoleDeps): ConsoleStep => (c) => {
 };
 
 /**
- * One sign-in attempt from this request (`check`: its password or token), limited per username and address by
- * the sign-in use case; a refusal for too many says when to try again (`Retry-After`).
+ * One check of a credential from this request (`check`: a password, a token, or a password change that asks
+ * the current one) within the sign-in limits (`src/http/sign-in-limits.ts`): a password attempt counts against
+ * the address and the account the name resolves to (username or email alike), a token attempt the address only.
  */
-export async function attemptSignIn(c: Context<ConsoleEnv>, deps: ConsoleDeps, username: string | undefined, check: () => Promise<Result<SignedIn>>): Promise<Result<SignedIn>> {
-  const result = await signIn(deps.signInBudgets, { username, address: peerAddress(c as unknown as Context) ?? 'in-process' }, check);
-  if (result.retryAfter !== undefined) setResponseHeader(c, 'Retry-After', String(result.retryAfter));
-  return result;
+export function attemptSignIn<T>(c: Context<ConsoleEnv>, deps: ConsoleDeps, username: string | undefined, check: () => Promise<Result<T>>): Promise<Result<T>> {
+  const checked = { account: username === undefined ? undefined : signInAccount(deps.registry, username), password: username !== undefined };
+  return limitedCheck(c as unknown as Context<AppEnv>, deps, checked, check);
 }
 
 /** Starts a session for who signed in and hands its id to the browser in the session cookie. */

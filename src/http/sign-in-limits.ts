@@ -1,0 +1,23 @@
+/**
+ * The sign-in limits (`src/auth/sign-in-limits.ts`, docs/limits.md "Sign-in") for a request: its peer address,
+ * and `Retry-After` on a refusal. Shared by the API (`POST /api/admin/user/change-password`) and the console
+ * (its sign-in forms, `/account/password`, `POST /auth/simple/login`).
+ */
+import type { Context } from 'hono';
+import { withinSignInLimits, type CheckedCredential } from '../auth/sign-in-limits.js';
+import type { Result } from '../domain/result.js';
+import { setResponseHeader } from './answers/answer.js';
+import type { AppDeps, AppEnv } from './route.js';
+import { peerAddress } from './routes/frontend.routes.js';
+
+/**
+ * Runs one check of a credential from this request within the app's sign-in limits.
+ *
+ * @example const result = await limitedCheck(c, deps, { account: 'user:3', password: true }, () => checkPassword(registry, body));
+ */
+export async function limitedCheck<T>(c: Context<AppEnv>, deps: AppDeps, checked: Omit<CheckedCredential, 'address'>, attempt: () => Promise<Result<T>>): Promise<Result<T>> {
+  // In-process requests (tests through `app.request`) have no peer: they share one budget.
+  const { retryAfter, ...result } = await withinSignInLimits(deps.signInLimits, { ...checked, address: peerAddress(c) ?? 'in-process' }, attempt);
+  if (retryAfter !== undefined) setResponseHeader(c, 'Retry-After', String(retryAfter));
+  return result as Result<T>;
+}
