@@ -22,9 +22,18 @@ const require = createRequire(import.meta.url);
 // A path join, not `new URL(...)`: a test DOM (happy-dom) replaces the global `URL` in its files.
 const STATIC = (file: string) => join(dirname(fileURLToPath(import.meta.url)), 'static', file);
 
-/** Where each asset's bytes come from: our own files in `static/` (copied into dist/ by the build), htmx from node_modules. */
-const SOURCES: Record<AssetName, () => string> = {
-  'console.css': () => STATIC('console.css'),
+/**
+ * The parts of `console.css`, in cascade order (a later part wins over an earlier one at equal specificity): one
+ * file per group of pages, kept small, served joined as one stylesheet.
+ */
+const STYLES = ['base', 'projects', 'history', 'flag-page', 'lists', 'admin', 'phone-flag-table'].map((part) => `css/${part}.css`);
+
+/**
+ * Where each asset's bytes come from: our own files in `static/` (copied into dist/ by the build; several joined
+ * in order for one asset), htmx from node_modules.
+ */
+const SOURCES: Record<AssetName, () => string | string[]> = {
+  'console.css': () => STYLES.map(STATIC),
   'htmx.js': () => require.resolve('htmx.org/dist/htmx.min.js'),
   'htmx-sse.js': () => require.resolve('htmx-ext-sse/dist/sse.min.js'),
   'flag-page.js': () => STATIC('flag-page.js'),
@@ -53,8 +62,9 @@ export class ConsoleAssets {
   /** Reads every asset and names it by its content hash. */
   static load(): ConsoleAssets {
     const assets = new ConsoleAssets();
-    for (const [name, source] of Object.entries(SOURCES) as [AssetName, () => string][]) {
-      const body = readFileSync(source());
+    for (const [name, source] of Object.entries(SOURCES) as [AssetName, () => string | string[]][]) {
+      const files = source();
+      const body = Array.isArray(files) ? Buffer.concat(files.flatMap((file, i) => (i === 0 ? [readFileSync(file)] : [Buffer.from('\n'), readFileSync(file)]))) : readFileSync(files);
       const dot = name.lastIndexOf('.');
       const ext = name.slice(dot + 1);
       const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
