@@ -5,39 +5,13 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { addStrategy, createFlag, flagPath, strategiesPath, switchOn } from '../../helpers/flags.js';
-import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
+import { flagPath } from '../../helpers/flags.js';
+import { story } from '../history-story.js';
+import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
 
-const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-/** The current moment, with the clock moved on so the next record is later. */
-async function moment(): Promise<string> {
-  await pause(15);
-  const now = new Date().toISOString();
-  await pause(15);
-  return now;
-}
-
-/**
- * checkout created with a 10% rollout to userId in [a, b] in development (then `beforeSwitch`); development
- * switched on, search created (then `afterSwitch`); the rollout to 50% and [a, c].
- */
-async function story(server: ConsoleServer): Promise<{ beforeSwitch: string; afterSwitch: string }> {
-  const { h } = server;
-  await createFlag(h, 'checkout', { description: 'The <b>new</b> checkout' });
-  const constraints = [{ contextName: 'userId', operator: 'IN', values: ['a', 'b'] }];
-  const s = await addStrategy(h, 'checkout', 'development', { name: 'flexibleRollout', parameters: { rollout: 10, stickiness: 'default', groupId: 'checkout' }, constraints });
-  const beforeSwitch = await moment();
-  await switchOn(h, 'checkout');
-  await createFlag(h, 'search');
-  const afterSwitch = await moment();
-  const put = await h.req('PUT', `${strategiesPath('checkout', 'development')}/${s.id}`, { name: 'flexibleRollout', parameters: { rollout: 50, stickiness: 'default', groupId: 'checkout' }, constraints: [{ ...constraints[0], values: ['a', 'c'] }] });
-  expect(put.status).toBe(200);
-  return { beforeSwitch, afterSwitch };
-}
 
 /** A history entry by its heading. */
 const entry = (page: Page, title: string) => page.locator('li.entry').filter({ has: page.locator('.entry-title', { hasText: title }) });
@@ -50,7 +24,7 @@ async function diffLines(page: Page, scope: string): Promise<string[]> {
 describe('the history pages', () => {
   test('the timeline shows each change with its before and after, and the filters narrow it', async ({ server }) => {
     await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
-    await story(server);
+    await story(server.h);
     const context = await browser().newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     await signIn(page, server, 'ann', 'ann-secret-42');
@@ -108,7 +82,7 @@ describe('the history pages', () => {
 
   test('the project as it was shows the old state, read-only, and changes nothing', async ({ server }) => {
     await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
-    await story(server);
+    await story(server.h);
     const flagNow = (await server.h.json('GET', flagPath('checkout'))).body;
     const development = (flag: { environments: { name: string; enabled: boolean }[] }) => flag.environments.find((e) => e.name === 'development')!.enabled;
     expect(development(flagNow)).toBe(true);

@@ -3,49 +3,23 @@
  * bar's confirmation clicked through, axe and the phone width. The flows are the page harness's
  * (`../pages/stale.test.ts`).
  */
-import { describe, expect, onTestFinished, vi } from 'vitest';
-import { clientToken, nodeMetricsBody, postMetrics } from '../../http/usage/usage-fixtures.js';
+import { describe, expect } from 'vitest';
+import { staleFlags } from '../stale-story.js';
 import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
-const DAY = 86_400_000;
 
 const flag = async (server: ConsoleServer, name: string, project = 'default') =>
   (await server.h.json('GET', `/api/admin/projects/${project}/features/${name}`)).body as { stale: boolean; archived: boolean };
 
-/**
- * In `default`, created 50 days ago: `old-release` (past its 40 days), `old-kill` (a kill-switch: no lifetime),
- * `marked` (marked stale), `seen-kill` (a kill-switch an SDK asks for); created now: `fresh`. In `web`, created
- * 10 days ago: `web-ops` (operational, past its 7 days).
- */
-async function flags(server: ConsoleServer): Promise<void> {
-  const now = Date.now();
-  vi.useFakeTimers({ toFake: ['Date'] });
-  onTestFinished(() => { vi.useRealTimers(); });
-  const create = async (name: string, type = 'release', project = 'default') =>
-    expect((await server.h.json('POST', `/api/admin/projects/${project}/features`, { name, type })).status).toBe(201);
-  vi.setSystemTime(now - 50 * DAY);
-  await create('old-release');
-  await create('old-kill', 'kill-switch');
-  await create('marked');
-  await create('seen-kill', 'kill-switch');
-  vi.setSystemTime(now - 10 * DAY);
-  expect((await server.h.json('POST', '/api/admin/projects', { id: 'web', name: 'Web shop' })).status).toBe(201);
-  await create('web-ops', 'operational', 'web');
-  vi.useRealTimers();
-  await create('fresh');
-  expect((await server.h.req('POST', '/api/admin/projects/default/stale', { features: ['marked'], stale: true })).status).toBe(202);
-  await postMetrics(server.h, await clientToken(server.h), nodeMetricsBody({ 'seen-kill': { yes: 3, no: 0, variants: {} } }));
-  await server.h.registry.usage.flush();
-}
 
 const names = (page: import('playwright-core').Page) => page.locator('tbody th a').allTextContents();
 
 describe('stale flags', () => {
   test('lists marked, overdue and unused flags per project; marks stale and archives after a confirmation naming them', async ({ server }) => {
     await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
-    await flags(server);
+    await staleFlags(server.h);
     const context = await browser().newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     await signIn(page, server, 'ann', 'ann-secret-42');

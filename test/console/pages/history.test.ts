@@ -5,41 +5,16 @@
  * API; the moments between them are taken from the clock, a few milliseconds apart.
  */
 import { describe, expect } from 'vitest';
-import type { Harness } from '../../helpers/harness.js';
-import { addStrategy, createFlag, envPath, flagPath, strategiesPath, switchOn } from '../../helpers/flags.js';
+import { addStrategy, createFlag, envPath, flagPath } from '../../helpers/flags.js';
 import type { Answer } from '../page-harness.js';
 import { pageTest } from '../page-harness.js';
+import { clockPast } from '../../helpers/clock.js';
+import { moment, story } from '../history-story.js';
 
 const test = pageTest();
 /** An app that keeps little of its log: 5 records past the older of two snapshots, one every 10 records. */
 const trimmedTest = pageTest({ SNAPSHOT_EVERY: '10', LOG_RETENTION: '5' });
 
-const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-/** The current moment, with the clock moved on so the next record is later. */
-async function moment(): Promise<string> {
-  await pause(15);
-  const now = new Date().toISOString();
-  await pause(15);
-  return now;
-}
-
-/**
- * checkout created with a 10% rollout to userId in [a, b] in development (then `beforeSwitch`); development
- * switched on, search created (then `afterSwitch`); the rollout to 50% and [a, c].
- */
-async function story(h: Harness): Promise<{ beforeSwitch: string; afterSwitch: string }> {
-  await createFlag(h, 'checkout', { description: 'The <b>new</b> checkout' });
-  const constraints = [{ contextName: 'userId', operator: 'IN', values: ['a', 'b'] }];
-  const s = await addStrategy(h, 'checkout', 'development', { name: 'flexibleRollout', parameters: { rollout: 10, stickiness: 'default', groupId: 'checkout' }, constraints });
-  const beforeSwitch = await moment();
-  await switchOn(h, 'checkout');
-  await createFlag(h, 'search');
-  const afterSwitch = await moment();
-  const put = await h.req('PUT', `${strategiesPath('checkout', 'development')}/${s.id}`, { name: 'flexibleRollout', parameters: { rollout: 50, stickiness: 'default', groupId: 'checkout' }, constraints: [{ ...constraints[0], values: ['a', 'c'] }] });
-  expect(put.status).toBe(200);
-  return { beforeSwitch, afterSwitch };
-}
 
 /** A history entry (or compare item) by its heading. */
 const entry = (page: Answer, title: string, item = 'li.entry') => [...page.doc.querySelectorAll(item)].find((li) => li.querySelector('.entry-title')?.textContent?.includes(title));
@@ -136,7 +111,7 @@ describe('the history pages', () => {
     const early = await moment();
     for (let i = 0; i < 40; i += 1) {
       expect((await h.req('POST', `${envPath('churn', 'development')}/${i % 2 === 0 ? 'on' : 'off'}`)).status).toBe(200);
-      await pause(2);
+      await clockPast();
     }
     await h.restart(); // closing writes a snapshot and trims the log
     const ann = await pages.as('ann', 1);

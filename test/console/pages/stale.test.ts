@@ -4,43 +4,17 @@
  * the address; bulk mark stale and a confirmed bulk archive through the flag table's use cases, read back through
  * the API; a Viewer only reads.
  */
-import { describe, expect, onTestFinished, vi } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Harness } from '../../helpers/harness.js';
-import { clientToken, nodeMetricsBody, postMetrics } from '../../http/usage/usage-fixtures.js';
+import { staleFlags } from '../stale-story.js';
 import type { Answer } from '../page-harness.js';
 import { pageTest } from '../page-harness.js';
 
 const test = pageTest();
-const DAY = 86_400_000;
 
 const flag = async (h: Harness, name: string, project = 'default') =>
   (await h.json('GET', `/api/admin/projects/${project}/features/${name}`)).body as { stale: boolean; archived: boolean };
 
-/**
- * In `default`, created 50 days ago: `old-release` (past its 40 days), `old-kill` (a kill-switch: no lifetime),
- * `marked` (marked stale), `seen-kill` (a kill-switch an SDK asks for); created now: `fresh`. In `web`, created
- * 10 days ago: `web-ops` (operational, past its 7 days).
- */
-async function flags(h: Harness): Promise<void> {
-  const now = Date.now();
-  vi.useFakeTimers({ toFake: ['Date'] });
-  onTestFinished(() => { vi.useRealTimers(); });
-  const create = async (name: string, type = 'release', project = 'default') =>
-    expect((await h.json('POST', `/api/admin/projects/${project}/features`, { name, type })).status).toBe(201);
-  vi.setSystemTime(now - 50 * DAY);
-  await create('old-release');
-  await create('old-kill', 'kill-switch');
-  await create('marked');
-  await create('seen-kill', 'kill-switch');
-  vi.setSystemTime(now - 10 * DAY);
-  expect((await h.json('POST', '/api/admin/projects', { id: 'web', name: 'Web shop' })).status).toBe(201);
-  await create('web-ops', 'operational', 'web');
-  vi.useRealTimers();
-  await create('fresh');
-  expect((await h.req('POST', '/api/admin/projects/default/stale', { features: ['marked'], stale: true })).status).toBe(202);
-  await postMetrics(h, await clientToken(h), nodeMetricsBody({ 'seen-kill': { yes: 3, no: 0, variants: {} } }));
-  await h.registry.usage.flush();
-}
 
 const names = (page: Answer) => page.texts('tbody th a');
 const reasons = (page: Answer, name: string) =>
@@ -48,7 +22,7 @@ const reasons = (page: Answer, name: string) =>
 
 describe('stale flags', () => {
   test('lists marked, overdue and unused flags per project; marks stale and archives after a confirmation naming them', async ({ h, pages }) => {
-    await flags(h);
+    await staleFlags(h);
     const ann = await pages.as('ann', 1);
     const page = await ann.get('/stale');
     expect(page.doc.querySelector('nav[aria-label="Main"] a[aria-current="page"]')?.textContent).toBe('Stale flags');
@@ -81,7 +55,7 @@ describe('stale flags', () => {
   });
 
   test('a Viewer sees the flags without the bulk bar, and a bulk post is refused', async ({ h, pages }) => {
-    await flags(h);
+    await staleFlags(h);
     const vic = await pages.as('vic');
     const page = await vic.get('/stale');
     expect(names(page)).toEqual(['marked', 'old-kill', 'old-release']);
