@@ -3,7 +3,7 @@
 import type { ContextFieldAnswer } from '../../../queries/definitions.query.js';
 import type { ContextFieldDraft } from '../../forms/definitions.forms.js';
 import { errorAttrs, FieldError, type Refusal } from '../form-parts.js';
-import { DefinitionList, NewDefinition } from './definition-parts.js';
+import { DefinitionList, DefinitionNameField } from './definition-parts.js';
 import type { SearchedPage as ListPage } from '../../../queries/paging.js';
 import { LegalValueRows } from './row-fields.js';
 
@@ -25,15 +25,7 @@ export function ContextFieldFields({ form, error, values }: { form: 'create' | '
   const id = (field: string) => `cf-${form}-${field}`;
   return (
     <>
-      {form === 'create' ? (
-        <div class="field">
-          <label for={id('name')}>Name</label>
-          <input id={id('name')} name="name" required maxlength={100} value={values.name} autocapitalize="none" spellcheck={false}
-            {...errorAttrs(error, form, 'name', id('name'), `${id('name')}-hint`)} />
-          <p class="hint" id={`${id('name')}-hint`}>As SDKs send it in the context (for example <code>region</code>). It cannot be changed later.</p>
-          <FieldError error={error} form={form} field="name" id={id('name')} />
-        </div>
-      ) : null}
+      {form === 'create' ? <DefinitionNameField error={error} id={id('name')} value={values.name} hint={<>As SDKs send it in the context (for example <code>region</code>). It cannot be changed later.</>} /> : null}
       <div class={form === 'create' ? 'field' : 'field field-wide'}>
         <label for={id('description')}>Description <span class="muted">(optional)</span></label>
         <input id={id('description')} name="description" maxlength={1000} value={values.description} {...errorAttrs(error, form, 'description', id('description'))} />
@@ -64,11 +56,8 @@ export function ContextFieldList({ list, mayEdit, refused, notice }: ContextFiel
   return (
     <DefinitionList title="Context fields" current="context-fields" base={CONTEXT_FIELDS} list={list} notice={notice} rows={mayEdit}
       lead="The fields of the context SDKs send, which constraints test. Legal values limit what a constraint may compare with."
-      create={mayEdit ? (
-        <NewDefinition action={CONTEXT_FIELDS} label="New context field" submit="Create context field" refused={refused}>
-          <ContextFieldFields form="create" error={refused} values={refused?.draft ?? { name: '', description: '', stickiness: false, legalValues: [] }} />
-        </NewDefinition>
-      ) : null} noun={['context field', 'context fields']}
+      create={mayEdit ? { label: 'New context field', submit: 'Create context field', refused, fields: <ContextFieldFields form="create" error={refused} values={refused?.draft ?? { name: '', description: '', stickiness: false, legalValues: [] }} /> } : undefined}
+      noun={['context field', 'context fields']}
       empty={{ none: ['No context fields', 'Create one for each property your SDKs send.'], unmatched: ['No context field matches', 'Try another search.'] }}
       columns={['Name', 'Description', 'Legal values', 'Stickiness', 'Used by']} row={(field) => <Row field={field} />} />
   );

@@ -9,7 +9,7 @@ import type { ContextFieldStrategy } from '../../../queries/definitions.query.js
 import type { SearchedPage } from '../../../queries/paging.js';
 import { AdminFrame, type AdminPlace } from '../admin/admin-frame.js';
 import { flagUrl } from '../flags/flag-urls.js';
-import { Csrf, FormAlert, PostButton, type Refusal } from '../form-parts.js';
+import { Csrf, errorAttrs, FieldError, FormAlert, PostButton, type Refusal } from '../form-parts.js';
 import { ListEmpty, ListRows, ListToolbar, withQuery } from '../list.js';
 import { Notice } from '../notice.js';
 
@@ -27,8 +27,8 @@ export interface DefinitionListProps<T> {
   /** What an empty list says: [heading, line], and those when a search finds nothing. */
   empty: { none: readonly [string, string]; unmatched: readonly [string, string] };
   notice: string | undefined;
-  /** The "New …" panel, for those who may create one. */
-  create?: Child;
+  /** The "New …" panel (`NewDefinition`, posting to `base`), for those who may create one; undefined for others. */
+  create?: NewDefinitionSpec | undefined;
   /** Whether the page has a form with rows (`static/definitions.js`). */
   rows?: boolean;
 }
@@ -42,25 +42,51 @@ export function DefinitionList<T>(p: DefinitionListProps<T>) {
     <AdminFrame title={p.title} current={p.current} lead={p.lead}>
       <Notice notice={p.notice} />
       {p.rows ? <RowsScript /> : null}
-      <ListToolbar action={p.base} q={p.list.q} id="def-q" class="def-search" label={label} name={label} clear>{p.create}</ListToolbar>
+      <ListToolbar action={p.base} q={p.list.q} id="def-q" class="def-search" label={label} name={label} clear>
+        {p.create ? <NewDefinition action={p.base} {...p.create} /> : null}
+      </ListToolbar>
       <ListRows list={p.list} label={p.title} class="def-table" empty={<ListEmpty title={heading} card><p class="muted">{line}</p></ListEmpty>}
         columns={p.columns} row={p.row} href={(n) => withQuery(p.base, { q: p.list.q, page: n })} noun={p.noun} />
     </AdminFrame>
   );
 }
 
+/** What a definition list's "New …" panel shows: its button's and its submit's words, its fields, the refusal to show again. */
+export interface NewDefinitionSpec {
+  label: string;
+  submit: string;
+  refused: Refusal<unknown> | undefined;
+  fields: Child;
+}
+
 /** The "New …" panel of a definition list: a `<details>` opening the create form (open again, with the messages, when refused). */
-export function NewDefinition({ action, label, submit, refused, children }: { action: string; label: string; submit: string; refused: Refusal<unknown> | undefined; children?: Child }) {
+function NewDefinition({ action, label, submit, refused, fields }: NewDefinitionSpec & { action: string }) {
   return (
     <details class="def-create" open={refused !== undefined}>
       <summary class="button button-primary">{label}</summary>
       <form method="post" action={action} class="card form-grid" aria-label={label}>
         <Csrf />
         <div class="field-wide"><FormAlert error={refused} form="create" /></div>
-        {children}
+        {fields}
         <div class="form-actions field-wide"><button type="submit" class="button button-primary">{submit}</button></div>
       </form>
     </details>
+  );
+}
+
+/**
+ * The name field of a new definition (a context field's, a strategy's): required, as typed (no capitals or
+ * spelling fixed by a phone), with its hint and its message from the refusal; a name cannot be changed later.
+ */
+export function DefinitionNameField({ error, id, value, hint }: { error: Refusal<unknown> | undefined; id: string; value: string; hint: Child }) {
+  return (
+    <div class="field">
+      <label for={id}>Name</label>
+      <input id={id} name="name" required maxlength={100} value={value} autocapitalize="none" spellcheck={false}
+        {...errorAttrs(error, 'create', 'name', id, `${id}-hint`)} />
+      <p class="hint" id={`${id}-hint`}>{hint}</p>
+      <FieldError error={error} form="create" field="name" id={id} />
+    </div>
   );
 }
 

@@ -6,7 +6,7 @@
 import type { StrategyDefinition } from '../../../domain/definitions.js';
 import type { StrategyDefinitionDraft } from '../../forms/definitions.forms.js';
 import { errorAttrs, FieldError, type Refusal } from '../form-parts.js';
-import { DefinitionList, NewDefinition } from './definition-parts.js';
+import { DefinitionList, DefinitionNameField } from './definition-parts.js';
 import type { SearchedPage as ListPage } from '../../../queries/paging.js';
 import { ParameterRows } from './row-fields.js';
 
@@ -43,15 +43,7 @@ export function StrategyFields({ form, error, values }: { form: 'create' | 'edit
   const id = (field: string) => `sd-${form}-${field}`;
   return (
     <>
-      {form === 'create' ? (
-        <div class="field">
-          <label for={id('name')}>Name</label>
-          <input id={id('name')} name="name" required maxlength={100} value={values.name} autocapitalize="none" spellcheck={false}
-            {...errorAttrs(error, form, 'name', id('name'), `${id('name')}-hint`)} />
-          <p class="hint" id={`${id('name')}-hint`}>The name SDKs implement it under. It cannot be changed later.</p>
-          <FieldError error={error} form={form} field="name" id={id('name')} />
-        </div>
-      ) : null}
+      {form === 'create' ? <DefinitionNameField error={error} id={id('name')} value={values.name} hint={'The name SDKs implement it under. It cannot be changed later.'} /> : null}
       <div class="field">
         <label for={id('title')}>Title <span class="muted">(optional)</span></label>
         <input id={id('title')} name="title" maxlength={100} value={values.title} {...errorAttrs(error, form, 'title', id('title'))} />
@@ -86,11 +78,8 @@ export function StrategyList({ list, mayEdit, refused, notice }: StrategyListPro
   return (
     <DefinitionList title="Strategies" current="strategies" base={STRATEGIES} list={list} notice={notice} rows={mayEdit}
       lead="The activation strategies flags can use: the built-in ones flagpole evaluates, and custom ones your SDKs implement."
-      create={mayEdit ? (
-        <NewDefinition action={STRATEGIES} label="New strategy" submit="Create strategy" refused={refused}>
-          <StrategyFields form="create" error={refused} values={refused?.draft ?? { name: '', title: '', description: '', parameters: [] }} />
-        </NewDefinition>
-      ) : null} noun={['strategy', 'strategies']}
+      create={mayEdit ? { label: 'New strategy', submit: 'Create strategy', refused, fields: <StrategyFields form="create" error={refused} values={refused?.draft ?? { name: '', title: '', description: '', parameters: [] }} /> } : undefined}
+      noun={['strategy', 'strategies']}
       empty={{ none: ['No strategy matches', 'Try another search.'], unmatched: ['No strategy matches', 'Try another search.'] }}
       columns={['Strategy', 'Description', 'Parameters', 'Used by']} row={(d) => <Row definition={d} />} />
   );

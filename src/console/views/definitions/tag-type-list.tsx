@@ -3,7 +3,7 @@
 import type { TagType } from '../../../domain/definitions.js';
 import type { TagTypeDraft } from '../../forms/definitions.forms.js';
 import { errorAttrs, FieldError, type Refusal } from '../form-parts.js';
-import { DefinitionList, NewDefinition } from './definition-parts.js';
+import { DefinitionList } from './definition-parts.js';
 import type { SearchedPage as ListPage } from '../../../queries/paging.js';
 
 export const TAG_TYPES = '/admin/tag-types';
@@ -68,11 +68,8 @@ export function TagTypeList({ list, mayEdit, refused, notice }: TagTypeListProps
   return (
     <DefinitionList title="Tag types" current="tag-types" base={TAG_TYPES} list={list} notice={notice}
       lead="The kinds of tag flags can carry, such as a team or an area of the product."
-      create={mayEdit ? (
-        <NewDefinition action={TAG_TYPES} label="New tag type" submit="Create tag type" refused={refused}>
-          <TagTypeFields form="create" error={refused} values={refused?.draft ?? { name: '', description: '', color: '', icon: '' }} />
-        </NewDefinition>
-      ) : null} noun={['tag type', 'tag types']}
+      create={mayEdit ? { label: 'New tag type', submit: 'Create tag type', refused, fields: <TagTypeFields form="create" error={refused} values={refused?.draft ?? { name: '', description: '', color: '', icon: '' }} /> } : undefined}
+      noun={['tag type', 'tag types']}
       empty={{ none: ['No tag types', 'Create one before tagging flags.'], unmatched: ['No tag type matches', 'Try another search.'] }}
       columns={['Name', 'Description', 'Flags']} row={(t) => <Row type={t} />} />
   );
