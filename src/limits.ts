@@ -147,7 +147,7 @@ export const USAGE_BOUNDS = {
 } as const;
 
 /**
- * Bounds of addon deliveries (`src/actors/addon-deliveries.ts`, docs/limits.md "Integrations"): what the delivery
+ * Bounds of addon deliveries (`src/actors/addons/addon-deliveries.ts`, docs/limits.md "Integrations"): what the delivery
  * log keeps per addon (older entries are deleted as new ones come), what an attempt reads of a receiver's answer,
  * and how many log records a delivery loop reads from the store at a time.
  */

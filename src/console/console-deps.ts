@@ -4,7 +4,7 @@
  */
 import type { Context } from 'hono';
 import type { AppDeps, AppEnv } from '../http/route.js';
-import { FlagTable } from '../queries/flag-table.query.js';
+import { FlagTable } from '../queries/flag-table/flag-table.query.js';
 import { ConsoleAssets } from './assets.js';
 import type { ReadForm } from './forms/form.js';
 import type { Permission } from '../auth/permissions.js';

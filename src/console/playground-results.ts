@@ -4,7 +4,7 @@
  * flag, filtered by what `show` asks and cut into pages.
  */
 import type { FlagExplanation } from '../domain/evaluation/index.js';
-import type { EvaluationQuery } from '../queries/evaluation.query.js';
+import type { EvaluationQuery } from '../queries/sdk/evaluation.query.js';
 import type { PlaygroundRequest, Show } from './playground-form.js';
 
 /** One flag: its explanation in each chosen environment (absent where its project does not serve it). */

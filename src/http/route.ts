@@ -8,10 +8,10 @@ import type { TokenHasher } from '../auth/token-hasher.js';
 import type { Config } from '../config.js';
 import type { IfMatch } from '../domain/commands.js';
 import type { Logger } from '../log.js';
-import type { EvaluationQuery } from '../queries/evaluation.query.js';
-import type { ClientDeltaQuery } from '../queries/client-delta.query.js';
-import type { ClientFeaturesQuery } from '../queries/client-features.query.js';
-import type { OfrepQuery } from '../queries/ofrep.query.js';
+import type { EvaluationQuery } from '../queries/sdk/evaluation.query.js';
+import type { ClientDeltaQuery } from '../queries/sdk/client-delta.query.js';
+import type { ClientFeaturesQuery } from '../queries/sdk/client-features.query.js';
+import type { OfrepQuery } from '../queries/sdk/ofrep.query.js';
 import type { StreamTickets } from '../auth/stream-tickets.js';
 import type { HealthQuery } from '../queries/health.query.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
@@ -23,7 +23,7 @@ import type { DumpStreams } from './streams/dump-streams.js';
 import type { ErrorKind } from './errors.js';
 import type { GzipCache } from './answers/gzip.js';
 import type { SummaryCache } from './answers/summary-cache.js';
-import type { FeatureSearch } from '../queries/search.query.js';
+import type { FeatureSearch } from '../queries/search/search.query.js';
 
 /** What every route handler may use; built once per app, no globals. */
 export interface AppDeps {

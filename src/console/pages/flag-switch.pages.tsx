@@ -7,7 +7,7 @@
  */
 import type { Context } from 'hono';
 import type { ProjectActor } from '../../actors/actor-types.js';
-import { rowMark } from '../../queries/flag-table-row.js';
+import { rowMark } from '../../queries/flag-table/flag-table-row.js';
 import { FeatureEnvironmentParamsSchema, FeatureParamsSchema } from '../../schemas/params.schema.js';
 import { apiError, STATUS } from '../../http/errors.js';
 import type { ConsoleDeps, ConsoleEnv } from '../console-deps.js';

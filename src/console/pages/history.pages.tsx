@@ -10,8 +10,8 @@ import type { Registry } from '../../actors/registry.js';
 import type { DomainError } from '../../domain/errors.js';
 import type { Result } from '../../domain/result.js';
 import { isAllowed } from '../../auth/permissions.js';
-import { historyPeople, projectHistory, type ChangeKind } from '../../queries/history.query.js';
-import { compareMoments, isMomentError, preparePastViews, projectAt } from '../../queries/past-project.query.js';
+import { historyPeople, projectHistory, type ChangeKind } from '../../queries/history/history.query.js';
+import { compareMoments, isMomentError, preparePastViews, projectAt } from '../../queries/history/past-project.query.js';
 import { projectName } from '../../queries/project-list.query.js';
 import {
   ComparePageQuerySchema, HISTORY_KINDS, HISTORY_PAGE_SIZE, HistoryPageQuerySchema, PAST_PAGE_SIZE, PastPageQuerySchema,

@@ -1,5 +1,5 @@
 import type { Principal } from '../../auth/permissions.js';
-import { randomSessionId, type EvaluationQuery, type EvaluationScope } from '../../queries/evaluation.query.js';
+import { randomSessionId, type EvaluationQuery, type EvaluationScope } from '../../queries/sdk/evaluation.query.js';
 import type { RequestContext } from '../../schemas/frontend.schema.js';
 
 /**

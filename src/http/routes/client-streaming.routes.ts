@@ -4,7 +4,7 @@
  * `ClientStreams`). A route record like the others (authentication, permission, OpenAPI); its handler answers
  * a streaming `Response` instead of a view (docs/architecture.md "Streamed answers").
  */
-import { parseRevision } from '../../queries/client-delta.query.js';
+import { parseRevision } from '../../queries/sdk/client-delta.query.js';
 import { clientScopeOf } from '../client-spec.js';
 import type { Closable } from '../streams/client-stream-sinks.js';
 import { apiError } from '../errors.js';

@@ -1,7 +1,7 @@
 /**
  * The frontend API (`/api/frontend`, what `unleash-proxy-client` reads) and the playground
  * (`POST /api/admin/playground`): flags evaluated on the server by the engine, over flags compiled once per
- * state change (`src/queries/evaluation.query.ts`).
+ * state change (`src/queries/sdk/evaluation.query.ts`).
  *
  * Frontend tokens read their projects in their environment; admin tokens may call it too (Unleash 6.10's
  * `assertExpectedTokenType` accepts both), reading every project in the environment the context names

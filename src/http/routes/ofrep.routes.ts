@@ -6,8 +6,8 @@
  * Evaluated by the frontend API's compiled flags and engine (`OfrepQuery` over `EvaluationQuery`).
  */
 import type { Context } from 'hono';
-import { parseRevision } from '../../queries/client-delta.query.js';
-import { weakEtagOf } from '../../queries/evaluation.query.js';
+import { parseRevision } from '../../queries/sdk/client-delta.query.js';
+import { weakEtagOf } from '../../queries/sdk/evaluation.query.js';
 import type { RequestContext } from '../../schemas/frontend.schema.js';
 import { OfrepBodySchema, OfrepBulkQuerySchema, OfrepEventsQuerySchema, OfrepFlagParamsSchema, ofrepContext } from '../../schemas/ofrep.schema.js';
 import { ifNoneMatches } from '../answers/if-none-match.js';

@@ -1,6 +1,6 @@
 /** Admin-only inspection of the stored state: the dump of `npm run dump`, and the change history. */
 import * as v from 'valibot';
-import { dumpRegistry } from '../../actors/state-dump.js';
+import { dumpRegistry } from '../../actors/dumps/state-dump.js';
 import { FlagNameSchema, ProjectIdSchema, looseObject } from '../../schemas/common.schema.js';
 import { DUMP_STREAMS_AT_ONCE } from '../streams/dump-streams.js';
 import { apiError, errorResponse } from '../errors.js';

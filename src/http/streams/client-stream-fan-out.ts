@@ -1,6 +1,6 @@
 import type { CommittedFeed } from '../../actors/committed-feed.js';
-import type { ClientDeltaQuery, DeltaAnswer } from '../../queries/client-delta.query.js';
-import type { ResolvedQuery } from '../../queries/client-features.query.js';
+import type { ClientDeltaQuery, DeltaAnswer } from '../../queries/sdk/client-delta.query.js';
+import type { ResolvedQuery } from '../../queries/sdk/client-features.query.js';
 import { message, refetch, type StreamFormat } from './client-stream-messages.js';
 import { fanOutSpacing, MIN_FANOUT_SPACING_MS, type Slices } from './client-stream-pacing.js';
 

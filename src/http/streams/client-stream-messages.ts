@@ -1,4 +1,4 @@
-import type { DeltaAnswer } from '../../queries/client-delta.query.js';
+import type { DeltaAnswer } from '../../queries/sdk/client-delta.query.js';
 import { SSE_KEEP_ALIVE, sseBytes, sseComment, sseText } from './sse.js';
 
 /** The server-sent events of the client streams (`ClientStreams`), as the bytes queued to each connection. */

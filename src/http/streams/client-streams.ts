@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { CommittedFeed } from '../../actors/committed-feed.js';
 import type { Logger } from '../../log.js';
-import type { ClientDeltaQuery, DeltaAnswer, DeltaQuery } from '../../queries/client-delta.query.js';
-import type { ClientScope } from '../../queries/client-features.query.js';
+import type { ClientDeltaQuery, DeltaAnswer, DeltaQuery } from '../../queries/sdk/client-delta.query.js';
+import type { ClientScope } from '../../queries/sdk/client-features.query.js';
 import { FanOut, type Subscriber } from './client-stream-fan-out.js';
 import { CONNECTED, KEEP_ALIVE, message, refetch, type StreamFormat } from './client-stream-messages.js';
 import { Slices } from './client-stream-pacing.js';

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { stableJsonPieces } from '../../actors/state-dump.js';
+import { stableJsonPieces } from '../../actors/dumps/state-dump.js';
 
 /** Most `GET /api/admin/state` and `GET /api/admin/backup` answers streaming at once (together); more are answered 429 (docs/api-decisions.md "Inspection"). */
 export const DUMP_STREAMS_AT_ONCE = 2;

@@ -4,7 +4,7 @@
  * case (switch on or off in the chosen environment, mark stale, archive). A plain POST that comes back to the
  * table's URL.
  */
-import type { FlagTableEnvironment } from '../../../queries/flag-table.query.js';
+import type { FlagTableEnvironment } from '../../../queries/flag-table/flag-table.query.js';
 import { Csrf } from '../form-parts.js';
 import { bulkUrl } from './flag-urls.js';
 

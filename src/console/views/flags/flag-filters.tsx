@@ -3,7 +3,7 @@
  * The flag table's search and filters: a GET form, so the view is its URL (shareable, back-button friendly).
  * The sort and page size ride along as hidden fields; a new search starts at the first page.
  */
-import type { FlagTableEnvironment } from '../../../queries/flag-table.query.js';
+import type { FlagTableEnvironment } from '../../../queries/flag-table/flag-table.query.js';
 import { FLAG_TYPES } from '../../../schemas/feature.schema.js';
 import type { FlagTableQuery } from '../../../schemas/flag-table.schema.js';
 import { flagTableSearch } from '../../../schemas/flag-table.schema.js';

@@ -4,7 +4,7 @@
  * refusal or the default-strategy offer for one of its switches. The `<tbody>` is what a switch's answer
  * replaces (htmx `outerHTML`), so the switch always shows what the server holds.
  */
-import type { FlagRow, FlagRowEnvironment } from '../../../queries/flag-table.query.js';
+import type { FlagRow, FlagRowEnvironment } from '../../../queries/flag-table/flag-table.query.js';
 import type { SwitchOffer as Offer } from '../../../queries/switch-offer.query.js';
 import { etagOf } from '../../../http/answers/if-match.js';
 import { Csrf } from '../form-parts.js';

@@ -4,7 +4,7 @@
  * per flag ({@link FlagRowBody}), and the pager. On a phone each flag is a card: its name, its marks, then each
  * environment's switch named by the environment, with nothing to scroll sideways; the sort links stay above.
  */
-import type { FlagTablePage } from '../../../queries/flag-table.query.js';
+import type { FlagTablePage } from '../../../queries/flag-table/flag-table.query.js';
 import { flagTableSearch, type FlagTableQuery, type FlagTableSort } from '../../../schemas/flag-table.schema.js';
 import { FlagRowBody, type RowNote, type RowPermissions } from './flag-row.js';
 import { eventsUrl, tableUrl } from './flag-urls.js';

@@ -3,7 +3,7 @@
  * A project's page (`/projects/:projectId`): its heading, the new-flag form, the search and filters, the bulk
  * bar and the flag table with its pager; a helpful empty state when the project has no flag (or none match).
  */
-import type { FlagTablePage } from '../../../queries/flag-table.query.js';
+import type { FlagTablePage } from '../../../queries/flag-table/flag-table.query.js';
 import { flagTableSearch, type FlagTableQuery } from '../../../schemas/flag-table.schema.js';
 import { Layout } from '../../layout.js';
 import { BulkBar, type BulkPermissions } from './bulk-bar.js';

@@ -3,7 +3,7 @@
  * A readable diff: one line per field that moved, its value before struck through and its value after, each
  * labelled in words ("before", "after", "added", "removed"), so the change is never told by colour alone.
  */
-import type { FieldChange } from '../../../queries/change-words.js';
+import type { FieldChange } from '../../../queries/history/change-words.js';
 
 function Items({ items, kind }: { items: string[]; kind: 'added' | 'removed' }) {
   return (

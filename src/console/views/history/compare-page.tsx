@@ -4,7 +4,7 @@
  * flag whose configuration differs between them, with what happened to it (created, deleted, archived, revived,
  * changed) and the diff, and what moved in the project's settings.
  */
-import type { MomentComparison } from '../../../queries/past-project.query.js';
+import type { MomentComparison } from '../../../queries/history/past-project.query.js';
 import type { ComparePageQuery } from '../../../schemas/history-page.schema.js';
 import { Layout } from '../../layout.js';
 import { ProjectNav } from '../project-nav.js';

@@ -1,5 +1,5 @@
 import type { ProjectEvent } from '../../../domain/events.js';
-import type { ChangeKind } from '../../../queries/history.query.js';
+import type { ChangeKind } from '../../../queries/history/history.query.js';
 
 /** What each kind of history entry did, as a heading of its entry. */
 const DID: Record<ProjectEvent['type'], string> = {

@@ -4,7 +4,7 @@
  * entries newest first, each with who, when, what, which flag, the change itself as a readable diff, and a link
  * to the project as it was after it; older and newer pages.
  */
-import type { ChangeKind, TimelineEntry } from '../../../queries/history.query.js';
+import type { ChangeKind, TimelineEntry } from '../../../queries/history/history.query.js';
 import type { HistoryPageQuery } from '../../../schemas/history-page.schema.js';
 import { Layout } from '../../layout.js';
 import { ProjectNav } from '../project-nav.js';

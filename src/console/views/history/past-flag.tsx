@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 /** One flag of a past view, read-only: its state per environment and, expandable, its whole configuration. */
 import type { Flag, Strategy, Variant } from '../../../domain/types.js';
-import { constraintWords, strategyLabel } from '../../../queries/strategy-diff.js';
+import { constraintWords, strategyLabel } from '../../../queries/history/strategy-diff.js';
 
 /** On or off as text beside an icon (the icon is decoration: the word says it). */
 export function OnOff({ on }: { on: boolean }) {

@@ -4,7 +4,7 @@
  * changed, a form to choose another moment, and a read-only table of the flags then (no switch, no form that
  * posts), each with its configuration behind a disclosure. A moment that cannot be shown is said in words.
  */
-import type { PastProject } from '../../../queries/past-project.query.js';
+import type { PastProject } from '../../../queries/history/past-project.query.js';
 import type { PastPageQuery } from '../../../schemas/history-page.schema.js';
 import { Layout } from '../../layout.js';
 import { ProjectNav } from '../project-nav.js';
