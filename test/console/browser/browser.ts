@@ -20,9 +20,10 @@ import { join, resolve } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { ServerType } from '@hono/node-server';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, test as base } from 'vitest';
+import { afterAll, beforeAll, expect, test as base, vi } from 'vitest';
 import { serveApp } from '../../../src/http/server.js';
 import { harness, type Harness } from '../../helpers/harness.js';
+import { HEAVY_TEST_MS, STATE_TIMEOUT_MS, untilState } from '../../helpers/wait.js';
 
 /** Where chromium is (Debian's package; `.ci/run` installs it when missing). */
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -40,15 +41,29 @@ export const feedListeners = (server: ConsoleServer): number => server.h.registr
 
 /** Waits until `pages` more listeners follow the committed feed than `before`: those pages' live streams are open. */
 export async function waitForLiveStreams(server: ConsoleServer, before: number, pages = 1): Promise<void> {
-  await expect.poll(() => feedListeners(server), { timeout: 5000, interval: 25 }).toBeGreaterThanOrEqual(before + pages);
+  await expect.poll(() => feedListeners(server), untilState(25)).toBeGreaterThanOrEqual(before + pages);
 }
 
-/** Launches chromium before the file's tests and closes it after; returns a getter for it. */
+/**
+ * Launches chromium before the file's tests and closes it after; returns a getter for it. A browser test drives a
+ * second process through seconds of CPU (pages, axe, screenshots): its file's tests get `HEAVY_TEST_MS` (vitest
+ * resets the setting after the file), and every page waits up to `STATE_TIMEOUT_MS` for what it waits on, so a
+ * loaded machine makes them slower, never failed.
+ */
 export function useBrowser(): () => Browser {
   let browser: Browser | undefined;
+  vi.setConfig({ testTimeout: HEAVY_TEST_MS });
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
-  }, 60_000);
+    const launched = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+    // `newPage` opens its context through `newContext`: both get the generous waits.
+    const newContext = launched.newContext.bind(launched);
+    launched.newContext = async (options) => {
+      const context = await newContext(options);
+      context.setDefaultTimeout(STATE_TIMEOUT_MS);
+      return context;
+    };
+    browser = launched;
+  }, HEAVY_TEST_MS);
   afterAll(async () => {
     await browser?.close();
   });

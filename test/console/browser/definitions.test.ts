@@ -16,8 +16,6 @@ async function signedIn(server: ConsoleServer, rootRole: number, viewport: { wid
   await createUserWithPassword(server, username, `${username}-secret-42`, rootRole);
   const context = await browser().newContext({ viewport });
   const page = await context.newPage();
-  // A step that cannot happen fails on its own locator, well before the test's timeout.
-  page.setDefaultTimeout(8000);
   await signIn(page, server, username, `${username}-secret-42`);
   return { page, context };
 }

@@ -3,6 +3,7 @@
  * without a reload. The column itself is the page harness's (`../pages/flag-table.test.ts`).
  */
 import { describe, expect } from 'vitest';
+import { untilState } from '../../helpers/wait.js';
 import { clientToken, nodeMetricsBody, postMetrics } from '../../http/usage/usage-fixtures.js';
 import { consoleTest, createUserWithPassword, DESKTOP, feedListeners, signIn, useBrowser, waitForLiveStreams } from './browser.js';
 
@@ -24,7 +25,7 @@ describe('the flag table', () => {
     await waitForLiveStreams(server, listeners);
     expect(await page.locator('tbody[data-flag="seen"] .stage').textContent()).toBe('Initial');
     await postMetrics(server.h, await clientToken(server.h, 'development'), nodeMetricsBody({ seen: { yes: 1, no: 0, variants: {} } }));
-    await expect.poll(() => page.locator('tbody[data-flag="seen"] .stage').textContent(), { timeout: 3000 }).toBe('Pre-live');
+    await expect.poll(() => page.locator('tbody[data-flag="seen"] .stage').textContent(), untilState()).toBe('Pre-live');
     expect((await server.h.json('GET', `${FLAGS}/seen`)).headers.get('etag')).toBe(version);
     await page.context().close();
   });

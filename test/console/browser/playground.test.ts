@@ -25,7 +25,6 @@ async function setUp(server: ConsoleServer): Promise<void> {
 async function signedIn(server: ConsoleServer, username: string, rootRole: number, viewport = DESKTOP): Promise<Page> {
   await createUserWithPassword(server, username, `${username}-secret-42`, rootRole);
   const page = await (await browser().newContext({ viewport })).newPage();
-  page.setDefaultTimeout(8000);
   await signIn(page, server, username, `${username}-secret-42`);
   return page;
 }

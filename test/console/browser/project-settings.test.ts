@@ -34,7 +34,6 @@ describe('the project settings page', () => {
     await server.h.json('POST', '/api/admin/segments', { name: 'checkout-beta', project: 'checkout', constraints: [] });
     const context = await browser().newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
     await signIn(page, server, 'ann', 'ann-secret-42');
     await page.goto(`${server.base}${SETTINGS}`);
     expect(await page.getByRole('link', { name: 'Settings' }).getAttribute('aria-current')).toBe('page');

@@ -14,7 +14,6 @@ const tokenNamed = async (server: ConsoleServer, name: string) =>
 async function adminPage(server: ConsoleServer, viewport: { width: number; height: number } = DESKTOP) {
   await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
   const context = await browser().newContext({ viewport });
-  context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   await signIn(page, server, 'ann', 'ann-secret-42');
   await page.goto(`${server.base}/admin/tokens`);
