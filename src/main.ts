@@ -1,5 +1,5 @@
 import { Registry } from './actors/registry.js';
-import { LocalSingletonWork } from './actors/singleton-work.js';
+import { LocalSingletonWork } from './actors/addons/singleton-work.js';
 import { createApp } from './app.js';
 import { serveApp } from './http/server.js';
 import { ensureAdminPassword, ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from './bootstrap-tokens.js';

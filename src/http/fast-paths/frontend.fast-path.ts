@@ -1,6 +1,6 @@
 import { getQueryParams } from 'hono/utils/url';
 import { queryAsContext, readContext } from '../../schemas/frontend.schema.js';
-import { frontendAnswer, frontendHeaders } from '../frontend-answer.js';
+import { frontendAnswer, frontendHeaders } from '../answers/frontend-answer.js';
 import { corsHeaders } from '../middleware/cors.js';
 import type { NodeCall } from '../route.js';
 import { conditionalAnswer } from './conditional-answer.js';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isAllowed, mayWriteSomeSegment, noAccessMessage, type Principal } from '../../auth/permissions.js';
+import { isAllowed, mayWriteSomeSegment, noAccessMessage, type Principal, roleIn } from '../../auth/permissions.js';
 import { projectOfFlag } from '../../queries/tags.query.js';
 import { ApiError, apiError } from '../errors.js';
 import type { AppDeps, RouteSpec, Step } from '../route.js';
@@ -47,7 +47,7 @@ export function authorize(route: RouteSpec, deps: AppDeps): Step {
     }
     c.set('actor', actor);
     const principal = c.get('principal');
-    const role = principal.kind === 'user' && actor ? actor.state.meta.members[String(principal.user.id)] : undefined;
+    const role = actor ? roleIn(principal, actor.state.meta.members) : undefined;
     const allowed = route.scope === 'segment'
       ? mayWriteSomeSegment(principal, principal.kind === 'user' ? rolesOf(deps, principal.user.id) : [])
       : isAllowed(principal, route.permission, role);
