@@ -44,7 +44,7 @@ const ON_POSTGRES = [
   'test/actors/session-store.test.ts',
   'test/http/usage/usage-store.test.ts',
   'test/http/usage/client-metrics-routes.test.ts',
-  'test/queries/history-moments.test.ts',
+  'test/queries/history/history-moments.test.ts',
   'test/snapshots/events.test.ts',
   'test/snapshots/group-commit.test.ts',
   'test/faults/disk-faults.test.ts',

@@ -16,7 +16,7 @@ import { Registry } from '../src/actors/registry.js';
 import { loadTokenHasher } from '../src/auth/token-key.js';
 import { ensureAdminTokens } from '../src/bootstrap-tokens.js';
 import { readConfig } from '../src/config.js';
-import { SESSION_COOKIE } from '../src/http/console/cookies.js';
+import { SESSION_COOKIE } from '../src/console/pipeline/cookies.js';
 import { checkToken, startSession } from '../src/use-cases/sessions.use-cases.js';
 import { seedTable } from '../test/helpers/flag-table-seed.js';
 import type { ScaleRow } from './scale.js';

@@ -13,10 +13,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { HistoryQuery } from '../src/actors/history.js';
+import type { HistoryQuery } from '../src/actors/past/history.js';
 import { Registry } from '../src/actors/registry.js';
 import type { ProjectCommand } from '../src/domain/commands.js';
-import { compareMoments, projectAt } from '../src/queries/past-project.query.js';
+import { compareMoments, projectAt } from '../src/queries/history/past-project.query.js';
 import type { ScaleRow } from './scale.js';
 
 export interface ConsoleHistoryOptions {

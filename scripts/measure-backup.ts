@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Registry } from '../src/actors/registry.js';
-import { captureBackup } from '../src/actors/state-backup.js';
+import { captureBackup } from '../src/actors/dumps/state-backup.js';
 
 const BIN = resolve(import.meta.dirname, '../dist/src/cli.js');
 const TOKEN = '*:*.measure-backup-admin-token';

@@ -4,12 +4,12 @@ import type { Registry } from './actors/registry.js';
 import type { TokenHasher } from './auth/token-hasher.js';
 import type { Config } from './config.js';
 import { errorResponse } from './http/errors.js';
-import { ClientStreams } from './http/client-streams.js';
-import { DumpStreams } from './http/dump-streams.js';
-import { GzipCache } from './http/gzip.js';
+import { ClientStreams } from './http/streams/client-streams.js';
+import { DumpStreams } from './http/streams/dump-streams.js';
+import { GzipCache } from './http/answers/gzip.js';
 import { openApiDocument } from './http/openapi.js';
 import { errorAnswer } from './http/pipeline/error-answer.js';
-import { mountRoutes } from './http/pipeline/mount-routes.js';
+import { apiRunner, mountRoutes } from './http/pipeline/mount-routes.js';
 import { observed } from './http/pipeline/observed.js';
 import { fastPathsOf } from './http/fast-paths/dispatch.js';
 import type { ServedApp } from './http/server.js';
@@ -38,52 +38,36 @@ import { strategyRoutes } from './http/routes/strategies.routes.js';
 import { toggleRoutes } from './http/routes/toggles.routes.js';
 import { usageRoutes } from './http/routes/usage.routes.js';
 import { variantRoutes } from './http/routes/variants.routes.js';
-import { SummaryCache } from './http/summary-cache.js';
-import { FeatureSearch } from './queries/search.query.js';
-import { FlagTable } from './queries/flag-table.query.js';
+import { SummaryCache } from './http/answers/summary-cache.js';
+import { FeatureSearch } from './queries/search/search.query.js';
 import { searchRoutes } from './http/routes/search.routes.js';
 import { lifecycleRoutes } from './http/routes/lifecycle.routes.js';
 import { silentLogger, type Logger } from './log.js';
-import { EvaluationQuery } from './queries/evaluation.query.js';
-import { ClientDeltaQuery } from './queries/client-delta.query.js';
-import { ClientFeaturesQuery } from './queries/client-features.query.js';
-import { OfrepQuery } from './queries/ofrep.query.js';
+import { EvaluationQuery } from './queries/sdk/evaluation.query.js';
+import { ClientDeltaQuery } from './queries/sdk/client-delta.query.js';
+import { ClientFeaturesQuery } from './queries/sdk/client-features.query.js';
+import { OfrepQuery } from './queries/sdk/ofrep.query.js';
 import { StreamTickets } from './auth/stream-tickets.js';
 import { HealthQuery } from './queries/health.query.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 import { metricsRoutes, METRICS_PATH, scrape } from './http/routes/metrics.routes.js';
 import { edgeRoutes } from './http/routes/edge.routes.js';
 import { AddressBudget } from './http/address-budget.js';
-import { EDGE_VALIDATE_BUDGET } from './limits.js';
-import { authRoutes } from './http/routes/auth.routes.js';
+import { EDGE_VALIDATE_BUDGET, SIGN_IN_TRACKED, SIGN_IN_WINDOW_MS } from './limits.js';
+import { WorkGate } from './auth/work-gate.js';
+import { consoleDeps } from './console/console-deps.js';
+import { CONSOLE_ROUTES } from './console/console-routes.js';
+import { consoleRunner, servedByConsole } from './console/pipeline/console-runner.js';
+import { pageNotFound } from './console/pipeline/page-errors.js';
+import { prepareTables, warmUp } from './console/warm-up.js';
+import { renderWithoutAsyncHooks } from './console/jsx-without-async-hooks.js';
 import { addonRoutes } from './http/routes/addons.routes.js';
-import { consoleDeps } from './http/console/console-deps.js';
-import { renderWithoutAsyncHooks } from './http/console/jsx-without-async-hooks.js';
-import { prepareTables, warmUp } from './http/warm-up.js';
-import { errorPage } from './http/console/page-errors.js';
-import { loginPages } from './http/console/pages/login.pages.js';
-import { projectPages } from './http/console/pages/projects.pages.js';
-import { historyPages } from './http/console/pages/history.pages.js';
-import { flagPages } from './http/console/pages/flag.pages.js';
-import { flagStrategyPages } from './http/console/pages/flag-strategy.pages.js';
-import { projectFlagsPages } from './http/console/pages/project-flags.pages.js';
-import { flagSwitchPages } from './http/console/pages/flag-switch.pages.js';
-import { adminPages } from './http/console/pages/admin.pages.js';
-import { applicationPages } from './http/console/pages/applications.pages.js';
-import { archivePages } from './http/console/pages/archive.pages.js';
-import { stalePages } from './http/console/pages/stale.pages.js';
-import { transferPages } from './http/console/pages/transfer.pages.js';
-import { definitionPages } from './http/console/pages/definitions.pages.js';
-import { playgroundPages } from './http/console/pages/playground.pages.js';
-import { userPages } from './http/console/pages/users.pages.js';
-import { setPasswordPages } from './http/console/pages/set-password.pages.js';
-import { accountPages } from './http/console/pages/account.pages.js';
-import { tokenPages } from './http/console/pages/tokens.pages.js';
-import { environmentPages } from './http/console/pages/environments.pages.js';
-import { segmentPages } from './http/console/pages/segments.pages.js';
-import { projectSettingsPages } from './http/console/pages/project-settings.pages.js';
 
-/** Every route record (all authenticated but `POST /edge/validate`, the sign-in routes and page), in one list: the router, the OpenAPI document and docs/permissions.md are built from it. */
+/**
+ * Every route record (all authenticated but `POST /edge/validate`, the sign-in routes and pages), in one list: the
+ * router, the OpenAPI document and docs/permissions.md are built from it. The API's, then the console's
+ * (`src/console/`: records like the API's, answered as HTML).
+ */
 export const ROUTES: RouteSpec[] = [
   ...projectRoutes,
   ...environmentRoutes,
@@ -114,24 +98,7 @@ export const ROUTES: RouteSpec[] = [
   ...ofrepRoutes,
   ...metricsRoutes,
   ...edgeRoutes,
-  ...authRoutes,
-  // The console's pages (src/http/console/pages/): records like the API's, answered as HTML.
-  ...loginPages,
-  ...projectPages,
-  ...historyPages,
-  ...flagPages,
-  ...flagStrategyPages,
-  ...projectFlagsPages,
-  ...flagSwitchPages,
-  ...adminPages,
-  ...applicationPages, ...archivePages, ...stalePages, ...transferPages,
-  ...definitionPages,
-  ...playgroundPages,
-  ...userPages, ...setPasswordPages, ...accountPages,
-  ...tokenPages,
-  ...environmentPages,
-  ...segmentPages,
-  ...projectSettingsPages,
+  ...CONSOLE_ROUTES,
 ];
 
 /**
@@ -185,10 +152,14 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     ofrep: new OfrepQuery(evaluation), streamTickets: new StreamTickets(tokenHasher, config.ofrepStreamTicketSeconds),
     metrics: new ServiceMetrics(registry),
     search,
-    flagTable: new FlagTable(registry, search.indexes),
     edgeValidation: new AddressBudget(EDGE_VALIDATE_BUDGET.tokensPerWindow, EDGE_VALIDATE_BUDGET.windowMs, EDGE_VALIDATE_BUDGET.addresses),
-    console: consoleDeps(config, registry.feed),
+    signInLimits: {
+      byAccount: new AddressBudget(config.console.loginFailuresPerUser, SIGN_IN_WINDOW_MS, SIGN_IN_TRACKED),
+      byAddress: new AddressBudget(config.console.loginFailuresPerAddress, SIGN_IN_WINDOW_MS, SIGN_IN_TRACKED),
+      passwordChecks: new WorkGate(config.console.passwordChecksRunning, config.console.passwordChecksWaiting),
+    },
   };
+  const console = consoleDeps(deps);
   deps.metrics.setStreamingSource(clientStreams);
   // Console pages answer HTML to browsers: they are not part of the API's document.
   const openapi = JSON.stringify(openApiDocument(routes.filter((route) => !route.page), '1'));
@@ -207,7 +178,7 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     const { status, problems } = registry.serving();
     return c.json(status === 'serving' ? { health: 'GOOD', status } : { health: 'GOOD', status, problems });
   }));
-  app.get('/assets/:file', observed(observe, '/assets/:file', (c) => deps.console.assets.answer(c.req.path) ?? errorResponse(c, { kind: 'NotFoundError', message: 'No such asset' })));
+  app.get('/assets/:file', observed(observe, '/assets/:file', (c) => console.assets.answer(c.req.path) ?? errorResponse(c, { kind: 'NotFoundError', message: 'No such asset' })));
   app.get('/docs/openapi.json', observed(observe, '/docs/openapi.json', (c) => c.body(openapi, 200, { 'content-type': 'application/json' })));
   // Without METRICS_REQUIRE_TOKEN the metrics answer without a token, as Unleash's do; with it, the route
   // record (ROUTES, permission ADMIN) answers instead.
@@ -235,20 +206,25 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
   });
   app.options('/ofrep/*', observed(observe, '/ofrep/*', async (c) => (await ofrepCors(c, async () => {})) ?? c.body(null, 204)));
   const browsers = (route: RouteSpec) => underPrefix(route.path, '/api/frontend') || route.path.startsWith('/ofrep/');
+  const notFoundPage = pageNotFound(console);
   const notFound = observed(observe, null, (c) => {
     const message = `No route ${c.req.method} ${c.req.path.slice(0, 200)}`;
     // A browser that asked for a page outside the APIs gets a page.
-    if (c.req.method === 'GET' && (c.req.header('accept') ?? '').includes('text/html') && !API_PATH.test(c.req.path)) return errorPage(c, deps, 404, message);
+    if (c.req.method === 'GET' && (c.req.header('accept') ?? '').includes('text/html') && !API_PATH.test(c.req.path)) return notFoundPage(c, message);
     return errorResponse(c, { kind: 'NotFoundError', message });
   });
   // Every handler answers its own errors (`observed`); this is the net under the CORS middleware.
   const onError = (error: unknown, c: Context<AppEnv>) => errorAnswer(c, error, observe, null);
-  mountRoutes(app, routes.filter((route) => mountedPrefixOf(route.path) === undefined), deps, browsers);
+  // Each record is served by the API's steps, or the console's (its pages and its JSON sign-in).
+  const api = apiRunner(deps, browsers);
+  const pages = consoleRunner(console, api);
+  const runnerOf = (route: RouteSpec) => (servedByConsole(route) ? pages(route) : api(route));
+  mountRoutes(app, routes.filter((route) => mountedPrefixOf(route.path) === undefined), observe, runnerOf);
   for (const prefix of MOUNTED_PREFIXES) {
     const own = routes.filter((route) => mountedPrefixOf(route.path) === prefix);
     if (own.length === 0) continue;
     const mounted = new Hono<AppEnv>();
-    mountRoutes(mounted, own, deps, browsers);
+    mountRoutes(mounted, own, observe, runnerOf);
     mounted.notFound(notFound);
     mounted.onError(onError);
     app.mount(prefix, mounted.fetch, { replaceRequest: false });
@@ -256,6 +232,6 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
 
   app.notFound(notFound);
   app.onError(onError);
-  return Object.assign(app, { fastPaths: fastPathsOf(routes, deps), prepare: () => prepareTables(deps), warm: () => warmUp(deps), staleness: () => registry.node.staleness() });
+  return Object.assign(app, { fastPaths: fastPathsOf(routes, deps), prepare: () => prepareTables(console), warm: () => warmUp(console), staleness: () => registry.node.staleness() });
 }
 

@@ -1,4 +1,4 @@
-import type { DeliverySettings } from './actors/addon-worker.js';
+import type { DeliverySettings } from './actors/addons/addon-worker.js';
 import type { Env } from './config-env.js';
 import { ADDON_DELIVERY_BOUNDS } from './limits.js';
 

@@ -6,7 +6,7 @@ import { TOKEN_KEY_MIN_LENGTH } from './auth/token-hasher.js';
 import type { ClientTokenSecret } from './auth/tokens.js';
 import { databaseSettings } from './config-database.js';
 import { ENV_SCHEMA, type Env, type FrontendTokenSecret } from './config-env.js';
-import type { DeliverySettings } from './actors/addon-worker.js';
+import type { DeliverySettings } from './actors/addons/addon-worker.js';
 import { addonSettings } from './config-addons.js';
 import { firstIssue } from './config-vars.js';
 import { LIMIT_VARIABLES, type Limits } from './limits.js';

@@ -147,7 +147,7 @@ export const USAGE_BOUNDS = {
 } as const;
 
 /**
- * Bounds of addon deliveries (`src/actors/addon-deliveries.ts`, docs/limits.md "Integrations"): what the delivery
+ * Bounds of addon deliveries (`src/actors/addons/addon-deliveries.ts`, docs/limits.md "Integrations"): what the delivery
  * log keeps per addon (older entries are deleted as new ones come), what an attempt reads of a receiver's answer,
  * and how many log records a delivery loop reads from the store at a time.
  */
@@ -244,6 +244,11 @@ export const LIMIT_VARIABLES: Readonly<Record<keyof Limits, string>> = Object.fr
 /** The message of a refused write that would pass a limit. */
 export const overLimit = (what: string, limit: number, variable: string): string =>
   `${what} is limited to ${limit} (configurable with ${variable})`;
+
+/** The window sign-in failures are counted over, per account and per address (docs/limits.md "Sign-in"). */
+export const SIGN_IN_WINDOW_MS = 60_000;
+/** Accounts and addresses tracked at once by the sign-in limits; past it the oldest window is forgotten. */
+export const SIGN_IN_TRACKED = 10_000;
 
 /** How long a one-time link to set a password works after an admin made it (docs/limits.md "Sign-in"). */
 export const PASSWORD_LINK_HOURS = 24;

@@ -3,7 +3,7 @@ import { fail } from '../domain/errors.js';
 import { failed, ok, type Result } from '../domain/result.js';
 import { segmentUsesIn } from '../domain/segment.js';
 import type { ProjectActor } from './actor-types.js';
-import type { UnavailableError } from './service-recovery.js';
+import type { UnavailableError } from './recovery/service-recovery.js';
 
 /**
  * The projects a registry serves, those it could not recover, and the ids held while a creation or a

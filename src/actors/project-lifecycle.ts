@@ -13,7 +13,7 @@ import type { ProjectActors } from './project-actors.js';
 import { projectKeyDeletions, projectRegistration } from './project-keys.js';
 import { projectLookups } from './project-lookups.js';
 import { emptyProject, projectModel, type ProjectModel } from './project-model.js';
-import type { Recovered } from './recover.js';
+import type { Recovered } from './recovery/recover.js';
 import type { SegmentFences } from './segment-fences.js';
 import { StorageError } from './storage-error.js';
 

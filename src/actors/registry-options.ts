@@ -5,7 +5,7 @@ import { silentLogger } from '../log.js';
 import type { ActorOptions } from './actor-options.js';
 import type { HistoryBounds } from './feed-history.js';
 import type { SessionLifetimes } from './session-store.js';
-import type { DeliverySettings } from './addon-worker.js';
+import type { DeliverySettings } from './addons/addon-worker.js';
 import { ADDON_DELIVERY_BOUNDS } from '../limits.js';
 
 /** What `Registry.open` is given: where the data lives, the first start's environments, limits, and the actors' options. */

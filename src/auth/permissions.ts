@@ -72,6 +72,16 @@ export function effectiveProjectRole(rootRole: number, projectRole: number | und
 }
 
 /**
+ * The project role a caller holds in a project whose members are `members` (user id → role id): a person's
+ * membership, none for an API token.
+ *
+ * @example roleIn(principal, actor.state.meta.members) // 4 (Owner), or undefined
+ */
+export function roleIn(principal: Principal, members: Readonly<Record<string, number>>): number | undefined {
+  return principal.kind === 'user' ? members[String(principal.user.id)] : undefined;
+}
+
+/**
  * Whether `principal` may do what needs `permission`; `projectRole` is the user's role in the project the
  * route addresses (undefined for none or for routes outside a project).
  */

@@ -63,8 +63,12 @@ export type ProjectCommand =
   | ({ type: 'strategy.set-sort-order'; order: StrategyOrder[] } & EnvironmentTarget)
   /** Copies the flag's strategies (all, or the listed ids) from `fromEnvironment` to `environment`. */
   | ({ type: 'strategy.copy'; fromEnvironment: string; strategyIds?: string[] } & EnvironmentTarget)
-  /** `activateDisabled` (Unleash's `shouldActivateDisabledStrategies`): every disabled strategy of the environment is enabled with it. */
-  | ({ type: 'flag.enable'; activateDisabled?: boolean } & EnvironmentTarget)
+  /**
+   * `activateDisabled` (Unleash's `shouldActivateDisabledStrategies`): every disabled strategy of the environment is
+   * enabled with it. `rolloutWithoutDefault` (the console's offer): when nothing would serve the flag and the
+   * project has no default strategy for the environment, a 100% gradual rollout is added first.
+   */
+  | ({ type: 'flag.enable'; activateDisabled?: boolean; rolloutWithoutDefault?: boolean } & EnvironmentTarget)
   | ({ type: 'flag.disable' } & EnvironmentTarget)
   | ({ type: 'variants.set'; variants: Variant[] } & FlagTarget)
   | ({ type: 'variants.patch'; operations: Operation[] } & FlagTarget)

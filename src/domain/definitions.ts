@@ -4,7 +4,7 @@
  * constraint on a context field with legal values may only use those values; the project mailbox checks both
  * against the committed service state (`ProjectLookups`).
  */
-import { fail, type DomainError } from './errors.js';
+import { failAt, type DomainError } from './errors.js';
 import type { ConstraintBody as Constraint } from '../schemas/index.js';
 
 /** A tag type (Unleash's `/api/admin/tag-types`): what tags of that type are for. */
@@ -105,7 +105,7 @@ export function illegalConstraint(constraints: readonly Constraint[], fieldOf: (
     const values = constraint.value !== undefined && !constraint.values?.length ? [constraint.value] : (constraint.values ?? []);
     const bad = illegalValue(field, values);
     if (bad !== undefined) {
-      return fail('ValidationError', `"constraints[${i}]": "${bad}" is not a legal value of context field "${field.name}" (legal: ${field.legalValues.slice(0, 10).map((l) => `"${l.value}"`).join(', ')}${field.legalValues.length > 10 ? ', ...' : ''})`);
+      return failAt('ValidationError', `constraints.${i}.values`, `"${bad}" is not a legal value of context field "${field.name}" (legal: ${field.legalValues.slice(0, 10).map((l) => `"${l.value}"`).join(', ')}${field.legalValues.length > 10 ? ', ...' : ''})`, { label: `constraints[${i}]` });
     }
   }
   return null;

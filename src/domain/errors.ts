@@ -25,15 +25,40 @@ export type ErrorKind =
   /** The project-user endpoints' 400, answered as `[{msg}]` (docs/admin-contract.md §4.17 to §4.19). */
   | 'MembershipError';
 
+/** One issue of a refused input: its text and, when it is about one field, that field's dot path (`constraints.0.values`). */
+export interface ErrorDetail {
+  message: string;
+  path?: string;
+}
+
 export interface DomainError {
   kind: ErrorKind;
   message: string;
-  details?: { message: string }[];
+  details?: ErrorDetail[];
+  /**
+   * The dot path of the one input field the whole error is about, when it names one (`failAt`): where a form
+   * marks it. The API's error body carries it in the message only (`"expiresAt": ...`).
+   */
+  path?: string;
 }
 
 /** Builds a {@link DomainError}. @example fail('NotFoundError', 'no flag "a"') */
-export const fail = (kind: ErrorKind, message: string, details?: { message: string }[]): DomainError =>
+export const fail = (kind: ErrorKind, message: string, details?: ErrorDetail[]): DomainError =>
   details ? { kind, message, details } : { kind, message };
+
+/** A failure whose message stays as it is, noted as being about the input field at `path`. @example about('email', fail('NameExistsError', 'A user with email "a@b.c" already exists')) */
+export const about = (path: string, error: DomainError): DomainError => ({ ...error, path });
+
+/**
+ * A failure about one field of the input: the message `"<label>": <text>` (the label is the path unless the
+ * message has always named it otherwise), and the field's dot path for forms.
+ *
+ * @example failAt('ValidationError', 'expiresAt', 'must be in the future') // message '"expiresAt": must be in the future', path 'expiresAt'
+ */
+export function failAt(kind: ErrorKind, path: string, text: string, { label = path, details }: { label?: string; details?: ErrorDetail[] } = {}): DomainError {
+  const message = `"${label}": ${text}`;
+  return details ? { kind, message, details, path } : { kind, message, path };
+}
 
 /** What deciding a command gives: the events to record and the reply, or an expected failure. */
 export type Decision<E, R> = { ok: true; events: E[]; reply: R } | { ok: false; error: DomainError };

@@ -1,6 +1,6 @@
 import semver from 'semver';
 import type { Principal } from '../auth/permissions.js';
-import type { ClientFeaturesAnswer, ClientScope } from '../queries/client-features.query.js';
+import type { ClientFeaturesAnswer, ClientScope } from '../queries/sdk/client-features.query.js';
 import type { ClientFeaturesQuery } from '../schemas/client.schema.js';
 import { apiError } from './errors.js';
 import type { AppDeps } from './route.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { DomainError, ErrorKind } from '../domain/errors.js';
+import type { DomainError, ErrorDetail, ErrorKind } from '../domain/errors.js';
 import type { Logger } from '../log.js';
 
 export type { ErrorKind };
@@ -35,21 +35,22 @@ export class ApiError extends Error {
 }
 
 /** Throws the domain error as an HTTP error. @example throw apiError('NotFoundError', 'no such flag') */
-export const apiError = (kind: ErrorKind, message: string, details?: { message: string }[]) =>
+export const apiError = (kind: ErrorKind, message: string, details?: ErrorDetail[]) =>
   new ApiError(details ? { kind, message, details } : { kind, message });
 
 /** The request id (`observed`, src/http/pipeline/observed.ts), the `id` of every error body and of the request's log line. */
 const requestIdOf = (c: Context): string => (c.get('requestId') as string | undefined) ?? randomUUID();
 
 /**
- * The error body of docs/api-decisions.md "Errors": `{id, name, message, details?}` with the request id as `id`; the
+ * The error body of docs/api-decisions.md "Errors": `{id, name, message, details?: [{message}]}` with the request id as `id`; the
  * project-user 400s are `[{msg}]`.
  */
 export function errorResponse(c: Context, error: DomainError): Response {
   const status = STATUS[error.kind];
   if (error.kind === 'MembershipError') return c.json([{ msg: error.message }], status);
   const body: Record<string, unknown> = { id: requestIdOf(c), name: error.kind, message: error.message };
-  if (error.details && error.details.length > 0) body['details'] = error.details;
+  // Each detail's message only: the paths are for the console's forms.
+  if (error.details && error.details.length > 0) body['details'] = error.details.map((detail) => ({ message: detail.message }));
   return c.json(body, status);
 }
 

@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import type { Principal } from '../auth/permissions.js';
 import { scopeFingerprint } from '../auth/stream-tickets.js';
 import { tokenFromHeader } from '../auth/tokens.js';
-import type { EvaluationScope } from '../queries/evaluation.query.js';
+import type { EvaluationScope } from '../queries/sdk/evaluation.query.js';
 import { tokenForSecret } from '../use-cases/tokens.use-cases.js';
 import type { AppDeps, AppEnv } from './route.js';
 

@@ -8,23 +8,22 @@ import type { TokenHasher } from '../auth/token-hasher.js';
 import type { Config } from '../config.js';
 import type { IfMatch } from '../domain/commands.js';
 import type { Logger } from '../log.js';
-import type { EvaluationQuery } from '../queries/evaluation.query.js';
-import type { ClientDeltaQuery } from '../queries/client-delta.query.js';
-import type { ClientFeaturesQuery } from '../queries/client-features.query.js';
-import type { OfrepQuery } from '../queries/ofrep.query.js';
+import type { EvaluationQuery } from '../queries/sdk/evaluation.query.js';
+import type { ClientDeltaQuery } from '../queries/sdk/client-delta.query.js';
+import type { ClientFeaturesQuery } from '../queries/sdk/client-features.query.js';
+import type { OfrepQuery } from '../queries/sdk/ofrep.query.js';
 import type { StreamTickets } from '../auth/stream-tickets.js';
 import type { HealthQuery } from '../queries/health.query.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { Result } from '../domain/result.js';
+import type { SignInLimits } from '../auth/sign-in-limits.js';
 import type { AddressBudget } from './address-budget.js';
-import type { ClientStreams } from './client-streams.js';
-import type { DumpStreams } from './dump-streams.js';
+import type { ClientStreams } from './streams/client-streams.js';
+import type { DumpStreams } from './streams/dump-streams.js';
 import type { ErrorKind } from './errors.js';
-import type { GzipCache } from './gzip.js';
-import type { SummaryCache } from './summary-cache.js';
-import type { FeatureSearch } from '../queries/search.query.js';
-import type { FlagTable } from '../queries/flag-table.query.js';
-import type { ConsoleDeps } from './console/console-deps.js';
+import type { GzipCache } from './answers/gzip.js';
+import type { SummaryCache } from './answers/summary-cache.js';
+import type { FeatureSearch } from '../queries/search/search.query.js';
 
 /** What every route handler may use; built once per app, no globals. */
 export interface AppDeps {
@@ -54,18 +53,10 @@ export interface AppDeps {
   metrics: ServiceMetrics;
   /** `GET /api/admin/search/features`: per-project sort orders, kept per state version. */
   search: FeatureSearch;
-  /** The console's flag table (`/projects/:projectId`), over `search`'s indexes. */
-  flagTable: FlagTable;
   /** What each address may still have checked by `POST /edge/validate` (token texts per minute). */
   edgeValidation: AddressBudget;
-  /** The console's assets and sign-in limits. */
-  console: ConsoleDeps;
-}
-
-/** The console session a request came with: its id (from the cookie) and the key it is stored under. */
-export interface ConsoleSession {
-  id: string;
-  key: string;
+  /** Failed credential checks per account and address, and password checks at once (docs/limits.md "Sign-in"). */
+  signInLimits: SignInLimits;
 }
 
 /** Values the pipeline's middleware set on a request's context. */
@@ -76,10 +67,6 @@ export interface AppEnv {
     principal: Principal;
     /** The project the path names, once found. */
     actor: ProjectActor | undefined;
-    /** On `authentication: 'session'` routes: the session that authenticated the request. */
-    session: ConsoleSession | undefined;
-    /** On page routes with a body: the form's fields as sent (`_csrf` included). */
-    form: Record<string, string> | undefined;
   };
 }
 
@@ -146,18 +133,18 @@ export interface RouteSpec<
    * `Authorization` header (the OFREP event stream: EventSource sends no headers). See `src/auth/stream-tickets.ts`.
    * `none`: anyone may call it (permission `NONE`): no caller is resolved or checked, and `call.principal` is
    * not set; the route bounds what a call costs itself (`POST /edge/validate`).
-   * `session`: the caller is the console session of the `flagpole-session` cookie (`src/http/console/`); on a
-   * page route a missing or expired one is a redirect to `/login`.
+   * `session`: the caller is the console session of the `flagpole-session` cookie: only the console's records
+   * (`src/console/`) have it.
    */
   authentication?: 'ticket' | 'none' | 'session';
   /**
-   * A console page: answers HTML (errors too, as pages), reads form bodies, is left out of the OpenAPI
-   * document, and every method but GET needs the CSRF checks (`src/http/console/csrf.ts`).
+   * A console page (`definePage`, `src/console/page.ts`): the composition root serves it with the console's steps
+   * (session, CSRF, form, page errors), and it is left out of the OpenAPI document.
    */
   page?: boolean;
   /**
-   * The CSRF checks of a route that is not a page. `pre-session`: those of the sign-in forms (origin and the
-   * pre-session token). `origin`: a JSON route scripts call too (`POST /auth/simple/login`): a request that names
+   * The CSRF checks of a JSON route the console serves (the composition root hands it to the console's runner).
+   * `pre-session`: those of the sign-in forms (origin and the pre-session token). `origin`: a JSON route scripts call too (`POST /auth/simple/login`): a request that names
    * where it comes from (`Origin`, else `Referer`) must name this site; one that names nothing (a script) passes.
    * No token is needed there: a browser on another site cannot send a JSON body without a preflight, which no
    * such route answers, and the JSON reader refuses every other content type (415).

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Registry } from '../actors/registry.js';
-import type { Dump } from '../actors/state-dump.js';
+import type { Dump } from '../actors/dumps/state-dump.js';
 import { createApp } from '../app.js';
 import { TokenHasher } from '../auth/token-hasher.js';
 import { readConfig } from '../config.js';

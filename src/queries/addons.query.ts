@@ -3,7 +3,7 @@
  * read here is masked (`*****` for each sensitive parameter): no answer carries a secret.
  */
 import type { Registry } from '../actors/registry.js';
-import type { DeliveryLogEntry } from '../actors/delivery-log.js';
+import type { DeliveryLogEntry } from '../actors/addons/delivery-log.js';
 import { PROVIDERS, masked, type Addon } from '../domain/addons/addon.js';
 import type { ProviderDefinition } from '../domain/addons/provider-definition.js';
 import { fail } from '../domain/errors.js';

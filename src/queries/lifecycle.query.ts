@@ -2,6 +2,7 @@
 import type { Registry } from '../actors/registry.js';
 import { currentStage, stagesOf, type StageEntry } from '../domain/flag-stages.js';
 import type { ProjectState } from '../domain/project-state.js';
+import type { Flag } from '../domain/types.js';
 import { ok, type Result } from '../domain/result.js';
 import type { LifecycleCountView } from '../schemas/lifecycle.schema.js';
 import { flagById } from './flags.query.js';
@@ -11,6 +12,12 @@ import { perStateVersion } from './state-memo.js';
 export function flagLifecycle(state: ProjectState, name: string): Result<StageEntry[]> {
   const found = flagById(state, name);
   return found.ok ? ok(stagesOf(found.value)) : found;
+}
+
+/** A flag of the project (archived ones too) with its current stage, as the flag's GET shows it; 404 when unknown. */
+export function flagWithStage(state: ProjectState, name: string): Result<{ flag: Flag; lifecycle: StageEntry }> {
+  const found = flagById(state, name);
+  return found.ok ? ok({ flag: found.value, lifecycle: currentStage(found.value) }, found.version) : found;
 }
 
 const KEY = { initial: 'initial', 'pre-live': 'preLive', live: 'live', completed: 'completed', archived: 'archived' } as const;

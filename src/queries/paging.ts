@@ -21,3 +21,19 @@ export function pageOf<T>(items: readonly T[], page: number, size: number): List
   const offset = (at - 1) * size;
   return { rows: items.slice(offset, offset + size), page: at, pages, total: items.length, offset };
 }
+
+/** One page of a list searched by `?q=`, with the search as applied (trimmed). */
+export type SearchedPage<T> = ListPage<T> & { q: string };
+
+/**
+ * The entries of `all` that `q` finds (one of `text(entry)` contains it, ignoring case; an empty `q` finds all),
+ * page `page` of them, `size` per page.
+ *
+ * @example searchPage(fields, (f) => [f.name, f.description ?? ''], 'reg', 2) // the second 50 fields naming "reg"
+ */
+export function searchPage<T>(all: readonly T[], text: (item: T) => readonly string[], q: string | undefined, page: number | string | undefined, size = 50): SearchedPage<T> {
+  const query = (q ?? '').trim().slice(0, 100);
+  const needle = query.toLowerCase();
+  const found = needle === '' ? all : all.filter((item) => text(item).some((t) => t.toLowerCase().includes(needle)));
+  return { ...pageOf(found, typeof page === 'number' ? page : Number.parseInt(page ?? '1', 10), size), q: query };
+}

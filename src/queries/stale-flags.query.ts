@@ -4,7 +4,7 @@
  * 7 days (by the usage metrics' last seen; a flag younger than that is not counted unused yet).
  */
 import type { Registry } from '../actors/registry.js';
-import { potentiallyStaleFrom } from '../domain/project-health.js';
+import { LIFETIME_DAYS, potentiallyStaleFrom } from '../domain/project-health.js';
 import type { ProjectState } from '../domain/project-state.js';
 import type { Flag } from '../domain/types.js';
 import type { StaleKind } from '../schemas/insight-pages.schema.js';
@@ -20,8 +20,8 @@ const DAY_MS = 86_400_000;
 export interface StaleRow {
   flag: Pick<Flag, 'name' | 'type' | 'createdAt' | 'stale'>;
   kinds: StaleKind[];
-  /** When its type's lifetime ended (ms since the epoch), for an overdue flag. */
-  overdueSince: number | null;
+  /** For an overdue flag: when its type's lifetime ended (ms since the epoch), and that lifetime in days. */
+  overdue: { since: number; lifetimeDays: number | null } | null;
   lastSeenAt: string | null;
 }
 
@@ -53,7 +53,7 @@ function rowsOf(registry: Registry, state: ProjectState, now: number): StaleRow[
     if (overdue) kinds.push('overdue');
     const lastSeenAt = usage.lastSeenAt(flag.name);
     if (flag.createdAt < unusedBefore && (lastSeenAt === null || lastSeenAt < unusedBefore)) kinds.push('unused');
-    if (kinds.length > 0) rows.push({ flag: { name: flag.name, type: flag.type, createdAt: flag.createdAt, stale: flag.stale }, kinds, overdueSince: overdue ? due : null, lastSeenAt });
+    if (kinds.length > 0) rows.push({ flag: { name: flag.name, type: flag.type, createdAt: flag.createdAt, stale: flag.stale }, kinds, overdue: overdue ? { since: due, lifetimeDays: LIFETIME_DAYS[flag.type] } : null, lastSeenAt });
   }
   return rows;
 }

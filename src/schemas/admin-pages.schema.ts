@@ -1,7 +1,6 @@
 /**
  * The URL state of the console's user, account and token pages (`/admin/users`, `/admin/tokens`, `/account`),
- * validated as an API route validates its query. Their forms are read field by field and checked with the API's
- * own body schemas, so a refused form shows the API's message next to its field.
+ * validated as an API route validates its query; and the one-time password link's forms.
  */
 import * as v from 'valibot';
 import { looseObject } from './common.schema.js';
@@ -15,23 +14,13 @@ export const ListPageQuerySchema = looseObject({
 });
 export type ListPageQuery = v.InferOutput<typeof ListPageQuerySchema>;
 
+/** A list's first page, unsearched (where a form's answer shows the list again). */
+export const FIRST_LIST_PAGE: ListPageQuery = { q: '', page: 1 };
+
 /** `?done=` alone (a page that is no list). */
 export const DoneQuerySchema = looseObject({
   done: v.optional(v.pipe(v.string(mustBe('a string, given once')), v.maxLength(40, 'must be at most 40 characters'))),
 });
-
-/**
- * The field a message of the API names first (`"password": …` names `password`), when it is one of `fields`;
- * else null (the form as a whole).
- *
- * @example fieldNamed('"email": must be a valid email address', ['email', 'name']) // 'email'
- */
-export function fieldNamed<F extends string>(message: string, fields: readonly F[]): F | null {
-  const quoted = /^"([A-Za-z]+)"/.exec(message)?.[1];
-  if (quoted !== undefined && (fields as readonly string[]).includes(quoted)) return quoted as F;
-  const word = fields.find((f) => new RegExp(`\\b${f}\\b`, 'i').test(message));
-  return word ?? null;
-}
 
 const field = (max: number) => v.optional(v.pipe(v.string(mustBe('a string, given once')), v.maxLength(max, `must be at most ${max} characters`)), '');
 

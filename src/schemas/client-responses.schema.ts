@@ -1,6 +1,6 @@
 /**
  * Answers of the client (backend SDK) API: flags, strategies and segments as SDKs read them, and the delta.
- * Typed views (`src/http/views.ts`) and the OpenAPI document read them; nothing is parsed with them on the hot path.
+ * Typed views (`src/http/answers/views.ts`) and the OpenAPI document read them; nothing is parsed with them on the hot path.
  */
 import * as v from 'valibot';
 import { ConstraintSchema } from './constraint.schema.js';

@@ -1,6 +1,6 @@
 /**
  * Answers about flags: a flag's record, detail and archive entry, its strategies, variants and tags.
- * Typed views (`src/http/views.ts`) and the OpenAPI document read them; nothing is parsed with them on the hot path.
+ * Typed views (`src/http/answers/views.ts`) and the OpenAPI document read them; nothing is parsed with them on the hot path.
  */
 import * as v from 'valibot';
 import { FLAG_TYPES } from './feature.schema.js';

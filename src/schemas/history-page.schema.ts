@@ -14,7 +14,7 @@ export const HISTORY_PAGE_SIZE = 50;
 /** Flags per page of a past view or a comparison. */
 export const PAST_PAGE_SIZE = 100;
 
-/** The kinds of change the history is filtered by (the keys of `CHANGE_KINDS`, src/queries/history.query.ts). */
+/** The kinds of change the history is filtered by (the keys of `CHANGE_KINDS`, src/queries/history/history.query.ts). */
 export const HISTORY_KINDS = ['lifecycle', 'metadata', 'switch', 'strategy', 'variants', 'tags', 'dependencies', 'project'] as const;
 const KINDS: readonly string[] = HISTORY_KINDS;
 

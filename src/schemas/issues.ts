@@ -39,7 +39,8 @@ export function formatIssue(issue: v.BaseIssue<unknown>): string {
 }
 
 /**
- * The `message` and `details` of a `ValidationError` from valibot issues: the first
+ * The `message` and `details` of a `ValidationError` from valibot issues (each detail with the dot path of the
+ * field it names, when it names one): the first
  * {@link DETAILS_MAX} distinct issues in `details`, the first three in the message with how many more
  * there are. The work is bounded too: only the first 1000 issues are formatted and compared for repeats,
  * the rest are counted. `complete: false` says the issues are only the first ones found (a validation
@@ -48,19 +49,25 @@ export function formatIssue(issue: v.BaseIssue<unknown>): string {
  * @example
  * const result = v.safeParse(CreateFeatureSchema, { name: 'a b' });
  * if (!result.success) formatIssues(result.issues);
- * // { message: '"name": must be URL-friendly (...)', details: [{ message: '"name": must be URL-friendly (...)' }] }
+ * // { message: '"name": must be URL-friendly (...)', details: [{ message: '"name": must be URL-friendly (...)', path: 'name' }] }
  */
 export function formatIssues(
   issues: readonly v.BaseIssue<unknown>[],
   { complete = true }: { complete?: boolean } = {},
-): { message: string; details: { message: string }[] } {
+): { message: string; details: { message: string; path?: string }[] } {
   // A union may repeat the same complaint per option; say each thing once.
-  const texts = [...new Set(issues.slice(0, ISSUES_READ).map(formatIssue))];
+  const byText = new Map<string, string | undefined>();
+  for (const issue of issues.slice(0, ISSUES_READ)) {
+    const text = formatIssue(issue);
+    if (!byText.has(text)) byText.set(text, v.getDotPath(issue) ?? undefined);
+  }
+  const texts = [...byText.keys()];
   if (texts.length === 0) return { message: 'invalid input', details: [] };
   const count = texts.length + Math.max(issues.length - ISSUES_READ, 0);
   const shown = texts.slice(0, MESSAGE_ISSUES).join('; ');
   const more = count - MESSAGE_ISSUES;
   let message = more > 0 ? `${shown}; and ${more} more` : shown;
   if (!complete) message = `${shown}; and ${more > 0 ? `at least ${more}` : 'possibly'} more`;
-  return { message, details: texts.slice(0, DETAILS_MAX).map((text) => ({ message: text })) };
+  // The path is for forms (src/console/forms/); the API's error body lists the messages only (`errorResponse`).
+  return { message, details: texts.slice(0, DETAILS_MAX).map((text) => { const path = byText.get(text); return path ? { message: text, path } : { message: text }; }) };
 }

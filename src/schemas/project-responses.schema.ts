@@ -1,6 +1,6 @@
 /**
  * Answers about projects: the flag list and overview, the project and its list, members and history.
- * Typed views (`src/http/views.ts`) and the OpenAPI document read them; nothing is parsed with them on the hot path.
+ * Typed views (`src/http/answers/views.ts`) and the OpenAPI document read them; nothing is parsed with them on the hot path.
  */
 import * as v from 'valibot';
 import { RoleView } from './service-responses.schema.js';

@@ -1,6 +1,6 @@
 /**
  * Answers about SDK usage: a flag's hourly metrics and the applications and instances that reported.
- * Typed views (`src/http/views.ts`) and the OpenAPI document read them; nothing is parsed with them on the hot path.
+ * Typed views (`src/http/answers/views.ts`) and the OpenAPI document read them; nothing is parsed with them on the hot path.
  */
 import * as v from 'valibot';
 

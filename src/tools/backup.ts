@@ -1,6 +1,6 @@
 import { closeSync, existsSync, fchmodSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { BACKUP_FORMAT, type BackupHeader } from '../actors/state-backup.js';
+import { BACKUP_FORMAT, type BackupHeader } from '../actors/dumps/state-backup.js';
 
 /** A backup that did not complete; the message says why and never holds the token. */
 export class BackupError extends Error {

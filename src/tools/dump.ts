@@ -3,9 +3,9 @@ import { locationLabel, type StoreLocation } from '../../snapshots/open-store.js
 import type { RecoveryNotice } from '../../snapshots/recovery.js';
 import type { Store } from '../../snapshots/store.js';
 import { emptyProject, projectModel, stateFromSnapshot } from '../actors/project-model.js';
-import { recoverState, type Recovered } from '../actors/recover.js';
+import { recoverState, type Recovered } from '../actors/recovery/recover.js';
 import { REPLAY_ONLY, emptyServiceState, serviceModel } from '../actors/service-model.js';
-import { buildDump, type AtSeq, type Dump } from '../actors/state-dump.js';
+import { buildDump, type AtSeq, type Dump } from '../actors/dumps/state-dump.js';
 import type { ProjectState } from '../domain/project-state.js';
 import type { ServiceState } from '../domain/service-state.js';
 import type { Flag, ProjectMeta } from '../domain/types.js';

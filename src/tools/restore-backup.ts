@@ -4,8 +4,8 @@ import * as v from 'valibot';
 import { planMigration, type MachineMigration } from '../../machines/versions.js';
 import { DUMP_FORMAT } from '../../snapshots/dump-format.js';
 import { PROJECT_MACHINES } from '../actors/project-model.js';
-import { BACKUP_FORMAT, type BackupHeader } from '../actors/state-backup.js';
-import type { Dump } from '../actors/state-dump.js';
+import { BACKUP_FORMAT, type BackupHeader } from '../actors/dumps/state-backup.js';
+import type { Dump } from '../actors/dumps/state-dump.js';
 import { RestoreError, checkDump } from './restore.js';
 
 const Count = v.pipe(v.number(), v.safeInteger(), v.minValue(0));

@@ -4,7 +4,7 @@ import type { StoreLocation } from '../../snapshots/open-store.js';
 import { RestoreError, writeImages, type ScopeImage } from '../../snapshots/restore-writer.js';
 import { PROJECT_MACHINES } from '../actors/project-model.js';
 import { REPLAY_ONLY, serviceModel } from '../actors/service-model.js';
-import type { Dump } from '../actors/state-dump.js';
+import type { Dump } from '../actors/dumps/state-dump.js';
 import type { ServiceState } from '../domain/service-state.js';
 import { MASKED_VALUE, type Addon } from '../domain/addons/addon.js';
 

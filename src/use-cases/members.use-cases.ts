@@ -5,7 +5,7 @@
  */
 import type { Registry } from '../actors/registry.js';
 import type { Principal } from '../auth/permissions.js';
-import { fail, type DomainError } from '../domain/errors.js';
+import { about, fail, failAt, type DomainError } from '../domain/errors.js';
 import { ROLES } from '../domain/roles.js';
 import type { ServiceState } from '../domain/service-state.js';
 import { failed, type Result } from '../domain/result.js';
@@ -24,9 +24,9 @@ export interface MembershipInput {
 function checkGrant(service: ServiceState, userId: number, roleId: number): DomainError | null {
   if (!service.users[String(userId)]) return fail('NotFoundError', `Could not find user with id ${userId}`);
   const role = ROLES.find((r) => r.id === roleId);
-  if (!role) return fail('NotFoundError', `Could not find role with id ${roleId}`);
+  if (!role) return about('roleId', fail('NotFoundError', `Could not find role with id ${roleId}`));
   if (role.type !== 'project') {
-    return fail('ValidationError', `"roleId": must be a project role (${PROJECT_ROLES.map((r) => `${r.id} ${r.name}`).join(', ')}), got ${roleId}, the root role ${role.name}`);
+    return failAt('ValidationError', 'roleId', `must be a project role (${PROJECT_ROLES.map((r) => `${r.id} ${r.name}`).join(', ')}), got ${roleId}, the root role ${role.name}`);
   }
   return null;
 }

@@ -2,7 +2,7 @@
 import type { Registry } from '../actors/registry.js';
 import { hashPassword, passwordProblem, verifyPassword } from '../auth/passwords.js';
 import { principalLabel, type Principal } from '../auth/permissions.js';
-import { fail } from '../domain/errors.js';
+import { fail, failAt } from '../domain/errors.js';
 import { failed, fromDecision, ok, type Result } from '../domain/result.js';
 import type { User } from '../domain/service-state.js';
 import { endSessionsOfUser } from './sessions.use-cases.js';
@@ -15,7 +15,7 @@ import { endSessionsOfUser } from './sessions.use-cases.js';
 export async function acceptablePasswordHash(password: string, names: readonly (string | null)[]): Promise<Result<string>> {
   const problem = passwordProblem(password, names);
   // Worded as the schemas' messages are (`src/schemas/issues.ts`): the property, then the rule.
-  if (problem !== null) return failed(fail('ValidationError', `"password": ${problem}`, [{ message: `"password": ${problem}` }]));
+  if (problem !== null) return failed(failAt('ValidationError', 'password', problem, { details: [{ message: `"password": ${problem}`, path: 'password' }] }));
   return ok(await hashPassword(password));
 }
 

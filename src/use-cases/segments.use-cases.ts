@@ -11,7 +11,7 @@
  * mailbox read the committed project states and decide. A refused delete lifts the fence and changes nothing.
  */
 import type { Registry } from '../actors/registry.js';
-import { principalLabel, segmentWriteRefusal, type Principal } from '../auth/permissions.js';
+import { type Principal, principalLabel, roleIn, segmentWriteRefusal } from '../auth/permissions.js';
 import { fail, type DomainError } from '../domain/errors.js';
 import { segmentWithId, type Segment, type SegmentInput } from '../domain/segment.js';
 import { failed, fromDecision, ok, type Result } from '../domain/result.js';
@@ -22,7 +22,7 @@ function refusal(registry: Registry, principal: Principal, project: string | nul
   if (project !== null) {
     const found = registry.find(project);
     if (!found.ok) return found.error;
-    role = principal.kind === 'user' ? found.value.state.meta.members[String(principal.user.id)] : undefined;
+    role = roleIn(principal, found.value.state.meta.members);
   }
   const message = segmentWriteRefusal(principal, project, role);
   return message ? fail('NoAccessError', message) : null;

@@ -7,7 +7,7 @@
  */
 import type { Registry } from '../actors/registry.js';
 import { principalLabel, type Principal } from '../auth/permissions.js';
-import { fail } from '../domain/errors.js';
+import { fail, failAt } from '../domain/errors.js';
 import type { TagType } from '../domain/service-state.js';
 import type { Tag } from '../domain/types.js';
 import { failed, fromDecision, type Result } from '../domain/result.js';
@@ -31,7 +31,7 @@ export function changeTags(registry: Registry, input: TagChange, principal: Prin
   return registry.tagWrites.run(async () => {
     const known = new Set(registry.service.state.tagTypes.map((t) => t.name));
     const unknown = input.added.find((t) => !known.has(t.type));
-    if (unknown) return failed(fail('ValidationError', `"type": tag type "${unknown.type}" does not exist; create it with POST /api/admin/tag-types first`));
+    if (unknown) return failed(failAt('ValidationError', 'type', `tag type "${unknown.type}" does not exist; create it with POST /api/admin/tag-types first`));
     return sendToProject(registry, input.projectId, { type: 'tags.change', features: input.features, added: input.added, removed: input.removed }, principal);
   });
 }

@@ -14,12 +14,17 @@ import { sendToFlag, sendToProject } from './send-command.js';
 import type { FlagEnvironmentRef } from './strategies.use-cases.js';
 
 /**
- * `/on`: enables the flag in the environment; the result carries the flag's version after it.
+ * `/on`: enables the flag in the environment; the result carries the flag's version after it. With
+ * `rolloutWithoutDefault` (the console's offer), an environment without an enabled strategy nor a default
+ * strategy gets a 100% rollout first, in the same decision.
  *
  * @example const result = await enableFlag(registry, { projectId: 'default', featureName: 'a', environment: 'development' }, principal);
  */
-export function enableFlag(registry: Registry, input: FlagEnvironmentRef & { activateDisabled?: boolean }, principal: Principal): Promise<Result<null>> {
-  return sendToFlag(registry, input.projectId, { type: 'flag.enable', feature: input.featureName, environment: input.environment, activateDisabled: input.activateDisabled ?? false, ifMatch: input.ifMatch }, principal);
+export function enableFlag(registry: Registry, input: FlagEnvironmentRef & { activateDisabled?: boolean; rolloutWithoutDefault?: boolean }, principal: Principal): Promise<Result<null>> {
+  return sendToFlag(registry, input.projectId, {
+    type: 'flag.enable', feature: input.featureName, environment: input.environment, activateDisabled: input.activateDisabled ?? false,
+    rolloutWithoutDefault: input.rolloutWithoutDefault ?? false, ifMatch: input.ifMatch,
+  }, principal);
 }
 
 /** `/off`: disables the flag in the environment; the result carries the flag's version after it. */

@@ -4,7 +4,7 @@ import type { Registry } from '../actors/registry.js';
 import { principalLabel, type Principal } from '../auth/permissions.js';
 import type { TokenHasher } from '../auth/token-hasher.js';
 import { newSecret } from '../auth/tokens.js';
-import { fail } from '../domain/errors.js';
+import { fail, failAt } from '../domain/errors.js';
 import type { StoredToken } from '../domain/service-state.js';
 import { failed, fromDecision, ok, type Result } from '../domain/result.js';
 import { rehashLegacyToken } from './token-rehash.use-cases.js';
@@ -26,7 +26,7 @@ function futureExpiry(expiresAt: string | undefined): string | null | false {
   return Date.parse(expiresAt) <= Date.now() ? false : expiresAt;
 }
 
-const pastExpiry = () => failed<MintedToken>(fail('ValidationError', '"expiresAt": must be in the future'));
+const pastExpiry = () => failed<MintedToken>(failAt('ValidationError', 'expiresAt', 'must be in the future'));
 
 /** Creates an admin or client token for existing projects and an existing environment. */
 export async function createApiToken(

@@ -11,7 +11,7 @@ import type { ProjectCommand } from '../../src/domain/commands.js';
 import { flagAfter, given } from '../helpers/decider.js';
 import { addStrategy, archive, disable, enable, update } from '../helpers/project-commands.js';
 import {
-  flagArchived, flagCreated, flagDeleted, flagDisabled, flagEnabled, flagRevived, rollout, strategy, strategyAdded,
+  flagArchived, flagCreated, flagDeleted, flagDisabled, flagEnabled, flagRevived, META, rollout, strategy, strategyAdded,
 } from '../helpers/project-events.js';
 
 /** The lifecycle machine, asked directly: does a flag (archived or not) accept `event`, and with which effects? */
@@ -116,6 +116,22 @@ describe('the environment machine decides', () => {
     given([flagCreated('a')]).when(enable('a')).then({ error: 'InvalidOperationError', message: /no enabled strategy/ });
     given([flagCreated('a'), strategyAdded('a', 'development', strategy(S1, { disabled: true }))]).when(enable('a')).then({ error: 'InvalidOperationError' });
     given([flagCreated('a'), strategyAdded('a', 'development', strategy(S1))]).when(enable('a')).then([flagEnabled('a')]);
+  });
+
+  test('/on with the console\'s offer taken adds a 100% rollout only where nothing would serve the flag and no default strategy is set', () => {
+    const offer = { ...enable('a'), rolloutWithoutDefault: true };
+    const added = { ...rollout(expect.any(String) as unknown as string, 'a'), sortOrder: 0 };
+    given([flagCreated('a')]).when(offer).then([flagEnabled('a', 'development', added)]);
+    // An enabled strategy serves it: nothing is added; a disabled one does not.
+    given([flagCreated('a'), strategyAdded('a', 'development', strategy(S1))]).when(offer).then([flagEnabled('a')]);
+    given([flagCreated('a'), strategyAdded('a', 'development', strategy(S1, { disabled: true }))]).when(offer)
+      .then([flagEnabled('a', 'development', { ...rollout(expect.any(String) as unknown as string, 'a'), sortOrder: 1 })]);
+    // The project's default strategy comes first; without the offer, still 409.
+    const withDefault = given([flagCreated('a'), { type: 'project.updated', meta: { ...META, defaultStrategies: { development: { name: 'default', title: 'Everyone' } } }, before: META }]);
+    withDefault.when(offer).then([flagEnabled('a', 'development', { ...strategy(expect.any(String) as unknown as string, { title: 'Everyone' }) })]);
+    given([flagCreated('a')]).when(enable('a')).then({ error: 'InvalidOperationError', message: /no enabled strategy/ });
+    // A version that moved meanwhile refuses it whole.
+    given([flagCreated('a')]).when({ ...offer, ifMatch: 'mismatch' }).then({ error: 'PreconditionFailed' });
   });
 
   test('/on of an enabled environment and /off of a disabled one record nothing', () => {

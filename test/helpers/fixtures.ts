@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { test } from '../helpers/fixtures.js';
+ * import { test } from './fixtures.js';
  * test('lists projects', async ({ h }) => { expect((await h.json('GET', '/api/admin/projects')).status).toBe(200); });
  *
  * const test = harnessTest({ env: { SNAPSHOT_EVERY: '1' }, arrange: (h) => createFlag(h, 'f') });

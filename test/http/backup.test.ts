@@ -6,7 +6,7 @@
 import { describe, expect } from 'vitest';
 import { decode, encode } from '../../snapshots/codec.js';
 import { keys } from '../../snapshots/keys.js';
-import { DUMP_STREAMS_AT_ONCE } from '../../src/http/dump-streams.js';
+import { DUMP_STREAMS_AT_ONCE } from '../../src/http/streams/dump-streams.js';
 import { test } from '../helpers/fixtures.js';
 import { ADMIN_TOKEN } from '../helpers/harness.js';
 import { expectError } from '../helpers/expect.js';

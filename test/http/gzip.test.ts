@@ -4,7 +4,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, vi } from 'vitest';
-import { acceptsGzip } from '../../src/http/gzip.js';
+import { acceptsGzip } from '../../src/http/answers/gzip.js';
 import { test } from '../helpers/fixtures.js';
 import type { Harness } from '../helpers/harness.js';
 import { untilState } from '../helpers/wait.js';

@@ -1,9 +1,9 @@
 /**
- * The one `If-None-Match` comparer of the client API, the frontend API and OFREP (src/http/if-none-match.ts):
+ * The one `If-None-Match` comparer of the client API, the frontend API and OFREP (src/http/answers/if-none-match.ts):
  * weak comparison (RFC 9110), lists, `*`, for strong and weak `ETag`s alike.
  */
 import { describe, expect, test } from 'vitest';
-import { ifNoneMatches } from '../../src/http/if-none-match.js';
+import { ifNoneMatches } from '../../src/http/answers/if-none-match.js';
 
 describe('ifNoneMatches', () => {
   test.for([

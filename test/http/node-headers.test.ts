@@ -8,7 +8,7 @@
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { describe, expect, test as plainTest } from 'vitest';
-import { answerWith, flushNotedHeaders, setResponseHeader } from '../../src/http/answer.js';
+import { answerWith, flushNotedHeaders, setResponseHeader } from '../../src/http/answers/answer.js';
 import { UUID } from '../helpers/expect.js';
 import { harnessTest } from '../helpers/fixtures.js';
 import { featuresPath, flagPath } from '../helpers/flags.js';

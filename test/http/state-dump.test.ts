@@ -3,8 +3,8 @@
  * asked for, written a chunk at a time with the event loop free between chunks, at most two at once.
  */
 import { describe, expect } from 'vitest';
-import { dumpRegistry, stableStringify } from '../../src/actors/state-dump.js';
-import { DUMP_CHUNK_CHARS, DUMP_STREAMS_AT_ONCE } from '../../src/http/dump-streams.js';
+import { dumpRegistry, stableStringify } from '../../src/actors/dumps/state-dump.js';
+import { DUMP_CHUNK_CHARS, DUMP_STREAMS_AT_ONCE } from '../../src/http/streams/dump-streams.js';
 import { expectError } from '../helpers/expect.js';
 import { test } from '../helpers/fixtures.js';
 import type { Harness } from '../helpers/harness.js';

@@ -4,7 +4,7 @@
  * none when they would not; past views read afterwards are the states they were.
  */
 import { expect } from 'vitest';
-import { projectAt } from '../../src/queries/past-project.query.js';
+import { projectAt } from '../../src/queries/history/past-project.query.js';
 import { clockPast } from '../helpers/clock.js';
 import { test } from '../helpers/fixtures.js';
 import type { Harness } from '../helpers/harness.js';

@@ -16,7 +16,7 @@ describe('formatIssues', () => {
   it('names the property of a single issue', () => {
     expect(formatIssues(issuesOf(CreateFeatureSchema, { name: 'a b' }))).toEqual({
       message: `"name": must be URL-friendly (letters, digits and - _ . ! ~ * ' ( ) only, not . or ..)`,
-      details: [{ message: `"name": must be URL-friendly (letters, digits and - _ . ! ~ * ' ( ) only, not . or ..)` }],
+      details: [{ message: `"name": must be URL-friendly (letters, digits and - _ . ! ~ * ' ( ) only, not . or ..)`, path: 'name' }],
     });
   });
 

@@ -1,7 +1,7 @@
 /**
  * The real server keeps Node's async hooks off after rendering console pages: a render of hono/jsx would
  * otherwise run in an AsyncLocalStorage, and on Node 20 its first `run` turns async hooks on for every
- * promise and socket of the process (`src/http/console/jsx-without-async-hooks.ts`).
+ * promise and socket of the process (`src/console/jsx-without-async-hooks.ts`).
  *
  * What tells from outside: while async hooks track promises, every new promise carries Node's
  * `async_id_symbol`. The server is started with a preload that, on SIGUSR2, writes how many symbol keys a

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { test } from '../helpers/fixtures.js';
-import { stableStringify } from '../../src/actors/state-dump.js';
+import { stableStringify } from '../../src/actors/dumps/state-dump.js';
 import { ADMIN_TOKEN, harness, type Harness } from '../helpers/harness.js';
 import { ok, populate } from './fixtures.js';
 import { dumpCli, npm, restoreCli } from './run-cli.js';

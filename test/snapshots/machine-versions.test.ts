@@ -10,7 +10,7 @@ import { FLAG_LIFECYCLE_MACHINE_VERSION, PROJECT_MACHINE_VERSIONS } from '../../
 import { decode, encode } from '../../snapshots/codec.js';
 import { keys } from '../../snapshots/keys.js';
 import type { SnapshotHead } from '../../snapshots/records.js';
-import { IncompatibleSnapshotError } from '../../src/actors/recover.js';
+import { IncompatibleSnapshotError } from '../../src/actors/recovery/recover.js';
 import { expectError } from '../helpers/expect.js';
 import { harnessTest } from '../helpers/fixtures.js';
 import { createFlag, featuresPath, flagPath } from '../helpers/flags.js';

@@ -2,7 +2,7 @@ import { describe, expect } from 'vitest';
 import { encode } from '../../snapshots/codec.js';
 import { keys } from '../../snapshots/keys.js';
 import { Registry } from '../../src/actors/registry.js';
-import { dumpRegistry, stableStringify } from '../../src/actors/state-dump.js';
+import { dumpRegistry, stableStringify } from '../../src/actors/dumps/state-dump.js';
 import { test } from '../helpers/fixtures.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { ok } from './fixtures.js';

@@ -4,7 +4,7 @@ import type { Lease, SharedLog, SharedRow } from '../../../snapshots/shared-log.
 import type { Logger } from '../../log.js';
 import { DEFAULT_CONTACT_TIMEOUT_MS } from '../registry-options.js';
 import type { CommittedFeed } from '../committed-feed.js';
-import { LocalSingletonWork, type SingletonWork } from '../singleton-work.js';
+import { LocalSingletonWork, type SingletonWork } from '../addons/singleton-work.js';
 import { LeasedSingletonWork } from './leased-work.js';
 import { ClusterQueue } from './cluster-queue.js';
 import { LogGapError } from './log-gap-error.js';

@@ -5,7 +5,7 @@ import type { Flag, ProjectMeta } from '../../domain/types.js';
 import type { ProjectActor, ServiceActor } from '../actor-types.js';
 import { emptyProject, stateFromSnapshot, type ProjectModel } from '../project-model.js';
 import type { ProjectActors } from '../project-actors.js';
-import { recoverState, type Recovered } from '../recover.js';
+import { recoverState, type Recovered } from '../recovery/recover.js';
 import { emptyServiceState, type ServiceModel } from '../service-model.js';
 import type { ForeignTargets } from './cluster-node.js';
 

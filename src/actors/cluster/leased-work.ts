@@ -1,6 +1,6 @@
 import type { SharedLog } from '../../../snapshots/shared-log.js';
 import type { Logger } from '../../log.js';
-import type { RunningWork, SingletonWork } from '../singleton-work.js';
+import type { RunningWork, SingletonWork } from '../addons/singleton-work.js';
 
 /**
  * Work only one node of several does (`SingletonWork`), under a lease of the shared store: started when this

@@ -1,7 +1,7 @@
 /**
  * Addons (Unleash's integrations, docs/api-decisions.md "Integrations"): service-wide configurations that send the
  * service's events to a webhook, Slack, Teams, Datadog or New Relic. The service actor holds them; the delivery of
- * events is outside the mailboxes (`src/actors/addon-deliveries.ts`).
+ * events is outside the mailboxes (`src/actors/addons/addon-deliveries.ts`).
  */
 import { DATADOG, NEW_RELIC, WEBHOOK } from './providers-http.js';
 import { SLACK, SLACK_APP, TEAMS, TEAMS_WORKFLOW } from './providers-chat.js';

@@ -1,6 +1,6 @@
 import type { ProjectContext } from '../context.js';
 import { BUILT_IN_STRATEGIES, illegalConstraint } from '../definitions.js';
-import { fail, type DomainError } from '../errors.js';
+import { failAt, type DomainError } from '../errors.js';
 import type { Constraint } from '../types.js';
 
 /**
@@ -14,6 +14,6 @@ import type { Constraint } from '../types.js';
 export function checkDefinitions(strategy: { name: string; constraints?: readonly Constraint[] | undefined }, context: ProjectContext): DomainError | null {
   const lookups = context.lookups;
   const known = lookups ? lookups.strategyDefinition(strategy.name) : BUILT_IN_STRATEGIES.find((d) => d.name === strategy.name);
-  if (!known) return fail('ValidationError', `"name": could not find strategy type with name "${strategy.name}"; define it with POST /api/admin/strategies first`);
+  if (!known) return failAt('ValidationError', 'name', `could not find strategy type with name "${strategy.name}"; define it with POST /api/admin/strategies first`);
   return lookups ? illegalConstraint(strategy.constraints ?? [], (name) => lookups.contextField(name)) : null;
 }

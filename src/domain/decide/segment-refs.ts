@@ -1,5 +1,5 @@
 import type { ProjectContext } from '../context.js';
-import { fail, type DomainError } from '../errors.js';
+import { failAt, type DomainError } from '../errors.js';
 import type { ProjectDraft } from '../project-state.js';
 
 /**
@@ -13,10 +13,10 @@ export function checkSegmentRefs(draft: ProjectDraft, ids: readonly number[] | u
   for (const id of ids ?? []) {
     if (kept?.includes(id)) continue;
     const segment = context.lookups?.segment(id, context.arrival);
-    if (!segment) return fail('ValidationError', `"segments": segment ${id} does not exist`);
-    if (segment === 'changing') return fail('ValidationError', `"segments": segment ${id} is being deleted or moved to another project; try again`);
+    if (!segment) return failAt('ValidationError', 'segments', `segment ${id} does not exist`);
+    if (segment === 'changing') return failAt('ValidationError', 'segments', `segment ${id} is being deleted or moved to another project; try again`);
     if (segment.project !== null && segment.project !== draft.meta.id) {
-      return fail('ValidationError', `"segments": segment ${id} ("${segment.name}") belongs to project "${segment.project}"; only that project's strategies can use it`);
+      return failAt('ValidationError', 'segments', `segment ${id} ("${segment.name}") belongs to project "${segment.project}"; only that project's strategies can use it`);
     }
   }
   return null;

@@ -9,7 +9,7 @@
 import { LIMIT_VARIABLES, SHAPE_LIMITS, overLimit, type Limits } from '../../limits.js';
 import type { CommandContext } from '../context.js';
 import { illegalConstraint } from '../definitions.js';
-import { accept, fail, refuse, type Decision, type DomainError } from '../errors.js';
+import { accept, fail, failAt, refuse, type Decision, type DomainError } from '../errors.js';
 import { describeUse, segmentValueCount, type Segment, type SegmentInput, type SegmentUse } from '../segment.js';
 import type { ServiceCommand } from '../service-commands.js';
 import type { ServiceEvent } from '../service-events.js';
@@ -82,7 +82,7 @@ export function decideUpdateSegment(draft: ServiceState, cmd: Command<'segment.u
     if (others.length > 0) return refuse(unreadable(cmd.id, others));
     const foreign = usage.uses.filter((use) => use.project !== project);
     if (foreign.length > 0) {
-      return refuse(fail('ValidationError', `"project": segment ${cmd.id} is used by strategies outside project "${project}": ${listUses(foreign)}`, useDetails(foreign)));
+      return refuse(failAt('ValidationError', 'project', `segment ${cmd.id} is used by strategies outside project "${project}": ${listUses(foreign)}`, { details: useDetails(foreign) }));
     }
   }
   const segment: Segment = { ...current, ...cmd.segment, version: context.seq };

@@ -3,7 +3,7 @@
  * root Admin stays one, emails stay unique), and one-time password links (made, used once, unexpired).
  */
 import type { CommandContext } from '../context.js';
-import { accept, fail, refuse, type Decision } from '../errors.js';
+import { about, accept, fail, failAt, refuse, type Decision } from '../errors.js';
 import { ROOT_ADMIN } from '../roles.js';
 import type { ServiceCommand } from '../service-commands.js';
 import type { ServiceEvent } from '../service-events.js';
@@ -38,10 +38,10 @@ export function decideUserChange(draft: ServiceState, command: UserCommand, cont
       if (after.rootRole !== ROOT_ADMIN && lastAdmin(draft, before)) {
         return refuse(fail('ValidationError', `User ${before.id} is the last root Admin; make another user an Admin before changing this one's role`));
       }
-      if (after.username === null && after.email === null) return refuse(fail('ValidationError', '"email": is required when the user has no username'));
+      if (after.username === null && after.email === null) return refuse(failAt('ValidationError', 'email', 'is required when the user has no username'));
       const email = after.email?.toLowerCase();
       if (email && email !== before.email?.toLowerCase() && Object.values(draft.users).some((u) => u.id !== before.id && u.email?.toLowerCase() === email)) {
-        return refuse(fail('NameExistsError', `A user with email "${after.email}" already exists`));
+        return refuse(about('email', fail('NameExistsError', `A user with email "${after.email}" already exists`)));
       }
       if (JSON.stringify(after) === JSON.stringify(before)) return accept([], before);
       return accept([{ type: 'user.updated', user: after, before }], after);

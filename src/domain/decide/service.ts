@@ -5,7 +5,7 @@ import {
 } from './service-definitions.js';
 import { decideUserChange, passwordSetEvents } from './service-users.js';
 import { decideCreateSegment, decideDeleteSegment, decideUpdateSegment } from './service-segments.js';
-import { accept, fail, refuse, type Decision } from '../errors.js';
+import { about, accept, fail, refuse, type Decision } from '../errors.js';
 import { ROOT_ADMIN } from '../roles.js';
 import { LIMIT_VARIABLES, overLimit, type Limits } from '../../limits.js';
 import { decideEnvironmentChange } from './service-environments.js';
@@ -56,11 +56,11 @@ function decideAny(draft: ServiceState, command: ServiceCommand, context: Comman
     case 'user.create': {
       const email = command.user.email?.toLowerCase();
       if (email && Object.values(draft.users).some((u) => u.email?.toLowerCase() === email)) {
-        return refuse(fail('NameExistsError', `A user with email "${command.user.email}" already exists`));
+        return refuse(about('email', fail('NameExistsError', `A user with email "${command.user.email}" already exists`)));
       }
       const username = command.user.username?.toLowerCase();
       if (username && Object.values(draft.users).some((u) => u.username?.toLowerCase() === username)) {
-        return refuse(fail('NameExistsError', `A user with username "${command.user.username}" already exists`));
+        return refuse(about('username', fail('NameExistsError', `A user with username "${command.user.username}" already exists`)));
       }
       if (Object.keys(draft.users).length >= context.limits.users) return refuse(exceeds('The number of users', context.limits.users, 'users'));
       const user = { ...command.user, id: draft.nextUserId, createdAt: context.at };
@@ -92,10 +92,10 @@ function decideAny(draft: ServiceState, command: ServiceCommand, context: Comman
       // Checked here, in the mailbox, so a personal token cannot outlive a user deleted at the same moment.
       if (token.userId !== null && !draft.users[String(token.userId)]) return refuse(fail('NotFoundError', `Could not find user with id ${token.userId}`));
       for (const project of token.projects) {
-        if (project !== '*' && !lookups.projectExists(project)) return refuse(fail('NotFoundError', `Could not find project "${project}"`));
+        if (project !== '*' && !lookups.projectExists(project)) return refuse(about('projects', fail('NotFoundError', `Could not find project "${project}"`)));
       }
       if (token.environment !== '*' && !draft.environments.some((e) => e.name === token.environment)) {
-        return refuse(fail('NotFoundError', `Could not find environment "${token.environment}"`));
+        return refuse(about('environment', fail('NotFoundError', `Could not find environment "${token.environment}"`)));
       }
       return accept([{ type: 'token.created', token }], token);
     }

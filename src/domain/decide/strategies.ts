@@ -6,7 +6,7 @@ import { distributeWeights } from '../../schemas/variant.schema.js';
 import type { CommandContext, ProjectContext } from '../context.js';
 import type { Cmd } from '../commands.js';
 import type { Versioned } from '../result.js';
-import { fail, refuse, type Decision } from '../errors.js';
+import { fail, failAt, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import { dict } from '../dict.js';
 import { applyJsonPatch } from '../json-patch.js';
@@ -94,7 +94,7 @@ export function decidePatchStrategy(draft: ProjectDraft, cmd: Cmd<'strategy.patc
   const parsed = safeParseCapped(StrategyRecordSchema, patched.value);
   if (!parsed.success) return refuse(invalid(parsed.issues, parsed.capped));
   if (parsed.output.id !== undefined && parsed.output.id !== current.id) {
-    return refuse(fail('ValidationError', '"id": the id of a strategy cannot be changed'));
+    return refuse(failAt('ValidationError', 'id', 'the id of a strategy cannot be changed'));
   }
   const badSegment = checkSegmentRefs(draft, parsed.output.segments, current.segments, context) ?? checkDefinitions(parsed.output, context);
   if (badSegment) return refuse(badSegment);

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Cmd } from '../commands.js';
 import type { Versioned } from '../result.js';
 import type { ProjectContext } from '../context.js';
-import { fail, refuse, type Decision } from '../errors.js';
+import { fail, failAt, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import { applyFlagEvent, ordered } from '../flag-events.js';
 import type { ProjectDraft } from '../project-state.js';
@@ -22,7 +22,7 @@ export function decideCopyStrategies(draft: ProjectDraft, cmd: Cmd<'strategy.cop
   const t = flagInEnvironment(draft, cmd);
   if (!t.ok) return refuse(t.error);
   if (cmd.fromEnvironment === cmd.environment) {
-    return refuse(fail('ValidationError', '"fromEnvironment": must differ from the environment the strategies are copied to'));
+    return refuse(failAt('ValidationError', 'fromEnvironment', 'must differ from the environment the strategies are copied to'));
   }
   const sourceError = checkEnvironment(draft, cmd.fromEnvironment);
   if (sourceError) return refuse(sourceError);

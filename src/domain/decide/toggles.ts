@@ -17,7 +17,7 @@ import { buildStrategy } from './strategies.js';
  * `/on`: the environment machine enables only with an enabled strategy. With `activateDisabled` (Unleash's
  * `shouldActivateDisabledStrategies`), every disabled strategy of the environment is enabled with it. Without an
  * enabled strategy then, the environment's default strategy (docs/admin-contract.md §4.16) is added first; without
- * that, 409.
+ * that, a 100% gradual rollout when the command asks for one (`rolloutWithoutDefault`, the console's offer), else 409.
  */
 export function decideEnable(draft: ProjectDraft, cmd: Cmd<'flag.enable'>, context: CommandContext): Decision<ProjectEvent, Versioned<null>> {
   const t = flagInEnvironment(draft, cmd);
@@ -27,7 +27,7 @@ export function decideEnable(draft: ProjectDraft, cmd: Cmd<'flag.enable'>, conte
   const activated = cmd.activateDisabled ? entry.strategies.filter((s) => s.disabled === true).map((s) => s.id) : [];
   let count = enabledCount(entry) + activated.length;
   if (flagRules.enable(entry.enabled, count) === null) {
-    const fallback = own(draft.meta.defaultStrategies, cmd.environment);
+    const fallback = own(draft.meta.defaultStrategies, cmd.environment) ?? (cmd.rolloutWithoutDefault ? fullRollout(draft.meta.defaultStickiness) : undefined);
     if (fallback) {
       const tooMany = checkStrategyCount(flag, cmd.environment, entry.strategies.length + 1, context);
       if (tooMany) return refuse(tooMany);
@@ -48,6 +48,11 @@ export function decideEnable(draft: ProjectDraft, cmd: Cmd<'flag.enable'>, conte
   // (each `disabled: true` becomes `false`) need the size limit checked.
   if (added === null && activated.length === 0) return acceptOnFlag([event], null, flag, context);
   return acceptFlagChange(draft, flag, event, null, context);
+}
+
+/** A gradual rollout to everyone, by the project's default stickiness (grouped by the flag's name once applied). */
+function fullRollout(stickiness: string | undefined): StrategyInput {
+  return { name: 'flexibleRollout', parameters: { rollout: '100', stickiness: stickiness ?? 'default', groupId: '' }, constraints: [] };
 }
 
 /** A default strategy applied to a flag rolls out by that flag's name. */

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { ClientFeaturesQuerySchema } from '../../schemas/client.schema.js';
 import { aheadOfNode, presentedRevision } from '../client-ahead.js';
 import { clientPoll } from '../client-spec.js';
-import { jsonAnswer } from '../gzip.js';
+import { jsonAnswer } from '../answers/gzip.js';
 import type { NodeCall } from '../route.js';
 import { conditionalAnswer } from './conditional-answer.js';
 

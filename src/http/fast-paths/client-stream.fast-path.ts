@@ -1,4 +1,4 @@
-import { parseRevision } from '../../queries/client-delta.query.js';
+import { parseRevision } from '../../queries/sdk/client-delta.query.js';
 import { clientScopeOf } from '../client-spec.js';
 import type { NodeCall } from '../route.js';
 

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { ifNoneMatches } from '../if-none-match.js';
+import { ifNoneMatches } from '../answers/if-none-match.js';
 import type { NodeCall } from '../route.js';
 
 /** An answer's bytes and the headers that go with them (content type, encoding). */

@@ -1,7 +1,7 @@
 import { getQueryParams } from 'hono/utils/url';
 import { queryAsContext, readContext } from '../../schemas/frontend.schema.js';
 import { aheadOfNode, revisionedMatch } from '../client-ahead.js';
-import { frontendAnswer, frontendHeaders } from '../frontend-answer.js';
+import { frontendAnswer, frontendHeaders } from '../answers/frontend-answer.js';
 import { corsHeaders } from '../middleware/cors.js';
 import type { NodeCall } from '../route.js';
 import { conditionalAnswer } from './conditional-answer.js';

@@ -5,7 +5,6 @@ import { apiError } from '../errors.js';
 import { ticketScopeMatches } from '../ofrep-scope.js';
 import type { AppDeps, RouteSpec, Step } from '../route.js';
 import { principalOf } from './principal-of.js';
-import { sessionCallerOf } from './session-caller.js';
 
 /**
  * The caller of a request from its `Authorization` header; with `AUTH_TYPE=none` every request acts as an
@@ -42,13 +41,9 @@ function ticketCallerOf(ticket: string | undefined, deps: AppDeps): Principal {
   return principal;
 }
 
-/** Step 1 of every route: who is calling (401), from the `Authorization` header, a ticket route's ticket, or a page's session. */
+/** Step 1 of every API route: who is calling (401), from the `Authorization` header or a ticket route's ticket. */
 export function authenticate(route: RouteSpec, deps: AppDeps): Step {
   return (c) => {
-    if (route.authentication === 'session') {
-      c.set('principal', sessionCallerOf(c, deps));
-      return;
-    }
     if (route.authentication === 'ticket') {
       c.set('principal', ticketCallerOf(c.req.query('ticket'), deps));
       return;

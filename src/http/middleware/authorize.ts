@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import * as v from 'valibot';
 import type { ProjectActor } from '../../actors/actor-types.js';
 import { ok, type Result } from '../../domain/result.js';
-import { isAllowed, mayWriteSomeSegment, noAccessMessage, type Principal } from '../../auth/permissions.js';
+import { isAllowed, mayWriteSomeSegment, noAccessMessage, type Principal, roleIn } from '../../auth/permissions.js';
 import { projectOfFlag } from '../../queries/tags.query.js';
 import { ApiError, apiError } from '../errors.js';
 import type { AppDeps, AppEnv, RouteSpec, Step } from '../route.js';
@@ -67,7 +67,7 @@ function allow(c: Context<AppEnv>, route: RouteSpec, deps: AppDeps, params: Path
   const actor = found.value;
   c.set('actor', actor);
   const principal = c.get('principal');
-  const role = principal.kind === 'user' && actor ? actor.state.meta.members[String(principal.user.id)] : undefined;
+  const role = actor ? roleIn(principal, actor.state.meta.members) : undefined;
   const allowed = route.scope === 'segment'
     ? mayWriteSomeSegment(principal, principal.kind === 'user' ? rolesOf(deps, principal.user.id) : [])
     : isAllowed(principal, route.permission, role);

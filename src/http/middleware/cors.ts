@@ -1,5 +1,5 @@
 import type { Step } from '../route.js';
-import { setResponseHeader } from '../answer.js';
+import { setResponseHeader } from '../answers/answer.js';
 
 /**
  * The CORS headers of an answer to a browser (its preflight is answered by `hono/cors`): the allowed origin

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import { formatIssues } from '../../schemas/issues.js';
-import type { NodeBindings } from '../answer.js';
+import type { NodeBindings } from '../answers/answer.js';
 import { apiError } from '../errors.js';
 
 type Target = 'param' | 'query' | 'json';

@@ -2,22 +2,20 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { StoreUnavailableError } from '../../../snapshots/store.js';
 import { StorageError } from '../../actors/storage-error.js';
-import { setResponseHeader } from '../answer.js';
+import { setResponseHeader } from '../answers/answer.js';
 import { ApiError, errorResponse, internalErrorResponse, STATUS } from '../errors.js';
 import { ofrepErrorAnswer } from '../middleware/ofrep-errors.js';
-import { pageErrorHook } from '../console/page-errors.js';
 import type { ErrorHook } from './error-hook.js';
-import type { AppDeps, AppEnv, RouteSpec } from '../route.js';
+import type { AppEnv, RouteSpec } from '../route.js';
 import type { Observers } from './observers.js';
 
 
 /**
  * The error hook of a route whose record asks for another error body (`errorBody`): the project-user routes
  * answer every 400 as `[{msg}]` (docs/api-decisions.md "Requests and errors"), the OFREP routes their 400s and
- * 404s in OFREP's shape, the console's pages as pages; undefined for every other route, whose errors keep the standard body.
+ * 404s in OFREP's shape; undefined for every other route, whose errors keep the standard body.
  */
-export function errorHookOf(route: RouteSpec, deps: AppDeps): ErrorHook | undefined {
-  if (route.page) return pageErrorHook(deps);
+export function errorHookOf(route: RouteSpec): ErrorHook | undefined {
   if (route.errorBody === 'msg-array') {
     return (c, error) => (error instanceof ApiError && STATUS[error.error.kind] === 400 ? c.json([{ msg: error.error.message }], 400) : undefined);
   }

@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import type { StatusCode } from 'hono/utils/http-status';
-import { answerWith, JSON_HEADERS, setResponseHeader } from '../answer.js';
+import { answerWith, JSON_HEADERS, setResponseHeader } from '../answers/answer.js';
 import { ApiError, apiError } from '../errors.js';
-import { etagOf, parseIfMatch } from '../if-match.js';
+import { etagOf, parseIfMatch } from '../answers/if-match.js';
 import type { AppDeps, AppEnv, Call, RouteSpec } from '../route.js';
 
 /**

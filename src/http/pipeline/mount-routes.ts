@@ -1,28 +1,52 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { corsStep } from '../middleware/cors.js';
-import type { AppDeps, AppEnv, RouteSpec } from '../route.js';
+import type { AppDeps, AppEnv, RouteSpec, Step } from '../route.js';
 import { errorHookOf } from './error-answer.js';
+import type { ErrorHook } from './error-hook.js';
 import { handleRoute } from './handle-route.js';
 import { observed } from './observed.js';
+import type { Observers } from './observers.js';
 import { pipelineOf } from './steps.js';
 
+/** How one route is served: its steps in order, then its answer; errors its own way, or the standard body. */
+export interface Runner {
+  steps: Step[];
+  answer(c: Context<AppEnv>): Promise<Response>;
+  onError?: ErrorHook | undefined;
+}
+
+/** The runner of each route: the composition root picks the API's or another (the console's) per record. */
+export type RouteRunner = (route: RouteSpec) => Runner;
+
 /**
- * Registers every route on `app`: one handler each, `observed`, running its steps ({@link pipelineOf}) and
- * then {@link handleRoute}. Routes `cors` names answer browsers of other origins (`FRONTEND_CORS_ORIGINS`).
- * Hand-kept for speed: docs/performance.md "One handler per route".
+ * The API's runner: its steps ({@link pipelineOf}), then {@link handleRoute}. Routes `cors` names answer browsers
+ * of other origins (`FRONTEND_CORS_ORIGINS`).
  *
- * @example mountRoutes(app, ROUTES, deps, (route) => route.path.startsWith('/api/frontend'))
+ * @example apiRunner(deps, (route) => route.path.startsWith('/api/frontend'))
  */
-export function mountRoutes(app: Hono<AppEnv>, routes: RouteSpec[], deps: AppDeps, cors: (route: RouteSpec) => boolean = () => false): void {
-  for (const route of routes) {
+export function apiRunner(deps: AppDeps, cors: (route: RouteSpec) => boolean = () => false): RouteRunner {
+  return (route) => {
     const steps = pipelineOf(route, deps);
     if (cors(route)) steps.unshift(corsStep(deps.config.frontendCorsOrigins));
-    app.on(route.method.toUpperCase(), route.path, observed(deps, route.path, async (c) => {
+    return { steps, answer: (c) => handleRoute(c, route, deps), onError: errorHookOf(route) };
+  };
+}
+
+/**
+ * Registers every route on `app`: one handler each, `observed`, running its runner's steps and then its answer.
+ * Hand-kept for speed: docs/performance.md "One handler per route".
+ *
+ * @example mountRoutes(app, ROUTES, deps, apiRunner(deps))
+ */
+export function mountRoutes(app: Hono<AppEnv>, routes: RouteSpec[], observers: Observers, runnerOf: RouteRunner): void {
+  for (const route of routes) {
+    const { steps, answer, onError } = runnerOf(route);
+    app.on(route.method.toUpperCase(), route.path, observed(observers, route.path, async (c) => {
       for (const step of steps) {
         const pending = step(c);
         if (pending) await pending;
       }
-      return handleRoute(c, route, deps);
-    }, errorHookOf(route, deps)));
+      return answer(c);
+    }, onError));
   }
 }

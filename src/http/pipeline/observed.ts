@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { requestLineWriter } from '../../log.js';
-import { flushNotedHeaders } from '../answer.js';
+import { flushNotedHeaders } from '../answers/answer.js';
 import type { AppEnv } from '../route.js';
 import { errorAnswer } from './error-answer.js';
 import type { ErrorHook } from './error-hook.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
-import { setResponseHeader, type NodeBindings } from '../answer.js';
+import { setResponseHeader, type NodeBindings } from '../answers/answer.js';
 import type { AppEnv } from '../route.js';
 
 /** A request id: the rules of `hono/request-id` (255 characters at most of `[A-Za-z0-9_=-]`, else a new UUID). */

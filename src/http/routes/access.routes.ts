@@ -5,7 +5,7 @@
 import { allRoles, roleById } from '../../queries/access.query.js';
 import { IntIdParamSchema, looseObject } from '../../schemas/common.schema.js';
 import { defineRoute, type RouteSpec } from '../route.js';
-import { RoleListView, RoleView } from '../views.js';
+import { RoleListView, RoleView } from '../answers/views.js';
 import { memberRoutes } from './members.routes.js';
 import { tokenRoutes } from './tokens.routes.js';
 import { userRoutes } from './users.routes.js';

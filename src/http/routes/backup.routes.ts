@@ -1,6 +1,6 @@
 /** The live backup: a consistent copy of the running service, streamed for `flagpole backup`. */
-import { backupLines, captureBackup } from '../../actors/state-backup.js';
-import { DUMP_STREAMS_AT_ONCE } from '../dump-streams.js';
+import { backupLines, captureBackup } from '../../actors/dumps/state-backup.js';
+import { DUMP_STREAMS_AT_ONCE } from '../streams/dump-streams.js';
 import { apiError, errorResponse } from '../errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 

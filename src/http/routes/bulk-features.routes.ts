@@ -11,7 +11,7 @@ import { archivedFlags } from '../../queries/flags.query.js';
 import { flagSeen } from '../../queries/usage.query.js';
 import { archiveFlags, markFlagsStale, toggleFlags } from '../../use-cases/bulk-flags.use-cases.js';
 import { defineRoute, inputOf, type RouteSpec } from '../route.js';
-import { archivedFlagRecord } from '../views.js';
+import { archivedFlagRecord } from '../answers/views.js';
 
 const BULK_ENVIRONMENT = '/api/admin/projects/:projectId/bulk_features/environments/:environment';
 

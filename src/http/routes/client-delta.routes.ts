@@ -3,13 +3,13 @@
  * `experimentalMode: {type: 'polling', format: 'delta'}`: the changes since the revision it presents in
  * `If-None-Match`, from the feed's bounded history; a hydration when it presents none it can be served from.
  */
-import { parseRevision } from '../../queries/client-delta.query.js';
+import { parseRevision } from '../../queries/sdk/client-delta.query.js';
 import { ClientFeaturesQuerySchema } from '../../schemas/client.schema.js';
 import { ClientDeltaView } from '../../schemas/client-responses.schema.js';
 import { aheadOfNode, caughtUpWith } from '../client-ahead.js';
 import { clientScopeOf } from '../client-spec.js';
-import { sendJson } from '../gzip.js';
-import { answerWith, setResponseHeader } from '../answer.js';
+import { sendJson } from '../answers/gzip.js';
+import { answerWith, setResponseHeader } from '../answers/answer.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 
 export const clientDeltaRoutes: RouteSpec[] = [

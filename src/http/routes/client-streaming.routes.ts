@@ -4,9 +4,9 @@
  * `ClientStreams`). A route record like the others (authentication, permission, OpenAPI); its handler answers
  * a streaming `Response` instead of a view (docs/architecture.md "Streamed answers").
  */
-import { parseRevision } from '../../queries/client-delta.query.js';
+import { parseRevision } from '../../queries/sdk/client-delta.query.js';
 import { clientScopeOf } from '../client-spec.js';
-import type { Closable } from '../client-stream-sinks.js';
+import type { Closable } from '../streams/client-stream-sinks.js';
 import { apiError } from '../errors.js';
 import { clientStreamOnNode } from '../fast-paths/client-stream.fast-path.js';
 import { defineRoute, type RouteSpec } from '../route.js';

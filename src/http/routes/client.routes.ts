@@ -9,10 +9,10 @@ import { ClientFeaturesView, ClientFeatureView } from '../../schemas/client-resp
 import { clientPoll, clientScopeOf, inlineSegmentConstraints } from '../client-spec.js';
 import { aheadOfNode, caughtUpWith, presentedRevision } from '../client-ahead.js';
 import { apiError } from '../errors.js';
-import { sendJson } from '../gzip.js';
-import { answerWith, setResponseHeader } from '../answer.js';
+import { sendJson } from '../answers/gzip.js';
+import { answerWith, setResponseHeader } from '../answers/answer.js';
 import { clientPollOnNode } from '../fast-paths/client-poll.fast-path.js';
-import { ifNoneMatches } from '../if-none-match.js';
+import { ifNoneMatches } from '../answers/if-none-match.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 
 const SPEC = 'The `Unleash-Client-Spec` header (semver; 4.2.0 or newer: segment ids and top-level `segments`, else their constraints inlined)';

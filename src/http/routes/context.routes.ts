@@ -9,7 +9,7 @@ import { contextFieldByName, contextFields, strategiesUsingContextField } from '
 import { createContextField, deleteContextField, deleteLegalValue, setLegalValue, updateContextField } from '../../use-cases/definitions.use-cases.js';
 import { apiError } from '../errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
-import { ContextFieldStrategiesView, ContextFieldView, ContextFieldsView } from '../views.js';
+import { ContextFieldStrategiesView, ContextFieldView, ContextFieldsView } from '../answers/views.js';
 
 const FIELD = '/api/admin/context/:contextField';
 

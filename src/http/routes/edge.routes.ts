@@ -8,8 +8,7 @@ import { EdgeInstanceDataSchema, EdgeTokensView, EdgeValidateSchema, BulkMetrics
 import { EDGE_VALIDATE_BUDGET } from '../../limits.js';
 import { recordBulkMetrics } from '../../use-cases/bulk-metrics.use-cases.js';
 import { validateEdgeTokens } from '../../use-cases/edge-tokens.use-cases.js';
-import { ok } from '../../domain/result.js';
-import { setResponseHeader } from '../answer.js';
+import { setResponseHeader } from '../answers/answer.js';
 import { apiError } from '../errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 import { peerAddress } from './frontend.routes.js';
@@ -47,6 +46,7 @@ export const edgeRoutes: RouteSpec[] = [
     summary: 'Unleash Edge\'s report on itself and the Edges behind it (traffic, latency, process figures): accepted and not kept',
     body: EdgeInstanceDataSchema,
     success: { status: 202, description: 'No body' },
-    handle: () => ok(undefined),
+    // Accepted and not kept: nothing to decide, no use case.
+    handle: () => ({ ok: true, value: undefined }),
   }),
 ];

@@ -8,7 +8,7 @@ import {
   createEnvironment, deleteEnvironment, sortEnvironments, toggleEnvironment, updateEnvironment,
 } from '../../use-cases/environments.use-cases.js';
 import { defineRoute, type RouteSpec } from '../route.js';
-import { EnvironmentListView, EnvironmentView, ListedEnvironmentView, ProjectEnvironmentListView } from '../views.js';
+import { EnvironmentListView, EnvironmentView, ListedEnvironmentView, ProjectEnvironmentListView } from '../answers/views.js';
 
 const ONE = '/api/admin/environments/:name';
 

@@ -8,7 +8,7 @@ import { ExportDataSchema, ExportQuerySchema, ImportDryRunBodySchema, ImportSche
 import { parseImportForDryRun } from '../../schemas/import-dry-run-parse.js';
 import { exportFeatures } from '../../queries/export.query.js';
 import { importFeatures, validateImport } from '../../use-cases/import.use-cases.js';
-import { setResponseHeader } from '../answer.js';
+import { setResponseHeader } from '../answers/answer.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 
 const BATCH = '/api/admin/features-batch';

@@ -13,12 +13,12 @@ import { archiveFlag, cloneFlag, createFlag, deleteArchivedFlags, patchFlag, rev
 import { flagChildren } from '../../queries/dependencies.query.js';
 import { hasAnyTag, parseTagFilters } from '../../queries/tags.query.js';
 import { FlagListQuerySchema } from '../../schemas/tag.schema.js';
-import { flagById } from '../../queries/flags.query.js';
+import { flagWithStage } from '../../queries/lifecycle.query.js';
 import { flagSeen, projectUsage } from '../../queries/usage.query.js';
 import { apiError } from '../errors.js';
-import { sendJson } from '../gzip.js';
+import { sendJson } from '../answers/gzip.js';
 import { defineRoute, inputOf, type RouteSpec } from '../route.js';
-import { FlagDetailView, FlagRecordView, flagDetail, flagRecord, orderedEnvironments } from '../views.js';
+import { FlagDetailView, FlagRecordView, flagDetail, flagRecord, orderedEnvironments } from '../answers/views.js';
 
 const FLAG = '/api/admin/projects/:projectId/features/:featureName';
 
@@ -47,9 +47,9 @@ export const featureRoutes: RouteSpec[] = [
     method: 'get', path: FLAG, tag: 'Features', permission: 'READ',
     summary: 'Get a flag with its environments and strategies (archived flags too)', params: FeatureParamsSchema,
     success: { status: 200, description: 'The flag in detail', schema: FlagDetailView }, errors: ['NotFoundError'],
-    handle: ({ params, project }) => flagById(project().state, params.featureName),
-    view: (flag, { params, project, registry }) =>
-      flagDetail(flag, params.projectId, orderedEnvironments(registry.service.state.environments, project().state.meta.environments), flagSeen(registry, params.projectId, flag.name), flagChildren(project().state, flag.name)),
+    handle: ({ params, project }) => flagWithStage(project().state, params.featureName),
+    view: ({ flag, lifecycle }, { params, project, registry }) =>
+      flagDetail(flag, lifecycle, params.projectId, orderedEnvironments(registry.service.state.environments, project().state.meta.environments), flagSeen(registry, params.projectId, flag.name), flagChildren(project().state, flag.name)),
   }),
   defineRoute({
     method: 'put', path: FLAG, tag: 'Features', permission: 'UPDATE_FEATURE', conditional: true,

@@ -1,7 +1,7 @@
 /**
  * The frontend API (`/api/frontend`, what `unleash-proxy-client` reads) and the playground
  * (`POST /api/admin/playground`): flags evaluated on the server by the engine, over flags compiled once per
- * state change (`src/queries/evaluation.query.ts`).
+ * state change (`src/queries/sdk/evaluation.query.ts`).
  *
  * Frontend tokens read their projects in their environment; admin tokens may call it too (Unleash 6.10's
  * `assertExpectedTokenType` accepts both), reading every project in the environment the context names
@@ -12,8 +12,8 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Principal } from '../../auth/permissions.js';
 import { FrontendBodySchema, PlaygroundBodySchema, queryAsContext, readContext, type RequestContext } from '../../schemas/frontend.schema.js';
 import { apiError } from '../errors.js';
-import { answerWith, setResponseHeader } from '../answer.js';
-import { frontendAnswer, frontendHeaders } from '../frontend-answer.js';
+import { answerWith, setResponseHeader } from '../answers/answer.js';
+import { frontendAnswer, frontendHeaders } from '../answers/frontend-answer.js';
 import { frontendOnNode } from '../fast-paths/frontend.fast-path.js';
 import { aheadOfNode, caughtUpWith, revisionedMatch } from '../client-ahead.js';
 import { defineRoute, type AppDeps, type AppEnv, type RouteSpec } from '../route.js';

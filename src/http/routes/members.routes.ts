@@ -7,7 +7,7 @@ import type { Result } from '../../domain/result.js';
 import type { Registry } from '../../actors/registry.js';
 import type { Principal } from '../../auth/permissions.js';
 import { defineRoute, type RouteSpec } from '../route.js';
-import { AccessView } from '../views.js';
+import { AccessView } from '../answers/views.js';
 
 const MEMBER = '/api/admin/projects/:projectId/users/:userId/roles/:roleId';
 

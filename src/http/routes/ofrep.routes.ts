@@ -6,12 +6,12 @@
  * Evaluated by the frontend API's compiled flags and engine (`OfrepQuery` over `EvaluationQuery`).
  */
 import type { Context } from 'hono';
-import { parseRevision } from '../../queries/client-delta.query.js';
-import { weakEtagOf } from '../../queries/evaluation.query.js';
+import { parseRevision } from '../../queries/sdk/client-delta.query.js';
+import { weakEtagOf } from '../../queries/sdk/evaluation.query.js';
 import type { RequestContext } from '../../schemas/frontend.schema.js';
 import { OfrepBodySchema, OfrepBulkQuerySchema, OfrepEventsQuerySchema, OfrepFlagParamsSchema, ofrepContext } from '../../schemas/ofrep.schema.js';
 import { aheadOfNode, caughtUpWith, presentedRevision, revisionedEtag, revisionedMatch } from '../client-ahead.js';
-import type { Closable } from '../client-stream-sinks.js';
+import type { Closable } from '../streams/client-stream-sinks.js';
 import { apiError } from '../errors.js';
 import { OFREP_ERROR_CODE } from '../middleware/ofrep-errors.js';
 import { eventStreamsOf, ofrepScopeOf } from '../ofrep-scope.js';

@@ -5,9 +5,9 @@ import { ProjectEnvironmentParamsSchema, ProjectParamsSchema } from '../../schem
 import { projectUsage } from '../../queries/usage.query.js';
 import { activeFlagCount } from '../../queries/flags.query.js';
 import { connectEnvironment, createProject, deleteProject, disconnectEnvironment, updateProject } from '../../use-cases/projects.use-cases.js';
-import { sendJson } from '../gzip.js';
+import { sendJson } from '../answers/gzip.js';
 import { defineRoute, inputOf, type RouteSpec } from '../route.js';
-import { OverviewView, ProjectListView, ProjectView, orderedEnvironments } from '../views.js';
+import { OverviewView, ProjectListView, ProjectView, orderedEnvironments } from '../answers/views.js';
 
 /** A project's settings as answered (records from before them read as Unleash's defaults). */
 const settingsOf = (meta: ProjectMeta) => ({ mode: meta.mode ?? 'open', defaultStickiness: meta.defaultStickiness ?? 'default' });

@@ -8,7 +8,7 @@ import { UpsertSegmentSchema } from '../../schemas/segment.schema.js';
 import { allSegments, segmentById } from '../../queries/segments.query.js';
 import { createSegment, deleteSegment, updateSegment } from '../../use-cases/segments.use-cases.js';
 import { defineRoute, type RouteSpec } from '../route.js';
-import { SegmentListView, SegmentView, segmentView } from '../views.js';
+import { SegmentListView, SegmentView, segmentView } from '../answers/views.js';
 
 const SEGMENT = '/api/admin/segments/:id';
 

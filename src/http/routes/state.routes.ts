@@ -1,11 +1,11 @@
 /** Admin-only inspection of the stored state: the dump of `npm run dump`, and the change history. */
 import * as v from 'valibot';
-import { dumpRegistry } from '../../actors/state-dump.js';
+import { dumpRegistry } from '../../actors/dumps/state-dump.js';
 import { FlagNameSchema, ProjectIdSchema, looseObject } from '../../schemas/common.schema.js';
-import { DUMP_STREAMS_AT_ONCE } from '../dump-streams.js';
+import { DUMP_STREAMS_AT_ONCE } from '../streams/dump-streams.js';
 import { apiError, errorResponse } from '../errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
-import { HistoryView } from '../views.js';
+import { HistoryView } from '../answers/views.js';
 
 /** Largest page of the history. */
 export const HISTORY_MAX_LIMIT = 1000;

@@ -7,7 +7,7 @@ import { flagEnvironment, flagInEnvironment, strategyById } from '../../queries/
 import { addStrategy, copyStrategies, deleteStrategy, patchStrategy, setStrategySortOrder, updateStrategy } from '../../use-cases/strategies.use-cases.js';
 import type { ErrorKind } from '../errors.js';
 import { defineRoute, inputOf, type RouteSpec } from '../route.js';
-import { StrategyView, strategiesInOrder } from '../views.js';
+import { StrategyView, strategiesInOrder } from '../answers/views.js';
 import * as v from 'valibot';
 
 const STRATEGIES = '/api/admin/projects/:projectId/features/:featureName/environments/:environment/strategies';

@@ -11,7 +11,7 @@ import {
 } from '../../use-cases/definitions.use-cases.js';
 import { apiError } from '../errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
-import { StrategyDefinitionView, StrategyDefinitionsView } from '../views.js';
+import { StrategyDefinitionView, StrategyDefinitionsView } from '../answers/views.js';
 
 const ONE = '/api/admin/strategies/:name';
 

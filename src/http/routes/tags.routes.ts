@@ -11,7 +11,7 @@ import { flagTags, tagTypeByName, tagTypes, tagsInUse } from '../../queries/tags
 import { changeTags, createTagType, deleteTagType, updateTagType } from '../../use-cases/tags.use-cases.js';
 import { apiError } from '../errors.js';
 import { defineRoute, type RouteSpec } from '../route.js';
-import { TagTypeOneView, TagTypeView, TagTypesView, TagView, TagsView } from '../views.js';
+import { TagTypeOneView, TagTypeView, TagTypesView, TagView, TagsView } from '../answers/views.js';
 
 const TAG_TYPE = '/api/admin/tag-types/:name';
 const FLAG_TAGS = '/api/admin/features/:featureName/tags';

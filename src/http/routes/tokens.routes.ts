@@ -8,7 +8,7 @@ import { UserParamsSchema } from '../../schemas/params.schema.js';
 import { createApiToken, createPersonalToken, revokeToken } from '../../use-cases/tokens.use-cases.js';
 import { ApiError } from '../errors.js';
 import { defineRoute, inputOf, type RouteSpec } from '../route.js';
-import { CreatedTokenView, TokenListView } from '../views.js';
+import { CreatedTokenView, TokenListView } from '../answers/views.js';
 
 /** `/api/admin/api-tokens/:id`: a token's listing id (not its secret, not its hash). */
 const TokenParamsSchema = looseObject({ id: nonEmptyString(100) });

@@ -5,7 +5,7 @@
 import { ApplicationParamsSchema, FeatureMetricsParamsSchema, HoursBackQuerySchema } from '../../schemas/metrics.schema.js';
 import { applicationByName, applications, featureMetrics, featureUsage } from '../../queries/usage.query.js';
 import { defineRoute, type RouteSpec } from '../route.js';
-import { ApplicationDetailView, ApplicationsView, FeatureMetricsView, FeatureUsageView, applicationDetail, applicationView } from '../views.js';
+import { ApplicationDetailView, ApplicationsView, FeatureMetricsView, FeatureUsageView, applicationDetail, applicationView } from '../answers/views.js';
 
 const FEATURE = '/api/admin/client-metrics/features/:featureName';
 

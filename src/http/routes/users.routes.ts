@@ -7,8 +7,8 @@ import { changeOwnPassword, setPassword } from '../../use-cases/passwords.use-ca
 import { accountOf } from '../../use-cases/sessions.use-cases.js';
 import { createUser, deleteUser, updateUser } from '../../use-cases/users.use-cases.js';
 import { defineRoute, inputOf, type RouteSpec } from '../route.js';
-import { withinSignInLimits } from '../sign-in-limits.js';
-import { UserListView, UserView } from '../views.js';
+import { limitedCheck } from '../sign-in-limits.js';
+import { UserListView, UserView } from '../answers/views.js';
 
 /** A user as the API shows it (the stored record; it holds nothing secret: password hashes are kept apart). */
 export const userView = (user: User) => ({
@@ -59,6 +59,6 @@ export const userRoutes: RouteSpec[] = [
     summary: 'Change the calling user\'s own password (`{password, confirmPassword, oldPassword}`; a personal token or a console session): `oldPassword` is required when they have one (400 without it, 401 when wrong, 429 past the sign-in failure limits); their console sessions end',
     body: ChangeOwnPasswordSchema, success: { status: 200, description: 'No body' }, errors: ['AuthenticationRequired', 'TooManyRequests', 'Unavailable'],
     handle: ({ c, deps, body, principal, registry }) =>
-      withinSignInLimits(c, deps, { account: principal.kind === 'user' ? accountOf(principal.user.id) : undefined, password: true }, () => changeOwnPassword(registry, body, principal)),
+      limitedCheck(c, deps, { account: principal.kind === 'user' ? accountOf(principal.user.id) : undefined, password: true }, () => changeOwnPassword(registry, body, principal)),
   }),
 ];

@@ -6,7 +6,7 @@ import { flagById } from '../../queries/flags.query.js';
 import { patchVariants, setVariants } from '../../use-cases/variants.use-cases.js';
 import type { ErrorKind } from '../errors.js';
 import { defineRoute, inputOf, type RouteSpec } from '../route.js';
-import { VariantsView, variantsResponse } from '../views.js';
+import { VariantsView, variantsResponse } from '../answers/views.js';
 
 const VARIANTS = '/api/admin/projects/:projectId/features/:featureName/variants';
 const ERRORS: ErrorKind[] = ['NotFoundError', 'ArchivedFeatureError', 'PreconditionFailed'];

@@ -306,7 +306,7 @@ const keyOf = (route: { method: string; path: string }) => `${route.method.toUpp
 /**
  * The routes this matrix calls with an `Authorization` header. Console pages authenticate by session and the
  * sign-in routes need the browser's CSRF checks: their access is tested through the console
- * (test/console/, test/http/console-pages.test.ts); the permission each declares is in docs/permissions.md.
+ * (test/console/pages/, test/console/browser/); the permission each declares is in docs/permissions.md.
  */
 const MATRIX_ROUTES = ROUTES.filter((route) => !route.page && route.csrf === undefined);
 

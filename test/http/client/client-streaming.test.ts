@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { describe, expect } from 'vitest';
 import { addStrategy, createFlag, flagPath, switchOn } from '../../helpers/flags.js';
 import { ADMIN_TOKEN } from '../../helpers/harness.js';
-import { FANOUT_CHUNK } from '../../../src/http/client-stream-pacing.js';
+import { FANOUT_CHUNK } from '../../../src/http/streams/client-stream-pacing.js';
 import { clientToken } from './client-fixtures.js';
 import { eventsOf, openSse, servedTest, type SseMessage } from './stream-fixtures.js';
 import { untilState } from '../../helpers/wait.js';

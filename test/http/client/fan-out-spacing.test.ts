@@ -5,7 +5,7 @@
  * gathered, none lost") and the bench's ("streams still open after each such load").
  */
 import { describe, expect, test } from 'vitest';
-import { FANOUT_FLOOD_MAX_MULTIPLE, FANOUT_FLOOD_RATE, FANOUT_SPACING_FACTOR, fanOutSpacing, MIN_FANOUT_SPACING_MS } from '../../../src/http/client-stream-pacing.js';
+import { FANOUT_FLOOD_MAX_MULTIPLE, FANOUT_FLOOD_RATE, FANOUT_SPACING_FACTOR, fanOutSpacing, MIN_FANOUT_SPACING_MS } from '../../../src/http/streams/client-stream-pacing.js';
 
 describe('the spacing of fan-outs while writes keep coming', () => {
   test('below a flood: the factor times the fan-out\'s busy time', () => {

@@ -4,7 +4,7 @@
  * Also: `remoteAddress` defaults to the connection's address when the server knows it.
  */
 import { expect } from 'vitest';
-import { EvaluationQuery } from '../../../src/queries/evaluation.query.js';
+import { EvaluationQuery } from '../../../src/queries/sdk/evaluation.query.js';
 import { harnessTest } from '../../helpers/fixtures.js';
 import { addStrategy, createFlag, envPath, switchOn } from '../../helpers/flags.js';
 import { buildWorld, frontendToken } from './frontend-fixtures.js';

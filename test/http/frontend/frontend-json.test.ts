@@ -4,7 +4,7 @@
  * payloads, names that need escaping, impression data, flags of several projects merged in name order.
  */
 import { expect } from 'vitest';
-import { EvaluationQuery } from '../../../src/queries/evaluation.query.js';
+import { EvaluationQuery } from '../../../src/queries/sdk/evaluation.query.js';
 import { harnessTest } from '../../helpers/fixtures.js';
 import { addStrategy, createFlag, switchOn } from '../../helpers/flags.js';
 import type { Harness } from '../../helpers/harness.js';

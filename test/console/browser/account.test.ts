@@ -1,0 +1,58 @@
+/**
+ * Your account page in chromium, for what only a browser shows: the user menu opening it, the password form's
+ * refusals as they render, axe at both widths and the phone width. The flows are the page harness's
+ * (`../pages/account.test.ts`).
+ */
+import { describe, expect } from 'vitest';
+import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser } from './browser.js';
+
+const browser = useBrowser();
+const test = consoleTest({ LOG_LEVEL: 'debug' });
+
+describe('your account', () => {
+  test('a Viewer opens it from the user menu and changes their password; desktop and phone', async ({ server }) => {
+    await createUserWithPassword(server, 'bob', 'bob-builds-42', 3);
+    const context = await browser().newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await signIn(page, server, 'bob', 'bob-builds-42');
+    await page.locator('.user-menu summary').click();
+    await page.getByRole('link', { name: 'Your account' }).click();
+    await page.waitForURL(`${server.base}/account`);
+    expect(await page.title()).toBe('Your account · flagpole');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'account-desktop');
+
+    await page.getByLabel('Current password').fill('not-my-password');
+    await page.getByLabel('New password', { exact: true }).fill('bob-rebuilt-43');
+    await page.getByLabel('Repeat the new password').fill('bob-rebuilt-43');
+    await page.getByRole('button', { name: 'Save password' }).click();
+    await page.waitForLoadState();
+    await expect.poll(() => page.locator('#account-currentPassword-error').textContent()).toBe('This is not your current password');
+    await page.getByLabel('Current password').fill('bob-builds-42');
+    await page.getByLabel('New password', { exact: true }).fill('bob');
+    await page.getByLabel('Repeat the new password').fill('bob');
+    await page.getByRole('button', { name: 'Save password' }).click();
+    await page.waitForLoadState();
+    await expect.poll(() => page.locator('#account-password-error').textContent()).toContain('at least 8 characters');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel('Current password').fill('bob-builds-42');
+    await page.getByLabel('New password', { exact: true }).fill('bob-rebuilt-43');
+    await page.getByLabel('Repeat the new password').fill('bob-rebuilt-43');
+    await page.getByRole('button', { name: 'Save password' }).click();
+    await page.waitForURL(`${server.base}/account?done=password`);
+    // This session goes on with the new password.
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Password saved');
+    const other = await browser().newContext();
+    const otherPage = await other.newPage();
+    await signIn(otherPage, server, 'bob', 'bob-rebuilt-43');
+    expect(new URL(otherPage.url()).pathname).toBe('/projects');
+    await other.close();
+
+    await page.setViewportSize(PHONE);
+    await page.goto(`${server.base}/account`);
+    expect(await scrollsSideways(page)).toBe(false);
+    await screenshot(page, 'account-phone');
+    await context.close();
+  });
+
+});
