@@ -2,9 +2,13 @@
  * An SDK a load balancer moves between nodes never goes back in time: a node behind the revision the client
  * shows (its ETag, its delta revision, its stream's Last-Event-ID) waits for it a little, or answers "no change".
  */
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { cluster, type Cluster } from '../helpers/cluster.js';
 import type { Harness } from '../helpers/harness.js';
+import { HEAVY_TEST_MS } from '../helpers/wait.js';
+
+// Several nodes on one PostgreSQL in one process: seconds of work each, far more on a loaded machine.
+vi.setConfig({ testTimeout: HEAVY_TEST_MS, hookTimeout: HEAVY_TEST_MS });
 
 const FEATURES = '/api/admin/projects/default/features';
 let current: Cluster | null = null;

@@ -2,9 +2,13 @@
  * The console's live rows on several nodes: a page open on one node hears the switches made on another (its
  * table's event stream follows the node's feed, which carries every node's commits).
  */
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { cluster, type Cluster } from '../helpers/cluster.js';
 import type { Harness } from '../helpers/harness.js';
+import { HEAVY_TEST_MS } from '../helpers/wait.js';
+
+// Several nodes on one PostgreSQL in one process: seconds of work each, far more on a loaded machine.
+vi.setConfig({ testTimeout: HEAVY_TEST_MS, hookTimeout: HEAVY_TEST_MS });
 
 let current: Cluster | null = null;
 afterEach(async () => {

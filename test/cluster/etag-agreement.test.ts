@@ -2,9 +2,13 @@
  * The SDK poll's ETag (`"<query hash>:<revision>"`) for the same content on every node: an SDK a load balancer
  * moves between nodes keeps getting 304s while nothing it sees changed.
  */
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { cluster, type Cluster } from '../helpers/cluster.js';
 import type { Harness } from '../helpers/harness.js';
+import { HEAVY_TEST_MS } from '../helpers/wait.js';
+
+// Several nodes on one PostgreSQL in one process: seconds of work each, far more on a loaded machine.
+vi.setConfig({ testTimeout: HEAVY_TEST_MS, hookTimeout: HEAVY_TEST_MS });
 
 let current: Cluster | null = null;
 

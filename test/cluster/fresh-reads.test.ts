@@ -5,6 +5,10 @@
 import { afterEach, expect, test, vi } from 'vitest';
 import { cluster, type Cluster } from '../helpers/cluster.js';
 import type { Harness } from '../helpers/harness.js';
+import { HEAVY_TEST_MS } from '../helpers/wait.js';
+
+// Several nodes on one PostgreSQL in one process: seconds of work each, far more on a loaded machine.
+vi.setConfig({ testTimeout: HEAVY_TEST_MS, hookTimeout: HEAVY_TEST_MS });
 
 const FEATURES = '/api/admin/projects/default/features';
 let current: Cluster | null = null;

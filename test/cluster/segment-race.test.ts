@@ -2,9 +2,13 @@
  * A segment deleted on one node while strategies naming it are added on another: either the delete is refused
  * (409, the segment stays and is used) or it succeeds and no strategy on any node names it, as on one node.
  */
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { cluster, type Cluster } from '../helpers/cluster.js';
 import type { Harness } from '../helpers/harness.js';
+import { HEAVY_TEST_MS } from '../helpers/wait.js';
+
+// Several nodes on one PostgreSQL in one process: seconds of work each, far more on a loaded machine.
+vi.setConfig({ testTimeout: HEAVY_TEST_MS, hookTimeout: HEAVY_TEST_MS });
 
 let current: Cluster | null = null;
 afterEach(async () => {

@@ -3,9 +3,13 @@
  * load balancer sends "create the project" to one node and "create its first flag" to the next. The node
  * catches up with the database before it answers 404.
  */
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { cluster, type Cluster } from '../helpers/cluster.js';
 import type { Harness } from '../helpers/harness.js';
+import { HEAVY_TEST_MS } from '../helpers/wait.js';
+
+// Several nodes on one PostgreSQL in one process: seconds of work each, far more on a loaded machine.
+vi.setConfig({ testTimeout: HEAVY_TEST_MS, hookTimeout: HEAVY_TEST_MS });
 
 let current: Cluster | null = null;
 
