@@ -46,7 +46,7 @@ export class DatabaseInUseError extends Error {
 
   constructor(label: string, wanted: 'exclusive' | 'shared') {
     super(wanted === 'exclusive'
-      ? `PostgreSQL: flagpole is running on the database ${label}: stop every node first (an offline tool works on a database nothing else uses)`
+      ? `PostgreSQL: flagpole is running on the database ${label}: stop every node first (an offline tool works on a database nothing else uses; a running service is copied with flagpole backup)`
       : `PostgreSQL: an offline flagpole tool (dump, restore, copy-store, migrate) is working on the database ${label}: wait for it to end`);
   }
 }

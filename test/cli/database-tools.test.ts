@@ -74,7 +74,7 @@ test('dump and restore take --database-url; a dump of a database a running servi
   const env = { DATABASE_SCHEMA: database.schema };
   const held = await flagpole(['dump', '--database-url', database.url], { env });
   expect(held.code).toBe(1);
-  expect(held.stderr).toMatch(/dump failed: PostgreSQL: another flagpole process holds the database .*: is flagpole already running on it\?.*flagpole backup/);
+  expect(held.stderr).toMatch(/dump failed: PostgreSQL: flagpole is running on the database .*: stop every node first.*flagpole backup/);
   const state = await (await h.req('GET', '/api/admin/state')).text();
   await h.registry.close();
 
