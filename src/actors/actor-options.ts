@@ -27,6 +27,11 @@ export interface ActorOptions {
   writeTimeoutMs?: number | undefined;
   /** Told of every snapshot written: its wall time (ms) and stored bytes. */
   onSnapshot?: ((ms: number, bytes: number) => void) | undefined;
+  /**
+   * The clock a batch's time (`at`) is read from, in ms since the epoch; absent: `Date.now`. Tests move it to
+   * see a schedule fall (docs/architecture.md "Change requests").
+   */
+  now?: (() => number) | undefined;
   /** Told of every batch written: the commands committed in it, by type (the metrics count them). */
   onCommitted?: ((types: readonly string[]) => void) | undefined;
 }

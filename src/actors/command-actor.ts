@@ -1,4 +1,5 @@
 import type { BatchOp, Store } from '../../snapshots/store.js';
+import type { CallerRights } from '../domain/context.js';
 import { fail, refuse, type Decision } from '../domain/errors.js';
 import type { Command, Model, Replies } from './actor-model.js';
 import { DEFAULT_WRITE_TIMEOUT_MS, type ActorOptions } from './actor-options.js';
@@ -65,14 +66,14 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
    * Queues a command; resolves with its decision once it (and its batch) is durable. The reply's type is the
    * one the model's reply map gives the command's type.
    */
-  send<K extends C>(command: K, by: string): Promise<Decision<E, RM[K['type']]>> {
+  send<K extends C>(command: K, by: string, rights?: CallerRights): Promise<Decision<E, RM[K['type']]>> {
     if (this.closed) return Promise.reject(new StorageError(new Error('actor closed')));
     if (this.readOnly !== null) return Promise.resolve(refuse(fail('Unavailable', this.readOnly)));
     if (this.stalled) return Promise.reject(new StorageError(new Error('a write is waiting for the disk'), 'stalled'));
     return new Promise((resolve, reject) => {
       // The envelope forgets the reply type; the model decided it for this very command.
       this.sent += 1;
-      this.queue.push({ command, by, arrival: this.sent, resolve: resolve as (decision: Decision<E, unknown>) => void, reject });
+      this.queue.push({ command, by, rights, arrival: this.sent, resolve: resolve as (decision: Decision<E, unknown>) => void, reject });
       if (!this.running) void this.drain();
     });
   }
@@ -145,7 +146,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     const firstOps = this.firstOps;
     this.firstOps = [];
     const { decisions, ops, committed, types, seq } = decideBatch(this.model, draft, batch, {
-      seq: this.seq, at: new Date().toISOString(), ops: firstOps, countTypes: this.options.onCommitted !== undefined,
+      seq: this.seq, at: new Date(this.options.now?.() ?? Date.now()).toISOString(), ops: firstOps, countTypes: this.options.onCommitted !== undefined,
     });
     // 2. Write the batch durably; 3. publish the draft; 4. reply.
     if (ops.length > 0) {

@@ -15,6 +15,7 @@ import { DEFAULT_HISTORY_BOUNDS } from './feed-history.js';
 import { firstStart } from './first-start.js';
 import { readHistory, type HistoryPage, type HistoryQuery } from './history.js';
 import { settlePendingImports } from './import-settle.js';
+import { settlePendingSegments } from './change-request-settle.js';
 import { ProjectActors } from './project-actors.js';
 import { pastOf, type ProjectPast } from './project-past.js';
 import { PastCheckpoints } from './past-checkpoints.js';
@@ -150,7 +151,10 @@ export class Registry {
         this.options.log.error({ project: id, err: error }, `removing the data of deleted project "${id}" failed; the next start tries again`);
       }
     }
-    if (!unavailable) await settlePendingImports(this, this.options.log);
+    if (!unavailable) {
+      await settlePendingImports(this, this.options.log);
+      await settlePendingSegments(this, this.options.log);
+    }
   }
 
   /** The actor of project `id`, or undefined when none is served. */
@@ -225,6 +229,11 @@ export class Registry {
   async purgeProject(id: string, by: string): Promise<void> {
     if (!this.serviceUnavailable) await this.service.send({ type: 'project.forget', project: id }, by);
     await this.store.writeInSlices(await projectKeyDeletions(this.store, id), { sync: true });
+  }
+
+  /** Now, in ms since the epoch, on the clock the actors stamp their records with (`now` of the options). */
+  now(): number {
+    return this.options.now?.() ?? Date.now();
   }
 
   /** How the store's writes fare: failing since when, the last error, how long the write in progress has waited. */

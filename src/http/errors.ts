@@ -14,6 +14,7 @@ export const STATUS: Record<ErrorKind, ContentfulStatusCode> = {
   MembershipError: 400,
   AuthenticationRequired: 401,
   NoAccessError: 403,
+  PermissionError: 403,
   NotFoundError: 404,
   NameExistsError: 409,
   InvalidOperationError: 409,
@@ -50,6 +51,7 @@ export function errorResponse(c: Context, error: DomainError): Response {
   if (error.kind === 'MembershipError') return c.json([{ msg: error.message }], status);
   const body: Record<string, unknown> = { id: requestIdOf(c), name: error.kind, message: error.message };
   if (error.details && error.details.length > 0) body['details'] = error.details;
+  if (error.permissions) body['permissions'] = error.permissions;
   return c.json(body, status);
 }
 
