@@ -44,6 +44,9 @@ import { FlagTable } from './queries/flag-table.query.js';
 import { searchRoutes } from './http/routes/search.routes.js';
 import { lifecycleRoutes } from './http/routes/lifecycle.routes.js';
 import { CHANGE_REQUESTS, changeRequestRoutes } from './http/routes/change-requests.routes.js';
+import { ChangeRequestScheduler } from './scheduling/change-request-scheduler.js';
+import { SYSTEM_CLOCK, type Clock } from './scheduling/clock.js';
+import { LONE_NODE, type SingleNodeDuty } from './scheduling/single-node-duty.js';
 import { changeRequestWriteRoutes } from './http/routes/change-request-writes.routes.js';
 import { silentLogger, type Logger } from './log.js';
 import { EvaluationQuery } from './queries/evaluation.query.js';
@@ -159,7 +162,12 @@ export const mountedPrefixOf = (path: string): string | undefined => MOUNTED_PRE
  * `prepare`, what a start builds before it listens (the console's flag tables), and `warm`, the background work
  * it runs once it listens (past-view checkpoints; both in `warm-up.ts`).
  */
-export type App = Hono<AppEnv> & ServedApp & { prepare(): Promise<void>; warm(): Promise<void> };
+export type App = Hono<AppEnv> & ServedApp & {
+  prepare(): Promise<void>;
+  warm(): Promise<void>;
+  /** The scheduler's first run: the change requests that fell due while the service was stopped, applied. */
+  scheduled: Promise<void>;
+};
 
 /**
  * Builds the HTTP app over a registry; no globals, so tests build one per data directory. Every request gets
@@ -168,8 +176,12 @@ export type App = Hono<AppEnv> & ServedApp & { prepare(): Promise<void>; warm():
  *
  * @example const app = createApp({ registry, config, tokenHasher: loadTokenHasher(config).hasher }); await app.request('/health')
  */
-export function createApp({ registry, config, tokenHasher, log = silentLogger(), routes = ROUTES }: {
+export function createApp({ registry, config, tokenHasher, log = silentLogger(), routes = ROUTES, clock = SYSTEM_CLOCK, duty = LONE_NODE }: {
   registry: Registry; config: Config; tokenHasher: TokenHasher; log?: Logger; routes?: RouteSpec[];
+  /** The scheduler's clock (tests move one by hand; give the registry its `now`). */
+  clock?: Clock;
+  /** Which node applies scheduled change requests (one node: this one). */
+  duty?: SingleNodeDuty;
 }): App {
   const app = new Hono<AppEnv>();
   const segments = () => Object.values(registry.service.state.segments);
@@ -248,6 +260,8 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
 
   app.notFound(notFound);
   app.onError(onError);
-  return Object.assign(app, { fastPaths: fastPathsOf(routes, deps), prepare: () => prepareTables(deps), warm: () => warmUp(deps) });
+  // Scheduled change requests: applied when due, and at once those that fell due while the service was stopped.
+  const scheduled = new ChangeRequestScheduler({ registry, log, clock, duty }).start();
+  return Object.assign(app, { fastPaths: fastPathsOf(routes, deps), prepare: () => prepareTables(deps), warm: () => warmUp(deps), scheduled });
 }
 

@@ -59,7 +59,7 @@ export function requestSides(event: ChangeRequestEvent): { environment: string; 
     case 'change-request.scheduled':
       return on(event.before, event.schedule);
     case 'change-request.applied':
-      return on(null, { state: 'Applied', scheduled: event.scheduled, conflicts: event.conflicts });
+      return on(null, { state: 'Applied', scheduled: event.scheduled, conflicts: event.conflicts, ...(event.note === undefined ? {} : { note: event.note }) });
     case 'change-request.schedule-failed':
       return on(null, { schedule: 'failed', reason: event.reason });
     case 'change-request.schedule-suspended':

@@ -6,6 +6,7 @@ import type { ProjectCommand } from '../domain/commands.js';
 import { fail } from '../domain/errors.js';
 import type { ProjectEvent } from '../domain/events.js';
 import { failed, ok, type Result } from '../domain/result.js';
+import { isChangeRequestEvent } from '../domain/change-request-events.js';
 import { appliedIn, requestOf, requestSides, type HistoryChange, type HistoryRequest } from './history-change-requests.js';
 import { lastAtOrBefore, logBounds } from './log-positions.js';
 
@@ -134,7 +135,8 @@ export function entriesOf(project: string, record: LogRecord<ProjectCommand, Pro
 
 /** The one entry of an applied change request: it names the request, and holds every change's sides. */
 function appliedEntry(project: string, record: LogRecord<ProjectCommand, ProjectEvent>, applied: Extract<ProjectEvent, { type: 'change-request.applied' }>): HistoryEntry {
-  const changes: HistoryChange[] = record.events.filter((event) => event !== applied).map((event) => ({ type: event.type, ...sides(event) }));
+  // The changes are its flag events; its own (a note kept as a comment) are told by the entry itself.
+  const changes: HistoryChange[] = record.events.filter((event) => !isChangeRequestEvent(event)).map((event) => ({ type: event.type, ...sides(event) }));
   const features = [...new Set(changes.map((c) => c.feature).filter((f): f is string => f !== null))];
   const side = requestSides(applied);
   return {

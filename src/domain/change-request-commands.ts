@@ -22,9 +22,10 @@ export type ChangeRequestCommand =
    * Applies an approved (or scheduled) request: all of its flag changes in this one command, or none.
    * `scheduledAt`: sent by the scheduler, the time it found due (a request rescheduled meanwhile is left
    * alone). `segments`: what the service said of the request's segment changes, checked just before in the
-   * segment mailbox: `checked`, or the reason it refuses them.
+   * segment mailbox: `checked`, or the reason it refuses them. `note`: what the scheduler says of this apply
+   * (one due while the service was stopped), kept as a comment and on the `applied` event.
    */
-  | { type: 'change-request.apply'; id: number; scheduledAt?: string | undefined; segments: { checked: true } | { refused: string } }
+  | { type: 'change-request.apply'; id: number; scheduledAt?: string | undefined; segments: { checked: true } | { refused: string }; note?: string | undefined }
   /** The service made the segment changes of an applied request: clears `segmentsPending`. */
   | { type: 'change-request.settle-segments'; id: number };
 

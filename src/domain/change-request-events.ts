@@ -38,9 +38,10 @@ export type ChangeRequestEvent =
   /**
    * Applied: the flag events of its changes come in the same record, before this one. `title` names it in
    * the history; `scheduled`: by its schedule; `segmentsPending`: the service still makes its segment changes;
-   * `conflicts`: what had moved since the changes were added, overwritten by this apply.
+   * `conflicts`: what had moved since the changes were added, overwritten by this apply; `note`: what the
+   * scheduler said of it (due while the service was stopped).
    */
-  | ({ type: 'change-request.applied'; title: string; by: string; scheduled: boolean; segmentsPending: boolean; conflicts: string[] } & OnRequest)
+  | ({ type: 'change-request.applied'; title: string; by: string; scheduled: boolean; segmentsPending: boolean; conflicts: string[]; note?: string } & OnRequest)
   /** A scheduled apply was refused: the request stays scheduled, its schedule `failed`. */
   | ({ type: 'change-request.schedule-failed'; reason: string } & OnRequest)
   /** A scheduled apply met a conflict: the request stays scheduled, its schedule `suspended`. */

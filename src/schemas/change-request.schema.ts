@@ -82,9 +82,14 @@ const CHANGE_OPTIONS = [
  */
 export const ChangeSchema = v.pipe(
   v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), mustBe('an object {feature, action, payload}')),
-  v.check((x) => (CHANGE_ACTIONS as readonly unknown[]).includes(x['action']), (issue) => {
-    const action = (issue.input as Record<string, unknown>)['action'];
-    return `"action": flagpole offers the change types ${CHANGE_ACTIONS.join(', ')}; got ${action === undefined ? 'none' : JSON.stringify(action).slice(0, 100)}`;
+  v.rawCheck<Record<string, unknown>>(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const action = dataset.value['action'];
+    if ((CHANGE_ACTIONS as readonly unknown[]).includes(action)) return;
+    addIssue({
+      message: `flagpole offers the change types ${CHANGE_ACTIONS.join(', ')}; got ${action === undefined ? 'none' : JSON.stringify(action).slice(0, 100)}`,
+      path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'action', value: action }],
+    });
   }),
   v.variant('action', CHANGE_OPTIONS, oneOf(CHANGE_ACTIONS)),
 );
@@ -100,9 +105,11 @@ export const ChangesBodySchema = v.union(
       v.maxLength(CHANGES_PER_BODY, `must hold at most ${CHANGES_PER_BODY} changes`),
     ),
   ],
-  // The union's own issue has no path: say the inner one whole, with the path of the change it is about.
+  // The union's own issue has no path: say the inner one of the shape sent (one change, or a list), whole,
+  // with the path of the change it is about.
   (issue) => {
-    const inner = issue.issues?.at(-1);
+    const list = Array.isArray(issue.input);
+    const inner = issue.issues?.find((i) => (list ? (i.path?.length ?? 0) > 0 || i.type !== 'custom' : !(i.type === 'array' && !i.path?.length)));
     return inner ? formatIssue(inner) : `must be a change or an array of changes, got ${issue.received}`;
   },
 );

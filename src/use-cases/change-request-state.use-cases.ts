@@ -33,15 +33,15 @@ function fenced<T>(registry: Registry, ids: readonly number[], task: () => Promi
 
 /**
  * Applies request `id` of `projectId` on behalf of `by` (with `rights`; none for the scheduler, which names
- * the schedule it found due in `scheduledAt`). Answers what the apply did.
+ * the schedule it found due in `scheduledAt`, and may add a `note`). Answers what the apply did.
  */
-export async function applyRequest(registry: Registry, input: RequestRef & { scheduledAt?: string | undefined }, by: string, rights?: CallerRights): Promise<Result<ApplyOutcome>> {
+export async function applyRequest(registry: Registry, input: RequestRef & { scheduledAt?: string | undefined; note?: string | undefined }, by: string, rights?: CallerRights): Promise<Result<ApplyOutcome>> {
   const found = registry.find(input.projectId);
   if (!found.ok) return failed(found.error);
   const actor = found.value;
   const ops = (actor.state.changeRequests.requests.get(input.id)?.changes ?? []).filter(isSegmentChange).map(opOf);
   const apply = (segments: { checked: true } | { refused: string }) =>
-    actor.send({ type: 'change-request.apply', id: input.id, scheduledAt: input.scheduledAt, segments }, by, rights);
+    actor.send({ type: 'change-request.apply', id: input.id, scheduledAt: input.scheduledAt, segments, note: input.note }, by, rights);
   if (ops.length === 0) return fromDecision(await apply({ checked: true }));
   return registry.segmentWrites.run(() => fenced(registry, ops.filter((op) => 'delete' in op).map((op) => op.id), async () => {
     await registry.settleProjects();
@@ -72,7 +72,7 @@ export async function changeState(
   }
   const found = registry.find(input.projectId);
   if (!found.ok) return failed(found.error);
-  const applied = await applyRequest(registry, input, principalLabel(principal), rightsIn(found.value, principal));
+  const applied = await applyRequest(registry, { projectId: input.projectId, id: input.id }, principalLabel(principal), rightsIn(found.value, principal));
   if (!applied.ok) return applied;
   const outcome = applied.value;
   // A person's apply is refused rather than recorded as failed: only the scheduler's is.

@@ -9,6 +9,7 @@ import { loadTokenHasher } from '../../src/auth/token-key.js';
 import { readConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import type { WriteGate } from '../../snapshots/disk-faults.js';
+import type { Clock } from '../../src/scheduling/clock.js';
 
 /** The admin token every harness app accepts. */
 export const ADMIN_TOKEN = '*:*.test-admin-token-0123456789';
@@ -40,11 +41,12 @@ export interface Harness {
 
 /**
  * A fresh app over a fresh temporary data directory, with one admin token, as `npm start` would build it.
- * `seams.writeGate` puts a test gate before every write of the store (`snapshots/disk-faults.ts`).
+ * `seams.writeGate` puts a test gate before every write of the store (`snapshots/disk-faults.ts`); `seams.clock`
+ * is the clock the actors stamp records with and the scheduler of change requests runs on (`test/helpers/clock.ts`).
  *
  * @example const h = await harness(); const r = await h.json('GET', '/api/admin/projects'); await h.close();
  */
-export async function harness(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'flagpole-test-')), seams: { writeGate?: WriteGate } = {}): Promise<Harness> {
+export async function harness(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'flagpole-test-')), seams: { writeGate?: WriteGate; clock?: Clock } = {}): Promise<Harness> {
   const key = 'TOKEN_SECRET_FILE' in env ? {} : { TOKEN_SECRET: HARNESS_TOKEN_SECRET };
   const config = readConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...key, ...env });
   const { hasher: tokenHasher } = loadTokenHasher(config);
@@ -52,13 +54,13 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
   const lines: string[] = [];
   const log = createLogger({ level: config.logLevel, format: 'json' }, { write: (line: string) => { lines.push(line); } });
   const open = async () => {
-    const registry = await Registry.open({ dataDir, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits, usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs, writeGate: seams.writeGate, sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes });
+    const registry = await Registry.open({ dataDir, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits, usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs, writeGate: seams.writeGate, sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes, now: seams.clock ? () => seams.clock!.now() : undefined });
     if (config.authType === 'api-token' && !registry.serviceUnavailable) {
       await ensureAdminTokens(registry, tokenHasher, [ADMIN_TOKEN]);
       await ensureFrontendTokens(registry, tokenHasher, config.initFrontendApiTokens);
       await ensureClientTokens(registry, tokenHasher, config.initClientApiTokens);
     }
-    return { registry, app: createApp({ registry, config, log, tokenHasher }) };
+    return { registry, app: createApp({ registry, config, log, tokenHasher, clock: seams.clock }) };
   };
   let current = await open();
   let closed = false;

@@ -69,11 +69,12 @@ export function decideApply(draft: ProjectDraft, cmd: Cmd<'change-request.apply'
     return scheduled ? stopped(request, 'change-request.schedule-failed', decided.refused.message, context) : refuse(fail(kind, `Change request ${request.id} was not applied, none of its changes: ${decided.refused.message}`));
   }
   const segmentsPending = request.changes.some(isSegmentChange);
-  const applied: ChangeRequestEvent = {
-    type: 'change-request.applied', id: request.id, environment: request.environment, at: context.at, title: request.title,
-    by: context.by, scheduled, segmentsPending, conflicts,
-  };
-  return accept([...decided.events, applied], { outcome: 'applied', request: requestAfter(request, [applied]), conflicts });
+  const on = { id: request.id, environment: request.environment, at: context.at };
+  const noted: ChangeRequestEvent[] = cmd.note === undefined ? [] : [{ type: 'change-request.commented', ...on, comment: { id: draft.requests.lastCommentId + 1, text: cmd.note, by: context.by, at: context.at } }];
+  const applied: ChangeRequestEvent = { type: 'change-request.applied', ...on, title: request.title, by: context.by, scheduled, segmentsPending, conflicts };
+  if (cmd.note !== undefined) applied.note = cmd.note;
+  const own = [...noted, applied];
+  return accept([...decided.events, ...own], { outcome: 'applied', request: requestAfter(request, own), conflicts });
 }
 
 /** The service made the segment changes of an applied request: the mark goes (again: nothing). */
