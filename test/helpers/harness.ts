@@ -10,6 +10,7 @@ import { readConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import type { WriteGate } from '../../snapshots/disk-faults.js';
 import type { Clock } from '../../src/scheduling/clock.js';
+import type { SingleNodeDuty } from '../../src/scheduling/single-node-duty.js';
 
 /** The admin token every harness app accepts. */
 export const ADMIN_TOKEN = '*:*.test-admin-token-0123456789';
@@ -42,11 +43,12 @@ export interface Harness {
 /**
  * A fresh app over a fresh temporary data directory, with one admin token, as `npm start` would build it.
  * `seams.writeGate` puts a test gate before every write of the store (`snapshots/disk-faults.ts`); `seams.clock`
- * is the clock the actors stamp records with and the scheduler of change requests runs on (`test/helpers/clock.ts`).
+ * is the clock the actors stamp records with and the scheduler of change requests runs on (`test/helpers/clock.ts`);
+ * `seams.duty` says whether this node applies scheduled change requests (`src/scheduling/single-node-duty.ts`).
  *
  * @example const h = await harness(); const r = await h.json('GET', '/api/admin/projects'); await h.close();
  */
-export async function harness(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'flagpole-test-')), seams: { writeGate?: WriteGate; clock?: Clock } = {}): Promise<Harness> {
+export async function harness(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'flagpole-test-')), seams: { writeGate?: WriteGate; clock?: Clock; duty?: SingleNodeDuty } = {}): Promise<Harness> {
   const key = 'TOKEN_SECRET_FILE' in env ? {} : { TOKEN_SECRET: HARNESS_TOKEN_SECRET };
   const config = readConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...key, ...env });
   const { hasher: tokenHasher } = loadTokenHasher(config);
@@ -60,7 +62,7 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
       await ensureFrontendTokens(registry, tokenHasher, config.initFrontendApiTokens);
       await ensureClientTokens(registry, tokenHasher, config.initClientApiTokens);
     }
-    return { registry, app: createApp({ registry, config, log, tokenHasher, clock: seams.clock }) };
+    return { registry, app: createApp({ registry, config, log, tokenHasher, clock: seams.clock, duty: seams.duty }) };
   };
   let current = await open();
   let closed = false;

@@ -17,7 +17,7 @@ import { accept, fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import type { ProjectDraft } from '../project-state.js';
 import { changeLabel, decideChange, type FlagChangeBody } from './change-commands.js';
-import { requestAfter, requestIn, sourcesOf, stepOf } from './change-request-shared.js';
+import { closedRefusal, requestAfter, requestIn, sourcesOf, stepOf } from './change-request-shared.js';
 import { lacks } from './change-request-states.js';
 
 type ApplyDecision = Decision<ProjectEvent, ApplyOutcome>;
@@ -45,6 +45,8 @@ export function decideApply(draft: ProjectDraft, cmd: Cmd<'change-request.apply'
   const found = requestIn(draft, cmd.id);
   if (!found.ok) return refuse(found.error);
   const request = found.value;
+  const closed = closedRefusal(request);
+  if (closed) return refuse(closed);
   const scheduled = cmd.scheduledAt !== undefined;
   if (scheduled) {
     // Only the schedule the scheduler found due: one rescheduled, failed, suspended or applied meanwhile is left alone.

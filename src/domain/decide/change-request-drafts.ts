@@ -18,7 +18,7 @@ import type { ProjectEvent } from '../events.js';
 import type { ProjectDraft } from '../project-state.js';
 import { failed, ok, type Result } from '../result.js';
 import { changeLabel, decideChange, type FlagChangeBody } from './change-commands.js';
-import { authorOrAdmin, notTheAuthor, requestAfter, requestIn, sourcesOf, stepOf } from './change-request-shared.js';
+import { authorOrAdmin, closedRefusal, notTheAuthor, requestAfter, requestIn, sourcesOf, stepOf } from './change-request-shared.js';
 import { checkEnvironment } from './shared.js';
 
 type RequestDecision = Decision<ProjectEvent, ChangeRequest>;
@@ -144,9 +144,9 @@ function editable(draft: ProjectDraft, id: number, changeId: number, context: Pr
   const found = requestIn(draft, id);
   if (!found.ok) return found;
   const request = found.value;
-  if (!authorOrAdmin(request, context)) return failed(notTheAuthor(request, 'change its changes'));
   const step = stepOf(request, { type: 'edit' });
   if (!step.ok) return step;
+  if (!authorOrAdmin(request, context)) return failed(notTheAuthor(request, 'change its changes'));
   const change = request.changes.find((c) => c.id === changeId);
   if (!change) return failed(fail('NotFoundError', `Change request ${id} has no change ${changeId}`));
   return ok({ request, change, resetApprovals: step.value.resetApprovals });
@@ -178,9 +178,9 @@ export function decideDiscard(draft: ProjectDraft, cmd: Cmd<'change-request.disc
   const found = requestIn(draft, cmd.id);
   if (!found.ok) return refuse(found.error);
   const request = found.value;
-  if (!authorOrAdmin(request, context)) return refuse(notTheAuthor(request, 'discard it'));
   const step = stepOf(request, { type: 'discard' });
   if (!step.ok) return refuse(step.error);
+  if (!authorOrAdmin(request, context)) return refuse(notTheAuthor(request, 'discard it'));
   return accept([{ type: 'change-request.discarded', id: request.id, environment: request.environment, at: context.at, before: request }], null);
 }
 
@@ -188,16 +188,15 @@ export function decideDiscard(draft: ProjectDraft, cmd: Cmd<'change-request.disc
 function ownOpen(draft: ProjectDraft, id: number, context: ProjectContext, what: string): Result<ChangeRequest> {
   const found = requestIn(draft, id);
   if (!found.ok) return found;
-  if (!authorOrAdmin(found.value, context)) return failed(notTheAuthor(found.value, what));
-  return open(found.value);
+  const request = open(found.value);
+  if (!request.ok) return request;
+  return authorOrAdmin(request.value, context) ? request : failed(notTheAuthor(request.value, what));
 }
 
 /** The request, or the 409 of a closed one. */
 function open(request: ChangeRequest): Result<ChangeRequest> {
-  if (request.state === 'Applied' || request.state === 'Cancelled' || request.state === 'Rejected') {
-    return failed(fail('InvalidOperationError', `Change request ${request.id} is ${request.state}: a closed change request does not change`));
-  }
-  return ok(request);
+  const closed = closedRefusal(request);
+  return closed ? failed(closed) : ok(request);
 }
 
 export function decideSetTitle(draft: ProjectDraft, cmd: Cmd<'change-request.set-title'>, context: ProjectContext): RequestDecision {

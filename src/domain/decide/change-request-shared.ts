@@ -35,11 +35,17 @@ const TAKES: Record<MachineEvent['type'], string> = {
   edit: 'a Scheduled request is not edited; reject it, or let it apply',
 };
 
+/** The 409 of a closed request (whoever asks: closed requests never change), or null. */
+export function closedRefusal(request: ChangeRequest): DomainError | null {
+  return changeRequestRules.isClosed(request.state)
+    ? fail('InvalidOperationError', `Change request ${request.id} is ${request.state}: a closed change request does not change`)
+    : null;
+}
+
 /** The machine's step for `event`, or the 409 naming the request's state and what the step takes. */
 export function stepOf(request: ChangeRequest, event: MachineEvent): Result<{ state: ChangeRequest['state']; resetApprovals: boolean }> {
-  if (changeRequestRules.isClosed(request.state)) {
-    return failed(fail('InvalidOperationError', `Change request ${request.id} is ${request.state}: a closed change request does not change`));
-  }
+  const closed = closedRefusal(request);
+  if (closed) return failed(closed);
   const step = changeRequestRules.step(request.state, event);
   return step ? ok(step) : failed(fail('InvalidOperationError', `Change request ${request.id} is ${request.state}: ${TAKES[event.type]}`));
 }

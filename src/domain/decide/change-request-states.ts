@@ -11,7 +11,7 @@ import type { ProjectContext } from '../context.js';
 import { accept, fail, refuse, type Decision } from '../errors.js';
 import type { ProjectEvent } from '../events.js';
 import type { ProjectDraft } from '../project-state.js';
-import { authorOrAdmin, notTheAuthor, requestAfter, requestIn, stepOf } from './change-request-shared.js';
+import { authorOrAdmin, closedRefusal, notTheAuthor, requestAfter, requestIn, stepOf } from './change-request-shared.js';
 
 type RequestDecision = Decision<ProjectEvent, ChangeRequest>;
 
@@ -29,6 +29,8 @@ export function decideTransition(draft: ProjectDraft, cmd: Cmd<'change-request.t
   const found = requestIn(draft, cmd.id);
   if (!found.ok) return refuse(found.error);
   const request = found.value;
+  const closed = closedRefusal(request);
+  if (closed) return refuse(closed);
   const on = { id: request.id, environment: request.environment, at: context.at };
   const rights = context.rights;
   const done = (events: ChangeRequestEvent[]) => accept<ProjectEvent, ChangeRequest>(events, requestAfter(request, events));
