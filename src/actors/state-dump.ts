@@ -1,4 +1,5 @@
 import { DUMP_FORMAT } from '../../snapshots/dump-format.js';
+import { storedBook, type StoredBook } from '../domain/change-request-book.js';
 import type { ProjectState } from '../domain/project-state.js';
 import type { ServiceState, StoredToken } from '../domain/service-state.js';
 import type { Flag, ProjectMeta } from '../domain/types.js';
@@ -14,6 +15,8 @@ export interface ProjectDump {
   seq: number;
   meta: ProjectMeta;
   flags: Flag[];
+  /** Its change requests (docs/api-decisions.md "Change requests"); absent for a project that never had one. */
+  changeRequests?: StoredBook;
 }
 
 /** A token as dumps show it: what it is and who may use it, never its hash nor any part of its secret. */
@@ -43,9 +46,12 @@ export interface AtSeq<S> {
 }
 
 /** A project's part of a dump; the runtime-only `version` counter is left out. */
-export const projectDump = ({ state, seq }: AtSeq<ProjectState>): ProjectDump => ({
-  id: state.meta.id, seq, meta: state.meta, flags: Array.from(state.flags.values()),
-});
+export function projectDump({ state, seq }: AtSeq<ProjectState>): ProjectDump {
+  const dump: ProjectDump = { id: state.meta.id, seq, meta: state.meta, flags: Array.from(state.flags.values()) };
+  const changeRequests = storedBook(state.changeRequests);
+  if (changeRequests) dump.changeRequests = changeRequests;
+  return dump;
+}
 
 /**
  * A token's dump record: fields picked, not removed, so a field added to stored tokens later stays out of

@@ -39,6 +39,8 @@ const DumpSchema = v.object({
     seq: Seq,
     meta: v.looseObject({ id: v.string(), createdAt: v.string(), defaultStrategies: v.optional(v.record(v.string(), StrategySegments)) }),
     flags: v.array(v.looseObject({ name: v.string(), environments: v.record(v.string(), v.looseObject({ strategies: v.array(StrategySegments) })) })),
+    // Absent in dumps made before change requests, and for projects without any.
+    changeRequests: v.optional(v.looseObject({ requests: v.array(v.looseObject({ id: Seq, state: v.string() })), lastId: Seq, lastChangeId: Seq, lastCommentId: Seq })),
   })),
 });
 
@@ -145,7 +147,7 @@ export async function restoreDump(dataDir: string, dump: Dump, options: RestoreO
   const state: ServiceState = options.keepTokens ? (dump.service.state as unknown as ServiceState) : { ...dump.service.state, tokens: {}, passwords: {} };
   const images: ScopeImage[] = [
     { scope: service.scope, seq: dump.service.seq, machines: service.machines, meta: state, items: [] },
-    ...dump.projects.map((p) => ({ scope: { project: p.id }, seq: p.seq, machines: PROJECT_MACHINES, meta: p.meta, items: p.flags })),
+    ...dump.projects.map((p) => ({ scope: { project: p.id }, seq: p.seq, machines: PROJECT_MACHINES, meta: p.changeRequests ? { ...p.meta, changeRequestBook: p.changeRequests } : p.meta, items: p.flags })),
   ];
   await writeImages(dataDir, images, dump.projects.map((p) => ({ id: p.id, createdAt: p.meta.createdAt })), options.onScope);
   return { projects: dump.projects.length, flags: dump.projects.reduce((n, p) => n + p.flags.length, 0), droppedTokens };
