@@ -56,7 +56,7 @@ function completed(trial: ProjectDraft, change: FlagChangeBody, environment: str
 }
 
 /**
- * Checks `added` after the request's `kept` changes, in order, each by the decider of its write (the kept ones
+ * Checks `added` after `kept`, the request's changes before them, in order, each by the decider of its write (the kept ones
  * that no longer go through are passed over: they are conflicts, shown and answered at the apply). Answers
  * the changes as they are stored, or the first refusal, naming the change.
  */
@@ -157,7 +157,8 @@ export function decideEditChange(draft: ProjectDraft, cmd: Cmd<'change-request.e
   const found = editable(draft, cmd.id, cmd.changeId, context);
   if (!found.ok) return refuse(found.error);
   const { request, change: before, resetApprovals } = found.value;
-  const checked = checkChanges(draft, request.environment, request.changes.filter((c) => c.id !== before.id), [cmd.change], context);
+  // The edit keeps the change's place: it is checked after the changes before it.
+  const checked = checkChanges(draft, request.environment, request.changes.slice(0, request.changes.indexOf(before)), [cmd.change], context);
   if (!checked.ok) return refuse(checked.error);
   const change = stored(draft, checked.value[0]!, draft.requests.lastChangeId + 1, request.environment, context);
   const events: ChangeRequestEvent[] = [{ type: 'change-request.change-edited', id: request.id, environment: request.environment, at: context.at, change, before, resetApprovals }];
