@@ -18,18 +18,6 @@ const changeRef = (p: { projectId: string; changeRequestId: number; changeId: nu
 
 export const changeRequestWriteRoutes: RouteSpec[] = [
   defineRoute({
-    method: 'put', path: `${CHANGE_REQUESTS}/:id/state`, tag: TAG, permission: 'READ', scope: 'change-request-state',
-    summary: 'Move a change request: `In review`, `Approved`, `Rejected`, `Cancelled`, `Scheduled` (with `scheduledAt`) or `Applied` (all its changes in one command, or none)',
-    params: ChangeRequestParamsSchema, body: StateBodySchema,
-    success: { status: 200, description: 'The change request; after an apply, `overwrittenConflicts` lists what had moved since its changes were added', schema: ChangeRequestView },
-    errors: ['NotFoundError', 'InvalidOperationError', 'ArchivedFeatureError', 'ExceedsLimitError'],
-    handle: ({ params, body, principal, registry }) => changeState(registry, inputOf(params, body), principal),
-    view: ({ request, overwritten }, { params, registry }) => {
-      const view = changeRequestView(registry, params.projectId, request);
-      return overwritten === undefined ? view : Object.assign(view, { overwrittenConflicts: overwritten });
-    },
-  }),
-  defineRoute({
     method: 'put', path: `${CHANGE_REQUESTS}/:id/title`, tag: TAG, permission: 'UPDATE_FEATURE_ENVIRONMENT',
     summary: 'Rename a change request (its author, or an admin)', params: ChangeRequestParamsSchema, body: TitleBodySchema,
     success: { status: 204, description: 'No body' }, errors: ['NotFoundError', 'InvalidOperationError'],
@@ -69,5 +57,17 @@ export const changeRequestWriteRoutes: RouteSpec[] = [
     summary: 'Ask users who may approve to review the change request (replaces the list; at most 10)', params: ChangeRequestParamsSchema, body: ReviewersBodySchema,
     success: { status: 204, description: 'No body' }, errors: ['NotFoundError', 'InvalidOperationError'],
     handle: ({ params, body, principal, registry }) => setReviewers(registry, inputOf(params, body), principal),
+  }),
+  defineRoute({
+    method: 'put', path: `${CHANGE_REQUESTS}/:id/state`, tag: TAG, permission: 'UPDATE_FEATURE_ENVIRONMENT', scope: 'change-request-state',
+    summary: 'Move a change request: `In review`, `Approved`, `Rejected`, `Cancelled`, `Scheduled` (with `scheduledAt`) or `Applied` (all its changes in one command, or none)',
+    params: ChangeRequestParamsSchema, body: StateBodySchema,
+    success: { status: 200, description: 'The change request; after an apply, `overwrittenConflicts` lists what had moved since its changes were added', schema: ChangeRequestView },
+    errors: ['NotFoundError', 'InvalidOperationError', 'ArchivedFeatureError', 'ExceedsLimitError'],
+    handle: ({ params, body, principal, registry }) => changeState(registry, inputOf(params, body), principal),
+    view: ({ request, overwritten }, { params, registry }) => {
+      const view = changeRequestView(registry, params.projectId, request);
+      return overwritten === undefined ? view : Object.assign(view, { overwrittenConflicts: overwritten });
+    },
   }),
 ];
