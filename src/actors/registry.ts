@@ -151,10 +151,8 @@ export class Registry {
         this.options.log.error({ project: id, err: error }, `removing the data of deleted project "${id}" failed; the next start tries again`);
       }
     }
-    if (!unavailable) {
-      await settlePendingImports(this, this.options.log);
-      await settlePendingSegments(this, this.options.log);
-    }
+    // What a stop left half done: an import's definitions, an applied change request's segment changes.
+    if (!unavailable) for (const settle of [settlePendingImports, settlePendingSegments]) await settle(this, this.options.log);
   }
 
   /** The actor of project `id`, or undefined when none is served. */
@@ -229,11 +227,6 @@ export class Registry {
   async purgeProject(id: string, by: string): Promise<void> {
     if (!this.serviceUnavailable) await this.service.send({ type: 'project.forget', project: id }, by);
     await this.store.writeInSlices(await projectKeyDeletions(this.store, id), { sync: true });
-  }
-
-  /** Now, in ms since the epoch, on the clock the actors stamp their records with (`now` of the options). */
-  now(): number {
-    return this.options.now?.() ?? Date.now();
   }
 
   /** How the store's writes fare: failing since when, the last error, how long the write in progress has waited. */
