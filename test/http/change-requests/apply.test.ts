@@ -10,7 +10,8 @@ import { harnessTest, test } from '../../helpers/fixtures.js';
 import { expectError, positions } from '../../helpers/expect.js';
 import type { Harness } from '../../helpers/harness.js';
 import { ManualClock } from '../../helpers/clock.js';
-import { harness } from '../../helpers/harness.js';
+import { ADMIN_TOKEN, harness } from '../../helpers/harness.js';
+import { checkToken, startSession } from '../../../src/use-cases/sessions.use-cases.js';
 import { changeRequestById } from '../../../src/queries/change-requests.query.js';
 import { projectHistory } from '../../../src/queries/history.query.js';
 import { projectAt } from '../../../src/queries/past-project.query.js';
@@ -140,6 +141,12 @@ describe('applying a change request', () => {
       const prod = (r: typeof before) => (r.ok ? r.value.flags[0]!.environments['production'] : undefined);
       expect(prod(before)).toMatchObject({ enabled: false, strategies: [] });
       expect(prod(after)).toMatchObject({ enabled: true, strategies: [{ name: 'default' }] });
+      // The console's history page shows the entry (signed in with the admin token).
+      const signedIn = await checkToken(h.registry, h.tokenHasher, ADMIN_TOKEN);
+      const session = await startSession(h.registry, h.tokenHasher, signedIn.ok ? signedIn.value : (undefined as never));
+      const page = await h.req('GET', '/projects/default/history', undefined, { token: null, headers: { cookie: `flagpole-session=${session}`, accept: 'text/html' } });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('Change request applied');
     } finally {
       await h.close();
     }
