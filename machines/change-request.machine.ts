@@ -61,6 +61,7 @@ export const changeRequestMachine = setup({
         submit: { target: 'In review' },
         edit: { target: 'Draft' },
         cancel: { target: 'Cancelled' },
+        // The domain deletes a discarded draft; the machine says only that a draft may be.
         discard: { target: 'Cancelled' },
       },
     },

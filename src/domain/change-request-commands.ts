@@ -22,12 +22,16 @@ export type ChangeRequestCommand =
    * Applies an approved (or scheduled) request: all of its flag changes in this one command, or none.
    * `scheduledAt`: sent by the scheduler, the time it found due (a request rescheduled meanwhile is left
    * alone). `segments`: what the service said of the request's segment changes, checked just before in the
-   * segment mailbox: `checked`, or the reason it refuses them. `note`: what the scheduler says of this apply
-   * (one due while the service was stopped), kept as a comment and on the `applied` event.
+   * segment mailbox: `checked` (the ids of the changes it checked), or the reason it refuses them. `note`:
+   * what the scheduler says of this apply (one due while the service was stopped), kept as a comment and on
+   * the `applied` event.
    */
-  | { type: 'change-request.apply'; id: number; scheduledAt?: string | undefined; segments: { checked: true } | { refused: string }; note?: string | undefined }
+  | { type: 'change-request.apply'; id: number; scheduledAt?: string | undefined; segments: SegmentCheck; note?: string | undefined }
   /** The service made the segment changes of an applied request: clears `segmentsPending`. */
   | { type: 'change-request.settle-segments'; id: number };
+
+/** What the service said of a request's segment changes just before its apply: the ids of those it checked, or why it refuses them. */
+export type SegmentCheck = { checked: readonly number[] } | { refused: string };
 
 /**
  * What an apply did: `applied` (the request after; `conflicts`, what had moved since its changes were added

@@ -12,7 +12,7 @@ import type { Registry } from '../actors/registry.js';
 import { settleRequestSegments } from '../actors/change-request-settle.js';
 import { principalLabel, type Principal } from '../auth/permissions.js';
 import { isSegmentChange, type ChangeRequest, type SegmentChange, type TargetState } from '../domain/change-request.js';
-import type { ApplyOutcome } from '../domain/change-request-commands.js';
+import type { ApplyOutcome, SegmentCheck } from '../domain/change-request-commands.js';
 import type { CallerRights } from '../domain/context.js';
 import { fail } from '../domain/errors.js';
 import { failed, fromDecision, ok, type Result } from '../domain/result.js';
@@ -39,14 +39,16 @@ export async function applyRequest(registry: Registry, input: RequestRef & { sch
   const found = registry.find(input.projectId);
   if (!found.ok) return failed(found.error);
   const actor = found.value;
-  const ops = (actor.state.changeRequests.requests.get(input.id)?.changes ?? []).filter(isSegmentChange).map(opOf);
-  const apply = (segments: { checked: true } | { refused: string }) =>
+  const changes = (actor.state.changeRequests.requests.get(input.id)?.changes ?? []).filter(isSegmentChange);
+  const ops = changes.map(opOf);
+  const apply = (segments: SegmentCheck) =>
     actor.send({ type: 'change-request.apply', id: input.id, scheduledAt: input.scheduledAt, segments, note: input.note }, by, rights);
-  if (ops.length === 0) return fromDecision(await apply({ checked: true }));
+  if (ops.length === 0) return fromDecision(await apply({ checked: [] }));
   return registry.segmentWrites.run(() => fenced(registry, ops.filter((op) => 'delete' in op).map((op) => op.id), async () => {
     await registry.settleProjects();
     const check = await registry.service.send({ type: 'segments.change', changes: ops, dryRun: true }, by);
-    const decided = await apply(check.ok ? { checked: true } : { refused: `Change request ${input.id} was not applied, none of its changes: ${check.error.message}` });
+    // The project's mailbox checks these are still the request's segment changes when it decides the apply.
+    const decided = await apply(check.ok ? { checked: changes.map((c) => c.id) } : { refused: `Change request ${input.id} was not applied, none of its changes: ${check.error.message}` });
     if (!decided.ok) return failed(decided.error);
     if (decided.reply.outcome === 'applied') {
       const settled = await settleRequestSegments(registry, input.projectId, decided.reply.request, by);

@@ -64,7 +64,7 @@ describe('applying a change request', () => {
 
   test('records every change and the request applied in one decision; each change sees the ones before it', () => {
     const facts = given([...base, approved([add, enable, change(3, { feature: 'g', action: 'deleteStrategy', payload: { id: 's1' }, snapshot: strategy('s1') })])]);
-    const decision = decideAs(facts, { type: 'change-request.apply', id: 1, segments: { checked: true } }, owner);
+    const decision = decideAs(facts, { type: 'change-request.apply', id: 1, segments: { checked: [] } }, owner);
     expect(decision.ok).toBe(true);
     if (decision.ok) {
       // The enable goes through because the strategy the first change adds is there.
@@ -75,20 +75,28 @@ describe('applying a change request', () => {
 
   test('one change refused: nothing is recorded, and the answer names the change', () => {
     const facts = given([...base, approved([add, enable, change(3, { feature: 'g', action: 'deleteStrategy', payload: { id: 'gone' } })])]);
-    const decision = decideAs(facts, { type: 'change-request.apply', id: 1, segments: { checked: true } }, owner);
+    const decision = decideAs(facts, { type: 'change-request.apply', id: 1, segments: { checked: [] } }, owner);
     expect(decision).toMatchObject({ ok: false, error: { kind: 'InvalidOperationError', message: expect.stringMatching(/^Change request 1 was not applied, none of its changes: change 3 \(deleteStrategy of "g"\)/) } });
+  });
+
+  test('the segment changes checked by the service must still be the request\'s when it is decided', () => {
+    const segment = change(3, { feature: null, action: 'updateSegment', payload: { id: 7, name: 's', description: null, project: 'p', constraints: [] } });
+    const facts = given([...base, approved([add, segment])]);
+    expect(decideAs(facts, { type: 'change-request.apply', id: 1, segments: { checked: [] } }, owner))
+      .toMatchObject({ ok: false, error: { kind: 'InvalidOperationError', message: 'Change request 1 changed while it was being applied; apply it again' } });
+    expect(decideAs(facts, { type: 'change-request.apply', id: 1, segments: { checked: [3] } }, owner)).toMatchObject({ ok: true, reply: { request: { segmentsPending: true } } });
   });
 
   test('by the scheduler, a refused change records the failed schedule instead; a conflict, the suspended one', () => {
     const scheduled: ProjectEvent = { type: 'change-request.scheduled', id: 1, environment: 'production', at: AT, schedule: { scheduledAt: AT, status: 'pending', by: 'user:4' }, before: null };
     const orphan = change(3, { feature: 'g', action: 'addDependency', payload: { feature: 'nope', enabled: true }, snapshot: null });
     const facts = given([...base, approved([add, enable, orphan]), scheduled]);
-    const decision = decideAs(facts, { type: 'change-request.apply', id: 1, scheduledAt: AT, segments: { checked: true } });
+    const decision = decideAs(facts, { type: 'change-request.apply', id: 1, scheduledAt: AT, segments: { checked: [] } });
     expect(decision).toMatchObject({ ok: true, events: [{ type: 'change-request.schedule-failed', reason: expect.stringMatching(/^change 3/) }], reply: { outcome: 'failed', request: { state: 'Scheduled', schedule: { status: 'failed' } } } });
     // Another schedule than the one found due: left alone.
-    expect(decideAs(facts, { type: 'change-request.apply', id: 1, scheduledAt: '2024-01-01T00:00:00.000Z', segments: { checked: true } }).ok).toBe(false);
+    expect(decideAs(facts, { type: 'change-request.apply', id: 1, scheduledAt: '2024-01-01T00:00:00.000Z', segments: { checked: [] } }).ok).toBe(false);
     const gone = given([...base, approved([add, change(3, { feature: 'g', action: 'deleteStrategy', payload: { id: 's9' }, snapshot: strategy('s9') })]), scheduled]);
-    expect(decideAs(gone, { type: 'change-request.apply', id: 1, scheduledAt: AT, segments: { checked: true } })).toMatchObject({
+    expect(decideAs(gone, { type: 'change-request.apply', id: 1, scheduledAt: AT, segments: { checked: [] } })).toMatchObject({
       ok: true, events: [{ type: 'change-request.schedule-suspended', reason: 'change 3 (g): Strategy has been deleted' }], reply: { outcome: 'suspended' },
     });
   });

@@ -64,6 +64,12 @@ export function decideApply(draft: ProjectDraft, cmd: Cmd<'change-request.apply'
   if ('refused' in cmd.segments) {
     return scheduled ? stopped(request, 'change-request.schedule-failed', cmd.segments.refused, context) : refuse(fail('InvalidOperationError', cmd.segments.refused));
   }
+  // The segment changes the service checked must be the request's now (an edit since would have gone unchecked).
+  const segmentIds = request.changes.filter(isSegmentChange).map((c) => c.id);
+  const checked = cmd.segments.checked;
+  if (segmentIds.length !== checked.length || segmentIds.some((id, i) => id !== checked[i])) {
+    return refuse(fail('InvalidOperationError', `Change request ${request.id} changed while it was being applied; apply it again`));
+  }
   const decided = decideChanges(draft, request, context);
   if ('refused' in decided) {
     // A target gone since is a conflict with the state, not a request for something unknown: 409.

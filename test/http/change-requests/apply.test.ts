@@ -191,7 +191,7 @@ describe('applying a change request', () => {
     await moveOk(h, 1, { state: 'In review' }, owner.token);
     await moveOk(h, 1, { state: 'Approved' }, owner2.token);
     // The project's record alone, as a crash right after it would leave it.
-    const decided = await h.registry.project('default')!.send({ type: 'change-request.apply', id: 1, segments: { checked: true } }, 'system');
+    const decided = await h.registry.project('default')!.send({ type: 'change-request.apply', id: 1, segments: { checked: [1] } }, 'system');
     expect(decided.ok).toBe(true);
     expect((await h.json('GET', `/api/admin/segments/${beta.id}`)).body.name).toBe('beta');
     await h.restart();
