@@ -22,9 +22,36 @@ function ramDisk(): string | undefined {
 
 const tmp = ramDisk();
 
+/**
+ * The HTTP tests that run a second time on PostgreSQL (project `postgres`: the harness opens a fresh schema
+ * instead of a data directory, `test/helpers/harness.ts`): flags, toggles, strategies, history and past
+ * views, dumps and backups, sessions, usage, group commit and storage faults. The store's own contract runs
+ * on both stores inside `test/snapshots/store-contract.test.ts`.
+ */
+const ON_POSTGRES = [
+  'test/http/features/create.test.ts',
+  'test/http/features/read.test.ts',
+  'test/http/features/update-patch.test.ts',
+  'test/http/features/archive-revive-delete.test.ts',
+  'test/http/features/lifecycle.test.ts',
+  'test/http/toggles.test.ts',
+  'test/http/strategies.test.ts',
+  'test/http/projects-crud.test.ts',
+  'test/http/restart.test.ts',
+  'test/http/state-dump.test.ts',
+  'test/http/backup.test.ts',
+  'test/http/passwords.test.ts',
+  'test/actors/session-store.test.ts',
+  'test/http/usage/usage-store.test.ts',
+  'test/http/usage/client-metrics-routes.test.ts',
+  'test/queries/history-moments.test.ts',
+  'test/snapshots/events.test.ts',
+  'test/snapshots/group-commit.test.ts',
+  'test/faults/disk-faults.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     // expect.poll waits up to 5 s (vitest's default is 1 s): a browser test's round trip through the real
     // server can take longer than a second while the other worker runs a process-heavy file.
@@ -40,7 +67,12 @@ export default defineConfig({
     // counter or memo starting fresh.
     isolate: false,
     env: tmp ? { TMPDIR: tmp } : {},
-    // The CLI tests run the compiled bin: build it once per run.
-    globalSetup: ['test/global-build.ts'],
+    // The CLI tests run the compiled bin, built once per run; the PostgreSQL tests a server started once per
+    // run (once for both projects: test/global-setup.ts).
+    globalSetup: ['test/global-setup.ts'],
+    projects: [
+      { extends: true, test: { name: 'leveldb', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'postgres', include: ON_POSTGRES, env: { ...(tmp ? { TMPDIR: tmp } : {}), FLAGPOLE_TEST_STORE: 'postgres' } } },
+    ],
   },
 });

@@ -1,272 +1,129 @@
-import { open as openFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { Level } from 'level';
+/**
+ * The store's contract: what the actors, recovery and the tools ask of wherever the data lives. Two stores
+ * keep it: LevelDB in a data directory (`level-store.ts`, the default) and PostgreSQL (`pg/pg-store.ts`, with
+ * `DATABASE_URL`); `open-store.ts` picks one. Every caller sees keys and values only (the layout of
+ * `keys.ts`), so nothing above this folder learns which store runs.
+ */
 import type { WriteGate } from './disk-faults.js';
+
+/** How a store is opened: the test gate and how often a failing store is probed. */
+export interface StoreOptions {
+  /** Test seam: consulted before every write (see `disk-faults.ts`). */
+  gate?: WriteGate | undefined;
+  /** While writes are failing, a probe write is tried this often, so health clears once the store is back. */
+  probeMs?: number | undefined;
+  /** PostgreSQL: how long opening waits for another process's node lock before refusing (5 s when absent). */
+  lockWaitMs?: number | undefined;
+  /** False: open only a store that holds flagpole's data already (the offline tools read, never create). */
+  create?: boolean | undefined;
+}
 
 /** One write of a batch: a put or a delete of a string key. */
 export type BatchOp = { type: 'put'; key: string; value: string } | { type: 'del'; key: string };
 
 /**
- * Whether the disk takes writes, as the store saw it: the last write that failed (until one succeeds), and
- * how long the synced write now in progress has been waiting. Read by `/health` and the metrics.
+ * Whether the store takes writes, as it saw them: the last write that failed (until one succeeds), and how
+ * long the synced write now in progress has been waiting. Read by `/health` and the metrics.
  */
 export interface WriteHealth {
   /** Since when (epoch ms) writes have been failing; null while the last write succeeded. */
   failingSince: number | null;
-  /** The last write failure's message (a system error's code and text; no data). */
+  /** The last write failure's message (a system error's code and text; never data, a password or a URL). */
   lastError: string | null;
   /** How long the synced write in progress has been waiting, ms (0 when none is). */
   writingForMs: number;
 }
 
-/** How {@link Store.open} opens the store: the test gate and how often a failing disk is probed. */
-export interface StoreOptions {
-  /** Test seam: consulted before every write (see `disk-faults.ts`). */
-  gate?: WriteGate | undefined;
-  /** While writes are failing, an empty synced batch is tried this often, so health clears once the disk is back. */
-  probeMs?: number | undefined;
+/** What a resolved {@link Store.commit} tells its caller. */
+export interface CommitReceipt {
+  /**
+   * The global revision of each log record the ops appended, in the order of the ops (PostgreSQL: one counter
+   * for every scope, in commit order, so a reader that sees revision N committed knows every earlier one is);
+   * null where the store keeps no such counter (LevelDB: one process, whose commit order is the order).
+   */
+  revs: readonly number[] | null;
 }
 
-/** A put and a delete of one key in one synced batch: it reaches the disk's log and leaves nothing behind. */
-const PROBE: BatchOp[] = [{ type: 'put', key: 'probe', value: '' }, { type: 'del', key: 'probe' }];
-
-interface Waiter {
-  ops: BatchOp[];
-  resolve: () => void;
-  reject: (error: unknown) => void;
+/** A range read: key order (or reversed), after `gt`, up to `lte`, at most `limit` entries. */
+export interface EntriesOptions {
+  reverse?: boolean;
+  gt?: string;
+  lte?: string;
+  limit?: number;
+  /** How much to read ahead per trip to the store, in bytes (LevelDB's iterator; PostgreSQL sizes its pages by it). */
+  highWaterMarkBytes?: number;
 }
 
-/**
- * The data directory is held by another process: LevelDB's lock file `<dir>/LOCK` is taken (one process
- * per data directory). The message names the lock and what to do.
- */
-export class DataDirLockedError extends Error {
-  override name = 'DataDirLockedError';
-
-  constructor(readonly directory: string, cause: unknown) {
-    super(`the data directory ${directory} is locked by another process (LevelDB lock file ${join(directory, 'LOCK')}): is flagpole already running on it? Stop that process first; one data directory serves one process`, { cause });
-  }
+/** Told of every synced batch written: its wall time (ms) and its number of ops (the metrics set it). */
+export interface StoreObservers {
+  committed?: ((ms: number, ops: number) => void) | undefined;
 }
 
 /**
- * The LevelDB database with group commit: every {@link Store.commit} that arrives while a synced batch is
- * being written joins the next batch, so N concurrent commands cost one fsync instead of N.
- * A resolved `commit` means the ops are on disk.
+ * A key-value store with group commit. Keys are strings in the layout of `keys.ts`; reads return them in
+ * key order (code-unit order of their UTF-8 bytes, as LevelDB sorts them).
+ *
+ * - {@link commit} is atomic and durable when it resolves; concurrent commits share one write (group commit).
+ *   A log record (`<scope>/log/<seq>`) is appended, never overwritten: appending a sequence number that is
+ *   taken rejects that caller alone with a {@link LogConflictError}, and the rest of the group is written.
+ *   A commit that rejects wrote nothing; when the store cannot tell (the connection died during the write)
+ *   it finds out before it settles, so a caller never acts on a guess.
+ * - {@link writeUnsynced}: atomic, not waited to be durable; a later commit makes it so.
+ * - {@link writeInSlices}: one atomic write of a very large batch, built a slice at a time.
  *
  * @example
- * const store = await Store.open('./data');
+ * const store = await openStore({ dataDir: './data' });
  * await store.commit([{ type: 'put', key: 'a', value: '1' }]);
  */
-export class Store {
-  private pending: Waiter[] = [];
-  private writing = false;
+export interface Store {
+  /** `leveldb` or `postgres`: for the start's log line and the tools' messages, never to branch on above this folder. */
+  readonly kind: 'leveldb' | 'postgres';
+  /** Where the data lives, safe to print: the directory, or the database without its credentials. */
+  readonly label: string;
   /** Number of synced batches written, and ops in them; read by the benchmark and tests. */
-  readonly stats = { batches: 0, ops: 0 };
-  /** Told of every synced batch written: its wall time (ms) and its number of ops (the metrics set it). */
-  readonly observers: { committed?: ((ms: number, ops: number) => void) | undefined } = {};
-  private failingSince: number | null = null;
-  private lastError: string | null = null;
-  private writeStartedAt = 0;
-  private probe: NodeJS.Timeout | null = null;
-  private closing = false;
-  /**
-   * Set by a failed write: LevelDB may have torn its log file (a record half-written on a full disk), and
-   * went on accepting writes after it that its recovery then drops (a write acknowledged after the disk came
-   * back was seen gone after a restart). So the next write first closes and reopens the database, which
-   * recovers the log up to the tear and starts a new one.
-   */
-  private reopenNeeded = false;
-  private reopening: Promise<void> | null = null;
-  /** Writes handed to LevelDB and not answered yet: a reopen waits for them. */
-  private inFlight = 0;
-
-  private constructor(private readonly db: Level<string, string>, private readonly directory: string, private readonly options: StoreOptions) {}
-
-  /** Opens (or creates) the LevelDB database in `directory`; a {@link DataDirLockedError} when another process holds it. */
-  static async open(directory: string, options: StoreOptions = {}): Promise<Store> {
-    const db = new Level<string, string>(directory, { valueEncoding: 'utf8', keyEncoding: 'utf8' });
-    try {
-      await db.open();
-    } catch (error) {
-      if ((error as { cause?: { code?: string } }).cause?.code === 'LEVEL_LOCKED') throw new DataDirLockedError(directory, error);
-      throw error;
-    }
-    return new Store(db, directory, options);
-  }
-
-  /** Whether writes are reaching the disk (see {@link WriteHealth}). */
-  writeHealth(now = Date.now()): WriteHealth {
-    return { failingSince: this.failingSince, lastError: this.lastError, writingForMs: this.writeStartedAt === 0 ? 0 : now - this.writeStartedAt };
-  }
-
-  /** Passes `batch` through the test gate (when there is one), then writes it; records the outcome for health. */
-  private async write(batch: () => Promise<void>): Promise<void> {
-    try {
-      if (this.reopenNeeded) await this.reopen();
-      const held = this.options.gate?.beforeWrite();
-      if (held) await held;
-      this.inFlight += 1;
-      try {
-        await batch();
-      } finally {
-        this.inFlight -= 1;
-      }
-    } catch (error) {
-      this.failed(error);
-      throw error;
-    }
-    if (this.failingSince !== null) this.recovered();
-  }
-
-  /**
-   * Closes and reopens LevelDB after a failed write (see {@link reopenNeeded}); concurrent callers share one.
-   * First a plain file of 256 KiB is written and synced beside it: while the disk refuses that, the database
-   * stays open (reads go on) and the write fails without touching it, since reopening needs room too.
-   */
-  private reopen(): Promise<void> {
-    this.reopening ??= (async () => {
-      try {
-        const probe = join(this.directory, 'flagpole-write-probe');
-        try {
-          const file = await openFile(probe, 'w');
-          try {
-            await file.write(Buffer.alloc(256 * 1024));
-            await file.sync();
-          } finally {
-            await file.close();
-          }
-        } finally {
-          await rm(probe, { force: true });
-        }
-        while (this.inFlight > 0) await new Promise<void>((r) => setTimeout(r, 1));
-        await this.db.close();
-        await this.db.open();
-        this.reopenNeeded = false;
-      } finally {
-        this.reopening = null;
-      }
-    })();
-    return this.reopening;
-  }
-
-  private failed(error: unknown): void {
-    this.reopenNeeded = true;
-    this.lastError = error instanceof Error ? error.message.slice(0, 200) : 'unknown error';
-    if (this.failingSince !== null) return;
-    this.failingSince = Date.now();
-    // An empty synced batch now and then tells when the disk takes writes again, even if nobody writes.
-    this.probe = setInterval(() => {
-      if (!this.writing && !this.closing) this.commit(PROBE).catch(() => undefined);
-    }, this.options.probeMs ?? 1000);
-    this.probe.unref();
-  }
-
-  private recovered(): void {
-    this.failingSince = null;
-    this.lastError = null;
-    if (this.probe) clearInterval(this.probe);
-    this.probe = null;
-  }
-
-  /** Writes `ops` atomically and durably (synced), sharing the batch with concurrent callers. */
-  commit(ops: BatchOp[]): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ ops, resolve, reject });
-      if (!this.writing) void this.flush();
-    });
-  }
-
-  private async flush(): Promise<void> {
-    this.writing = true;
-    // Let commands that arrive in the same tick join the first batch.
-    await new Promise<void>((r) => setImmediate(r));
-    while (this.pending.length > 0) {
-      const group = this.pending;
-      this.pending = [];
-      const ops = group.length === 1 ? group[0]!.ops : group.flatMap((w) => w.ops);
-      try {
-        const started = performance.now();
-        this.writeStartedAt = Date.now();
-        await this.write(() => this.writeOps(ops, true));
-        this.observers.committed?.(performance.now() - started, ops.length);
-        this.stats.batches += 1;
-        this.stats.ops += ops.length;
-        for (const w of group) w.resolve();
-      } catch (error) {
-        for (const w of group) w.reject(error);
-      } finally {
-        this.writeStartedAt = 0;
-      }
-    }
-    this.writing = false;
-  }
-
-  /** Writes without waiting for the disk; a later synced batch makes it durable (LevelDB's log is ordered). */
-  async writeUnsynced(ops: BatchOp[]): Promise<void> {
-    await this.write(() => this.writeOps(ops, false));
-  }
-
-  /**
-   * Writes `ops` as one atomic batch built a slice at a time, yielding to the event loop between slices, for
-   * batches of tens of thousands of ops. Not part of the group commit (see {@link Store.writeUnsynced}).
-   */
-  async writeInSlices(ops: BatchOp[], options: { sync: boolean; slice?: number }): Promise<void> {
-    await this.write(() => this.writeOps(ops, options.sync, options.slice ?? 500));
-  }
-
-  /**
-   * Builds `ops` into one LevelDB chained batch and writes it (atomically; synced if asked), giving the event
-   * loop a turn after every `slice` ops when given. Always the chained form, never `db.batch(ops)`.
-   * Hand-kept for speed: docs/performance.md "Chained LevelDB batch".
-   */
-  private async writeOps(ops: BatchOp[], sync: boolean, slice?: number): Promise<void> {
-    const batch = this.db.batch();
-    try {
-      for (let i = 0; i < ops.length; i += 1) {
-        const op = ops[i]!;
-        if (op.type === 'put') batch.put(op.key, op.value);
-        else batch.del(op.key);
-        if (slice !== undefined && (i + 1) % slice === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-      await batch.write({ sync });
-    } catch (error) {
-      // Idempotent: a batch that failed to write is closed already.
-      await batch.close().catch(() => undefined);
-      throw error;
-    }
-  }
-
-  async get(key: string): Promise<string | undefined> {
-    return (await this.db.get(key)) ?? undefined;
-  }
-
-  /**
-   * Entries whose key starts with `prefix`, in key order (or reversed), optionally after `gt` and up to `lte`;
-   * `highWaterMarkBytes`: how much the iterator reads ahead per trip to LevelDB (16 KiB when absent).
-   */
-  async *entries(prefix: string, options: { reverse?: boolean; gt?: string; lte?: string; limit?: number; highWaterMarkBytes?: number } = {}): AsyncGenerator<[string, string]> {
-    const range = {
-      ...(options.highWaterMarkBytes === undefined ? {} : { highWaterMarkBytes: options.highWaterMarkBytes }),
-      gt: options.gt !== undefined && options.gt > prefix ? options.gt : prefix,
-      ...(options.lte !== undefined && options.lte < `${prefix}\xff` ? { lte: options.lte } : { lt: `${prefix}\xff` }),
-      reverse: options.reverse ?? false,
-      limit: options.limit ?? -1,
-    };
-    for await (const entry of this.db.iterator(range)) yield entry;
-  }
-
+  readonly stats: { batches: number; ops: number };
+  readonly observers: StoreObservers;
+  /** Writes `ops` atomically and durably, sharing the write with concurrent callers. */
+  commit(ops: BatchOp[]): Promise<CommitReceipt>;
+  /** Writes `ops` atomically without waiting for durability; a later synced write makes it durable. */
+  writeUnsynced(ops: BatchOp[]): Promise<void>;
+  /** Writes `ops` as one atomic batch built `slice` ops at a time, yielding between slices (not grouped). */
+  writeInSlices(ops: BatchOp[], options: { sync: boolean; slice?: number }): Promise<void>;
+  get(key: string): Promise<string | undefined>;
+  /** Entries whose key starts with `prefix`, in key order (or reversed), within the range of `options`. */
+  entries(prefix: string, options?: EntriesOptions): AsyncGenerator<[string, string]>;
   /** Keys starting with `prefix`, in key order (or reversed), without reading their values. */
-  async *keys(prefix: string, options: { reverse?: boolean; limit?: number } = {}): AsyncGenerator<string> {
-    const range = { gt: prefix, lt: `${prefix}\xff`, reverse: options.reverse ?? false, limit: options.limit ?? -1 };
-    for await (const key of this.db.keys(range)) yield key;
-  }
+  keys(prefix: string, options?: { reverse?: boolean; limit?: number }): AsyncGenerator<string>;
+  /** Whether writes are reaching the store (see {@link WriteHealth}). */
+  writeHealth(now?: number): WriteHealth;
+  /** Waits for writes in progress, then closes; the store is not used after. */
+  close(): Promise<void>;
+}
 
-  async close(): Promise<void> {
-    this.closing = true;
-    if (this.probe) clearInterval(this.probe);
-    this.probe = null;
-    while (this.writing) await new Promise<void>((r) => setTimeout(r, 1));
-    await this.reopening?.catch(() => undefined);
-    await this.db.close();
+/**
+ * A log record was appended at a sequence number its scope's log already holds (another writer appended
+ * first). Only the caller whose append conflicted gets it; nothing of its ops was written.
+ */
+export class LogConflictError extends Error {
+  override name = 'LogConflictError';
+
+  constructor(
+    /** The scope's key part: `svc` or `p/<projectId>`. */
+    readonly scope: string,
+    readonly seq: number,
+  ) {
+    super(`the log of ${scope} already holds a record at ${seq}: another writer appended first`);
+  }
+}
+
+/**
+ * The store cannot be reached (the database is down or refuses us). The message says what happened, scrubbed
+ * of credentials and addresses; `code` is the driver's code or SQLSTATE when there is one.
+ */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+
+  constructor(message: string, readonly code: string | undefined = undefined) {
+    super(message);
   }
 }

@@ -44,9 +44,6 @@ import { FlagTable } from './queries/flag-table.query.js';
 import { searchRoutes } from './http/routes/search.routes.js';
 import { lifecycleRoutes } from './http/routes/lifecycle.routes.js';
 import { CHANGE_REQUESTS, changeRequestRoutes } from './http/routes/change-requests.routes.js';
-import { ChangeRequestScheduler } from './scheduling/change-request-scheduler.js';
-import { SYSTEM_CLOCK, type Clock } from './scheduling/clock.js';
-import { LONE_NODE, type SingleNodeDuty } from './scheduling/single-node-duty.js';
 import { changeRequestWriteRoutes } from './http/routes/change-request-writes.routes.js';
 import { silentLogger, type Logger } from './log.js';
 import { EvaluationQuery } from './queries/evaluation.query.js';
@@ -61,7 +58,9 @@ import { edgeRoutes } from './http/routes/edge.routes.js';
 import { AddressBudget } from './http/address-budget.js';
 import { EDGE_VALIDATE_BUDGET } from './limits.js';
 import { authRoutes } from './http/routes/auth.routes.js';
+import { addonRoutes } from './http/routes/addons.routes.js';
 import { consoleDeps } from './http/console/console-deps.js';
+import { renderWithoutAsyncHooks } from './http/console/jsx-without-async-hooks.js';
 import { prepareTables, warmUp } from './http/warm-up.js';
 import { errorPage } from './http/console/page-errors.js';
 import { loginPages } from './http/console/pages/login.pages.js';
@@ -103,6 +102,7 @@ export const ROUTES: RouteSpec[] = [
   ...contextRoutes,
   ...strategyDefinitionRoutes,
   ...dependencyRoutes,
+  ...addonRoutes,
   ...featuresBatchRoutes,
   ...changeRequestRoutes,
   ...changeRequestWriteRoutes,
@@ -162,12 +162,7 @@ export const mountedPrefixOf = (path: string): string | undefined => MOUNTED_PRE
  * `prepare`, what a start builds before it listens (the console's flag tables), and `warm`, the background work
  * it runs once it listens (past-view checkpoints; both in `warm-up.ts`).
  */
-export type App = Hono<AppEnv> & ServedApp & {
-  prepare(): Promise<void>;
-  warm(): Promise<void>;
-  /** The scheduler's first run: the change requests that fell due while the service was stopped, applied. */
-  scheduled: Promise<void>;
-};
+export type App = Hono<AppEnv> & ServedApp & { prepare(): Promise<void>; warm(): Promise<void> };
 
 /**
  * Builds the HTTP app over a registry; no globals, so tests build one per data directory. Every request gets
@@ -176,13 +171,11 @@ export type App = Hono<AppEnv> & ServedApp & {
  *
  * @example const app = createApp({ registry, config, tokenHasher: loadTokenHasher(config).hasher }); await app.request('/health')
  */
-export function createApp({ registry, config, tokenHasher, log = silentLogger(), routes = ROUTES, clock = SYSTEM_CLOCK, duty = LONE_NODE }: {
+export function createApp({ registry, config, tokenHasher, log = silentLogger(), routes = ROUTES }: {
   registry: Registry; config: Config; tokenHasher: TokenHasher; log?: Logger; routes?: RouteSpec[];
-  /** The scheduler's clock (tests move one by hand; give the registry its `now`). */
-  clock?: Clock;
-  /** Which node applies scheduled change requests (one node: this one). */
-  duty?: SingleNodeDuty;
 }): App {
+  // Before any page renders: a render must not turn on async hooks, which every API request would pay for.
+  renderWithoutAsyncHooks();
   const app = new Hono<AppEnv>();
   const segments = () => Object.values(registry.service.state.segments);
   const clientFeatures = new ClientFeaturesQuery(registry, segments);
@@ -260,8 +253,6 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
 
   app.notFound(notFound);
   app.onError(onError);
-  // Scheduled change requests: applied when due, and at once those that fell due while the service was stopped.
-  const scheduled = new ChangeRequestScheduler({ registry, log, clock, duty }).start();
-  return Object.assign(app, { fastPaths: fastPathsOf(routes, deps), prepare: () => prepareTables(deps), warm: () => warmUp(deps), scheduled });
+  return Object.assign(app, { fastPaths: fastPathsOf(routes, deps), prepare: () => prepareTables(deps), warm: () => warmUp(deps) });
 }
 

@@ -8,7 +8,7 @@ import { hashPassword } from './auth/passwords.js';
 import type { TokenHasher } from './auth/token-hasher.js';
 import { ROOT_ADMIN } from './domain/roles.js';
 import { newSecret, secretLabel, type ClientTokenSecret } from './auth/tokens.js';
-import type { FrontendTokenSecret } from './config.js';
+import type { FrontendTokenSecret } from './config-env.js';
 import type { StoredToken } from './domain/service-state.js';
 import { fromDecision } from './domain/result.js';
 import { tokenForSecret } from './use-cases/tokens.use-cases.js';

@@ -1,16 +1,27 @@
-import { DEFAULT_LIMITS, LIMIT_VARIABLES, PAST_VIEW_CHECKPOINT_BYTES, SHAPE_LIMITS, type Limits } from './limits.js';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import * as v from 'valibot';
+import type { DatabaseOptions } from '../snapshots/open-store.js';
 import { SecretText } from './auth/secret-text.js';
 import { TOKEN_KEY_MIN_LENGTH } from './auth/token-hasher.js';
-import { clientTokenSecret, type ClientTokenSecret } from './auth/tokens.js';
-import { LOG_LEVELS, type LogFormat, type LogLevel } from './log.js';
-import { RESERVED_NAMES } from './schemas/common.schema.js';
+import type { ClientTokenSecret } from './auth/tokens.js';
+import { databaseSettings } from './config-database.js';
+import { ENV_SCHEMA, type Env, type FrontendTokenSecret } from './config-env.js';
+import type { DeliverySettings } from './actors/addon-worker.js';
+import { addonSettings } from './config-addons.js';
+import { firstIssue } from './config-vars.js';
+import { LIMIT_VARIABLES, type Limits } from './limits.js';
+import type { LogFormat, LogLevel } from './log.js';
+
+export { frontendTokenSecret, type FrontendTokenSecret } from './config-env.js';
 
 /** Service configuration, read from the environment (docs/api-decisions.md "Running the service"). */
 export interface Config {
   port: number;
   host: string;
+  /** `DATA_DIR`: LevelDB's directory (and, by default, where the token key file lives beside it). */
   dataDir: string;
+  /** The PostgreSQL database (`DATABASE_URL` and the `DATABASE_*` beside it) that holds everything instead of `dataDir`; null: LevelDB. */
+  database: DatabaseOptions | null;
   authType: 'api-token' | 'none';
   initAdminApiTokens: string[];
   /** `INIT_FRONTEND_API_TOKENS`: frontend token secrets (`<project>:<environment>.<random>`), scope read from each. */
@@ -71,6 +82,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** The console's sign-in and sessions (README "Console", docs/limits.md "Sign-in"). */
   console: ConsoleConfig;
+  /** How addon events are delivered (docs/operations.md "Integrations"). */
+  addons: DeliverySettings;
 }
 
 /** The console's settings. */
@@ -84,77 +97,24 @@ export interface ConsoleConfig {
   /** `LOGIN_FAILURES_PER_USER` / `LOGIN_FAILURES_PER_ADDRESS` (default 10 each): failed sign-ins a minute before 429. */
   loginFailuresPerUser: number;
   loginFailuresPerAddress: number;
+  /**
+   * `PASSWORD_CHECKS_RUNNING` / `PASSWORD_CHECKS_WAITING` (default 2 / 32): password checks (scrypt) run at once
+   * and waiting; past both, 503. Raise the first only with `UV_THREADPOOL_SIZE`: LevelDB needs the other threads.
+   */
+  passwordChecksRunning: number;
+  passwordChecksWaiting: number;
   /** `PAST_VIEW_CHECKPOINT_BYTES` (default 128 MiB): the byte budget of every project's past-view checkpoints. */
   pastViewCheckpointBytes: number;
-}
-
-/** A positive number of `unit`s (decimals allowed, so a test can ask for seconds), as milliseconds. */
-function duration(name: string, value: string | undefined, fallback: number, unitMs: number): number {
-  if (value === undefined || value === '') return fallback * unitMs;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || n > 1_000_000) throw new Error(`${name} must be a positive number up to 1000000, got "${value.slice(0, 50)}"`);
-  return Math.max(1, Math.round(n * unitMs));
-}
-
-function consoleSettings(env: NodeJS.ProcessEnv): ConsoleConfig {
-  return {
-    sessionIdleMs: duration('SESSION_IDLE_MINUTES', env['SESSION_IDLE_MINUTES'], 720, 60_000),
-    sessionMaxMs: duration('SESSION_MAX_HOURS', env['SESSION_MAX_HOURS'], 168, 3_600_000),
-    secureCookies: boolean('CONSOLE_SECURE_COOKIES', env['CONSOLE_SECURE_COOKIES'], false),
-    loginFailuresPerUser: integer('LOGIN_FAILURES_PER_USER', env['LOGIN_FAILURES_PER_USER'], 10, 1, 1_000_000),
-    loginFailuresPerAddress: integer('LOGIN_FAILURES_PER_ADDRESS', env['LOGIN_FAILURES_PER_ADDRESS'], 10, 1, 1_000_000),
-    pastViewCheckpointBytes: integer('PAST_VIEW_CHECKPOINT_BYTES', env['PAST_VIEW_CHECKPOINT_BYTES'], PAST_VIEW_CHECKPOINT_BYTES, 1, 2 ** 40),
-  };
-}
-
-/** A frontend token given at start, with the scope its secret names. */
-export interface FrontendTokenSecret {
-  secret: string;
-  project: string;
-  environment: string;
-}
-
-const SCOPE_NAME = /^[A-Za-z0-9\-_.!~*'()]{1,100}$/;
-
-/**
- * The scope of an Unleash-shaped token secret `<project>:<environment>.<random>`: one project or `*` (a list,
- * `[]`, cannot be read from the secret), one environment (not `*`). Throws naming `variable`.
- */
-export function frontendTokenSecret(variable: string, secret: string): FrontendTokenSecret {
-  const match = /^([^:]+):([^.]+)\.([A-Za-z0-9_-]{8,400})$/.exec(secret);
-  const project = match?.[1];
-  const environment = match?.[2];
-  if (!match || !project || !environment || !SCOPE_NAME.test(project) || !SCOPE_NAME.test(environment) || environment === '*' || RESERVED_NAMES.has(project) || RESERVED_NAMES.has(environment)) {
-    throw new Error(`${variable}: a secret must be "<project or *>:<environment>.<8 to 400 letters, digits, - or _>", got one of ${secret.length} characters starting "${secret.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}"`);
-  }
-  return { secret, project, environment };
-}
-
-const list = (value: string | undefined): string[] =>
-  (value ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
-
-/** `true`/`false` (also `1`/`0`); anything else stops the start naming the variable. */
-function boolean(name: string, value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined || value === '') return fallback;
-  if (value === 'true' || value === '1') return true;
-  if (value === 'false' || value === '0') return false;
-  throw new Error(`${name} must be "true" or "false", got "${value.slice(0, 50)}"`);
-}
-
-function integer(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
-  return n;
 }
 
 /**
  * Where the token key comes from: `TOKEN_SECRET` (at least 32 characters) or a key file outside the data
  * directory, so a copy of the data directory alone never carries it. Messages give a length, never the value.
  */
-function tokenKeySettings(env: NodeJS.ProcessEnv, dataDir: string): Pick<Config, 'tokenSecret' | 'tokenSecretFile'> {
-  const secret = env['TOKEN_SECRET'];
-  const file = env['TOKEN_SECRET_FILE'];
+function tokenKeySettings(env: Env): Pick<Config, 'tokenSecret' | 'tokenSecretFile'> {
+  const dataDir = env.DATA_DIR;
+  const secret = env.TOKEN_SECRET;
+  const file = env.TOKEN_SECRET_FILE;
   if (secret !== undefined && file) throw new Error('TOKEN_SECRET and TOKEN_SECRET_FILE are both set: set one (the key itself, or the file that holds it)');
   if (secret !== undefined && secret.length < TOKEN_KEY_MIN_LENGTH) {
     throw new Error(`TOKEN_SECRET must be at least ${TOKEN_KEY_MIN_LENGTH} characters (e.g. from "openssl rand -hex 32"), got ${secret.length}; unset it to use the key file TOKEN_SECRET_FILE`);
@@ -169,87 +129,61 @@ function tokenKeySettings(env: NodeJS.ProcessEnv, dataDir: string): Pick<Config,
   return { tokenSecret: secret === undefined ? null : new SecretText(secret), tokenSecretFile };
 }
 
-/** An http(s) origin (`https://flags.example.com`, a path prefix allowed), without a trailing slash; absent: null. */
-function publicUrl(name: string, value: string | undefined): string | null {
-  if (value === undefined || value === '') return null;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error(`${name} must be an http(s) URL such as https://flags.example.com, got "${value.slice(0, 200)}"`);
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
-    throw new Error(`${name} must be an http(s) URL without query, fragment or credentials, got "${value.slice(0, 200)}"`);
-  }
-  return url.href.replace(/\/+$/, '');
-}
-
-/** The delta and streaming settings (docs/limits.md "Client streaming and deltas"). */
-function clientStreamingSettings(env: NodeJS.ProcessEnv): Pick<Config, 'clientStreaming' | 'clientStreamingMaxConnections' | 'clientStreamingBufferBytes' | 'clientStreamingKeepAliveMs' | 'clientFetchMode' | 'clientDeltaHistory'> {
-  const fetchMode = env['CLIENT_FETCH_MODE'] || 'polling';
-  if (fetchMode !== 'polling' && fetchMode !== 'streaming') throw new Error(`CLIENT_FETCH_MODE must be "polling" or "streaming", got "${fetchMode}"`);
-  return {
-    clientStreaming: boolean('CLIENT_STREAMING', env['CLIENT_STREAMING'], true),
-    clientStreamingMaxConnections: integer('CLIENT_STREAMING_MAX_CONNECTIONS', env['CLIENT_STREAMING_MAX_CONNECTIONS'], 10_000, 0, 1_000_000),
-    clientStreamingBufferBytes: integer('CLIENT_STREAMING_BUFFER_BYTES', env['CLIENT_STREAMING_BUFFER_BYTES'], 1024 * 1024, 1024, 256 * 1024 * 1024),
-    // The SDK's read timeout is 60 s: a comment at most every 30 s keeps a quiet stream open.
-    clientStreamingKeepAliveMs: integer('CLIENT_STREAMING_KEEPALIVE_MS', env['CLIENT_STREAMING_KEEPALIVE_MS'], 15_000, 50, 30_000),
-    clientFetchMode: fetchMode,
-    clientDeltaHistory: {
-      events: integer('CLIENT_DELTA_HISTORY_EVENTS', env['CLIENT_DELTA_HISTORY_EVENTS'], 50_000, 1, 10_000_000),
-      bytes: integer('CLIENT_DELTA_HISTORY_BYTES', env['CLIENT_DELTA_HISTORY_BYTES'], 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-    },
-  };
-}
-
 /**
- * Reads the configuration; throws with the variable's name on a bad value, so a typo stops the start
- * instead of running with a surprise.
+ * Reads the configuration from the environment through {@link ENV_SCHEMA} (every variable's kind, default and
+ * bounds); throws with the variable's name on a bad value, so a typo stops the start instead of running with
+ * a surprise. Messages never repeat a secret (a token, the key, a database URL).
  *
  * @example readConfig({ PORT: '8080' }).port // 8080
  */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const authType = env['AUTH_TYPE'] ?? 'api-token';
-  if (authType !== 'api-token' && authType !== 'none') throw new Error(`AUTH_TYPE must be "api-token" or "none", got "${authType}"`);
-  const environments = list(env['INIT_ENVIRONMENTS']);
-  for (const name of environments) {
-    if (encodeURIComponent(name) !== name || name === '*' || name.length > 100 || RESERVED_NAMES.has(name)) throw new Error(`INIT_ENVIRONMENTS: "${name}" is not a valid environment name`);
-  }
-  const retention = env['LOG_RETENTION'] ?? 'all';
-  const logLevel = (env['LOG_LEVEL'] || 'info').toLowerCase();
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env['LOG_LEVEL']}"`);
-  const logFormat = env['LOG_FORMAT'] || (process.stdout.isTTY ? 'pretty' : 'json');
-  if (logFormat !== 'json' && logFormat !== 'pretty') throw new Error(`LOG_FORMAT must be "json" or "pretty", got "${logFormat}"`);
-  const dataDir = env['DATA_DIR'] || './data';
+  const parsed = v.safeParse(ENV_SCHEMA, env, { abortEarly: true });
+  if (!parsed.success) throw new Error(firstIssue(parsed.issues));
+  const e = parsed.output;
   return {
-    port: integer('PORT', env['PORT'], 4242, 0, 65535),
-    host: env['HOST'] || '127.0.0.1',
-    dataDir,
-    authType,
-    initAdminApiTokens: list(env['INIT_ADMIN_API_TOKENS']),
-    initFrontendApiTokens: list(env['INIT_FRONTEND_API_TOKENS']).map((secret) => frontendTokenSecret('INIT_FRONTEND_API_TOKENS', secret)),
-    frontendCorsOrigins: list(env['FRONTEND_CORS_ORIGINS'] ?? '*'),
-    initClientApiTokens: list(env['INIT_CLIENT_API_TOKENS']).map((secret) => clientTokenSecret('INIT_CLIENT_API_TOKENS', secret)),
-    initEnvironments: environments.length > 0 ? environments : ['development', 'production'],
-    bodyLimit: integer('BODY_LIMIT', env['BODY_LIMIT'], SHAPE_LIMITS.bodyBytes, 1024, 64 * 1024 * 1024),
-    importBodyLimit: integer('IMPORT_BODY_LIMIT', env['IMPORT_BODY_LIMIT'], SHAPE_LIMITS.importBodyBytes, 1024, 1024 * 1024 * 1024),
-    snapshotEvery: integer('SNAPSHOT_EVERY', env['SNAPSHOT_EVERY'], 1000, 1, 10_000_000),
-    logRetention: retention === 'all' ? 'all' : integer('LOG_RETENTION', retention, 0, 0, Number.MAX_SAFE_INTEGER),
-    logLevel: logLevel as LogLevel,
-    logFormat,
-    limits: Object.fromEntries(Object.entries(LIMIT_VARIABLES).map(([key, variable]) =>
-      [key, integer(variable, env[variable], DEFAULT_LIMITS[key as keyof Limits], 1, 1_000_000_000)])) as unknown as Limits,
-    headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', env['HEADERS_TIMEOUT_MS'], 10_000, 1000, 600_000),
-    requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', env['REQUEST_TIMEOUT_MS'], 30_000, 1000, 3_600_000),
-    maxConnections: integer('MAX_CONNECTIONS', env['MAX_CONNECTIONS'], 30_000, 1, 1_000_000),
-    ...tokenKeySettings(env, dataDir),
-    metricsFlushSeconds: integer('METRICS_FLUSH_SECONDS', env['METRICS_FLUSH_SECONDS'], 10, 1, 3600),
-    ...clientStreamingSettings(env),
-    ofrepStreamTicketSeconds: integer('OFREP_STREAM_TICKET_SECONDS', env['OFREP_STREAM_TICKET_SECONDS'], 900, 10, 86_400),
-    ofrepPublicUrl: publicUrl('OFREP_PUBLIC_URL', env['OFREP_PUBLIC_URL']),
-    metricsRequireToken: boolean('METRICS_REQUIRE_TOKEN', env['METRICS_REQUIRE_TOKEN'], false),
-    writeTimeoutMs: integer('WRITE_TIMEOUT_MS', env['WRITE_TIMEOUT_MS'], 10_000, 100, 600_000),
-    shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', env['SHUTDOWN_TIMEOUT_MS'], 10_000, 100, 600_000),
-    console: consoleSettings(env),
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    database: databaseSettings(e),
+    authType: e.AUTH_TYPE,
+    initAdminApiTokens: e.INIT_ADMIN_API_TOKENS,
+    initFrontendApiTokens: e.INIT_FRONTEND_API_TOKENS,
+    frontendCorsOrigins: e.FRONTEND_CORS_ORIGINS,
+    initClientApiTokens: e.INIT_CLIENT_API_TOKENS,
+    initEnvironments: e.INIT_ENVIRONMENTS.length > 0 ? e.INIT_ENVIRONMENTS : ['development', 'production'],
+    bodyLimit: e.BODY_LIMIT,
+    importBodyLimit: e.IMPORT_BODY_LIMIT,
+    snapshotEvery: e.SNAPSHOT_EVERY,
+    logRetention: e.LOG_RETENTION,
+    logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    limits: Object.fromEntries(Object.entries(LIMIT_VARIABLES).map(([key, variable]) => [key, (e as unknown as Record<string, number>)[variable]])) as unknown as Limits,
+    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    maxConnections: e.MAX_CONNECTIONS,
+    ...tokenKeySettings(e),
+    metricsFlushSeconds: e.METRICS_FLUSH_SECONDS,
+    clientStreaming: e.CLIENT_STREAMING,
+    clientStreamingMaxConnections: e.CLIENT_STREAMING_MAX_CONNECTIONS,
+    clientStreamingBufferBytes: e.CLIENT_STREAMING_BUFFER_BYTES,
+    clientStreamingKeepAliveMs: e.CLIENT_STREAMING_KEEPALIVE_MS,
+    clientFetchMode: e.CLIENT_FETCH_MODE,
+    clientDeltaHistory: { events: e.CLIENT_DELTA_HISTORY_EVENTS, bytes: e.CLIENT_DELTA_HISTORY_BYTES },
+    ofrepStreamTicketSeconds: e.OFREP_STREAM_TICKET_SECONDS,
+    ofrepPublicUrl: e.OFREP_PUBLIC_URL,
+    metricsRequireToken: e.METRICS_REQUIRE_TOKEN,
+    writeTimeoutMs: e.WRITE_TIMEOUT_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    console: {
+      sessionIdleMs: e.SESSION_IDLE_MINUTES,
+      sessionMaxMs: e.SESSION_MAX_HOURS,
+      secureCookies: e.CONSOLE_SECURE_COOKIES,
+      loginFailuresPerUser: e.LOGIN_FAILURES_PER_USER,
+      loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
+      passwordChecksRunning: e.PASSWORD_CHECKS_RUNNING,
+      passwordChecksWaiting: e.PASSWORD_CHECKS_WAITING,
+      pastViewCheckpointBytes: e.PAST_VIEW_CHECKPOINT_BYTES,
+    },
+    addons: addonSettings(e),
   };
 }

@@ -93,6 +93,11 @@ export const SHAPE_LIMITS = {
   /** Applications and metric entries one `POST /api/client/metrics/bulk` carries (Unleash Edge sends batches under 100 KB). */
   bulkApplications: 1000,
   bulkMetrics: 10_000,
+  /** An addon's body: parameters, characters of a parameter name and value, event types and project or environment names it lists. */
+  addonParameters: 50,
+  addonParameterValue: 64 * 1024,
+  addonEvents: 500,
+  addonFilters: 1000,
 } as const;
 
 /**
@@ -139,6 +144,17 @@ export const USAGE_BOUNDS = {
   applicationsPerFlag: 100,
   /** Projects, and environments per project, remembered in one application's `usage`. */
   applicationUsage: 100,
+} as const;
+
+/**
+ * Bounds of addon deliveries (`src/actors/addon-deliveries.ts`, docs/limits.md "Integrations"): what the delivery
+ * log keeps per addon (older entries are deleted as new ones come), what an attempt reads of a receiver's answer,
+ * and how many log records a delivery loop reads from the store at a time.
+ */
+export const ADDON_DELIVERY_BOUNDS = {
+  logEntriesPerAddon: 200,
+  answerBytes: 64 * 1024,
+  recordsPerRead: 100,
 } as const;
 
 /**
@@ -191,6 +207,8 @@ export interface Limits {
   openChangeRequests: number;
   /** Changes of one change request (Unleash sets none). */
   changesPerRequest: number;
+  /** Addons (integrations) of the service (Unleash 6.10 sets none). */
+  addons: number;
 }
 
 /** The defaults; docs/limits.md says why each. */
@@ -212,6 +230,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   strategyDefinitions: 100,
   openChangeRequests: 1000,
   changesPerRequest: 100,
+  addons: 50,
 });
 
 /** The environment variable of each configurable limit. */
@@ -233,6 +252,7 @@ export const LIMIT_VARIABLES: Readonly<Record<keyof Limits, string>> = Object.fr
   openChangeRequests: 'LIMIT_OPEN_CHANGE_REQUESTS',
   changesPerRequest: 'LIMIT_CHANGES_PER_REQUEST',
   strategyDefinitions: 'LIMIT_STRATEGY_DEFINITIONS',
+  addons: 'LIMIT_ADDONS',
 });
 
 /** The message of a refused write that would pass a limit. */
@@ -241,3 +261,25 @@ export const overLimit = (what: string, limit: number, variable: string): string
 
 /** How long a one-time link to set a password works after an admin made it (docs/limits.md "Sign-in"). */
 export const PASSWORD_LINK_HOURS = 24;
+
+/**
+ * The defaults of `PASSWORD_CHECKS_RUNNING` / `PASSWORD_CHECKS_WAITING`: password checks (scrypt, ~32 MiB and tens
+ * of milliseconds each) run at once and waiting (docs/limits.md "Sign-in"). scrypt runs on libuv's thread pool, 4
+ * threads unless `UV_THREADPOOL_SIZE`, which LevelDB's writes share; two running leave the others to the store.
+ * Past `waiting`, a check is refused (503).
+ */
+export const PASSWORD_CHECKS = {
+  running: 2,
+  waiting: 32,
+} as const;
+
+/**
+ * Live-update streams of the console (`/projects/:projectId/events`, one per open project or flag page): in
+ * all, per session and per user (docs/limits.md "Console live updates"). A person's tabs share a browser's six
+ * connections per site over HTTP/1.1 anyway; the bounds keep one person from holding every stream.
+ */
+export const LIVE_PAGE_STREAMS = {
+  total: 1000,
+  perSession: 16,
+  perUser: 32,
+} as const;

@@ -1,5 +1,8 @@
 import { Registry } from './actors/registry.js';
+import { LocalSingletonWork } from './actors/singleton-work.js';
 import { createApp } from './app.js';
+import { ChangeRequestScheduler } from './scheduling/change-request-scheduler.js';
+import { SYSTEM_CLOCK } from './scheduling/clock.js';
 import { serveApp } from './http/server.js';
 import { ensureAdminPassword, ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from './bootstrap-tokens.js';
 import { loadTokenHasher } from './auth/token-key.js';
@@ -7,7 +10,7 @@ import { readConfig } from './config.js';
 import { createLogger, flushLogSync } from './log.js';
 import { processMetrics } from './metrics/service-metrics.js';
 
-/** Reads the configuration, recovers every project from LevelDB, and serves the admin API. */
+/** Reads the configuration, recovers every project from the store (LevelDB, or PostgreSQL with DATABASE_URL), and serves the admin API. */
 async function main(): Promise<void> {
   const config = readConfig();
   const log = createLogger({ level: config.logLevel, format: config.logFormat });
@@ -16,10 +19,11 @@ async function main(): Promise<void> {
   const tokenKey = loadTokenHasher(config);
   for (const warning of tokenKey.warnings) log.warn(warning);
   const registry = await Registry.open({
-    dataDir: config.dataDir, initEnvironments: config.initEnvironments,
+    dataDir: config.dataDir, database: config.database ?? undefined, initEnvironments: config.initEnvironments,
     snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits,
     usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs,
     sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes,
+    addons: config.addons,
   });
   processMetrics();
   for (const notice of registry.notices) log.warn({ key: notice.key }, `recovery: ${notice.message}`);
@@ -44,6 +48,11 @@ async function main(): Promise<void> {
     if (generated) process.stdout.write(`\n[flagpole] created an admin API token (shown once, stored only as a hash):\n\n    ${generated}\n\n`);
     if (first) process.stdout.write(`\n[flagpole] sign in to the console at /login as "${first.username}" with this password (shown once, stored only as a hash; change it after signing in):\n\n    ${first.password}\n\n`);
   }
+  // One process per data directory: this node always holds the delivery and scheduler leases (issue 40 brings shared ones).
+  const singletonWork = new LocalSingletonWork();
+  registry.deliveries.start(singletonWork);
+  // Scheduled change requests: applied when due, and at once those that fell due while the service was stopped.
+  new ChangeRequestScheduler({ registry, log, clock: SYSTEM_CLOCK }).start(singletonWork);
   const app = createApp({ registry, config, log, tokenHasher: tokenKey.hasher });
   await app.prepare();
   // A slow client holds a connection only so long: the headers within HEADERS_TIMEOUT_MS, the whole request
@@ -55,7 +64,7 @@ async function main(): Promise<void> {
   };
   // Hono serves every route; the SDK poll, its stream and the browser read are answered by Node before it (serveApp).
   const server = serveApp(app, { port: config.port, hostname: config.host, serverOptions }, (info) => {
-    log.info({ address: info.address, port: info.port, dataDir: config.dataDir, projects: registry.projectIds().length, recoveredMs: Date.now() - started }, `listening on http://${info.address}:${info.port}`);
+    log.info({ address: info.address, port: info.port, store: registry.storeLabel, projects: registry.projectIds().length, recoveredMs: Date.now() - started }, `listening on http://${info.address}:${info.port}`);
     void app.warm();
   });
 

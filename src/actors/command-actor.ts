@@ -193,7 +193,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
    * mailbox waits for the batch's real outcome. Returns true when it was written after all: the caller then
    * publishes it, so the state equals the disk (nothing acknowledged, nothing on disk missing from memory).
    */
-  private async outlast(batch: Envelope<C, E>[], decisions: (Decision<E, unknown> | null)[], written: Promise<void>): Promise<boolean> {
+  private async outlast(batch: Envelope<C, E>[], decisions: (Decision<E, unknown> | null)[], written: Promise<unknown>): Promise<boolean> {
     const outcome = written.then(() => true, () => false);
     const error = new StorageError(new Error(`no answer from the disk within ${this.options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS} ms`), 'timeout', outcome);
     batch.forEach((envelope, i) => {

@@ -1,4 +1,6 @@
-import { CorruptRecordError } from '../../snapshots/codec.js';
+import { CorruptRecordError, decode } from '../../snapshots/codec.js';
+import { keys } from '../../snapshots/keys.js';
+import type { LogRecord } from '../../snapshots/records.js';
 import type { Store } from '../../snapshots/store.js';
 import { fail, type DomainError } from '../domain/errors.js';
 import type { ProjectState } from '../domain/project-state.js';
@@ -60,6 +62,32 @@ export class ProjectPast {
   history(query: HistoryQuery): Promise<Result<HistoryPage>> {
     return readHistory(this.store, this.id, query);
   }
+
+  /**
+   * Who sent the commands of the project's log (`user:3`, `admin-token:ci`, `system`), in the order first met:
+   * the history's person filter offers these. The log is read once, then only what was committed since; a
+   * damaged record on the way is a 503 naming its key, as for the history.
+   */
+  people(): Promise<Result<string[]>> {
+    const read = this.peopleRead.then(async () => {
+      const after = this.authors.seq;
+      for await (const [key, value] of this.store.entries(keys.logPrefix(this.scope), after > 0 ? { gt: keys.log(this.scope, after) } : {})) {
+        const record = decode<LogRecord>(key, value);
+        this.authors.by.add(record.by);
+        this.authors.seq = record.seq;
+      }
+      return ok([...this.authors.by]);
+    }).catch((error: unknown) => {
+      if (error instanceof CorruptRecordError) return failed<string[]>(fail('Unavailable', error.message));
+      throw error;
+    });
+    this.peopleRead = read.then(() => undefined, () => undefined);
+    return read;
+  }
+
+  /** The senders met in the log up to record `seq`; one read of it at a time. */
+  private readonly authors = { seq: 0, by: new Set<string>() };
+  private peopleRead: Promise<void> = Promise.resolve();
 
   /**
    * The project at `time` (ISO): as of the last command committed at or before it. A damaged record on the

@@ -1,6 +1,7 @@
 import { CorruptRecordError } from '../../snapshots/codec.js';
 import type { RecoveryNotice } from '../../snapshots/recovery.js';
-import { Store, type WriteHealth } from '../../snapshots/store.js';
+import { openStore } from '../../snapshots/open-store.js';
+import type { Store, WriteHealth } from '../../snapshots/store.js';
 import { DEFAULT_LIMITS, LIMIT_VARIABLES, overLimit, type Limits } from '../limits.js';
 import type { ProjectLookups } from '../domain/context.js';
 import { fail, refuse, type Decision } from '../domain/errors.js';
@@ -32,6 +33,8 @@ import { servingState, type ServingState } from './serving-state.js';
 import { StorageError } from './storage-error.js';
 import { UsageActor } from './usage-actor.js';
 import { SessionStore } from './session-store.js';
+import { AddonDeliveries } from './addon-deliveries.js';
+import { DEFAULT_DELIVERY_SETTINGS } from './registry-options.js';
 
 /**
  * Owns the store and every actor: the service actor and one actor per project, recovered from disk at
@@ -65,13 +68,15 @@ export class Registry {
   usage!: UsageActor;
   /** The console's sessions, outside every log (docs/storage.md "Sessions"). */
   sessions!: SessionStore;
+  /** The addons' delivery loops (started by `start`, not by opening) and their delivery log (docs/storage.md "Integrations"). */
+  deliveries!: AddonDeliveries;
   /** Every project's past-view checkpoints, in one byte budget (`PAST_VIEW_CHECKPOINT_BYTES`, docs/limits.md). */
   pastCheckpoints!: PastCheckpoints;
   /** The actors' options, with the hooks that report their commits to the feed and the observers. */
   private readonly options: ActorOptions;
 
   private constructor(
-    /** The LevelDB store: the actors write it, through this registry; nothing else touches it. */
+    /** The store (LevelDB or PostgreSQL): the actors write it, through this registry; nothing else touches it. */
     private readonly store: Store,
     options: ActorOptions,
     readonly limits: Limits,
@@ -94,7 +99,7 @@ export class Registry {
    */
   static async open(options: RegistryOptions): Promise<Registry> {
     const base = actorOptionsOf(options);
-    const store = await Store.open(options.dataDir, { gate: options.writeGate });
+    const store = await openStore({ dataDir: options.dataDir, database: options.database }, { gate: options.writeGate });
     try {
       const registry = new Registry(store, base, options.limits ?? DEFAULT_LIMITS, new CommittedFeed(0, options.feedHistory ?? DEFAULT_HISTORY_BOUNDS));
       await registry.recover(options.initEnvironments);
@@ -105,6 +110,9 @@ export class Registry {
       });
       registry.sessions = await SessionStore.open(store, options.sessions ?? { idleMs: 720 * 60_000, maxMs: 168 * 3_600_000 }, base.log);
       registry.pastCheckpoints = new PastCheckpoints(options.pastViewCheckpointBytes);
+      registry.deliveries = await AddonDeliveries.open({
+        store, feed: registry.feed, logger: base.log, service: () => registry.service, project: (id) => registry.projects.get(id), projectIds: () => registry.projectIds(),
+      }, options.addons ?? DEFAULT_DELIVERY_SETTINGS);
       return registry;
     } catch (error) {
       await store.close();
@@ -229,6 +237,11 @@ export class Registry {
     await this.store.writeInSlices(await projectKeyDeletions(this.store, id), { sync: true });
   }
 
+  /** Where the data lives, safe to print: `leveldb <directory>` or `postgres <host:port/database>` (no credentials). */
+  get storeLabel(): string {
+    return `${this.store.kind} ${this.store.label}`;
+  }
+
   /** How the store's writes fare: failing since when, the last error, how long the write in progress has waited. */
   writeHealth(now = Date.now()): WriteHealth {
     return this.store.writeHealth(now);
@@ -288,9 +301,11 @@ export class Registry {
 
   /** Writes the last interval of usage, finishes queued commands, writes a snapshot of every actor, and closes the store. */
   async close(): Promise<void> {
-    // Streams end first (cleanly, so SDKs reconnect), before the actors stop answering.
+    // Streams end first (cleanly, so SDKs reconnect), before the actors stop answering; deliveries stop with them.
     this.feed.close();
-    await this.usage.close();
+    await this.deliveries.close();
+    // Usage is not worth the final snapshots: whatever its last flush meets, the stop goes on to them.
+    await this.usage.close().catch((error: unknown) => this.options.log.error({ err: error }, 'usage metrics: the last flush failed; its interval is lost'));
     for (const actor of this.projects.actors()) await actor.close();
     await this.service.close();
     this.sessions.close();

@@ -1,17 +1,36 @@
+import * as v from 'valibot';
 import { keys } from '../../snapshots/keys.js';
 import type { Store } from '../../snapshots/store.js';
 import type { Logger } from '../log.js';
 
-/** Who a console session signed in as, and when: stored under the keyed hash of its id, never the id. */
-export interface SessionRecord {
+const Millis = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
+
+/**
+ * A stored session, as it is read back: who a console session signed in as, and when; stored under the keyed
+ * hash of its id, never the id. A value that does not hold to it is dropped at start, as an unreadable one is.
+ */
+export const SessionRecordSchema = v.object({
   /** A password sign-in: the user. */
-  userId: number | null;
+  userId: v.nullable(v.pipe(v.number(), v.safeInteger())),
   /** A token sign-in: the stored token's hash (its key in the service state), so a revoked token ends it. */
-  tokenHash: string | null;
+  tokenHash: v.nullable(v.string()),
   /** A password sign-in: the stamp of the password it used (`passwordStamp`); another password ends it. */
-  passwordStamp: string | null;
-  createdAt: number;
-  lastUsedAt: number;
+  passwordStamp: v.nullable(v.string()),
+  createdAt: Millis,
+  lastUsedAt: Millis,
+});
+
+/** Who a console session signed in as, and when (see {@link SessionRecordSchema}). */
+export type SessionRecord = v.InferOutput<typeof SessionRecordSchema>;
+
+/** The session stored as `value`, or null when it is not JSON or not a session record. */
+function readRecord(value: string): SessionRecord | null {
+  try {
+    const parsed = v.safeParse(SessionRecordSchema, JSON.parse(value));
+    return parsed.success ? parsed.output : null;
+  } catch {
+    return null;
+  }
 }
 
 /** How long sessions live: since their last use, and at most since their start. */
@@ -25,7 +44,7 @@ const TOUCH_WRITE_MS = 60_000;
 const SWEEP_MS = 10 * 60_000;
 
 /**
- * The console's sessions: in memory for lookups, in LevelDB under `ses/` so they survive a restart, outside
+ * The console's sessions: in memory for lookups, in the store under `ses/` so they survive a restart, outside
  * every command log (a sign-in is not a change of the service's state). A new session and a sign-out are
  * written synced before the answer; a session's last use at most once a minute, unsynced (a crash may give a
  * session back up to a minute of idle time). Expired sessions are dropped on lookup and swept every 10 minutes.
@@ -44,14 +63,19 @@ export class SessionStore {
   /** Loads the stored sessions (dropping expired and unreadable ones). */
   static async open(store: Store, lifetimes: SessionLifetimes, log: Logger): Promise<SessionStore> {
     const sessions = new SessionStore(store, lifetimes, log);
+    const unreadable: string[] = [];
     for await (const [key, value] of store.entries(keys.sessionPrefix)) {
-      try {
-        const record = JSON.parse(value) as SessionRecord;
-        sessions.#sessions.set(key.slice(keys.sessionPrefix.length), record);
-        sessions.#written.set(key.slice(keys.sessionPrefix.length), record.lastUsedAt);
-      } catch {
-        await store.commit([{ type: 'del', key }]);
+      const record = readRecord(value);
+      if (record === null) {
+        unreadable.push(key);
+        continue;
       }
+      sessions.#sessions.set(key.slice(keys.sessionPrefix.length), record);
+      sessions.#written.set(key.slice(keys.sessionPrefix.length), record.lastUsedAt);
+    }
+    if (unreadable.length > 0) {
+      log.warn({ sessions: unreadable.length }, 'dropped stored sessions that are not session records');
+      await store.commit(unreadable.map((key) => ({ type: 'del' as const, key })));
     }
     await sessions.sweep();
     return sessions;

@@ -104,34 +104,58 @@ export class UsageActor {
 
   private async flushOnce(now: number, sync: boolean): Promise<void> {
     if (this.stopped) return;
-    const counts = this.counts.plan(now);
-    const apps = this.applications.plan(now);
     const ops: BatchOp[] = this.junk.map((key) => ({ type: 'del' as const, key }));
     this.junk = [];
-    // A flush of many flags is planned and encoded in slices, yielding between them, so requests keep flowing.
     let buckets = 0;
-    for (const change of counts.changes) {
-      buckets += 1;
-      ops.push(countOp(change));
-      if (ops.length % SLICE === 0) await yieldToEventLoop();
-    }
-    for (const change of apps.changes) {
-      ops.push(applicationOp(change));
-      if (ops.length % SLICE === 0) await yieldToEventLoop();
-    }
-    if (ops.length > 0) {
+    let skipped = 0;
+    const examples: string[] = [];
+    const unwritable: ApplicationChange[] = [];
+    // One record that cannot be written (no key can hold its name) is left out and reported: never the others.
+    const add = (build: () => BatchOp, what: () => string): boolean => {
       try {
-        await this.store.writeInSlices(ops, { sync, slice: SLICE });
+        ops.push(build());
+        return true;
       } catch (error) {
-        this.options.log.warn({ err: error, ops: ops.length }, 'usage metrics: the flush failed; this interval of counts is lost');
-        this.stats.failedFlushes += 1;
-        return;
+        skipped += 1;
+        if (examples.length < 5) examples.push(`${what()}: ${(error as Error).message}`);
+        return false;
       }
-      this.stats.flushes += 1;
-      this.stats.bucketsFlushed += buckets;
+    };
+    // Planned, encoded and written inside one handler: whatever throws loses this interval, reported and counted, and
+    // never escapes to the timer or to `close` (a stop must go on to the final snapshots).
+    try {
+      const counts = this.counts.plan(now);
+      const apps = this.applications.plan(now);
+      // A flush of many flags is planned and encoded in slices, yielding between them, so requests keep flowing.
+      for (const change of counts.changes) {
+        buckets += 1;
+        add(() => countOp(change), () => `the usage of ${JSON.stringify(change.flag)} in project ${JSON.stringify(change.project)}`);
+        if (ops.length % SLICE === 0) await yieldToEventLoop();
+      }
+      for (const change of apps.changes) {
+        if (!add(() => applicationOp(change), () => `the application ${JSON.stringify(change.kind === 'app' ? change.app.appName : change.kind === 'instance' ? change.instance.appName : change.appName)}`)) unwritable.push(change);
+        if (ops.length % SLICE === 0) await yieldToEventLoop();
+      }
+      if (ops.length > 0) await this.store.writeInSlices(ops, { sync, slice: SLICE });
+      counts.apply();
+      apps.apply();
+      // What was not written is not shown either: a restart would not show it.
+      for (const change of unwritable) {
+        if (change.kind === 'app') this.applications.forget(change.app.appName);
+        else if (change.kind === 'instance') this.applications.forget(change.instance.appName, change.instance.instanceId);
+      }
+    } catch (error) {
+      this.options.log.warn({ err: error, ops: ops.length }, 'usage metrics: the flush failed; this interval of counts is lost');
+      this.stats.failedFlushes += 1;
+      return;
     }
-    counts.apply();
-    apps.apply();
+    if (skipped > 0) {
+      this.options.log.warn({ records: skipped, first: examples }, 'usage metrics: records the store cannot hold were left out of the flush; the rest was written');
+      this.stats.failedFlushes += 1;
+    } else if (ops.length > 0) {
+      this.stats.flushes += 1;
+    }
+    this.stats.bucketsFlushed += buckets;
   }
 
   private committed(batch: CommittedBatch): void {

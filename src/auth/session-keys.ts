@@ -27,8 +27,13 @@ export const loginCsrfToken = (hasher: TokenHasher, nonce: string): string => ha
  */
 export const passwordStamp = (hasher: TokenHasher, passwordHash: string): string => hasher.hash(`password:${passwordHash}`).slice(0, 32);
 
-/** Whether two tokens are equal, in time independent of where they differ. */
+/**
+ * Whether two tokens are equal, in time independent of where they differ. Compared as bytes: a sent text of
+ * the right length in characters may be longer in UTF-8 (a non-ASCII character), and is then simply unequal.
+ */
 export function sameToken(a: string | undefined, b: string): boolean {
-  if (a === undefined || a.length !== b.length) return false;
-  return timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  if (a === undefined) return false;
+  const sent = Buffer.from(a);
+  const expected = Buffer.from(b);
+  return sent.length === expected.length && timingSafeEqual(sent, expected);
 }

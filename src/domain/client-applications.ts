@@ -164,6 +164,19 @@ export class ClientApplications {
     };
   }
 
+  /**
+   * Drops a published application (with its instances), or one instance of it: a record the store could not
+   * hold, so what is shown stays what a restart would show.
+   */
+  forget(appName: string, instanceId?: string): void {
+    if (instanceId !== undefined) {
+      this.instances.delete(instanceKey(appName, instanceId));
+      return;
+    }
+    this.apps.delete(appName);
+    for (const [key, instance] of this.instances) if (instance.appName === appName) this.instances.delete(key);
+  }
+
   /** Stored records, read at start in any order; {@link afterLoad} puts them in the order they were seen. */
   loadApp(app: ClientApplication): void {
     this.apps.set(app.appName, app);

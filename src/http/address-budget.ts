@@ -42,6 +42,18 @@ export class AddressBudget {
   }
 
   /**
+   * Gives back `cost` taken from `address` at `takenAt` (a charge made before the work, returned when the work
+   * turned out not to count); nothing when that window has ended since.
+   *
+   * @example const at = Date.now(); if (budget.take(user, 1, at) === 0 && (await check()).ok) budget.giveBack(user, 1, at);
+   */
+  giveBack(address: string, cost: number, takenAt: number, now = Date.now()): void {
+    const window = this.#windows.get(address);
+    if (window === undefined || window.start > takenAt || now - window.start >= this.windowMs) return;
+    window.used = Math.max(0, window.used - cost);
+  }
+
+  /**
    * The milliseconds until `address` may spend again when its window's budget is used up, else 0; takes nothing.
    *
    * @example if (failures.spent(username) > 0) answer429()

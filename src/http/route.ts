@@ -159,8 +159,14 @@ export interface RouteSpec<
    * document, and every method but GET needs the CSRF checks (`src/http/console/csrf.ts`).
    */
   page?: boolean;
-  /** `pre-session`: the CSRF checks of the sign-in forms on a route that is not a page (`POST /auth/simple/login`). */
-  csrf?: 'pre-session';
+  /**
+   * The CSRF checks of a route that is not a page. `pre-session`: those of the sign-in forms (origin and the
+   * pre-session token). `origin`: a JSON route scripts call too (`POST /auth/simple/login`): a request that names
+   * where it comes from (`Origin`, else `Referer`) must name this site; one that names nothing (a script) passes.
+   * No token is needed there: a browser on another site cannot send a JSON body without a preflight, which no
+   * such route answers, and the JSON reader refuses every other content type (415).
+   */
+  csrf?: 'pre-session' | 'origin';
   /**
    * The write is conditional on the version of the flag the path names: the pipeline reads `If-Match` into
    * `call.ifMatch` (412 on a mismatch is the domain's). Any route whose result carries a version answers it

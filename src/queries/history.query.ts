@@ -91,3 +91,26 @@ export async function projectHistory(registry: Registry, projectId: string, filt
 export function flagTimeline(registry: Registry, projectId: string, feature: string, filters: Omit<HistoryFilters, 'feature'> = {}): Promise<Result<TimelinePage>> {
   return projectHistory(registry, projectId, Object.assign({}, filters, { feature }));
 }
+
+/**
+ * The people a project's history names, for its person filter: the users whose commands its log holds, by
+ * the `by` they are recorded with (`user:3`) → how a page names them: their name or username, and their email
+ * only for a caller who may list users (`withEmails`), else `User <id>`. Nobody else is offered.
+ *
+ * @example await historyPeople(registry, 'default', false) // Map { 'user:3' => 'Ann' }
+ */
+export async function historyPeople(registry: Registry, projectId: string, withEmails: boolean): Promise<Result<Map<string, string>>> {
+  const past = registry.past(projectId);
+  if (!past.ok) return past;
+  const found = await past.value.people();
+  if (!found.ok) return found;
+  const users = registry.service.state.users;
+  const people = new Map<string, string>();
+  for (const by of found.value) {
+    const id = /^user:(\d+)$/.exec(by)?.[1];
+    const user = id === undefined || !Object.hasOwn(users, id) ? undefined : users[id]!;
+    if (user) people.set(by, user.name ?? user.username ?? (withEmails ? user.email : null) ?? `User ${user.id}`);
+  }
+  return ok(new Map([...people].sort((a, b) => a[1].localeCompare(b[1]))));
+}
+

@@ -45,9 +45,12 @@ const PasswordSchema = v.pipe(v.string(mustBe('a string')), v.maxLength(256, 'mu
 /** Body of `POST /api/admin/user-admin/:userId/change-password` (Unleash's): the user's new password. */
 export const SetPasswordSchema = strictObject({ password: PasswordSchema });
 
-/** Body of `POST /api/admin/user/change-password` (Unleash's): the caller's new password, twice. */
+/**
+ * Body of `POST /api/admin/user/change-password` (Unleash's `passwordSchema`): the caller's new password, twice,
+ * and `oldPassword`, their current one (required when they have one: a leaked token must not set a password).
+ */
 export const ChangeOwnPasswordSchema = v.pipe(
-  strictObject({ password: PasswordSchema, confirmPassword: PasswordSchema }),
+  strictObject({ password: PasswordSchema, confirmPassword: PasswordSchema, oldPassword: v.optional(PasswordSchema) }),
   v.forward(v.check((b) => b.password === b.confirmPassword, 'must be the same as password'), ['confirmPassword']),
 );
 

@@ -63,6 +63,14 @@ export function boundedString(max: number) {
   );
 }
 
+/**
+ * Refuses a string that is not well-formed Unicode: a lone surrogate (`"x\\ud800"` is valid JSON) has no UTF-8
+ * form, so it could be neither a key part of the store (`encodeURIComponent` throws) nor written to a page.
+ */
+export function wellFormed() {
+  return v.check((s: string) => !/\p{Cs}/u.test(s), 'must be well-formed Unicode text (it holds a lone surrogate, such as "\\ud800")');
+}
+
 /** A string of 1 to `max` characters. */
 export function nonEmptyString(max: number) {
   return v.pipe(

@@ -6,8 +6,8 @@
  */
 import * as v from 'valibot';
 import { SHAPE_LIMITS } from '../limits.js';
-import { boundedString, looseObject, notReserved } from './common.schema.js';
-import { AppNameSchema, ClientDateSchema, ClientRegisterSchema, FlagCountsSchema } from './metrics.schema.js';
+import { looseObject, notReserved } from './common.schema.js';
+import { AppNameSchema, ClientDateSchema, ClientRegisterSchema, FlagCountsSchema, clientString } from './metrics.schema.js';
 
 const CLIENT = SHAPE_LIMITS.clientName;
 
@@ -17,7 +17,7 @@ const boundedArray = <T extends v.GenericSchema>(item: T, max: number, what: str
 
 /** `POST /edge/validate`: the token texts Edge has met (`ValidateTokensRequest`), sent without `Authorization`. */
 export const EdgeValidateSchema = looseObject({
-  tokens: boundedArray(boundedString(SHAPE_LIMITS.edgeToken), SHAPE_LIMITS.edgeTokens, 'tokens'),
+  tokens: boundedArray(clientString(SHAPE_LIMITS.edgeToken), SHAPE_LIMITS.edgeTokens, 'tokens'),
 });
 export type EdgeValidateBody = v.InferOutput<typeof EdgeValidateSchema>;
 
@@ -39,9 +39,9 @@ export const EdgeTokensView = v.object({ tokens: v.array(EdgeTokenView) });
  */
 export const BulkMetricSchema = v.intersect([
   looseObject({
-    featureName: v.pipe(boundedString(SHAPE_LIMITS.name), notReserved()),
+    featureName: v.pipe(clientString(SHAPE_LIMITS.name), notReserved()),
     appName: AppNameSchema,
-    environment: boundedString(CLIENT),
+    environment: clientString(CLIENT),
     timestamp: ClientDateSchema,
   }),
   FlagCountsSchema,
@@ -51,11 +51,12 @@ export type BulkMetricBody = v.InferOutput<typeof BulkMetricSchema>;
 /**
  * `POST /api/client/metrics/bulk` (`MetricsBatch`): the registrations and counts Edge gathered from the SDKs
  * behind it, one batch per environment. Each application is an SDK registration (Edge sends `started` and
- * `interval` with every one); `impactMetrics` and `seenTokens` are accepted and not kept.
+ * `interval` with every one); `impactMetrics` and `seenTokens` are accepted and not kept. Both lists are
+ * required, as Unleash's `bulkMetricsSchema` requires them (Edge always sends both, empty or not).
  */
 export const BulkMetricsSchema = looseObject({
-  applications: v.optional(boundedArray(ClientRegisterSchema, SHAPE_LIMITS.bulkApplications, 'applications'), []),
-  metrics: v.optional(boundedArray(BulkMetricSchema, SHAPE_LIMITS.bulkMetrics, 'metric entries'), []),
+  applications: boundedArray(ClientRegisterSchema, SHAPE_LIMITS.bulkApplications, 'applications'),
+  metrics: boundedArray(BulkMetricSchema, SHAPE_LIMITS.bulkMetrics, 'metric entries'),
 });
 export type BulkMetricsBody = v.InferOutput<typeof BulkMetricsSchema>;
 
@@ -64,7 +65,7 @@ export type BulkMetricsBody = v.InferOutput<typeof BulkMetricsSchema>;
  * (traffic, latency, process figures). Checked to be such a report and not kept.
  */
 export const EdgeInstanceDataSchema = looseObject({
-  identifier: boundedString(CLIENT),
+  identifier: clientString(CLIENT),
   appName: AppNameSchema,
-  edgeVersion: boundedString(CLIENT),
+  edgeVersion: clientString(CLIENT),
 });

@@ -4,15 +4,19 @@
  *
  * Every key an SDK may add is accepted and ignored (`looseObject`): a 400 on a well-formed SDK post makes
  * the Node SDK stop sending metrics for good (`metrics.js sendMetrics`). What is stored is bounded and
- * checked: counts are non-negative safe integers, names are bounded and not reserved.
+ * checked: counts are non-negative safe integers, names are bounded and not reserved, and every string is
+ * well-formed Unicode (a lone surrogate could be no key of the store: it would fail the usage flush).
  */
 import * as v from 'valibot';
 import { SHAPE_LIMITS } from '../limits.js';
-import { FlagNameSchema, RESERVED_NAMES, boundedString, integerIn, looseObject, nonEmptyString, notReserved } from './common.schema.js';
+import { FlagNameSchema, RESERVED_NAMES, boundedString, integerIn, looseObject, nonEmptyString, notReserved, wellFormed } from './common.schema.js';
 import { mustBe } from './messages.js';
 
 const NAME = SHAPE_LIMITS.name;
 const CLIENT = SHAPE_LIMITS.clientName;
+
+/** A string an SDK sends: at most `max` characters, well-formed Unicode. */
+export const clientString = (max: number) => v.pipe(boundedString(max), wellFormed());
 
 /** A count of evaluations: a non-negative safe integer. */
 const CountSchema = integerIn(0);
@@ -22,7 +26,7 @@ const CountSchema = integerIn(0);
  * Go, Java, .NET and Python SDKs write them) or a number of milliseconds; output as milliseconds.
  */
 export const ClientDateSchema = v.pipe(
-  v.union([boundedString(CLIENT), v.pipe(v.number(), v.finite())], mustBe('a date string or a number')),
+  v.union([clientString(CLIENT), v.pipe(v.number(), v.finite())], mustBe('a date string or a number')),
   v.transform((value) => (typeof value === 'number' ? value : Date.parse(value))),
   v.check((ms) => Number.isFinite(ms) && Math.abs(ms) <= 8.64e15, 'must be a valid date'),
 );
@@ -31,7 +35,7 @@ export const ClientDateSchema = v.pipe(
  * A name an SDK counts (a flag or a variant): at most 100 characters and not reserved. It is not held to the
  * rules of flag names: an application may ask for any name, and a name that is no flag is simply not kept.
  */
-const CountedNameSchema = v.pipe(boundedString(NAME), notReserved());
+const CountedNameSchema = v.pipe(clientString(NAME), notReserved());
 
 /** The name of the first reserved key of an object, if any. */
 const reservedKey = (value: object): string | undefined => Object.keys(value).find((key) => RESERVED_NAMES.has(key));
@@ -59,16 +63,16 @@ export const FlagCountsSchema = looseObject({
 export type FlagCountsBody = v.InferOutput<typeof FlagCountsSchema>;
 
 /** An SDK's application name: 1 to 255 characters, not reserved. */
-export const AppNameSchema = v.pipe(nonEmptyString(CLIENT), notReserved());
+export const AppNameSchema = v.pipe(nonEmptyString(CLIENT), wellFormed(), notReserved());
 
 /** An instance id; absent, `null` or empty means `default`, as Unleash. */
 const InstanceIdSchema = v.pipe(
-  v.optional(v.nullable(boundedString(CLIENT)), null),
+  v.optional(v.nullable(clientString(CLIENT)), null),
   v.transform((id) => (id === null || id === '' ? 'default' : id)),
 );
 
 /** A free string an SDK reports (`sdkVersion`, the deprecated body `environment`); null when absent. */
-const OptionalClientString = v.optional(v.nullable(boundedString(CLIENT)), null);
+const OptionalClientString = v.optional(v.nullable(clientString(CLIENT)), null);
 
 /** `POST /api/client/metrics`: one bucket of counts (Node SDK 6.12 `metrics.js createMetricsData`). */
 export const ClientMetricsSchema = looseObject({
@@ -92,7 +96,7 @@ export const ClientRegisterSchema = looseObject({
   environment: OptionalClientString,
   strategies: v.optional(
     v.pipe(
-      v.array(boundedString(CLIENT), mustBe('an array of strategy names')),
+      v.array(clientString(CLIENT), mustBe('an array of strategy names')),
       v.maxLength(SHAPE_LIMITS.clientStrategies, `must list at most ${SHAPE_LIMITS.clientStrategies} strategies`),
     ),
     [],

@@ -1,6 +1,6 @@
 /** Users' passwords (README "Console"): set by an admin, changed by their owner; stored only as a hash. */
 import type { Registry } from '../actors/registry.js';
-import { hashPassword, passwordProblem } from '../auth/passwords.js';
+import { hashPassword, passwordProblem, verifyPassword } from '../auth/passwords.js';
 import { principalLabel, type Principal } from '../auth/permissions.js';
 import { fail } from '../domain/errors.js';
 import { failed, fromDecision, ok, type Result } from '../domain/result.js';
@@ -34,13 +34,28 @@ export async function setPassword(registry: Registry, input: { userId: number; p
   return ok(null);
 }
 
+/** The refusal of a current password that is not the user's (401, as Unleash's `PasswordMismatch`). */
+export const WRONG_OLD_PASSWORD = '"oldPassword" is not your current password';
+
 /**
- * The caller's own new password (`POST /api/admin/user/change-password`): only a user has one; an admin
- * token belongs to nobody.
+ * The caller's own new password (`POST /api/admin/user/change-password`, the console's `/account/password`):
+ * only a user has one; an admin token belongs to nobody. A user who has a password gives it as `oldPassword`
+ * first, whoever asks (a session or a personal token): a leaked token must not turn into a known password.
  */
-export function changeOwnPassword(registry: Registry, input: { password: string }, principal: Principal): Promise<Result<null>> {
+export async function changeOwnPassword(registry: Registry, input: { password: string; oldPassword?: string | undefined }, principal: Principal): Promise<Result<null>> {
   if (principal.kind !== 'user') {
-    return Promise.resolve(failed(fail('ValidationError', 'Only a user has a password of their own: sign in as that user (or use their personal token); an admin sets a user\'s password with POST /api/admin/user-admin/:userId/change-password')));
+    return failed(fail('ValidationError', 'Only a user has a password of their own: sign in as that user (or use their personal token); an admin sets a user\'s password with POST /api/admin/user-admin/:userId/change-password'));
+  }
+  const id = String(principal.user.id);
+  const stored = registry.service.state.passwords[id];
+  if (stored !== undefined) {
+    if (input.oldPassword === undefined) {
+      const message = '"oldPassword" is required: your current password, to set a new one';
+      return failed(fail('ValidationError', message, [{ message }]));
+    }
+    // Read again after scrypt: the password may have changed while it ran.
+    const matches = await verifyPassword(input.oldPassword, stored);
+    if (!matches || registry.service.state.passwords[id] !== stored) return failed(fail('AuthenticationRequired', WRONG_OLD_PASSWORD));
   }
   return setPassword(registry, { userId: principal.user.id, password: input.password }, principal);
 }

@@ -26,6 +26,23 @@ function userNamed(registry: Registry, name: string): User | undefined {
 }
 
 /**
+ * The account a sign-in with `name` counts its failures against: the user the name resolves to, so the
+ * username and the email share one budget; a name that is no user's counts under itself (`name:<lower-cased>`);
+ * an empty name under none.
+ *
+ * @example signInAccount(registry, 'Ann@Example.com') // 'user:3'
+ */
+export function signInAccount(registry: Registry, name: string): string | undefined {
+  const wanted = name.trim().toLowerCase();
+  if (wanted === '') return undefined;
+  const user = userNamed(registry, wanted);
+  return user ? accountOf(user.id) : `name:${wanted}`;
+}
+
+/** The sign-in account of user `userId` (see {@link signInAccount}). */
+export const accountOf = (userId: number): string => `user:${userId}`;
+
+/**
  * Checks a username (or email) and password. An unknown user, a user without a password and a wrong
  * password fail alike, after the same scrypt work (an unknown user is checked against a dummy hash).
  */

@@ -1,5 +1,5 @@
 /**
- * The compiled entry points test/global-build.ts builds once per run. Tests that run the service or the
+ * The compiled entry points test/global-setup.ts builds once per run. Tests that run the service or the
  * command as a process of its own start these with plain `node`, as `npm start` does: compiling the
  * TypeScript again in every child (tsx) costs about a second of CPU per process.
  */

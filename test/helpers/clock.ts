@@ -1,4 +1,17 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock } from '../../src/scheduling/clock.js';
+
+/**
+ * Resolves once the wall clock reads later than `moment` (ms since the epoch, or an ISO time), giving the
+ * event loop a turn between two looks: a wait on the clock itself, for tests that need two writes to get
+ * different milliseconds or a time to have passed, where a fixed sleep can wake early or be needlessly long.
+ *
+ * @example const at = new Date().toISOString(); await clockPast(at); // the next write gets a later time
+ */
+export async function clockPast(moment: number | string = Date.now()): Promise<void> {
+  const limit = typeof moment === 'number' ? moment : Date.parse(moment);
+  while (Date.now() <= limit) await nextTurn();
+}
 
 /**
  * A clock a test moves by hand: `now` stays where it is put, and a timer fires when the clock is moved past it

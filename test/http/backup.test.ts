@@ -3,7 +3,6 @@
  * plus the token hashes, nothing of a secret), the shared limit of streams, and the refusal to back up a
  * service with a project it could not recover.
  */
-import { Level } from 'level';
 import { describe, expect } from 'vitest';
 import { decode, encode } from '../../snapshots/codec.js';
 import { keys } from '../../snapshots/keys.js';
@@ -74,18 +73,16 @@ describe('GET /api/admin/backup', () => {
     await ok(h, 'POST', '/api/admin/projects', { id: 'beta', name: 'Beta' });
     await ok(h, 'POST', '/api/admin/projects/beta/features', { name: 'b1' });
     // A snapshot written by newer code (a machine version this code does not have) makes "beta" unavailable.
-    await h.restart(async (dataDir) => {
-      const db = new Level<string, string>(dataDir, { valueEncoding: 'utf8' });
-      await db.open();
+    await h.restart(async (_dataDir, openStore) => {
+      const store = await openStore();
       try {
-        const prefix = keys.snapshotPrefix({ project: 'beta' });
-        for await (const [key, value] of db.iterator({ gte: prefix, lt: `${prefix}\xff` })) {
+        for await (const [key, value] of store.entries(keys.snapshotPrefix({ project: 'beta' }))) {
           if (!key.endsWith('/head')) continue;
           const head = decode<{ machines: Record<string, number> }>(key, value);
-          await db.put(key, encode({ ...head, machines: { ...head.machines, 'flag-lifecycle': 99 } }));
+          await store.commit([{ type: 'put', key, value: encode({ ...head, machines: { ...head.machines, 'flag-lifecycle': 99 } }) }]);
         }
       } finally {
-        await db.close();
+        await store.close();
       }
     });
     expect(h.registry.unavailable.has('beta')).toBe(true);

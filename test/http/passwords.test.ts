@@ -78,13 +78,31 @@ describe('passwords', () => {
     const { body: user } = await api(served, 'POST', '/api/admin/user-admin', { username: 'ann', password: 'tulip-harbour-88' });
     const { body: pat } = await api(served, 'POST', `/api/admin/user-admin/${user.id}/tokens`, { description: 'mine' });
     const path = '/api/admin/user/change-password';
-    const mismatch = await api(served, 'POST', path, { password: 'meadow-lantern-7', confirmPassword: 'meadow-lantern-8' }, pat.secret);
+    const mismatch = await api(served, 'POST', path, { password: 'meadow-lantern-7', confirmPassword: 'meadow-lantern-8', oldPassword: 'tulip-harbour-88' }, pat.secret);
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.message).toContain('"confirmPassword"');
     expect((await api(served, 'POST', path, '{', pat.secret)).status).toBe(400);
     expect((await api(served, 'POST', path, { password: 'meadow-lantern-7', confirmPassword: 'meadow-lantern-7' })).status).toBe(403);
-    expect((await api(served, 'POST', path, { password: 'meadow-lantern-7', confirmPassword: 'meadow-lantern-7' }, pat.secret)).status).toBe(200);
+    expect((await api(served, 'POST', path, { password: 'meadow-lantern-7', confirmPassword: 'meadow-lantern-7', oldPassword: 'tulip-harbour-88' }, pat.secret)).status).toBe(200);
     expect((await login(served, 'ann', 'meadow-lantern-7')).status).toBe(200);
+  });
+
+  test('a personal token alone cannot set its user\'s password: the current one is required (400 without, 401 when wrong)', async ({ served }) => {
+    const { body: user } = await api(served, 'POST', '/api/admin/user-admin', { username: 'ann', password: 'tulip-harbour-88' });
+    const { body: pat } = await api(served, 'POST', `/api/admin/user-admin/${user.id}/tokens`, { description: 'leaked' });
+    const path = '/api/admin/user/change-password';
+    const without = await api(served, 'POST', path, { password: 'meadow-lantern-7', confirmPassword: 'meadow-lantern-7' }, pat.secret);
+    expect(without.status).toBe(400);
+    expect(without.body.message).toBe('"oldPassword" is required: your current password, to set a new one');
+    const wrong = await api(served, 'POST', path, { password: 'meadow-lantern-7', confirmPassword: 'meadow-lantern-7', oldPassword: 'a-guess-at-it' }, pat.secret);
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toMatchObject({ name: 'AuthenticationRequired', message: '"oldPassword" is not your current password' });
+    expect((await login(served, 'ann', 'meadow-lantern-7')).status).toBe(401);
+    expect((await login(served, 'ann', 'tulip-harbour-88')).status).toBe(200);
+    // A user without a password has none to give: their token may set the first one.
+    const { body: bob } = await api(served, 'POST', '/api/admin/user-admin', { username: 'bob' });
+    const { body: bobs } = await api(served, 'POST', `/api/admin/user-admin/${bob.id}/tokens`, { description: 'mine' });
+    expect((await api(served, 'POST', path, { password: 'meadow-lantern-7', confirmPassword: 'meadow-lantern-7' }, bobs.secret)).status).toBe(200);
   });
 });
 
@@ -109,13 +127,23 @@ describe('POST /auth/simple/login', () => {
     }
   });
 
-  test('refuses a request from another origin or without the sign-in token (403), starting no session', async ({ served }) => {
+  test('a script signs in with a JSON body alone, as with Unleash; another origin is refused (403), a form body too (415)', async ({ served }) => {
     await api(served, 'POST', '/api/admin/user-admin', { username: 'ann', password: 'tulip-harbour-88' });
+    const post = (headers: Record<string, string>, body = JSON.stringify({ username: 'ann', password: 'tulip-harbour-88' })) =>
+      fetch(`${served.base}/auth/simple/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/json', ...headers }, body });
+    const script = await post({});
+    expect(script.status).toBe(200);
+    expect(await script.json()).toMatchObject({ username: 'ann' });
+    expect(script.headers.get('set-cookie')).toMatch(/^flagpole-session=[A-Za-z0-9_-]{43};/);
+    expect((await post({ origin: served.base })).status).toBe(200);
+    for (const headers of [{ origin: 'http://localhost:1' }, { origin: 'null' }, { referer: 'http://localhost:1/login' }] as Record<string, string>[]) {
+      const refused = await post(headers);
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('set-cookie')).toBeNull();
+    }
     expect((await login(served, 'ann', 'tulip-harbour-88', 'http://localhost:1')).status).toBe(403);
-    const bare = await fetch(`${served.base}/auth/simple/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json', origin: served.base }, body: JSON.stringify({ username: 'ann', password: 'tulip-harbour-88' }),
-    });
-    expect(bare.status).toBe(403);
-    expect(bare.headers.get('set-cookie')).toBeNull();
+    const form = await post({ 'content-type': 'application/x-www-form-urlencoded' }, 'username=ann&password=tulip-harbour-88');
+    expect(form.status).toBe(415);
+    expect(form.headers.get('set-cookie')).toBeNull();
   });
 });

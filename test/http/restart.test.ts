@@ -10,7 +10,7 @@ import { expect } from 'vitest';
 import { keys } from '../../snapshots/keys.js';
 import { test } from '../helpers/fixtures.js';
 import { flagPath } from '../helpers/flags.js';
-import type { Harness } from '../helpers/harness.js';
+import { defaultStore, type Harness } from '../helpers/harness.js';
 import { storeOf } from '../helpers/store-of.js';
 
 const P = '/api/admin/projects/default';
@@ -122,7 +122,8 @@ test('with SNAPSHOT_EVERY=5 (snapshots during the writes), twice in a row', asyn
   await expectWritable(h, before);
 });
 
-test('a crash copy of the data directory recovers by replaying the log over the last snapshot', async ({ openHarness }) => {
+// A copy of LevelDB's files; on PostgreSQL a crash is a killed process (test/crash/).
+test.runIf(defaultStore() === 'leveldb')('a crash copy of the data directory recovers by replaying the log over the last snapshot', async ({ openHarness }) => {
   const h = await openHarness({ SNAPSHOT_EVERY: '5' });
   await writeMix(h);
   // A snapshot now (SNAPSHOT_EVERY=5 keeps the next one at least five commands away), then a write that is

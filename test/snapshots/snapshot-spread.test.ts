@@ -10,7 +10,8 @@ import { encode } from '../../snapshots/codec.js';
 import { keys } from '../../snapshots/keys.js';
 import { spreadSnapshots } from '../../snapshots/snapshot-spread.js';
 import { pruneSnapshots, writeSnapshot } from '../../snapshots/snapshot-writer.js';
-import { Store } from '../../snapshots/store.js';
+import { LevelStore } from '../../snapshots/level-store.js';
+import type { Store } from '../../snapshots/store.js';
 import { PastCheckpoints } from '../../src/actors/past-checkpoints.js';
 import { PastStates } from '../../src/actors/past-states.js';
 import { projectModel } from '../../src/actors/project-model.js';
@@ -21,6 +22,7 @@ import { test } from '../helpers/fixtures.js';
 import { harness } from '../helpers/harness.js';
 import { ok } from './fixtures.js';
 import { dumpCli } from './run-cli.js';
+import { HEAVY_TEST_MS } from '../helpers/wait.js';
 
 const SCOPE = { project: 'default' };
 const F = '/api/admin/projects/default/features';
@@ -55,7 +57,7 @@ describe('spreadSnapshots', () => {
 
 describe('pruneSnapshots on LevelDB', () => {
   test('over 60 snapshots: the two newest and 8 spread older ones stay, orphan chunks go, disk use stays bounded', async ({ tempDir }) => {
-    const store = await Store.open(tempDir('spread'));
+    const store = await LevelStore.open(tempDir('spread'));
     try {
       const items = Array.from({ length: 300 }, (_, i) => ({ name: `flag-${i}`, description: 'x'.repeat(400) }));
       let mostKeys = 0;
@@ -83,7 +85,7 @@ describe('pruneSnapshots on LevelDB', () => {
   });
 
   test('with LOG_RETENTION, no older snapshot is kept that the trimmed log cannot replay forward from', async ({ tempDir }) => {
-    const store = await Store.open(tempDir('spread-retention'));
+    const store = await LevelStore.open(tempDir('spread-retention'));
     try {
       for (let seq = 1; seq <= 1000; seq += 1) {
         await store.writeUnsynced([{ type: 'put', key: keys.log(SCOPE, seq), value: encode({ seq }) }]);
@@ -105,7 +107,7 @@ describe('pruneSnapshots on LevelDB', () => {
 });
 
 describe('older snapshots in use', () => {
-  test('recovery falls back through them; dump --at and past states from one equal a full replay', { timeout: 120_000 }, async ({ tempDir }) => {
+  test('recovery falls back through them; dump --at and past states from one equal a full replay', { timeout: HEAVY_TEST_MS }, async ({ tempDir }) => {
     const dir = tempDir('spread-live');
     const h = await harness({ SNAPSHOT_EVERY: '10' }, dir);
     for (const name of ['a', 'b']) {
@@ -123,7 +125,7 @@ describe('older snapshots in use', () => {
     await h.registry.close();
 
     const { heads } = await (async () => {
-      const store = await Store.open(dir);
+      const store = await LevelStore.open(dir);
       try {
         return await snapshotKeys(store);
       } finally {
@@ -154,7 +156,7 @@ describe('older snapshots in use', () => {
     const fromSnapshot = await dumpCli(['--data-dir', dir, '--project', 'default', '--at', String(older + 3)]);
     expect(fromSnapshot.code, fromSnapshot.stderr).toBe(0);
     expect(fromSnapshot.stdout).toBe(replayed.stdout);
-    const store = await Store.open(dir);
+    const store = await LevelStore.open(dir);
     try {
       const states = new PastStates(store, projectModel('default'), new PastCheckpoints(), { interval: 4, most: 100 });
       for (const seq of [older + 3, older, heads.at(-2)! + 1]) {

@@ -21,13 +21,13 @@ export function ownOrigin(c: Context, deps: AppDeps): string {
   return `${overTls(c, deps) ? 'https' : 'http'}://${host}`;
 }
 
-/** Whether the request names this origin as where it came from. */
-function sameOrigin(c: Context, deps: AppDeps): boolean {
+/** Whether the request names this origin as where it came from; `unnamed`: the answer when it names none. */
+function sameOrigin(c: Context, deps: AppDeps, unnamed = false): boolean {
   const own = ownOrigin(c, deps);
   const origin = c.req.header('origin');
   if (origin !== undefined) return origin === own;
   const referer = c.req.header('referer');
-  if (referer === undefined) return false;
+  if (referer === undefined) return unnamed;
   try {
     return new URL(referer).origin === own;
   } catch {
@@ -52,9 +52,10 @@ export function expectedToken(c: Context<AppEnv>, deps: AppDeps, mode: 'session'
  * The CSRF step of a state-changing request, after its body was read. With `AUTH_TYPE=none` a session route
  * has no session and checks the origin only.
  */
-export function csrfStep(mode: 'session' | 'pre-session', deps: AppDeps): Step {
+export function csrfStep(mode: 'session' | 'pre-session' | 'origin', deps: AppDeps): Step {
   return (c) => {
-    if (!sameOrigin(c, deps)) throw apiError('NoAccessError', REFUSED);
+    if (!sameOrigin(c, deps, mode === 'origin')) throw apiError('NoAccessError', REFUSED);
+    if (mode === 'origin') return;
     if (mode === 'session' && deps.config.authType === 'none') return;
     const expected = expectedToken(c, deps, mode);
     if (expected === undefined || !sameToken(sentToken(c), expected)) throw apiError('NoAccessError', REFUSED);

@@ -20,7 +20,10 @@ export function formBodySteps(schema: v.GenericSchema | undefined, deps: AppDeps
     async (c) => {
       const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       if (!FORM_TYPES.includes(type)) throw apiError('ContentTypeError', 'A console form is sent as application/x-www-form-urlencoded or multipart/form-data');
-      const parsed = await c.req.parseBody();
+      // A multipart body without its boundary, or with broken parts, cannot be read: a 400, never a 500.
+      const parsed = await c.req.parseBody().catch(() => {
+        throw apiError('ValidationError', `This form's body could not be read as ${type}: reload the page and send it again`);
+      });
       const form: Record<string, string> = Object.create(null) as Record<string, string>;
       for (const [name, value] of Object.entries(parsed)) if (typeof value === 'string') form[name] = value;
       c.set('form', form);

@@ -47,8 +47,9 @@ export function signInRedirect(c: Context<AppEnv>, deps: AppDeps): Response {
   // An htmx request (a switch) would follow a redirect and swap the sign-in page into a row: the browser goes instead.
   const htmxPage = c.req.header('hx-request') === 'true' ? c.req.header('hx-current-url') : undefined;
   if (htmxPage !== undefined) {
-    const page = new URL(htmxPage, url);
-    c.header('HX-Redirect', page.origin === url.origin ? `/login?next=${encodeURIComponent(`${page.pathname}${page.search}`)}` : '/login');
+    // `HX-Current-URL` is whatever the client sent: one that is no URL sends the browser to the sign-in page alone.
+    const page = URL.canParse(htmxPage, url.href) ? new URL(htmxPage, url) : undefined;
+    c.header('HX-Redirect', page?.origin === url.origin ? `/login?next=${encodeURIComponent(`${page.pathname}${page.search}`)}` : '/login');
     return c.body(null, 204);
   }
   const back = `${url.pathname}${url.search}`;

@@ -6,10 +6,11 @@
  * listens for its flag (`static/flag-page.js`) and fetches itself again, so what a person sees is decided by the
  * same permission check as any page request.
  *
- * Bounded per connection: names are gathered for {@link FLUSH_MS} and at most {@link MAX_PENDING} are held; a
+ * Bounded in number (`LIVE_PAGE_STREAMS`: in all, per session, per user) and per connection: names are gathered for {@link FLUSH_MS} and at most {@link MAX_PENDING} are held; a
  * client that stops reading (its queue full) is disconnected rather than buffered for.
  */
 import type { CommittedFeed } from '../../actors/committed-feed.js';
+import { LIVE_PAGE_STREAMS } from '../../limits.js';
 
 /** How long names are gathered before they are sent (one write per burst of commits). */
 export const FLUSH_MS = 100;
@@ -30,11 +31,28 @@ export function changedFlags(events: readonly unknown[]): string[] {
   return names;
 }
 
-/** The open live streams of one app, and how many it may hold. */
+/** Who opens a stream: the session's key and the user, each counted against its own bound when present. */
+export interface StreamOwner {
+  session?: string | undefined;
+  user?: string | undefined;
+}
+
+/** Why a stream was refused: too many open in all, for this session, or for this user. */
+export type StreamRefusal = 'full' | 'session-full' | 'user-full';
+
+/** What a refused page is told (429; docs/limits.md "Console live updates"). */
+export const LIVE_REFUSALS: Record<StreamRefusal, string> = {
+  'full': 'Too many live pages are open on this server: reload the page later',
+  'session-full': `This session has ${LIVE_PAGE_STREAMS.perSession} live pages open, as many as it may: close some tabs, then reload this one`,
+  'user-full': `You have ${LIVE_PAGE_STREAMS.perUser} live pages open, as many as you may: close some tabs or sessions, then reload this one`,
+};
+
+/** The open live streams of one app, and how many it may hold in all, per session and per user. */
 export class TableEventStreams {
   #open = 0;
+  readonly #byOwner = new Map<string, number>();
 
-  constructor(private readonly feed: CommittedFeed, private readonly max: number) {}
+  constructor(private readonly feed: CommittedFeed, private readonly max: { total: number; perSession: number; perUser: number }) {}
 
   /** How many streams are open now. */
   get open(): number {
@@ -42,13 +60,32 @@ export class TableEventStreams {
   }
 
   /**
-   * A stream of the project's changed flag names, or `'full'` when as many streams are open as allowed.
+   * A stream of the project's changed flag names, or why not: `'full'` when as many streams are open as
+   * allowed, `'session-full'` / `'user-full'` when this session or user holds its share already.
    *
-   * @example const stream = live.stream('default'); if (stream !== 'full') return new Response(stream, { headers: SSE });
+   * @example const stream = live.stream('default', { session: key }); if (typeof stream !== 'string') return new Response(stream, { headers: SSE });
    */
-  stream(projectId: string): ReadableStream<Uint8Array> | 'full' {
-    if (this.#open >= this.max) return 'full';
+  stream(projectId: string, owner: StreamOwner = {}): ReadableStream<Uint8Array> | StreamRefusal {
+    if (this.#open >= this.max.total) return 'full';
+    const keys: string[] = [];
+    if (owner.session !== undefined) {
+      if ((this.#byOwner.get(`s:${owner.session}`) ?? 0) >= this.max.perSession) return 'session-full';
+      keys.push(`s:${owner.session}`);
+    }
+    if (owner.user !== undefined) {
+      if ((this.#byOwner.get(`u:${owner.user}`) ?? 0) >= this.max.perUser) return 'user-full';
+      keys.push(`u:${owner.user}`);
+    }
     this.#open += 1;
+    for (const key of keys) this.#byOwner.set(key, (this.#byOwner.get(key) ?? 0) + 1);
+    const letGo = () => {
+      this.#open -= 1;
+      for (const key of keys) {
+        const left = (this.#byOwner.get(key) ?? 1) - 1;
+        if (left > 0) this.#byOwner.set(key, left);
+        else this.#byOwner.delete(key);
+      }
+    };
     const encoder = new TextEncoder();
     const pending = new Set<string>();
     let timer: NodeJS.Timeout | undefined;
@@ -92,7 +129,7 @@ export class TableEventStreams {
           unClose();
           clearTimeout(timer);
           clearInterval(keepAlive);
-          this.#open -= 1;
+          letGo();
         };
         controller.enqueue(encoder.encode('retry: 3000\n: connected\n\n'));
       },

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { StoreUnavailableError } from '../../../snapshots/store.js';
 import { StorageError } from '../../actors/storage-error.js';
 import { setResponseHeader } from '../answer.js';
 import { ApiError, errorResponse, internalErrorResponse, STATUS } from '../errors.js';
@@ -30,6 +31,7 @@ export function errorHookOf(route: RouteSpec, deps: AppDeps): ErrorHook | undefi
 export function errorAnswer(c: Context<AppEnv>, error: unknown, observers: Observers, route: string | null): Response {
   if (error instanceof ApiError) return errorResponse(c, error.error);
   if (error instanceof StorageError) return storageErrorResponse(c, error, observers, route);
+  if (error instanceof StoreUnavailableError) return storeReadErrorResponse(c, error, observers, route);
   // A Hono middleware's own 4xx (none is expected: the steps answer their errors first) keeps its status class.
   if (error instanceof HTTPException && error.status < 500) return errorResponse(c, { kind: 'ValidationError', message: error.message.slice(0, 200) });
   return internalErrorResponse(c, error, observers.log, route);
@@ -45,4 +47,14 @@ function storageErrorResponse(c: Context<AppEnv>, error: StorageError, { log, me
   log.warn({ reqId: c.get('requestId'), route, reason: error.reason, err: error.cause }, 'write refused: storage unavailable');
   setResponseHeader(c, 'Retry-After', '5');
   return errorResponse(c, { kind: 'StorageUnavailable', message: `Storage unavailable: ${error.message}. Reads still work; writes resume once the disk takes them again.` });
+}
+
+/**
+ * A read of the store (history, a past view) that the store could not answer (the database is unreachable):
+ * 503 `StorageUnavailable` with `Retry-After`; the store's message (scrubbed of credentials) in the log only.
+ */
+function storeReadErrorResponse(c: Context<AppEnv>, error: StoreUnavailableError, { log }: Observers, route: string | null): Response {
+  log.warn({ reqId: c.get('requestId'), route, err: { message: error.message, code: error.code } }, 'read refused: storage unavailable');
+  setResponseHeader(c, 'Retry-After', '5');
+  return errorResponse(c, { kind: 'StorageUnavailable', message: 'Storage unavailable: the stored history could not be read. What is in memory is still served; try again once the store is back.' });
 }

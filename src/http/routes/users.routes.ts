@@ -4,8 +4,10 @@ import { allUsers, rootRoles, userById } from '../../queries/access.query.js';
 import { ChangeOwnPasswordSchema, CreateUserSchema, SetPasswordSchema, UpdateUserSchema } from '../../schemas/access.schema.js';
 import { UserParamsSchema } from '../../schemas/params.schema.js';
 import { changeOwnPassword, setPassword } from '../../use-cases/passwords.use-cases.js';
+import { accountOf } from '../../use-cases/sessions.use-cases.js';
 import { createUser, deleteUser, updateUser } from '../../use-cases/users.use-cases.js';
 import { defineRoute, inputOf, type RouteSpec } from '../route.js';
+import { withinSignInLimits } from '../sign-in-limits.js';
 import { UserListView, UserView } from '../views.js';
 
 /** A user as the API shows it (the stored record; it holds nothing secret: password hashes are kept apart). */
@@ -54,8 +56,9 @@ export const userRoutes: RouteSpec[] = [
   }),
   defineRoute({
     method: 'post', path: '/api/admin/user/change-password', tag: 'Users', permission: 'OWN_ACCOUNT',
-    summary: 'Change the calling user\'s own password (`{password, confirmPassword}`; a personal token or a console session); their console sessions end',
-    body: ChangeOwnPasswordSchema, success: { status: 200, description: 'No body' },
-    handle: ({ body, principal, registry }) => changeOwnPassword(registry, body, principal),
+    summary: 'Change the calling user\'s own password (`{password, confirmPassword, oldPassword}`; a personal token or a console session): `oldPassword` is required when they have one (400 without it, 401 when wrong, 429 past the sign-in failure limits); their console sessions end',
+    body: ChangeOwnPasswordSchema, success: { status: 200, description: 'No body' }, errors: ['AuthenticationRequired', 'TooManyRequests', 'Unavailable'],
+    handle: ({ c, deps, body, principal, registry }) =>
+      withinSignInLimits(c, deps, { account: principal.kind === 'user' ? accountOf(principal.user.id) : undefined, password: true }, () => changeOwnPassword(registry, body, principal)),
   }),
 ];

@@ -1,25 +1,27 @@
 /**
  * Scheduled change requests, on a clock the test moves (`ManualClock`: the actors stamp records with it and
- * the scheduler's timer fires when it passes): applied when due, exactly once; after a restart; at the next
- * start when the moment fell while the service was stopped (and said so); a conflict suspends the schedule, a
- * refused apply fails it (both stay Scheduled, with the reason); reschedule, apply now, reject.
+ * the scheduler's timer fires when it passes): applied when due, exactly once; only under the scheduler's lease
+ * (`SingletonWork`); after a restart; at the next start when the moment fell while the service was stopped (and
+ * said so); a conflict suspends the schedule, a refused apply fails it (both stay Scheduled, with the reason);
+ * reschedule, apply now, reject.
  */
 import { describe, expect, test } from 'vitest';
 import { ManualClock } from '../../helpers/clock.js';
 import { expectError } from '../../helpers/expect.js';
 import { harness, type Harness } from '../../helpers/harness.js';
-import { createApp } from '../../../src/app.js';
-import { SCHEDULE_DUTY } from '../../../src/scheduling/change-request-scheduler.js';
-import type { SingleNodeDuty } from '../../../src/scheduling/single-node-duty.js';
+import { LeaseWork } from '../../helpers/lease-work.js';
+import { LocalSingletonWork } from '../../../src/actors/singleton-work.js';
+import { silentLogger } from '../../../src/log.js';
+import { ChangeRequestScheduler, SCHEDULER_LEASE } from '../../../src/scheduling/change-request-scheduler.js';
 import { CR, P, draft, envOf, move, moveOk, people, protect, requestOf, type People } from './cr-fixtures.js';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-05-05T05:00:00.000Z');
 
 /** A harness on a manual clock, with flag `f` (a strategy in production), production protected, and the people. */
-async function scheduled(env: Record<string, string> = {}, duty?: SingleNodeDuty): Promise<{ h: Harness; clock: ManualClock; who: People }> {
+async function scheduled(env: Record<string, string> = {}, work?: LeaseWork): Promise<{ h: Harness; clock: ManualClock; who: People }> {
   const clock = new ManualClock(START);
-  const h = await harness(env, undefined, { clock, duty });
+  const h = await harness(env, undefined, { clock, work });
   await h.json('POST', `${P}/features`, { name: 'f' });
   await h.json('POST', `${P}/features/f/environments/production/strategies`, { name: 'flexibleRollout', parameters: { rollout: 10 } });
   await protect(h);
@@ -45,16 +47,17 @@ describe('scheduled change requests', () => {
       expect(request).toMatchObject({ state: 'Scheduled', schedule: { scheduledAt: '2026-05-05T06:00:00.000Z', status: 'pending' } });
       expect((await h.json('GET', `${CR}/scheduled?feature=f`)).body).toEqual([{ id: 1, environment: 'production', title: 'Change Request #1' }]);
       expect((await h.json('GET', `${CR}/scheduled`)).body).toEqual([]);
-      // A second scheduler over the same projects (another node that also holds the duty) races the first.
-      const other = createApp({ registry: h.registry, config: h.config, tokenHasher: h.tokenHasher, clock });
-      await other.scheduled;
+      // A second scheduler over the same projects (another node that also holds the lease) races the first.
+      const other = new ChangeRequestScheduler({ registry: h.registry, log: silentLogger(), clock });
+      other.start(new LocalSingletonWork());
+      await other.idle();
       clock.advance(HOUR - 1);
       expect((await requestOf(h, 1)).state).toBe('Scheduled');
       clock.advance(1);
       await expect.poll(async () => (await requestOf(h, 1)).state).toBe('Applied');
       expect((await envOf(h, 'f')).enabled).toBe(true);
       clock.advance(HOUR);
-      await Promise.all([h.app.scheduled, other.scheduled]);
+      await Promise.all([h.scheduler.idle(), other.idle()]);
       expect(await applies(h)).toMatchObject([{ by: 'system', at: '2026-05-05T06:00:00.000Z', after: { scheduled: true }, changeRequest: { id: 1 } }]);
       // A scheduled request does not keep its author from a new draft.
       expect((await draft(h, { feature: 'f', action: 'updateEnabled', payload: { enabled: false } }, who.member.token)).id).toBe(2);
@@ -63,25 +66,26 @@ describe('scheduled change requests', () => {
     }
   });
 
-  test('are applied only by the node that holds the scheduling duty', async () => {
-    let held = false;
-    const asked: string[] = [];
-    const duty: SingleNodeDuty = {
-      async runIfHeld(name, task) {
-        asked.push(name);
-        return held ? { held: true, value: await task() } : { held: false };
-      },
-    };
-    const { h, clock, who } = await scheduled({}, duty);
+  test('are applied only on the node that holds the scheduler\'s lease', async () => {
+    const lease = new LeaseWork();
+    const { h, clock, who } = await scheduled({}, lease);
     try {
+      expect(lease.asked).toEqual([SCHEDULER_LEASE]);
       await approvedAndScheduled(h, who, enable, clock.iso(HOUR));
-      clock.advance(HOUR);
-      await expect.poll(() => asked).toEqual([SCHEDULE_DUTY]);
+      clock.advance(HOUR + 60_000);
+      await h.scheduler.idle();
       expect((await requestOf(h, 1)).state).toBe('Scheduled');
-      // Another node held it meanwhile; this one looks again a while later, and now holds it.
-      held = true;
-      clock.advance(30_000);
-      await expect.poll(async () => (await requestOf(h, 1)).state).toBe('Applied');
+      // This node wins the lease (the holder stopped): the schedule that fell meanwhile is applied at once, and says so.
+      lease.grant();
+      await h.scheduler.idle();
+      expect(await requestOf(h, 1)).toMatchObject({ state: 'Applied', comments: [{ text: expect.stringContaining('when the scheduler started: it was due at 2026-05-05T06:00:00.000Z') }] });
+      // It loses the lease: no timer runs here any more.
+      await approvedAndScheduled(h, who, { feature: 'f', action: 'updateEnabled', payload: { enabled: false } }, clock.iso(HOUR));
+      await lease.revoke();
+      clock.advance(2 * HOUR);
+      await h.scheduler.idle();
+      expect((await requestOf(h, 2)).state).toBe('Scheduled');
+      expect((await envOf(h, 'f')).enabled).toBe(true);
     } finally {
       await h.close();
     }
@@ -92,7 +96,7 @@ describe('scheduled change requests', () => {
     try {
       await approvedAndScheduled(h, who, enable, clock.iso(HOUR));
       await h.restart();
-      await h.app.scheduled;
+      await h.scheduler.idle();
       expect((await requestOf(h, 1)).schedule).toEqual({ scheduledAt: '2026-05-05T06:00:00.000Z', status: 'pending' });
       clock.advance(HOUR);
       await expect.poll(async () => (await requestOf(h, 1)).state).toBe('Applied');
@@ -107,13 +111,13 @@ describe('scheduled change requests', () => {
     try {
       await approvedAndScheduled(h, who, enable, clock.iso(HOUR));
       await h.restart(async () => { clock.advance(3 * HOUR); });
-      await h.app.scheduled;
+      await h.scheduler.idle();
       const request = await requestOf(h, 1);
       expect(request.state).toBe('Applied');
-      const note = 'Applied when flagpole started at 2026-05-05T08:00:00.000Z: it was due at 2026-05-05T06:00:00.000Z, while the service was stopped.';
+      const note = 'Applied at 2026-05-05T08:00:00.000Z, when the scheduler started: it was due at 2026-05-05T06:00:00.000Z, while no scheduler ran (the service was stopped).';
       expect(request.comments.at(-1)).toMatchObject({ text: note, createdBy: { username: 'system' } });
       expect(await applies(h)).toMatchObject([{ after: { scheduled: true, note } }]);
-      expect(h.logs().some((line) => line['changeRequest'] === 1 && String(line['msg']).includes('while the service was stopped: applied at start'))).toBe(true);
+      expect(h.logs().some((line) => line['changeRequest'] === 1 && String(line['msg']).includes('while no scheduler ran: applied when the scheduler started'))).toBe(true);
       expect((await envOf(h, 'f')).enabled).toBe(true);
     } finally {
       await h.close();
@@ -157,7 +161,7 @@ describe('scheduled change requests', () => {
       expect((await envOf(h, 'f')).strategies).toHaveLength(2);
       // A failed schedule waits for a person; the timer passing again changes nothing.
       clock.advance(HOUR);
-      await h.app.scheduled;
+      await h.scheduler.idle();
       expect((await requestOf(h, 1)).schedule.status).toBe('failed');
       expectError(await move(h, 1, { state: 'Cancelled' }, who.member.token), 409, 'InvalidOperationError', /a Scheduled one is rejected/);
       expect((await moveOk(h, 1, { state: 'Rejected', comment: 'too late' }, who.owner.token)).state).toBe('Rejected');
@@ -172,7 +176,7 @@ describe('scheduled change requests', () => {
       await approvedAndScheduled(h, who, enable, clock.iso(HOUR));
       await moveOk(h, 1, { state: 'Scheduled', scheduledAt: clock.iso(3 * HOUR) }, who.owner.token);
       clock.advance(2 * HOUR);
-      await h.app.scheduled;
+      await h.scheduler.idle();
       expect((await requestOf(h, 1)).state).toBe('Scheduled');
       clock.advance(HOUR);
       await expect.poll(async () => (await requestOf(h, 1)).state).toBe('Applied');
@@ -180,7 +184,7 @@ describe('scheduled change requests', () => {
       await approvedAndScheduled(h, who, { feature: 'f', action: 'updateEnabled', payload: { enabled: false } }, clock.iso(HOUR));
       expect((await moveOk(h, 2, { state: 'Applied' }, who.owner.token)).state).toBe('Applied');
       clock.advance(HOUR);
-      await h.app.scheduled;
+      await h.scheduler.idle();
       expect((await applies(h)).map((e: { after: { scheduled: boolean } }) => e.after.scheduled)).toEqual([false, true]);
     } finally {
       await h.close();

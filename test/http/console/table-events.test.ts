@@ -22,9 +22,9 @@ async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, done: 
 describe('the flag table\'s live stream', () => {
   it('names the flags a batch of its project changed, once each, in one write', async () => {
     const feed = new CommittedFeed();
-    const streams = new TableEventStreams(feed, 10);
+    const streams = new TableEventStreams(feed, { total: 10, perSession: 10, perUser: 10 });
     const stream = streams.stream('web');
-    if (stream === 'full') throw new Error('full');
+    if (typeof stream === 'string') throw new Error(stream);
     const reader = stream.getReader();
     expect(await readUntil(reader, (t) => t.includes('connected'))).toContain('retry: 3000');
     feed.publish({ project: 'other' }, [record([{ type: 'flag.disabled', name: 'elsewhere', version: 2, environment: 'development' }])]);
@@ -39,11 +39,11 @@ describe('the flag table\'s live stream', () => {
 
   it('holds at most its cap of streams; a cancelled one frees its place; the feed\'s close ends them', async () => {
     const feed = new CommittedFeed();
-    const streams = new TableEventStreams(feed, 2);
+    const streams = new TableEventStreams(feed, { total: 2, perSession: 2, perUser: 2 });
     const one = streams.stream('web');
     const two = streams.stream('web');
     expect(streams.stream('web')).toBe('full');
-    if (one === 'full' || two === 'full') throw new Error('full');
+    if (typeof one === 'string' || typeof two === 'string') throw new Error('refused');
     await one.cancel();
     expect(streams.open).toBe(1);
     expect(streams.stream('web')).not.toBe('full');
@@ -51,6 +51,22 @@ describe('the flag table\'s live stream', () => {
     const reader = two.getReader();
     await readUntil(reader, () => false);
     expect(streams.open).toBe(0);
+  });
+
+  it('holds at most its share per session and per user; a closed stream gives its place back to both', async () => {
+    const feed = new CommittedFeed();
+    const streams = new TableEventStreams(feed, { total: 10, perSession: 2, perUser: 3 });
+    const ann = (session: string) => streams.stream('web', { session, user: '7' });
+    const [a1, a2] = [ann('s1'), ann('s1')];
+    expect(ann('s1')).toBe('session-full');
+    const a3 = ann('s2');
+    expect(ann('s3')).toBe('user-full');
+    expect(typeof streams.stream('web', { session: 's9', user: '8' })).not.toBe('string');
+    expect(streams.open).toBe(4);
+    if (typeof a1 === 'string' || typeof a2 === 'string' || typeof a3 === 'string') throw new Error('refused');
+    await a1.cancel();
+    expect(typeof ann('s1')).not.toBe('string');
+    feed.close();
   });
 
   it('reads flag names from flag events and nothing else', () => {

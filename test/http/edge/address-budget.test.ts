@@ -19,6 +19,19 @@ describe('AddressBudget', () => {
     expect(budget.take('a', 1, 61_001)).toBe(60_000 - 1);
   });
 
+  it('gives back a charge to the window it was taken from, never to a later one', () => {
+    const budget = new AddressBudget(2, 60_000, 100);
+    expect(budget.take('a', 1, 1_000)).toBe(0);
+    expect(budget.take('a', 1, 2_000)).toBe(0);
+    expect(budget.take('a', 1, 3_000)).toBeGreaterThan(0);
+    budget.giveBack('a', 1, 2_000, 4_000);
+    expect(budget.take('a', 1, 5_000)).toBe(0);
+    // Taken in the first window, given back in the second: the second keeps what it took.
+    expect(budget.take('a', 2, 61_000)).toBe(0);
+    budget.giveBack('a', 1, 5_000, 62_000);
+    expect(budget.take('a', 1, 63_000)).toBeGreaterThan(0);
+  });
+
   it('keeps at most maxAddresses windows: the oldest is forgotten first', () => {
     const budget = new AddressBudget(1, 60_000, 2);
     expect(budget.take('a', 1, 0)).toBe(0);

@@ -84,6 +84,20 @@ describe('POST /api/client/metrics/bulk', () => {
   });
 });
 
+describe('POST /api/client/metrics/bulk without one of its lists', () => {
+  test('answers 400 naming the list, as Unleash (its bulkMetricsSchema requires both), and records nothing', async ({ h }) => {
+    const token = await clientToken(h, 'development');
+    const { applications, metrics } = batch();
+    for (const [body, missing] of [[{ metrics }, 'applications'], [{ applications }, 'metrics'], [{}, 'applications']] as const) {
+      const refused = await edgePost(h, BULK, body, token);
+      expectError(refused, 400, 'ValidationError', new RegExp(`^"${missing}": is required`));
+    }
+    await h.registry.usage.flush();
+    expect(await countedBuckets(h, 'checkout')).toEqual([]);
+    expect(await appNames(h)).toEqual([]);
+  });
+});
+
 describe('POST /api/client/metrics/edge', () => {
   test('Edge\'s report on itself is accepted and not kept; a body that is no such report is a 400, no token a 401', async ({ h }) => {
     const token = await clientToken(h, 'development');

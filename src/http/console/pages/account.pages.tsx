@@ -14,9 +14,9 @@ import { DoneQuerySchema, fieldNamed } from '../../../schemas/admin-pages.schema
 import { looseObject, nonEmptyString } from '../../../schemas/common.schema.js';
 import { formatIssues } from '../../../schemas/issues.js';
 import { changeOwnPassword } from '../../../use-cases/passwords.use-cases.js';
-import { checkPassword, endEverySessionOf } from '../../../use-cases/sessions.use-cases.js';
+import { endEverySessionOf } from '../../../use-cases/sessions.use-cases.js';
 import { createPersonalToken, revokeToken } from '../../../use-cases/tokens.use-cases.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, STATUS } from '../../errors.js';
 import { defineRoute, type AppDeps, type AppEnv, type RouteSpec } from '../../route.js';
 import { clearSessionCookie } from '../cookies.js';
 import { frameOf, renderPage } from '../render.js';
@@ -96,14 +96,12 @@ export const accountPages: RouteSpec[] = [
       const user = userOf(principal);
       const form = formOf(c);
       const refuse = (status: number, field: string | null, message: string) => accountPage(c, deps, principal, { status, refused: { form: 'password', field, message, values: {} } });
-      if (Object.hasOwn(deps.registry.service.state.passwords, String(user.id))) {
-        const name = user.username ?? user.email ?? '';
-        const checked = await attemptSignIn(c, deps, name, () => checkPassword(deps.registry, { username: name, password: form['currentPassword'] ?? '' }));
-        if (!checked.ok) return refuse(checked.error.kind === 'TooManyRequests' ? 429 : 400, 'currentPassword', checked.error.kind === 'TooManyRequests' ? checked.error.message : 'This is not your current password');
-      }
       const password = form['password'] ?? '';
       if (password !== (form['confirmPassword'] ?? '')) return refuse(400, 'confirmPassword', 'The two new passwords differ');
-      const changed = await changeOwnPassword(deps.registry, { password }, principal);
+      // The current password is checked by the use case, within the sign-in limits (charged before scrypt).
+      const changed = await attemptSignIn(c, deps, user.username ?? user.email ?? '', () => changeOwnPassword(deps.registry, { password, oldPassword: form['currentPassword'] ?? '' }, principal));
+      if (!changed.ok && (changed.error.kind === 'TooManyRequests' || changed.error.kind === 'Unavailable')) return refuse(STATUS[changed.error.kind], 'currentPassword', changed.error.message);
+      if (!changed.ok && changed.error.kind === 'AuthenticationRequired') return refuse(400, 'currentPassword', 'This is not your current password');
       if (!changed.ok) return refuse(400, 'password', changed.error.message.replace(/^"password": /, 'The password '));
       // The new password ended every session of the old one, this one too: a password session starts again.
       if (principal.kind === 'user' && principal.tokenName === 'session') await openSession(c, deps, { kind: 'password', user });

@@ -5,9 +5,9 @@
  * way an API route calls a use case; a moment that cannot be shown is a page that says why, not an error page.
  */
 import type { Context } from 'hono';
+import { isAllowed } from '../../../auth/permissions.js';
 import type { DomainError } from '../../../domain/errors.js';
-import { allUsers } from '../../../queries/access.query.js';
-import { projectHistory, type ChangeKind } from '../../../queries/history.query.js';
+import { historyPeople, projectHistory, type ChangeKind } from '../../../queries/history.query.js';
 import { compareMoments, isMomentError, preparePastViews, projectAt } from '../../../queries/past-project.query.js';
 import { projectName } from '../../../queries/project-list.query.js';
 import {
@@ -43,11 +43,6 @@ function shown(error: DomainError): { status: number; title: string; message: st
   throw apiError(error.kind, error.message);
 }
 
-/** The users the person filter offers, by the `by` their commands are recorded with. */
-function people(deps: AppDeps): Map<string, string> {
-  return new Map(allUsers(deps.registry).map((u) => [`user:${u.id}`, u.name ?? u.username ?? u.email ?? `User ${u.id}`]));
-}
-
 const page = (c: Context<AppEnv>, node: unknown, status: number) => renderPage(c, node, status);
 
 export const historyPages: RouteSpec[] = [
@@ -55,8 +50,10 @@ export const historyPages: RouteSpec[] = [
     method: 'get', path: '/projects/:projectId/history', tag: 'Console', permission: 'READ', authentication: 'session', page: true,
     summary: 'A project\'s history: every change with what it moved, filtered by flag, person, kind of change and time',
     params: ProjectParamsSchema, query: HistoryPageQuerySchema, success: PAGE,
-    handle: async ({ c, deps, params, query }) => {
+    handle: async ({ c, deps, params, query, principal }) => {
       const project = projectOf(deps, params.projectId);
+      // Only the people of this history, with an email only for who may list users (docs/permissions.md).
+      const people = await historyPeople(deps.registry, project.id, isAllowed(principal, 'ADMIN', undefined));
       const result = await projectHistory(deps.registry, project.id, {
         feature: query.feature, by: query.by, kinds: query.kind ? [query.kind] : undefined, from: query.from, to: query.to,
         offset: query.offset, limit: HISTORY_PAGE_SIZE,
@@ -66,7 +63,7 @@ export const historyPages: RouteSpec[] = [
       const failure = result.ok ? undefined : shown(result.error);
       const flags = deps.registry.project(project.id)?.state.flags;
       const isFlag = (name: string) => flags?.has(name) ?? false;
-      const props = { frame: frameOf(c, deps), project, query, people: people(deps), kinds: KINDS, isFlag, pageSize: HISTORY_PAGE_SIZE };
+      const props = { frame: frameOf(c, deps), project, query, people: people.ok ? people.value : new Map<string, string>(), kinds: KINDS, isFlag, pageSize: HISTORY_PAGE_SIZE };
       return page(c, <HistoryPage {...props} page={result.ok ? result.value : { title: failure!.title, error: failure!.message }} />, failure?.status ?? 200);
     },
   }),

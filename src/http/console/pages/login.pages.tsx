@@ -8,6 +8,7 @@ import { loginCsrfToken } from '../../../auth/session-keys.js';
 import { LoginFormSchema, NextQuerySchema, TokenFormSchema } from '../../../schemas/console.schema.js';
 import { checkPassword, checkToken, endSession } from '../../../use-cases/sessions.use-cases.js';
 import { sessionCallerOf } from '../../middleware/session-caller.js';
+import { STATUS, type ErrorKind } from '../../errors.js';
 import { defineRoute, type AppDeps, type AppEnv, type RouteSpec } from '../../route.js';
 import { clearSessionCookie, ensureLoginNonce } from '../cookies.js';
 import { frameOf, renderPage, safeNext } from '../render.js';
@@ -34,8 +35,8 @@ function loginPage(c: Context<AppEnv>, deps: AppDeps, status: number, props: Omi
   return renderPage(c, <LoginPage frame={frameOf(c, deps)} csrf={csrf} {...props} />, status);
 }
 
-/** The status of a failed sign-in page: 429 when limited, else 401. */
-const failedStatus = (kind: string) => (kind === 'TooManyRequests' ? 429 : 401);
+/** The status of a failed sign-in page: 401 for wrong credentials, else its own (429 when limited, 503 when busy). */
+const failedStatus = (kind: ErrorKind) => (kind === 'AuthenticationRequired' ? 401 : STATUS[kind]);
 
 export const loginPages: RouteSpec[] = [
   defineRoute({

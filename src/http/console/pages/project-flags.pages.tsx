@@ -15,6 +15,7 @@ import { createFlag } from '../../../use-cases/flags.use-cases.js';
 import { apiError, STATUS } from '../../errors.js';
 import { defineRoute, type RouteSpec } from '../../route.js';
 import { backTo, bulkPermissions, tablePage } from '../flag-table-page.js';
+import { LIVE_REFUSALS } from '../table-events.js';
 import { BULK_ACTIONS, type BulkAction } from '../views/flags/bulk-bar.js';
 import { flagUrl } from '../views/flags/flag-urls.js';
 import type { NewFlagRefusal } from '../views/flags/new-flag-form.js';
@@ -51,9 +52,9 @@ export const projectFlagsPages: RouteSpec[] = [
     method: 'get', path: '/projects/:projectId/events', tag: 'Console', permission: 'READ', authentication: 'session', page: true,
     summary: 'Live updates of a project\'s flag table and flag pages: server-sent `changed:<flag>` events from committed changes',
     params: ProjectParamsSchema, success: { status: 200, description: '`text/event-stream`' }, errors: ['TooManyRequests'],
-    handle: ({ deps, params }) => {
-      const stream = deps.console.tableEvents.stream(params.projectId);
-      if (stream === 'full') throw apiError('TooManyRequests', 'Too many live pages are open on this server: reload the page later');
+    handle: ({ c, deps, params, principal }) => {
+      const stream = deps.console.tableEvents.stream(params.projectId, { session: c.get('session')?.key, user: principal.kind === 'user' ? String(principal.user.id) : undefined });
+      if (typeof stream === 'string') throw apiError('TooManyRequests', LIVE_REFUSALS[stream]);
       return new Response(stream, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' } });
     },
   }),

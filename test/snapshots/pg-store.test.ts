@@ -1,0 +1,124 @@
+/**
+ * What the PostgreSQL store does beyond the contract both stores keep (store-contract.test.ts): the channel
+ * told of every append, the node lock, the schema version check, a connection broken in the middle of a
+ * write (its outcome found out before the caller is answered), and credentials kept out of every message.
+ */
+import pg from 'pg';
+import { expect, onTestFinished, test } from 'vitest';
+import { keys } from '../../snapshots/keys.js';
+import { DatabaseInUseError } from '../../snapshots/pg/pg-connection.js';
+import { outcomeOf } from '../../snapshots/pg/pg-outcome.js';
+import { clientConfigOf } from '../../snapshots/pg/pg-options.js';
+import { SchemaTooNewError } from '../../snapshots/pg/pg-schema.js';
+import { PgStore } from '../../snapshots/pg/pg-store.js';
+import { StoreUnavailableError } from '../../snapshots/store.js';
+import { freshSchema, testDatabaseUrl, type TestSchema } from '../helpers/postgres.js';
+
+/** A fresh schema and a store over it, closed and dropped after the test. */
+async function opened(): Promise<{ store: PgStore; schema: TestSchema; admin: pg.Client }> {
+  const schema = freshSchema();
+  const store = await PgStore.open(schema.database, { probeMs: 20 });
+  const admin = new pg.Client({ connectionString: testDatabaseUrl() });
+  await admin.connect();
+  onTestFinished(async () => {
+    await admin.end();
+    await store.close();
+    await schema.drop();
+  });
+  return { store, schema, admin };
+}
+
+test('every commit that appends records tells the channel its last rev', async () => {
+  const { store, admin } = await opened();
+  await admin.query(`LISTEN "${store.tables.channel}"`);
+  const told: string[] = [];
+  admin.on('notification', (n) => told.push(n.payload ?? ''));
+  await store.commit([{ type: 'put', key: keys.log('service', 1), value: 'a' }, { type: 'put', key: keys.log('service', 2), value: 'b' }]);
+  await store.commit([{ type: 'put', key: 'reg/x', value: 'x' }]);
+  await store.commit([{ type: 'put', key: keys.log({ project: 'p' }, 1), value: 'c' }]);
+  await expect.poll(() => told).toEqual(['2', '3']);
+});
+
+test('a second process on the same database is refused at open, naming the database and not its password', async () => {
+  const { schema } = await opened();
+  const error = await PgStore.open(schema.database, { lockWaitMs: 200 }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(DatabaseInUseError);
+  expect((error as Error).message).toMatch(/another flagpole process holds the database postgres:\/\/127\.0\.0\.1:\d+\/postgres \(schema t_\w+\)/);
+  expect((error as Error).message).not.toContain(new URL(testDatabaseUrl()).password);
+});
+
+test('a schema migrated by newer code is refused with a message that says what to do', async () => {
+  const schema = freshSchema();
+  onTestFinished(() => schema.drop());
+  await (await PgStore.open(schema.database)).close();
+  const admin = new pg.Client({ connectionString: testDatabaseUrl() });
+  await admin.connect();
+  onTestFinished(() => admin.end());
+  await admin.query(`UPDATE "${schema.database.schema}".flagpole_schema SET version = 99`);
+  const error = await PgStore.open(schema.database).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(SchemaTooNewError);
+  expect((error as Error).message).toMatch(/is at version 99, newer than this flagpole knows \(1\).*Run that version/);
+});
+
+test('a write whose connection breaks while it waits is found not committed before its caller is answered', async () => {
+  const { store, schema, admin } = await opened();
+  await store.commit([{ type: 'put', key: keys.log('service', 1), value: 'one' }]);
+  // Another transaction holds the counter row: the write waits on it, sent and not committed.
+  const holder = new pg.Client({ connectionString: testDatabaseUrl() });
+  await holder.connect();
+  onTestFinished(() => holder.end());
+  await holder.query('BEGIN');
+  await holder.query(`SELECT rev FROM "${schema.database.schema}".flagpole_counter FOR UPDATE`);
+  let settled = false;
+  const write = store.commit([{ type: 'put', key: keys.log('service', 2), value: 'two' }, { type: 'put', key: 'reg/b', value: 'b' }]);
+  void write.then(() => { settled = true; }, () => { settled = true; });
+  const waiting = async () => (await admin.query(`SELECT pid FROM pg_stat_activity WHERE application_name = 'flagpole' AND wait_event_type = 'Lock'`)).rows as { pid: number }[];
+  await expect.poll(async () => (await waiting()).length).toBe(1);
+  await admin.query('SELECT pg_terminate_backend($1)', [(await waiting())[0]!.pid]);
+  await expect(write).rejects.toThrow(/which was not committed/);
+  expect(settled).toBe(true);
+  await holder.query('ROLLBACK');
+  expect(await store.get(keys.log('service', 2))).toBeUndefined();
+  expect(await store.get('reg/b')).toBeUndefined();
+  // The next write goes through on a new connection.
+  expect((await store.commit([{ type: 'put', key: keys.log('service', 2), value: 'two' }])).revs).toEqual([2]);
+});
+
+test('the outcome of a write is read from its witness record once its backend is gone', async () => {
+  const { store, schema } = await opened();
+  await store.commit([{ type: 'put', key: keys.log('service', 1), value: 'one' }]);
+  const config = clientConfigOf(schema.database);
+  const gone = { pid: 0, started: '' };
+  expect(await outcomeOf(config, store.tables, { backend: gone, witness: { scope: 'svc', seq: 1, record: 'one' } }, 10, () => false)).toBe(true);
+  expect(await outcomeOf(config, store.tables, { backend: gone, witness: { scope: 'svc', seq: 1, record: 'another' } }, 10, () => false)).toBe(false);
+  expect(await outcomeOf(config, store.tables, { backend: gone, witness: { scope: 'svc', seq: 2, record: 'two' } }, 10, () => false)).toBe(false);
+});
+
+test('a database that cannot be reached or refuses the password is a StoreUnavailableError without the credentials', async () => {
+  const url = new URL(testDatabaseUrl());
+  const wrong = `postgres://flagpole:not-the-password-1234@${url.host}/postgres`;
+  const refused = await PgStore.open({ url: wrong, schema: 'public', poolSize: 1, statementTimeoutMs: 1000 }).catch((e: unknown) => e);
+  expect(refused).toBeInstanceOf(StoreUnavailableError);
+  expect((refused as Error).message).toMatch(/^PostgreSQL: cannot open the database: password authentication failed/);
+  expect((refused as Error).message).not.toContain('not-the-password-1234');
+  const closed = await PgStore.open({ url: 'postgres://u:secret-pass@127.0.0.1:1/db', schema: 'public', poolSize: 1, statementTimeoutMs: 1000 }).catch((e: unknown) => e);
+  expect(closed).toBeInstanceOf(StoreUnavailableError);
+  expect((closed as Error).message).toMatch(/ECONNREFUSED/);
+  expect((closed as Error).message).not.toContain('secret-pass');
+});
+
+test('a database not encoded in UTF-8 is refused at open, saying what to create instead', async () => {
+  const admin = new pg.Client({ connectionString: testDatabaseUrl() });
+  await admin.connect();
+  const name = `ascii_${Date.now().toString(36)}`;
+  await admin.query(`CREATE DATABASE ${name} ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0`);
+  onTestFinished(async () => {
+    await admin.query(`DROP DATABASE ${name}`);
+    await admin.end();
+  });
+  const url = new URL(testDatabaseUrl());
+  url.pathname = `/${name}`;
+  const error = await PgStore.open({ url: url.href, schema: 'public', poolSize: 1, statementTimeoutMs: 5000 }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(StoreUnavailableError);
+  expect((error as Error).message).toMatch(/is encoded SQL_ASCII; flagpole needs UTF8/);
+});
