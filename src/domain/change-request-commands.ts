@@ -28,7 +28,9 @@ export type ChangeRequestCommand =
    */
   | { type: 'change-request.apply'; id: number; scheduledAt?: string | undefined; segments: SegmentCheck; note?: string | undefined }
   /** The service made the segment changes of an applied request: clears `segmentsPending`. */
-  | { type: 'change-request.settle-segments'; id: number };
+  | { type: 'change-request.settle-segments'; id: number }
+  /** The user `userId` was deleted: the pending schedules they set are suspended (Unleash's reason). */
+  | { type: 'change-request.scheduler-deleted'; userId: number };
 
 /** What the service said of a request's segment changes just before its apply: the ids of those it checked, or why it refuses them. */
 export type SegmentCheck = { checked: readonly number[] } | { refused: string };

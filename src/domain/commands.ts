@@ -163,4 +163,5 @@ export interface ProjectReplies {
   'change-request.transition': ChangeRequest;
   'change-request.apply': ApplyOutcome;
   'change-request.settle-segments': null;
+  'change-request.scheduler-deleted': number[];
 }

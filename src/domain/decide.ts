@@ -23,6 +23,7 @@ import {
 } from './decide/change-request-drafts.js';
 import { decideTransition } from './decide/change-request-states.js';
 import { decideApply, decideSettleSegments } from './decide/change-request-apply.js';
+import { decideSchedulerDeleted, withSuspendedSchedules } from './decide/change-request-suspend.js';
 
 /** One decider per command type, each typed by its command and its reply. */
 type Deciders = { [K in ProjectCommandType]: (draft: ProjectDraft, command: Cmd<K>, context: ProjectContext) => Decision<ProjectEvent, ProjectReplies[K]> };
@@ -80,6 +81,7 @@ const DECIDERS: Deciders = {
   'change-request.transition': decideTransition,
   'change-request.apply': decideApply,
   'change-request.settle-segments': decideSettleSegments,
+  'change-request.scheduler-deleted': decideSchedulerDeleted,
 };
 
 /**
@@ -95,5 +97,6 @@ export function decide<C extends ProjectCommand>(draft: ProjectDraft, command: C
   const protectedRefusal = changeRequestGuard(draft.meta, command, context);
   if (protectedRefusal) return refuse(protectedRefusal);
   const decider = DECIDERS[command.type] as (draft: ProjectDraft, command: C, context: ProjectContext) => Decision<ProjectEvent, ProjectReplies[C['type']]>;
-  return decider(draft, command, context);
+  // A write that makes a scheduled request conflict suspends its schedule in the same record, as Unleash does.
+  return withSuspendedSchedules(draft, decider(draft, command, context), context);
 }

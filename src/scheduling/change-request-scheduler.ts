@@ -17,6 +17,7 @@ import type { RunningWork, SingletonWork } from '../actors/singleton-work.js';
 import type { ApplyOutcome } from '../domain/change-request-commands.js';
 import type { Result } from '../domain/result.js';
 import type { Logger } from '../log.js';
+import { deletedScheduler, suspendSchedulesOf } from '../use-cases/change-request-schedules.use-cases.js';
 import { applyRequest } from '../use-cases/change-request-state.use-cases.js';
 import type { Clock } from './clock.js';
 
@@ -29,11 +30,12 @@ export const SCHEDULER_LEASE = 'change-request-scheduler';
  */
 const RETRY_MS = 30_000;
 
-/** A pending schedule: which request, and when. */
+/** A pending schedule: which request, when, and who set it. */
 interface Due {
   project: string;
   id: number;
   scheduledAt: string;
+  by: string;
 }
 
 /** What the scheduler works with: the registry it applies in, the log it reports to, the clock it arms timers on. */
@@ -97,7 +99,7 @@ export class ChangeRequestScheduler {
     const { registry } = this.parts;
     for (const project of registry.projectIds()) {
       for (const request of registry.project(project)?.state.changeRequests.requests.values() ?? []) {
-        if (request.state === 'Scheduled' && request.schedule?.status === 'pending') due.push({ project, id: request.id, scheduledAt: request.schedule.scheduledAt });
+        if (request.state === 'Scheduled' && request.schedule?.status === 'pending') due.push({ project, id: request.id, scheduledAt: request.schedule.scheduledAt, by: request.schedule.by });
       }
     }
     return due.sort((a, b) => (a.scheduledAt < b.scheduledAt ? -1 : a.scheduledAt > b.scheduledAt ? 1 : 0));
@@ -154,6 +156,13 @@ export class ChangeRequestScheduler {
 
   private async applyOne(item: Due, begun: boolean, now: number): Promise<void> {
     const { registry, log } = this.parts;
+    const gone = deletedScheduler(registry, item.by);
+    if (gone !== null) {
+      // Deleted after setting it, and the suspension not recorded then (a stop in between): recorded now instead of the apply.
+      await suspendSchedulesOf(registry, gone, 'system');
+      log.warn({ project: item.project, changeRequest: item.id, scheduledAt: item.scheduledAt }, `scheduled change request ${item.id} of project "${item.project}" was not applied: the user who scheduled it was deleted`);
+      return;
+    }
     const late = begun && Date.parse(item.scheduledAt) < now;
     const note = late ? `Applied at ${new Date(now).toISOString()}, when the scheduler started: it was due at ${item.scheduledAt}, while no scheduler ran (the service was stopped).` : undefined;
     let result: Result<ApplyOutcome>;

@@ -101,3 +101,31 @@ describe('applying a change request', () => {
     });
   });
 });
+
+describe('a write that makes a scheduled request conflict', () => {
+  const scheduled: ProjectEvent = { type: 'change-request.scheduled', id: 1, environment: 'production', at: AT, schedule: { scheduledAt: '2030-01-01T00:00:00.000Z', status: 'pending', by: 'user:4' }, before: null };
+  const update = change(1, { feature: 'g', action: 'updateStrategy', payload: { id: 's1', name: 'default', parameters: { rollout: '50' } }, snapshot: strategy('s1') });
+  const facts = given([flagCreated('f'), flagCreated('g'), strategyAdded('g', 'production', strategy('s1')), strategyAdded('f', 'production', strategy('s2')), protectedProduction, approved([update]), scheduled]);
+  const admin: CallerRights = { ...owner, skipChangeRequests: true, admin: true };
+
+  test('suspends its schedule in the same decision, with the reason', () => {
+    expect(decideAs(facts, { type: 'strategy.delete', feature: 'g', environment: 'production', strategyId: 's1' }, admin)).toMatchObject({
+      ok: true, events: [{ type: 'strategy.deleted' }, { type: 'change-request.schedule-suspended', id: 1, reason: 'change 1 (g): Strategy has been deleted' }],
+    });
+    expect(decideAs(facts, { type: 'flag.archive', feature: 'g' }, admin)).toMatchObject({
+      ok: true, events: [{ type: 'flag.archived' }, { type: 'change-request.schedule-suspended', reason: 'g: Feature has been archived' }],
+    });
+  });
+
+  test('a write to something the request does not change suspends nothing', () => {
+    const decision = decideAs(facts, { type: 'strategy.delete', feature: 'f', environment: 'production', strategyId: 's2' }, admin);
+    expect(decision.ok && decision.events.map((e) => e.type)).toEqual(['strategy.deleted']);
+  });
+
+  test('the deletion of the user who scheduled it suspends it with Unleash\'s reason; another user\'s, nothing', () => {
+    expect(decideAs(facts, { type: 'change-request.scheduler-deleted', userId: 4 })).toMatchObject({
+      ok: true, reply: [1], events: [{ type: 'change-request.schedule-suspended', reason: 'The user who scheduled this change request (user id: 4) has been deleted from this flagpole instance.' }],
+    });
+    expect(decideAs(facts, { type: 'change-request.scheduler-deleted', userId: 5 })).toMatchObject({ ok: true, reply: [], events: [] });
+  });
+});

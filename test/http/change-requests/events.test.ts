@@ -1,11 +1,12 @@
 /**
  * The events of Unleash Enterprise's change requests (reference §1.9) are recorded: every one of them comes out
- * of the committed-event feed (what integrations will read), each naming its request and environment.
+ * of the committed-event feed, each naming its request and environment, and an addon receives them as Unleash's.
  */
 import { describe, expect, test } from 'vitest';
 import { isChangeRequestEvent, unleashEventTypes, type ChangeRequestEvent } from '../../../src/domain/change-request-events.js';
 import { ManualClock } from '../../helpers/clock.js';
 import { harness } from '../../helpers/harness.js';
+import { receiver } from '../../helpers/receiver.js';
 import { CR, P, draft, envOf, moveOk, people, protect, requestOf } from './cr-fixtures.js';
 
 /** Unleash's change-request event types (src/lib/events/index.ts). */
@@ -67,6 +68,34 @@ describe('change-request events', () => {
     } finally {
       stop();
       await h.close();
+    }
+  });
+});
+
+describe('an addon', () => {
+  test('receives a request\'s events as Unleash\'s, with the flag events of its apply', async () => {
+    const hook = await receiver();
+    const h = await harness({ UNLEASH_ALLOW_LIST_INTEGRATION: '127.0.0.1' }, undefined, { deliver: true });
+    try {
+      const events = ['change-request-created', 'change-added', 'change-request-sent-to-review', 'change-request-approved', 'change-request-applied', 'feature-environment-enabled'];
+      expect((await h.json('POST', '/api/admin/addons', { provider: 'webhook', enabled: true, events, parameters: { url: `${hook.url}/hook` } })).status).toBe(201);
+      const { member, owner } = await people(h);
+      await h.json('POST', `${P}/features`, { name: 'f' });
+      await h.json('POST', `${P}/features/f/environments/production/strategies`, { name: 'default' });
+      await protect(h);
+      await draft(h, { feature: 'f', action: 'updateEnabled', payload: { enabled: true } }, member.token);
+      await moveOk(h, 1, { state: 'In review' }, member.token);
+      await moveOk(h, 1, { state: 'Approved' }, owner.token);
+      await moveOk(h, 1, { state: 'Applied' }, owner.token);
+      await expect.poll(() => hook.received.length).toBe(6);
+      const got = hook.received.map((r) => r.json as { type: string; data: { changeRequestId?: number } | null; environment: string; project: string; featureName: string | null; createdBy: string });
+      expect(got.map((e) => e.type)).toEqual(['change-request-created', 'change-added', 'change-request-sent-to-review', 'change-request-approved', 'feature-environment-enabled', 'change-request-applied']);
+      expect(got.filter((e) => e.type !== 'feature-environment-enabled').every((e) => e.data?.changeRequestId === 1 && e.environment === 'production' && e.project === 'default')).toBe(true);
+      expect(got[1]).toMatchObject({ featureName: 'f', createdBy: 'mia' });
+      expect(got[4]).toMatchObject({ featureName: 'f', createdBy: 'olga' });
+    } finally {
+      await h.close();
+      await hook.close();
     }
   });
 });
