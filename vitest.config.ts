@@ -25,7 +25,8 @@ const tmp = ramDisk();
 /**
  * The HTTP tests that run a second time on PostgreSQL (project `postgres`: the harness opens a fresh schema
  * instead of a data directory, `test/helpers/harness.ts`): flags, toggles, strategies, history and past
- * views, dumps and backups, sessions, usage, group commit and storage faults. The store's own contract runs
+ * views, dumps and backups, sessions, usage, group commit, storage faults, and change requests (their records
+ * across restarts, the atomic apply, the scheduler). The store's own contract runs
  * on both stores inside `test/snapshots/store-contract.test.ts`.
  */
 const ON_POSTGRES = [
@@ -48,6 +49,9 @@ const ON_POSTGRES = [
   'test/snapshots/events.test.ts',
   'test/snapshots/group-commit.test.ts',
   'test/faults/disk-faults.test.ts',
+  'test/http/change-requests/apply.test.ts',
+  'test/http/change-requests/persistence.test.ts',
+  'test/http/change-requests/schedule.test.ts',
 ];
 
 export default defineConfig({

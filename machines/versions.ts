@@ -12,11 +12,15 @@ export const FLAG_LIFECYCLE_MACHINE_VERSION = 1;
 /** Version of the flag-stage machine (Unleash's lifecycle stages). */
 export const FLAG_STAGE_MACHINE_VERSION = 1;
 
+/** Version of the change-request machine (the states of a project's change requests). */
+export const CHANGE_REQUEST_MACHINE_VERSION = 1;
+
 /** The versions a project snapshot of this code records, by machine name. */
 export const PROJECT_MACHINE_VERSIONS: Readonly<Record<string, number>> = Object.freeze({
   'flag-environment': FLAG_ENVIRONMENT_MACHINE_VERSION,
   'flag-lifecycle': FLAG_LIFECYCLE_MACHINE_VERSION,
   'flag-stage': FLAG_STAGE_MACHINE_VERSION,
+  'change-request': CHANGE_REQUEST_MACHINE_VERSION,
 });
 
 /** Rewrites one stored item (a flag) written under `from` so it holds the values of version `from + 1`. */
@@ -30,6 +34,8 @@ export type MachineMigration = (item: unknown) => unknown;
 export const MACHINE_MIGRATIONS: Readonly<Record<string, Readonly<Record<number, MachineMigration>>>> = Object.freeze({
   // A flag stored before the stage machine has no `stages`: exactly how the machine's initial state is stored.
   'flag-stage': Object.freeze({ 0: (item: unknown) => item }),
+  // A snapshot written before change requests holds none: nothing to rewrite (its items are flags).
+  'change-request': Object.freeze({ 0: (item: unknown) => item }),
 });
 
 /** What to do with items stored under `stored` versions: the migrations to run in order, or why not. */

@@ -42,6 +42,8 @@ import { SummaryCache } from './http/answers/summary-cache.js';
 import { FeatureSearch } from './queries/search/search.query.js';
 import { searchRoutes } from './http/routes/search.routes.js';
 import { lifecycleRoutes } from './http/routes/lifecycle.routes.js';
+import { CHANGE_REQUESTS, changeRequestRoutes } from './http/routes/change-requests.routes.js';
+import { changeRequestWriteRoutes } from './http/routes/change-request-writes.routes.js';
 import { silentLogger, type Logger } from './log.js';
 import { EvaluationQuery } from './queries/sdk/evaluation.query.js';
 import { ClientDeltaQuery } from './queries/sdk/client-delta.query.js';
@@ -86,6 +88,8 @@ export const ROUTES: RouteSpec[] = [
   ...dependencyRoutes,
   ...addonRoutes,
   ...featuresBatchRoutes,
+  ...changeRequestRoutes,
+  ...changeRequestWriteRoutes,
   ...stateRoutes,
   ...backupRoutes,
   ...accessRoutes,
@@ -105,11 +109,12 @@ export const ROUTES: RouteSpec[] = [
  * Route prefixes served by an app of their own, mounted on the main one. Hono's RegExpRouter refuses a static
  * segment beside a parameter that goes on (`POST /api/admin/environments/validate` beside `.../:name/on`,
  * `GET .../environments/project/:projectId` beside `.../:name`, `POST /api/admin/context/validate` beside
- * `.../:contextField/legal-values`), and Hono's default router then falls back to its TrieRouter for every route.
+ * `.../:contextField/legal-values`, `.../change-requests/count` beside `.../change-requests/:id/state`), and
+ * Hono's default router then falls back to its TrieRouter for every route.
  * Mounted, these few admin routes go through a TrieRouter; every other route keeps the RegExpRouter.
  * Hand-kept for speed: docs/performance.md "Mounted route prefixes".
  */
-export const MOUNTED_PREFIXES = ['/api/admin/environments', '/api/admin/context'];
+export const MOUNTED_PREFIXES = ['/api/admin/environments', '/api/admin/context', CHANGE_REQUESTS];
 
 /** Paths of the APIs (not console pages): their 404 stays JSON whatever the client accepts. */
 const API_PATH = /^\/(api|ofrep|edge|internal-backstage|auth|docs|assets|health)(\/|$)/;

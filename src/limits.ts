@@ -165,6 +165,12 @@ export const MIGRATE_BOUNDS = {
   answerBytes: 256 * 1024 * 1024,
 } as const;
 
+/**
+ * Closed change requests (applied, cancelled, rejected) a project keeps; past it the oldest are forgotten (the
+ * history still shows them). Fixed, not configurable: replaying a log must forget the same ones.
+ */
+export const CHANGE_REQUESTS_KEPT_CLOSED = 1000;
+
 /** Bounds of what accumulates; each is decided in the mailbox that serializes the writes it counts. */
 export interface Limits {
   /** Strategies of one flag in one environment (Unleash 6.10's `featureEnvironmentStrategies`: 30). */
@@ -197,6 +203,10 @@ export interface Limits {
   contextFields: number;
   /** Custom strategy definitions of the service, the built-in ones not counted (Unleash 6.10 sets none). */
   strategyDefinitions: number;
+  /** Open change requests of one project (Draft, In review, Approved, Scheduled; Unleash sets none). */
+  openChangeRequests: number;
+  /** Changes of one change request (Unleash sets none). */
+  changesPerRequest: number;
   /** Addons (integrations) of the service (Unleash 6.10 sets none). */
   addons: number;
 }
@@ -218,6 +228,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   parentsPerFlag: 10,
   contextFields: 100,
   strategyDefinitions: 100,
+  openChangeRequests: 1000,
+  changesPerRequest: 100,
   addons: 50,
 });
 
@@ -237,6 +249,8 @@ export const LIMIT_VARIABLES: Readonly<Record<keyof Limits, string>> = Object.fr
   tagTypes: 'LIMIT_TAG_TYPES',
   parentsPerFlag: 'LIMIT_PARENTS_PER_FLAG',
   contextFields: 'LIMIT_CONTEXT_FIELDS',
+  openChangeRequests: 'LIMIT_OPEN_CHANGE_REQUESTS',
+  changesPerRequest: 'LIMIT_CHANGES_PER_REQUEST',
   strategyDefinitions: 'LIMIT_STRATEGY_DEFINITIONS',
   addons: 'LIMIT_ADDONS',
 });

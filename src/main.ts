@@ -1,5 +1,7 @@
 import { Registry } from './actors/registry.js';
 import { createApp } from './app.js';
+import { ChangeRequestScheduler } from './scheduling/change-request-scheduler.js';
+import { SYSTEM_CLOCK } from './scheduling/clock.js';
 import { serveApp } from './http/server.js';
 import { ensureAdminPassword, ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from './bootstrap-tokens.js';
 import { loadTokenHasher } from './auth/token-key.js';
@@ -45,8 +47,10 @@ async function main(): Promise<void> {
     if (generated) process.stdout.write(`\n[flagpole] created an admin API token (shown once, stored only as a hash):\n\n    ${generated}\n\n`);
     if (first) process.stdout.write(`\n[flagpole] sign in to the console at /login as "${first.username}" with this password (shown once, stored only as a hash; change it after signing in):\n\n    ${first.password}\n\n`);
   }
-  // One process per data directory: this node always holds the delivery lease (issue 40 brings a shared one).
+  // Work one node does: here; on several nodes sharing a database, the holder of each lease.
   registry.deliveries.start(registry.node.singletonWork());
+  // Scheduled change requests: applied when due, and at once those that fell due while the service was stopped.
+  new ChangeRequestScheduler({ registry, log, clock: SYSTEM_CLOCK }).start(registry.node.singletonWork());
   const app = createApp({ registry, config, log, tokenHasher: tokenKey.hasher });
   await app.prepare();
   // A slow client holds a connection only so long: the headers within HEADERS_TIMEOUT_MS, the whole request

@@ -31,6 +31,11 @@ export interface ActorOptions {
   onSnapshot?: ((ms: number, bytes: number) => void) | undefined;
   /** On a store several nodes share, the lease whose holder writes snapshots (and trims logs); this node writes them when absent. */
   snapshotLease?: Lease | undefined;
+  /**
+   * The clock a batch's time (`at`) is read from, in ms since the epoch; absent: `Date.now`. Tests move it to
+   * see a schedule fall (docs/architecture.md "Change requests").
+   */
+  now?: (() => number) | undefined;
   /** Told of every batch written: the commands committed in it, by type (the metrics count them). */
   onCommitted?: ((types: readonly string[]) => void) | undefined;
 }

@@ -1,6 +1,7 @@
 import { scopePart } from '../../snapshots/keys.js';
 import type { LogRecord } from '../../snapshots/records.js';
 import { LogConflictError, type BatchOp, type CommitReceipt, type Store } from '../../snapshots/store.js';
+import type { CallerRights } from '../domain/context.js';
 import { fail, refuse, type Decision } from '../domain/errors.js';
 import type { Command, Model, Replies } from './actor-model.js';
 import { DEFAULT_WRITE_TIMEOUT_MS, type ActorOptions } from './actor-options.js';
@@ -74,12 +75,12 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
    * Queues a command; resolves with its decision once it (and its batch) is durable. The reply's type is the
    * one the model's reply map gives the command's type.
    */
-  send<K extends C>(command: K, by: string): Promise<Decision<E, RM[K['type']]>> {
+  send<K extends C>(command: K, by: string, rights?: CallerRights): Promise<Decision<E, RM[K['type']]>> {
     if (this.closed) return Promise.reject(new StorageError(new Error('actor closed')));
     if (this.readOnly !== null) return Promise.resolve(refuse(fail('Unavailable', this.readOnly)));
     if (this.stalled) return Promise.reject(new StorageError(new Error('a write is waiting for the disk'), 'stalled'));
     // The envelope forgets the reply type; the model decided it for this very command.
-    return this.mailbox.post(command, by) as Promise<Decision<E, RM[K['type']]>>;
+    return this.mailbox.post(command, by, rights) as Promise<Decision<E, RM[K['type']]>>;
   }
 
   /**
@@ -134,7 +135,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
       // 1. Decide every command in order against one draft, so later commands see earlier ones.
       const draft = this.model.fork(this.state);
       const decided = decideBatch(this.model, draft, envelopes, {
-        seq: this.seq, at: new Date().toISOString(), ops: firstOps, countTypes: this.options.onCommitted !== undefined,
+        seq: this.seq, at: new Date(this.options.now?.() ?? Date.now()).toISOString(), ops: firstOps, countTypes: this.options.onCommitted !== undefined,
       });
       // 2. Write the batch durably; 3. publish the draft in the global order; 4. reply.
       const written = decided.ops.length === 0 ? null : await this.write(envelopes, decided);

@@ -2,6 +2,7 @@ import { encode } from '../../snapshots/codec.js';
 import { keys } from '../../snapshots/keys.js';
 import type { LogRecord } from '../../snapshots/records.js';
 import type { BatchOp } from '../../snapshots/store.js';
+import type { CallerRights } from '../domain/context.js';
 import type { Decision } from '../domain/errors.js';
 import type { Command, CommittedRecord, Model, Replies } from './actor-model.js';
 
@@ -9,6 +10,8 @@ import type { Command, CommittedRecord, Model, Replies } from './actor-model.js'
 export interface Envelope<C, E> {
   command: C;
   by: string;
+  /** What the sender may do (change-request rules); absent for the service's own commands. */
+  rights?: CallerRights | undefined;
   /** Its place in the order of arrival (1, 2, ...). */
   arrival: number;
   resolve: (decision: Decision<E, unknown>) => void;
@@ -49,7 +52,7 @@ export function decideBatch<S, D, C extends Command, E, RM extends Replies<C>>(
     let decision: Decision<E, unknown>;
     let op: BatchOp | null = null;
     try {
-      decision = model.decide(draft, envelope.command, { at, by: envelope.by, seq: seq + 1, arrival: envelope.arrival });
+      decision = model.decide(draft, envelope.command, { at, by: envelope.by, seq: seq + 1, arrival: envelope.arrival, rights: envelope.rights });
       if (decision.ok && decision.events.length > 0) {
         const record: LogRecord<C, E> = { seq: seq + 1, at, by: envelope.by, command: envelope.command, events: decision.events };
         op = { type: 'put', key: keys.log(model.scope, seq + 1), value: encode(record) };

@@ -178,7 +178,8 @@ export class FeedHistory {
         else if (event.type === 'service.initialized') reset = true;
         continue;
       }
-      if (event.type === 'project.created' || event.type === 'project.updated' || SDK_UNSEEN_FLAG_EVENTS.has(event.type)) continue;
+      // Change requests are the project's paperwork: an applied one records its flag events beside its own.
+      if (event.type === 'project.created' || event.type === 'project.updated' || SDK_UNSEEN_FLAG_EVENTS.has(event.type) || event.type.startsWith('change-request.')) continue;
       const name = event.type === 'flag.created' ? event.flag?.name : event.name;
       // An event of a kind this does not know: a hydration is always right.
       if (typeof name !== 'string') {

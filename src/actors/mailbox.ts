@@ -1,3 +1,4 @@
+import type { CallerRights } from '../domain/context.js';
 import type { Decision } from '../domain/errors.js';
 import type { Envelope } from './decide-batch.js';
 
@@ -19,10 +20,10 @@ export class Mailbox<C, E> {
   constructor(private readonly maxBatch: number, private readonly run: (batch: Envelope<C, E>[]) => Promise<void>) {}
 
   /** Queues `command`; resolves with its decision once its batch has run. */
-  post(command: C, by: string): Promise<Decision<E, unknown>> {
+  post(command: C, by: string, rights?: CallerRights): Promise<Decision<E, unknown>> {
     return new Promise((resolve, reject) => {
       this.sent += 1;
-      this.queue.push({ command, by, arrival: this.sent, resolve, reject });
+      this.queue.push({ command, by, rights, arrival: this.sent, resolve, reject });
       if (!this.running) void this.drain();
     });
   }

@@ -16,6 +16,10 @@ export function projectLookups(projectId: string, service: () => ServiceState, f
       const segments = service().segments;
       return Object.hasOwn(segments, String(id)) ? segments[String(id)] : undefined;
     },
+    storedSegment: (id) => {
+      const segments = service().segments;
+      return Object.hasOwn(segments, String(id)) ? segments[String(id)] : undefined;
+    },
     strategyDefinition: (name) => service().strategyDefinitions.find((d) => d.name === name),
     contextField: (name) => service().contextFields.find((f) => f.name === name),
   };

@@ -7,6 +7,7 @@ import { ProjectDraft, evolve, type ProjectState } from '../domain/project-state
 import { metaWithDicts, withDicts } from '../domain/flag-events.js';
 import type { Flag, ProjectMeta } from '../domain/types.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
+import { bookFromStored, storedBook, type StoredBook } from '../domain/change-request-book.js';
 import type { Model } from './actor-model.js';
 
 export type ProjectModel = Model<ProjectState, ProjectDraft, ProjectCommand, ProjectEvent, ProjectReplies>;
@@ -26,16 +27,32 @@ export function projectModel(projectId: string, limits: Limits = DEFAULT_LIMITS,
     decide: (draft, command, context) => decide(draft, command, { ...context, limits, lookups }),
     evolve,
     publish: (state, draft) => draft.publishTo(state),
-    snapshotOf: (state) => ({ meta: state.meta, items: Array.from(state.flags.values()) }),
+    snapshotOf: (state) => ({ meta: snapshotMeta(state), items: Array.from(state.flags.values()) }),
   };
 }
 
+/**
+ * The meta a project snapshot holds: the project's meta and, once it had any, its change requests
+ * (`changeRequestBook`); the items are its flags.
+ */
+export type ProjectSnapshotMeta = ProjectMeta & { changeRequestBook?: StoredBook };
+
+/** The meta of a snapshot of `state` (see {@link ProjectSnapshotMeta}). */
+export function snapshotMeta(state: ProjectState): ProjectSnapshotMeta {
+  const book = storedBook(state.changeRequests);
+  return book ? { ...state.meta, changeRequestBook: book } : state.meta;
+}
+
 /** A project's state from a snapshot's meta and flags. */
-export const stateFromSnapshot = (meta: ProjectMeta, flags: Flag[]): ProjectState => ({
-  meta: metaWithDicts(meta),
-  flags: new Map(flags.map((f) => [f.name, withDicts(f)])),
-  version: 0,
-});
+export function stateFromSnapshot(snapshot: ProjectSnapshotMeta, flags: Flag[]): ProjectState {
+  const { changeRequestBook, ...meta } = snapshot;
+  return {
+    meta: metaWithDicts(meta),
+    flags: new Map(flags.map((f) => [f.name, withDicts(f)])),
+    changeRequests: bookFromStored(changeRequestBook),
+    version: 0,
+  };
+}
 
 /** A project before its first record (`project.created`): replay replaces this meta. */
 export const emptyProject = (id: string): ProjectState =>

@@ -15,6 +15,7 @@ import { DEFAULT_HISTORY_BOUNDS } from './feed-history.js';
 import { firstStart } from './first-start.js';
 import { readHistory, type HistoryPage, type HistoryQuery } from './past/history.js';
 import { settlePendingImports } from './import-settle.js';
+import { settlePendingSegments } from './change-request-settle.js';
 import { ProjectActors } from './project-actors.js';
 import { pastOf, type ProjectPast } from './past/project-past.js';
 import { PastCheckpoints } from './past/past-checkpoints.js';
@@ -194,7 +195,8 @@ export class Registry {
         this.options.log.error({ project: id, err: error }, `removing the data of deleted project "${id}" failed; the next start tries again`);
       }
     }
-    if (!unavailable) await settlePendingImports(this, this.options.log);
+    // What a stop left half done: an import's definitions, an applied change request's segment changes.
+    if (!unavailable) for (const settle of [settlePendingImports, settlePendingSegments]) await settle(this, this.options.log);
   }
 
   /** The actor of project `id`, or undefined when none is served. */

@@ -2,6 +2,7 @@
  * A project's committed events as Unleash's events (docs/api-decisions.md "Integrations" lists the pairs): one
  * flagpole event gives none, one or a few Unleash events, with Unleash's `data` and `preData`.
  */
+import type { ChangeRequestEvent } from '../domain/change-request-events.js';
 import type { ProjectEvent } from '../domain/events.js';
 import type { Flag, ProjectMeta, StrategyOrder, Tag } from '../domain/types.js';
 import { flagData, strategyData } from './unleash-event.js';
@@ -56,6 +57,9 @@ function projectChanges(project: string, meta: ProjectMeta, before: ProjectMeta)
   return out;
 }
 
+/** A project's events but a change request's (those are `change-request-event-map.ts`'s). */
+export type ProjectOwnEvent = Exclude<ProjectEvent, ChangeRequestEvent>;
+
 /**
  * The Unleash events of one project event. `flagNow` reads the flag's committed state for what the event does not
  * carry (its tags, its creation time); a flag gone since is read from the event alone.
@@ -63,7 +67,7 @@ function projectChanges(project: string, meta: ProjectMeta, before: ProjectMeta)
  * @example projectEventDrafts('default', { type: 'flag.disabled', name: 'f', version: 3, environment: 'production' }, lookup)
  *   // [{ type: 'feature-environment-disabled', featureName: 'f', project: 'default', environment: 'production', ... }]
  */
-export function projectEventDrafts(project: string, event: ProjectEvent, flagNow: FlagLookup): EventDraft[] {
+export function projectEventDrafts(project: string, event: ProjectOwnEvent, flagNow: FlagLookup): EventDraft[] {
   switch (event.type) {
     case 'project.created':
       return [draft('project-created', project, { data: projectData(event.meta) })];
@@ -80,7 +84,7 @@ export function projectEventDrafts(project: string, event: ProjectEvent, flagNow
   }
 }
 
-type OnFlag = Exclude<ProjectEvent, { type: 'project.created' | 'project.updated' | 'environment.disconnected' | 'flag.created' | 'flag.deleted' }>;
+type OnFlag = Exclude<ProjectOwnEvent, { type: 'project.created' | 'project.updated' | 'environment.disconnected' | 'flag.created' | 'flag.deleted' }>;
 
 /** The Unleash events of an event on an existing flag (`flag` as committed now, if it still exists). */
 function flagEventDrafts(project: string, event: OnFlag, flag: Flag | undefined): EventDraft[] {

@@ -2,17 +2,15 @@
  * A committed log record as the Unleash events addons receive (docs/api-decisions.md "Integrations"): each event
  * of the record through `project-event-map.ts` or `service-event-map.ts`, then stamped with the record's time and
  * author and a stable id.
- *
- * Change requests: their events (Unleash's `change-request-*` and `change-*`, `CHANGE_REQUEST_EVENTS` in
- * `src/domain/addons/unleash-event-types.ts`, which the providers already offer) are mapped where the change
- * requests' own events are recorded: a case per event in `projectEventDrafts` (or a scope of their own here), with
- * `data.changeRequestId` set, which the texts (`event-markdown.ts`) already link to.
+ * A change request's events (Unleash's `change-request-*` and `change-*`) go through `change-request-event-map.ts`.
  */
 import type { Scope } from '../../snapshots/keys.js';
+import { isChangeRequestEvent } from '../domain/change-request-events.js';
 import type { ProjectEvent } from '../domain/events.js';
 import type { ServiceEvent } from '../domain/service-events.js';
 import type { User } from '../domain/service-state.js';
 import type { Flag } from '../domain/types.js';
+import { changeRequestEventDrafts } from './change-request-event-map.js';
 import { projectEventDrafts, type EventDraft } from './project-event-map.js';
 import { serviceEventDrafts } from './service-event-map.js';
 import { actorOf, eventId, type UnleashEvent } from './unleash-event.js';
@@ -48,7 +46,9 @@ export function unleashEventsOf(entry: CommittedEntry, lookups: EventLookups): U
     for (const event of entry.events) drafts.push(...serviceEventDrafts(event as ServiceEvent));
   } else {
     const flagNow = (name: string) => lookups.flag(scope.project, name);
-    for (const event of entry.events) drafts.push(...projectEventDrafts(scope.project, event as ProjectEvent, flagNow));
+    for (const event of entry.events as ProjectEvent[]) {
+      drafts.push(...(isChangeRequestEvent(event) ? changeRequestEventDrafts(scope.project, event) : projectEventDrafts(scope.project, event, flagNow)));
+    }
   }
   if (drafts.length === 0) return [];
   const actor = actorOf(entry.by, (id) => lookups.user(id));

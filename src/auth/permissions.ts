@@ -1,4 +1,5 @@
 import { PROJECT_MEMBER, PROJECT_OWNER, PROJECT_READER, ROOT_ADMIN, ROOT_EDITOR, ROOT_VIEWER } from '../domain/roles.js';
+import type { CallerRights } from '../domain/context.js';
 import type { User } from '../domain/service-state.js';
 
 /** What a route needs (docs/permissions.md lists which route needs which). */
@@ -23,6 +24,15 @@ export type Permission =
    * Unleash 6.10's `*_CONTEXT_FIELD` and `*_STRATEGY` permissions.
    */
   | 'UPDATE_DEFINITIONS'
+  /**
+   * Change requests (docs/api-decisions.md "Change requests", Unleash Enterprise's environment permissions; flagpole's
+   * roles do not differ by environment): approve or reject a request (not one's own, unless an admin), apply
+   * or schedule an approved one, and write directly to environments that take changes through requests.
+   * Project Owners approve and apply; only admins skip (Unleash's predefined roles hold none; its admins all).
+   */
+  | 'APPROVE_CHANGE_REQUEST'
+  | 'APPLY_CHANGE_REQUEST'
+  | 'SKIP_CHANGE_REQUEST'
   /** Create, change or delete an addon (an integration): root Admins and Editors, as Unleash 6.10's `*_ADDON` permissions. */
   | 'UPDATE_ADDONS'
   | 'ADMIN'
@@ -51,6 +61,7 @@ export const ROLE_PERMISSIONS: Record<number, ReadonlySet<Permission>> = {
   [PROJECT_OWNER]: new Set<Permission>([
     'READ', 'CREATE_FEATURE', 'UPDATE_FEATURE', 'DELETE_FEATURE', 'CREATE_FEATURE_STRATEGY', 'UPDATE_FEATURE_STRATEGY',
     'DELETE_FEATURE_STRATEGY', 'UPDATE_FEATURE_ENVIRONMENT', 'UPDATE_FEATURE_VARIANTS', 'UPDATE_PROJECT', 'PROJECT_USER_ACCESS',
+    'APPROVE_CHANGE_REQUEST', 'APPLY_CHANGE_REQUEST',
   ]),
   [PROJECT_MEMBER]: new Set<Permission>([
     'READ', 'CREATE_FEATURE', 'UPDATE_FEATURE', 'DELETE_FEATURE', 'CREATE_FEATURE_STRATEGY', 'UPDATE_FEATURE_STRATEGY',
@@ -126,6 +137,25 @@ export function mayWriteSomeSegment(principal: Principal, projectRoles: Iterable
   for (const role of projectRoles) if (isAllowed(principal, 'UPDATE_PROJECT', role)) return true;
   return false;
 }
+
+/**
+ * What `principal` may do with change requests in a project where its role is `projectRole`: the rights a
+ * project command carries to the decisions that depend on them (`CallerRights`).
+ *
+ * @example callerRights(principal, actor.state.meta.members[String(userId)]).skipChangeRequests
+ */
+export function callerRights(principal: Principal, projectRole: number | undefined): CallerRights {
+  return {
+    skipChangeRequests: isAllowed(principal, 'SKIP_CHANGE_REQUEST', projectRole),
+    approveChangeRequests: isAllowed(principal, 'APPROVE_CHANGE_REQUEST', projectRole),
+    applyChangeRequests: isAllowed(principal, 'APPLY_CHANGE_REQUEST', projectRole),
+    admin: principal.kind === 'admin' || (principal.kind === 'user' && principal.user.rootRole === ROOT_ADMIN),
+  };
+}
+
+/** The user's role in a project (undefined for tokens and for users without one). */
+export const projectRoleOf = (principal: Principal, members: Readonly<Record<string, number>>): number | undefined =>
+  principal.kind === 'user' && Object.hasOwn(members, String(principal.user.id)) ? members[String(principal.user.id)] : undefined;
 
 /** The message of a 403: names the permission and, where one applies, the environment. */
 export function noAccessMessage(permission: Permission, environment?: string): string {

@@ -2,6 +2,8 @@ import type { Operation } from 'fast-json-patch';
 import type { CompletionStatus, Dependency, Flag, FlagType, ProjectMeta, ProjectMode, Strategy, StrategyInput, StrategyOrder, Tag, Variant } from './types.js';
 import type { ImportPlan, ImportReport } from './import-plan.js';
 import type { Versioned } from './result.js';
+import type { ChangeRequest } from './change-request.js';
+import type { ApplyOutcome, ChangeRequestCommand } from './change-request-commands.js';
 
 /**
  * The flag version a caller last saw (`If-Match`): a version, or `mismatch` for a header that names none.
@@ -96,7 +98,8 @@ export type ProjectCommand =
    */
   | { type: 'flags.import'; plan: ImportPlan; dryRun: boolean }
   /** The service now holds the import's tag types and context fields: clears `meta.pendingImport`. */
-  | { type: 'import.settle' };
+  | { type: 'import.settle' }
+  | ChangeRequestCommand;
 
 export type ProjectCommandType = ProjectCommand['type'];
 
@@ -153,4 +156,16 @@ export interface ProjectReplies {
   'dependency.remove': Versioned<null>;
   'flags.import': ImportReport;
   'import.settle': null;
+  'change-request.configure': null;
+  'change-request.add': ChangeRequest;
+  'change-request.edit-change': ChangeRequest;
+  'change-request.discard-change': ChangeRequest;
+  'change-request.discard': null;
+  'change-request.set-title': ChangeRequest;
+  'change-request.comment': ChangeRequest;
+  'change-request.set-reviewers': ChangeRequest;
+  'change-request.transition': ChangeRequest;
+  'change-request.apply': ApplyOutcome;
+  'change-request.settle-segments': null;
+  'change-request.scheduler-deleted': number[];
 }

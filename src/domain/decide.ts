@@ -17,6 +17,13 @@ import { decideAddDependency, decideRemoveDependency } from './decide/dependenci
 import { decideChangeTags, decideDropTagType } from './decide/tags.js';
 import { decideImport, decideSettleImport } from './decide/import.js';
 import { decideComplete, decideNoteSeen, decideUncomplete } from './decide/lifecycle.js';
+import { changeRequestGuard } from './decide/change-request-guard.js';
+import {
+  decideAddChanges, decideComment, decideConfigure, decideDiscard, decideDiscardChange, decideEditChange, decideSetReviewers, decideSetTitle,
+} from './decide/change-request-drafts.js';
+import { decideTransition } from './decide/change-request-states.js';
+import { decideApply, decideSettleSegments } from './decide/change-request-apply.js';
+import { decideSchedulerDeleted, withSuspendedSchedules } from './decide/change-request-suspend.js';
 
 /** One decider per command type, each typed by its command and its reply. */
 type Deciders = { [K in ProjectCommandType]: (draft: ProjectDraft, command: Cmd<K>, context: ProjectContext) => Decision<ProjectEvent, ProjectReplies[K]> };
@@ -66,6 +73,18 @@ const DECIDERS: Deciders = {
   'dependency.remove': decideRemoveDependency,
   'flags.import': decideImport,
   'import.settle': decideSettleImport,
+  'change-request.configure': decideConfigure,
+  'change-request.add': decideAddChanges,
+  'change-request.edit-change': decideEditChange,
+  'change-request.discard-change': decideDiscardChange,
+  'change-request.discard': decideDiscard,
+  'change-request.set-title': decideSetTitle,
+  'change-request.comment': decideComment,
+  'change-request.set-reviewers': decideSetReviewers,
+  'change-request.transition': decideTransition,
+  'change-request.apply': decideApply,
+  'change-request.settle-segments': decideSettleSegments,
+  'change-request.scheduler-deleted': decideSchedulerDeleted,
 };
 
 /**
@@ -77,6 +96,10 @@ export function decide<C extends ProjectCommand>(draft: ProjectDraft, command: C
   // The table is keyed by the same union the command belongs to; TypeScript cannot correlate the two on its own.
   // A deleted project (its last record said so) decides nothing more: a command queued behind the delete finds no project.
   if (draft.meta.deleted) return refuse(fail('NotFoundError', `Could not find project "${draft.meta.id}"`));
+  // Environments that take changes through requests refuse direct writes from senders who may not skip them.
+  const protectedRefusal = changeRequestGuard(draft.meta, command, context);
+  if (protectedRefusal) return refuse(protectedRefusal);
   const decider = DECIDERS[command.type] as (draft: ProjectDraft, command: C, context: ProjectContext) => Decision<ProjectEvent, ProjectReplies[C['type']]>;
-  return decider(draft, command, context);
+  // A write that makes a scheduled request conflict suspends its schedule in the same record, as Unleash does.
+  return withSuspendedSchedules(draft, decider(draft, command, context), context);
 }

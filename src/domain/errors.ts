@@ -9,6 +9,11 @@ export type ErrorKind =
   | 'ArchivedFeatureError'
   | 'AuthenticationRequired'
   | 'NoAccessError'
+  /**
+   * A caller without a permission a rule of the state asks for (Unleash's name and body, with `permissions`):
+   * a direct write to an environment whose changes go through change requests needs `SKIP_CHANGE_REQUEST`.
+   */
+  | 'PermissionError'
   | 'NotFoundError'
   | 'NameExistsError'
   | 'InvalidOperationError'
@@ -40,6 +45,8 @@ export interface DomainError {
    * marks it. The API's error body carries it in the message only (`"expiresAt": ...`).
    */
   path?: string;
+  /** `PermissionError`: the permissions the caller lacks (the body lists them, as Unleash's does). */
+  permissions?: string[];
 }
 
 /** Builds a {@link DomainError}. @example fail('NotFoundError', 'no flag "a"') */

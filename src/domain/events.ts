@@ -1,4 +1,5 @@
 import type { SeenStage } from '../../machines/flag-rules.js';
+import type { ChangeRequestEvent } from './change-request-events.js';
 import type { Dependency, Flag, FlagCompletion, FlagType, ProjectMeta, Strategy, StrategyOrder, Tag, Variant } from './types.js';
 
 /** The metadata a flag update changes. */
@@ -67,4 +68,5 @@ export type ProjectEvent =
    * removed, as Unleash removes them; flags that had an entry take `version`.
    */
   | { type: 'environment.disconnected'; environment: string; meta: ProjectMeta; before: ProjectMeta; version: number }
-  | FlagEvent;
+  | FlagEvent
+  | ChangeRequestEvent;

@@ -16,11 +16,13 @@ export function withDicts(flag: Flag): Flag {
   return { ...flag, environments };
 }
 
-/** Project meta whose default strategies (with their parameters) and members are maps that inherit nothing. */
+/** Project meta whose default strategies (with their parameters), members and change-request settings are maps that inherit nothing. */
 export function metaWithDicts(meta: ProjectMeta): ProjectMeta {
   const defaultStrategies = dict(Object.entries(meta.defaultStrategies).map(([env, s]): [string, StrategyInput] =>
     [env, s.parameters ? { ...s, parameters: dict(s.parameters) } : s]));
-  return { ...meta, defaultStrategies, members: dict(meta.members) };
+  const withDicts = { ...meta, defaultStrategies, members: dict(meta.members) };
+  if (meta.changeRequestSettings) withDicts.changeRequestSettings = dict(meta.changeRequestSettings);
+  return withDicts;
 }
 
 /** Number of strategies that are evaluated (not `disabled`): the guard input of the environment machine. */

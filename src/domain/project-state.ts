@@ -1,12 +1,16 @@
-import { withoutKey } from './dict.js';
+import { ChangeRequestDraft, emptyBook, evolveRequests, type ChangeRequestBook } from './change-request-book.js';
+import { isChangeRequestEvent } from './change-request-events.js';
+import { withKey, withoutKey } from './dict.js';
 import type { FlagEvent, ProjectEvent } from './events.js';
 import { applyFlagEvent, metaWithDicts } from './flag-events.js';
 import type { Flag, ProjectMeta } from './types.js';
 
-/** The committed state of one project: its meta and its flags in creation order. */
+/** The committed state of one project: its meta, its flags in creation order, its change requests. */
 export interface ProjectState {
   meta: ProjectMeta;
   flags: Map<string, Flag>;
+  /** Its change requests (docs/api-decisions.md "Change requests"); they move no flag view's `version`. */
+  changeRequests: ChangeRequestBook;
   /**
    * Changed on every publish; caches of derived views key on it (with the project id). Taken from one counter
    * of the process, so a project deleted and created again under its id never meets a version its
@@ -20,20 +24,58 @@ let lastStateVersion = 0;
 /** The next state version of any project (see {@link ProjectState.version}); never stored. */
 const nextStateVersion = (): number => (lastStateVersion += 1);
 
+/** What a draft reads its flags from: the committed map, or another draft (see {@link ProjectDraft.trial}). */
+interface FlagSource {
+  get(name: string): Flag | undefined;
+  has(name: string): boolean;
+  values(): Iterable<Flag>;
+  readonly size: number;
+}
+
+/** What a draft works on: a committed state, or (for a trial) the state another draft has; no book: no requests. */
+type DraftBase = { meta: ProjectMeta; flags: FlagSource; changeRequests?: ChangeRequestBook; version?: number };
+
 /**
  * A working copy of a project for one batch of commands: changes go to an overlay, the committed state is
  * untouched until {@link ProjectDraft.publishTo} runs after the batch is on disk.
  */
 export class ProjectDraft {
   meta: ProjectMeta;
+  /** The change requests as this draft has them. */
+  readonly requests: ChangeRequestDraft;
   private readonly changed = new Map<string, Flag | null>();
   /** Names deleted in this draft: a flag created again under one of them goes to the end of the order. */
   private readonly deleted = new Set<string>();
   /** Flags the batch's decisions built for their events, for `evolve` to take rather than build again. */
   private readonly built = new Map<FlagEvent, Flag>();
 
-  constructor(private readonly base: ProjectState) {
+  constructor(private readonly base: DraftBase) {
     this.meta = base.meta;
+    this.requests = new ChangeRequestDraft(base.changeRequests ?? emptyBook());
+  }
+
+  /**
+   * A draft over this one, to try several commands in turn (each seeing the ones before) and drop them if one
+   * is refused: applying a change request decides its changes there, and only an accepted whole is evolved
+   * into this draft. Nothing done to the trial reaches this draft.
+   */
+  trial(): ProjectDraft {
+    const parent = this;
+    const source: FlagSource = {
+      get: (name) => parent.getFlag(name),
+      has: (name) => parent.getFlag(name) !== undefined,
+      values: () => parent.allFlags(),
+      get size() { return parent.flagCount(); },
+    };
+    return new ProjectDraft({ meta: this.meta, flags: source, changeRequests: this.requests.publish() });
+  }
+
+  /** Every flag as the draft has it (archived ones included), in no promised order. */
+  *allFlags(): Generator<Flag> {
+    for (const flag of this.base.flags.values()) {
+      if (!this.changed.has(flag.name)) yield flag;
+    }
+    for (const flag of this.changed.values()) if (flag) yield flag;
   }
 
   /** Flags of the project as the draft has them, archived ones included. */
@@ -125,6 +167,7 @@ export class ProjectDraft {
     }
     if (this.changed.size > 0 || state.meta !== this.meta) state.version = nextStateVersion();
     state.meta = this.meta;
+    state.changeRequests = this.requests.publish();
     return state;
   }
 }
@@ -136,6 +179,14 @@ export function evolve(draft: ProjectDraft, event: ProjectEvent): void {
     case 'project.updated':
       draft.meta = metaWithDicts(event.meta);
       return;
+    case 'change-request.configured': {
+      const settings = draft.meta.changeRequestSettings ?? {};
+      draft.meta = metaWithDicts({
+        ...draft.meta,
+        changeRequestSettings: event.requiredApprovals === null ? withoutKey(settings, event.environment) : withKey(settings, event.environment, { requiredApprovals: event.requiredApprovals }),
+      });
+      return;
+    }
     case 'environment.disconnected': {
       draft.meta = metaWithDicts(event.meta);
       for (const name of draft.flagsWhere((flag) => Object.hasOwn(flag.environments, event.environment))) {
@@ -145,6 +196,7 @@ export function evolve(draft: ProjectDraft, event: ProjectEvent): void {
       return;
     }
     default: {
+      if (isChangeRequestEvent(event)) return evolveRequests(draft.requests, event);
       const name = event.type === 'flag.created' ? event.flag.name : event.name;
       const next = draft.takeBuilt(event) ?? applyFlagEvent(draft.getFlag(name), event);
       if (next) draft.setFlag(next);

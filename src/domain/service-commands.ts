@@ -4,6 +4,9 @@ import type { Segment, SegmentInput } from './segment.js';
 import type { Addon, AddonInput } from './addons/addon.js';
 import type { Environment, ServiceState, StoredToken, User } from './service-state.js';
 
+/** One segment change of a change request: an update (the segment whole) or a delete. */
+export type SegmentOp = { id: number; segment: SegmentInput } | { id: number; delete: true };
+
 /** An environment as created: `sortOrder` absent means after every existing one (decided in the mailbox). */
 export type NewEnvironment = Omit<Environment, 'sortOrder'> & { sortOrder?: number | undefined };
 
@@ -39,6 +42,11 @@ export type ServiceCommand =
   | { type: 'segment.create'; segment: SegmentInput; createdBy: string | null }
   | { type: 'segment.update'; id: number; segment: SegmentInput }
   | { type: 'segment.delete'; id: number }
+  /**
+   * The segment changes of an applied change request, decided in order (each sees the ones before), all or
+   * none; `dryRun`: decide and record nothing (the check made before the project commits the apply).
+   */
+  | { type: 'segments.change'; changes: SegmentOp[]; dryRun: boolean }
   | { type: 'tag-type.create'; tagType: TagType }
   | { type: 'tag-type.update'; tagType: TagType }
   /** The caller checked, in the registry's tag mailbox, that no flag carries a tag of this type. */
@@ -83,6 +91,7 @@ export interface ServiceReplies {
   'segment.create': Segment;
   'segment.update': Segment;
   'segment.delete': Segment;
+  'segments.change': null;
   'tag-type.create': TagType;
   'tag-type.update': TagType;
   'tag-type.delete': TagType;

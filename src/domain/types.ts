@@ -23,6 +23,7 @@ export type { ConstraintOperator, FlagType } from '../schemas/index.js';
 import type { CompletionStatus } from '../schemas/lifecycle.schema.js';
 export type { CompletionStatus, LifecycleStage } from '../schemas/lifecycle.schema.js';
 import type { ContextField, TagType } from './definitions.js';
+import type { ChangeRequestSetting } from './change-request.js';
 
 export type Constraint = ConstraintBody;
 export type Payload = PayloadBody;
@@ -139,6 +140,11 @@ export interface ProjectMeta {
    * (docs/architecture.md "Export and import").
    */
   pendingImport?: PendingDefinitions;
+  /**
+   * Environments whose changes go through change requests, with the approvals each needs (an environment
+   * listed: on; absent: off, as Unleash's settings rows). Absent in older records: none.
+   */
+  changeRequestSettings?: Record<string, ChangeRequestSetting>;
 }
 
 /** Service-wide definitions an import brings: created when missing, never changed when present. */

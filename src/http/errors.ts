@@ -14,6 +14,7 @@ export const STATUS: Record<ErrorKind, ContentfulStatusCode> = {
   MembershipError: 400,
   AuthenticationRequired: 401,
   NoAccessError: 403,
+  PermissionError: 403,
   NotFoundError: 404,
   NameExistsError: 409,
   InvalidOperationError: 409,
@@ -51,6 +52,7 @@ export function errorResponse(c: Context, error: DomainError): Response {
   const body: Record<string, unknown> = { id: requestIdOf(c), name: error.kind, message: error.message };
   // Each detail's message only: the paths are for the console's forms.
   if (error.details && error.details.length > 0) body['details'] = error.details.map((detail) => ({ message: detail.message }));
+  if (error.permissions) body['permissions'] = error.permissions;
   return c.json(body, status);
 }
 

@@ -112,8 +112,12 @@ export interface RouteSpec<
    * `segment`: the permission depends on the segment written, which the path does not name: `permission`
    * (`UPDATE_SEGMENT`) for a global segment, `UPDATE_PROJECT` in a project segment's project. The pipeline
    * refuses callers who hold neither anywhere; the use case checks the segment at hand.
+   * `changes`: the body's changes each need the permission of the write they stand for, checked by the use
+   * case once the body is read (`PERMISSION_OF_CHANGE`). `change-request-state`: the permission lets the
+   * caller in; the state asked for then needs its own (`APPROVE_CHANGE_REQUEST` to approve or reject,
+   * `APPLY_CHANGE_REQUEST` to apply or schedule, the author or an admin to send to review or cancel).
    */
-  scope?: 'segment' | 'flag';
+  scope?: 'segment' | 'flag' | 'changes' | 'change-request-state';
   params?: P;
   /** The query string: an object schema of string values (its keys are documented as query parameters). */
   query?: Q;

@@ -15,7 +15,7 @@ export const HISTORY_PAGE_SIZE = 50;
 export const PAST_PAGE_SIZE = 100;
 
 /** The kinds of change the history is filtered by (the keys of `CHANGE_KINDS`, src/queries/history/history.query.ts). */
-export const HISTORY_KINDS = ['lifecycle', 'metadata', 'switch', 'strategy', 'variants', 'tags', 'dependencies', 'project'] as const;
+export const HISTORY_KINDS = ['lifecycle', 'metadata', 'switch', 'strategy', 'variants', 'tags', 'dependencies', 'project', 'change-request'] as const;
 const KINDS: readonly string[] = HISTORY_KINDS;
 
 /** One text value, given once; empty or blank is absent. */

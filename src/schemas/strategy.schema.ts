@@ -103,7 +103,7 @@ export const strategyEntries = {
   ),
 };
 
-type RolloutInput = { name: string; parameters?: Record<string, string> | null | undefined };
+type RolloutInput = { name?: string | undefined; parameters?: Record<string, string> | null | undefined };
 
 /** A gradual rollout's `rollout`, when given, is a whole percentage. */
 function rolloutIsPercentage({ name, parameters }: RolloutInput): boolean {

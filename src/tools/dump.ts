@@ -2,13 +2,13 @@ import { DumpError, checkReachable, openForReading, projectIds } from '../../sna
 import { locationLabel, type StoreLocation } from '../../snapshots/open-store.js';
 import type { RecoveryNotice } from '../../snapshots/recovery.js';
 import type { Store } from '../../snapshots/store.js';
-import { emptyProject, projectModel, stateFromSnapshot } from '../actors/project-model.js';
+import { emptyProject, projectModel, stateFromSnapshot, type ProjectSnapshotMeta } from '../actors/project-model.js';
 import { recoverState, type Recovered } from '../actors/recovery/recover.js';
 import { REPLAY_ONLY, emptyServiceState, serviceModel } from '../actors/service-model.js';
 import { buildDump, type AtSeq, type Dump } from '../actors/dumps/state-dump.js';
 import type { ProjectState } from '../domain/project-state.js';
 import type { ServiceState } from '../domain/service-state.js';
-import type { Flag, ProjectMeta } from '../domain/types.js';
+import type { Flag } from '../domain/types.js';
 
 export { DumpError, stableStringify } from '../../snapshots/dump-format.js';
 
@@ -61,5 +61,5 @@ export async function dumpDataDir(source: string | StoreLocation, options: DumpO
 }
 
 function recoverProject(store: Store, id: string, at?: number): Promise<Recovered<ProjectState>> {
-  return recoverState(store, projectModel(id), (meta: ProjectMeta, flags: Flag[]) => stateFromSnapshot(meta, flags), () => emptyProject(id), at);
+  return recoverState(store, projectModel(id), (meta: ProjectSnapshotMeta, flags: Flag[]) => stateFromSnapshot(meta, flags), () => emptyProject(id), at);
 }

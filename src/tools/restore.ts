@@ -41,6 +41,8 @@ const DumpSchema = v.object({
     seq: Seq,
     meta: v.looseObject({ id: v.string(), createdAt: v.string(), defaultStrategies: v.optional(v.record(v.string(), StrategySegments)) }),
     flags: v.array(v.looseObject({ name: v.string(), environments: v.record(v.string(), v.looseObject({ strategies: v.array(StrategySegments) })) })),
+    // Absent in dumps made before change requests, and for projects without any.
+    changeRequests: v.optional(v.looseObject({ requests: v.array(v.looseObject({ id: Seq, state: v.string() })), lastId: Seq, lastChangeId: Seq, lastCommentId: Seq })),
   })),
 });
 
@@ -173,7 +175,7 @@ export async function restoreDump(target: string | StoreLocation, dump: Dump, op
   const state: ServiceState = options.keepTokens ? dumped : { ...dumped, tokens: {}, passwords: {}, ...(addons === undefined ? {} : { addons }) };
   const images: ScopeImage[] = [
     { scope: service.scope, seq: dump.service.seq, machines: service.machines, meta: state, items: [] },
-    ...dump.projects.map((p) => ({ scope: { project: p.id }, seq: p.seq, machines: PROJECT_MACHINES, meta: p.meta, items: p.flags })),
+    ...dump.projects.map((p) => ({ scope: { project: p.id }, seq: p.seq, machines: PROJECT_MACHINES, meta: p.changeRequests ? { ...p.meta, changeRequestBook: p.changeRequests } : p.meta, items: p.flags })),
   ];
   await writeImages(typeof target === 'string' ? { dataDir: target } : target, images, dump.projects.map((p) => ({ id: p.id, createdAt: p.meta.createdAt })), options.onScope);
   return { projects: dump.projects.length, flags: dump.projects.reduce((n, p) => n + p.flags.length, 0), droppedTokens, disabledAddons };

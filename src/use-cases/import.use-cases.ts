@@ -14,6 +14,7 @@
 import type { Registry } from '../actors/registry.js';
 import { settlePendingImport } from '../actors/import-settle.js';
 import { isAllowed, principalLabel, type Principal } from '../auth/permissions.js';
+import { rightsIn } from './send-command.js';
 import { LIMIT_VARIABLES, overLimit } from '../limits.js';
 import type { ContextField } from '../domain/definitions.js';
 import type { ImportedFlag, ImportItem, ImportPlan, ImportReport } from '../domain/import-plan.js';
@@ -57,7 +58,7 @@ export function validateImport(registry: Registry, input: DryRunInput, principal
     // One entry per message: the service's findings and the project's may share one (the limits).
     all.push(...errors);
     if (input.environment === null) return ok({ errors: all, warnings, permissions });
-    const decided = await found.value.send({ type: 'flags.import', plan, dryRun: true }, principalLabel(principal));
+    const decided = await found.value.send({ type: 'flags.import', plan, dryRun: true }, principalLabel(principal), rightsIn(found.value, principal));
     if (!decided.ok) return failed(decided.error);
     const add = adder(all);
     for (const item of decided.reply.errors) for (const affected of item.affectedItems) add(item.message, affected);
@@ -85,7 +86,7 @@ export function importFeatures(registry: Registry, body: ImportBody, principal: 
     if (earlier) return failed(earlier);
     const { plan, errors } = planImport(registry, body);
     if (errors.length > 0) return failed(importRefused(errors));
-    const decided = await found.value.send({ type: 'flags.import', plan, dryRun: false }, by);
+    const decided = await found.value.send({ type: 'flags.import', plan, dryRun: false }, by, rightsIn(found.value, principal));
     if (!decided.ok) return failed(decided.error);
     const unsettled = await settlePendingImport(registry, body.project, by);
     // The flags are committed; what the service refused is retried at the next start (and logged there).

@@ -11,7 +11,8 @@
  * mailbox read the committed project states and decide. A refused delete lifts the fence and changes nothing.
  */
 import type { Registry } from '../actors/registry.js';
-import { type Principal, principalLabel, roleIn, segmentWriteRefusal } from '../auth/permissions.js';
+import { isAllowed, principalLabel, projectRoleOf, roleIn, segmentWriteRefusal, type Principal } from '../auth/permissions.js';
+import { protectedEnvironments, skipRefusal } from '../domain/decide/change-request-guard.js';
 import { fail, type DomainError } from '../domain/errors.js';
 import { segmentWithId, type Segment, type SegmentInput } from '../domain/segment.js';
 import { failed, fromDecision, ok, type Result } from '../domain/result.js';
@@ -26,6 +27,20 @@ function refusal(registry: Registry, principal: Principal, project: string | nul
   }
   const message = segmentWriteRefusal(principal, project, role);
   return message ? fail('NoAccessError', message) : null;
+}
+
+/**
+ * A direct write to a segment of a project that takes changes through requests in some environment needs
+ * `SKIP_CHANGE_REQUEST` (Unleash's `canBypassChangeRequestForProject`): the 403 `PermissionError`, or null.
+ * Read here, in the segment mailbox, where the settings' writes run too (`configureChangeRequests`), so they
+ * cannot change between this check and the write.
+ */
+function requestRefusal(registry: Registry, principal: Principal, project: string | null): DomainError | null {
+  const actor = project === null ? undefined : registry.project(project);
+  if (!actor) return null;
+  const environments = protectedEnvironments(actor.state.meta);
+  if (environments.length === 0 || isAllowed(principal, 'SKIP_CHANGE_REQUEST', projectRoleOf(principal, actor.state.meta.members))) return null;
+  return skipRefusal(actor.state.meta.id, environments);
 }
 
 /** Who created a segment, as a person reads it: a user's username, email or name; a token's name. */
@@ -55,7 +70,8 @@ export function updateSegment(registry: Registry, input: { id: number } & Segmen
   return registry.segmentWrites.run(async () => {
     const current = segmentWithId(registry.service.state.segments, id);
     if (!current.ok) return current;
-    const denied = refusal(registry, principal, current.value.project) ?? (segment.project === current.value.project ? null : refusal(registry, principal, segment.project));
+    const denied = refusal(registry, principal, current.value.project) ?? (segment.project === current.value.project ? null : refusal(registry, principal, segment.project))
+      ?? requestRefusal(registry, principal, current.value.project) ?? requestRefusal(registry, principal, segment.project);
     if (denied) return failed(denied);
     const send = async () => fromDecision(await registry.service.send({ type: 'segment.update', id, segment }, principalLabel(principal)));
     if (segment.project === null) return send();
@@ -72,7 +88,7 @@ export function deleteSegment(registry: Registry, input: { id: number }, princip
   return registry.segmentWrites.run(async () => {
     const current = segmentWithId(registry.service.state.segments, id);
     if (!current.ok) return current;
-    const denied = refusal(registry, principal, current.value.project);
+    const denied = refusal(registry, principal, current.value.project) ?? requestRefusal(registry, principal, current.value.project);
     if (denied) return failed(denied);
     return registry.withSegmentFenced(id, null, async () => {
       await registry.settleProjects();

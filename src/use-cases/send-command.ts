@@ -1,8 +1,14 @@
-import { principalLabel, type Principal } from '../auth/permissions.js';
+import { callerRights, principalLabel, projectRoleOf, type Principal } from '../auth/permissions.js';
+import type { ProjectActor } from '../actors/actor-types.js';
+import type { CallerRights } from '../domain/context.js';
 import type { ProjectCommand, ProjectReplies } from '../domain/commands.js';
 import type { Decision } from '../domain/errors.js';
 import { failed, fromDecision, fromVersioned, type Result, type Versioned } from '../domain/result.js';
 import type { Registry } from '../actors/registry.js';
+
+/** What `principal` may do in the project `actor` serves (its role read from the committed members). */
+export const rightsIn = (actor: ProjectActor, principal: Principal): CallerRights =>
+  callerRights(principal, projectRoleOf(principal, actor.state.meta.members));
 
 /**
  * Sends a command to the project `projectId`, on behalf of `principal`, and waits until it is durable. The
@@ -13,7 +19,7 @@ import type { Registry } from '../actors/registry.js';
 export async function sendToProject<K extends ProjectCommand>(registry: Registry, projectId: string, command: K, principal: Principal): Promise<Result<ProjectReplies[K['type']]>> {
   const found = registry.find(projectId);
   if (!found.ok) return failed(found.error);
-  return fromDecision(await found.value.send(command, principalLabel(principal)));
+  return fromDecision(await found.value.send(command, principalLabel(principal), rightsIn(found.value, principal)));
 }
 
 /** {@link sendToProject} for a command on one flag: the result carries the flag's version after it. */
@@ -22,6 +28,6 @@ export async function sendToFlag<K extends ProjectCommand>(
 ): Promise<Result<ProjectReplies[K['type']] extends Versioned<infer T> ? T : never>> {
   const found = registry.find(projectId);
   if (!found.ok) return failed(found.error);
-  const decision = await found.value.send(command, principalLabel(principal));
+  const decision = await found.value.send(command, principalLabel(principal), rightsIn(found.value, principal));
   return fromVersioned(decision as Decision<unknown, Versioned<ProjectReplies[K['type']] extends Versioned<infer T> ? T : never>>);
 }

@@ -7,6 +7,7 @@ import { PROJECT_OWNER, ROOT_ADMIN } from '../domain/roles.js';
 import type { User } from '../domain/service-state.js';
 import { failed, fromDecision, ok, type Result } from '../domain/result.js';
 import { acceptablePasswordHash } from './passwords.use-cases.js';
+import { suspendSchedulesOf } from './change-request-schedules.use-cases.js';
 import { endSessionsOfUser } from './sessions.use-cases.js';
 
 /** Creates a user, with a first password when `password` is given (hashed here, never stored as sent). */
@@ -45,6 +46,7 @@ const soleOwner = (userId: number, projects: string[]) => fail(
  * holds while the user leaves every project, then the user is deleted. Memberships go first, so a crash in
  * between leaves a user with fewer memberships, never a member that does not exist. Should a project refuse
  * the purge anyway (changed outside the mailbox), the purges already made are undone and nothing is deleted.
+ * The pending schedules of change requests the user set are suspended after, as Unleash does.
  */
 export function deleteUser(registry: Registry, input: { userId: number }, principal: Principal): Promise<Result<null>> {
   const { userId } = input;
@@ -78,6 +80,8 @@ export function deleteUser(registry: Registry, input: { userId: number }, princi
     const deleted = await registry.service.send({ type: 'user.delete', userId }, by);
     if (deleted.ok) {
       await endSessionsOfUser(registry, userId);
+      // As Unleash: the schedules they set wait for someone else now.
+      await suspendSchedulesOf(registry, userId, by);
       return ok(null);
     }
     await undo();

@@ -75,6 +75,34 @@ describe('project events', () => {
   });
 });
 
+describe('change-request events', () => {
+  const on = { id: 4, environment: 'production', at: AT };
+  const change = { id: 9, feature: 'f', action: 'updateEnabled', payload: { enabled: true }, createdAt: AT, createdBy: 'user:3' } as const;
+
+  test('carry the request\'s id, its environment and project, the change\'s flag; a scheduled apply is two', () => {
+    const events = onProject([
+      { type: 'change-request.change-added', ...on, change, resetApprovals: false },
+      { type: 'change-request.approved', ...on },
+      { type: 'change-request.scheduled', ...on, schedule: { scheduledAt: '2030-01-01T06:00:00.000Z', status: 'pending', by: 'user:3' }, before: null },
+      { type: 'change-request.schedule-suspended', ...on, reason: 'change 9 (f): Strategy has been deleted' },
+      { type: 'flag.enabled', name: 'f', version: 5, environment: 'production', added: null },
+      { type: 'change-request.applied', ...on, title: 'Change Request #4', by: 'system', scheduled: true, segmentsPending: false, conflicts: [] },
+      { type: 'change-request.title-set', ...on, title: 't', before: 'u' },
+    ]);
+    expect(events.map((e) => ({ ...brief(e), featureName: e.featureName, project: e.project }))).toEqual([
+      { type: 'change-added', data: { changeRequestId: 4, change }, preData: null, environment: 'production', featureName: 'f', project: 'default' },
+      { type: 'change-request-approved', data: { changeRequestId: 4 }, preData: null, environment: 'production', featureName: null, project: 'default' },
+      { type: 'change-request-scheduled', data: { changeRequestId: 4, scheduledDate: '2030-01-01T06:00:00.000Z' }, preData: null, environment: 'production', featureName: null, project: 'default' },
+      { type: 'change-request-schedule-suspended', data: { changeRequestId: 4, reason: 'change 9 (f): Strategy has been deleted' }, preData: null, environment: 'production', featureName: null, project: 'default' },
+      { type: 'feature-environment-enabled', data: null, preData: null, environment: 'production', featureName: 'f', project: 'default' },
+      { type: 'change-request-applied', data: { changeRequestId: 4, title: 'Change Request #4' }, preData: null, environment: 'production', featureName: null, project: 'default' },
+      { type: 'change-request-scheduled-application-success', data: { changeRequestId: 4, title: 'Change Request #4' }, preData: null, environment: 'production', featureName: null, project: 'default' },
+    ]);
+    // Unleash's sentence, linking to the request.
+    expect(formatEvent(events[1]!, 'https://flags.example.com', 'markdown').text).toBe('*ann@example.com* approved change request *[#4](https://flags.example.com/projects/default/change-requests/4)* in the *production* environment in project *[default](https://flags.example.com/projects/default)*');
+  });
+});
+
 describe('service events', () => {
   test('environments, users, tokens, segments, definitions and addons; nothing for passwords', () => {
     const token = { id: 't1', hash: 'HASH-never-sent', tokenName: 'sdk', type: 'client' as const, projects: ['default'], environment: 'production', createdAt: AT, expiresAt: null, userId: null };

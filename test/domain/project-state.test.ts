@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProjectDraft, type ProjectState } from '../../src/domain/project-state.js';
+import { emptyBook } from '../../src/domain/change-request-book.js';
 import type { Flag } from '../../src/domain/types.js';
 
 const flag = (name: string, version = 1): Flag => ({
@@ -10,6 +11,7 @@ const flag = (name: string, version = 1): Flag => ({
 const state = (...flags: Flag[]): ProjectState => ({
   meta: { id: 'p', name: 'p', description: '', createdAt: '', environments: [], defaultStrategies: {}, members: {} },
   flags: new Map(flags.map((f) => [f.name, f])),
+  changeRequests: emptyBook(),
   version: 0,
 });
 

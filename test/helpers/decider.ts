@@ -20,6 +20,7 @@ import { decideService } from '../../src/domain/decide/service.js';
 import type { Decision, ErrorKind } from '../../src/domain/errors.js';
 import type { ProjectEvent } from '../../src/domain/events.js';
 import { ProjectDraft, evolve, type ProjectState } from '../../src/domain/project-state.js';
+import { emptyBook } from '../../src/domain/change-request-book.js';
 import { evolveService } from '../../src/domain/service-evolve.js';
 import { forkService, type ServiceState } from '../../src/domain/service-state.js';
 import type { ServiceCommand, ServiceReplies } from '../../src/domain/service-commands.js';
@@ -138,7 +139,7 @@ const projectDecider: DeciderOf<ProjectState, ProjectDraft, ProjectCommand, Proj
 export function given(events: ProjectEvent[]): GivenProject {
   const draft = new ProjectDraft({ meta: META, flags: new Map(), version: 0 });
   events.forEach((event, i) => evolve(draft, stamped(event, i + 1)));
-  return new GivenProject(draft.publishTo({ meta: META, flags: new Map(), version: 0 }), events.length + 1);
+  return new GivenProject(draft.publishTo({ meta: META, flags: new Map(), changeRequests: emptyBook(), version: 0 }), events.length + 1);
 }
 
 /** The facts of a project spec, and the flags they left. */

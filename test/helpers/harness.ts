@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from '../../src/actors/registry.js';
+import type { SingletonWork } from '../../src/actors/addons/singleton-work.js';
 import { createApp, type App } from '../../src/app.js';
 import { ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from '../../src/bootstrap-tokens.js';
 import type { TokenHasher } from '../../src/auth/token-hasher.js';
@@ -11,6 +12,8 @@ import { createLogger } from '../../src/log.js';
 import type { WriteGate } from '../../snapshots/disk-faults.js';
 import { openStore } from '../../snapshots/open-store.js';
 import type { Store } from '../../snapshots/store.js';
+import { ChangeRequestScheduler } from '../../src/scheduling/change-request-scheduler.js';
+import { SYSTEM_CLOCK, type Clock } from '../../src/scheduling/clock.js';
 import { freshSchema, type TestSchema } from './postgres.js';
 
 /** The admin token every harness app accepts. */
@@ -22,6 +25,8 @@ export const HARNESS_TOKEN_SECRET = 'harness-token-key-not-for-production-012345
 export interface Harness {
   app: App;
   registry: Registry;
+  /** The scheduler of change requests over {@link registry} (a new one after each restart). */
+  scheduler: ChangeRequestScheduler;
   config: Config;
   /** The token hasher the app was built with (its key: {@link HARNESS_TOKEN_SECRET} unless the test chose one). */
   tokenHasher: TokenHasher;
@@ -52,11 +57,13 @@ export const defaultStore = (): 'leveldb' | 'postgres' => (process.env['FLAGPOLE
  * PostgreSQL (`seams.store`, or {@link defaultStore}) over a fresh schema of the tests' server instead (the
  * data directory still holds nothing but is made, as the token key file's neighbour).
  * `seams.writeGate` puts a test gate before every write of the store (`snapshots/disk-faults.ts`); `seams.deliver`
- * starts the addons' deliveries (after every restart too).
+ * starts the addons' deliveries (after every restart too). The scheduler of change requests runs as `flagpole
+ * start` runs it, under `seams.work` (default: this node holds the lease) on `seams.clock`, the clock the actors
+ * stamp records with too (`test/helpers/clock.ts`).
  *
  * @example const h = await harness(); const r = await h.json('GET', '/api/admin/projects'); await h.close();
  */
-export async function harness(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'flagpole-test-')), seams: { writeGate?: WriteGate; store?: 'leveldb' | 'postgres'; deliver?: boolean } = {}): Promise<Harness> {
+export async function harness(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'flagpole-test-')), seams: { writeGate?: WriteGate; store?: 'leveldb' | 'postgres'; deliver?: boolean; clock?: Clock; work?: SingletonWork } = {}): Promise<Harness> {
   const key = 'TOKEN_SECRET_FILE' in env ? {} : { TOKEN_SECRET: HARNESS_TOKEN_SECRET };
   const store = seams.store ?? defaultStore();
   const schema: TestSchema | null = store === 'postgres' && !env['DATABASE_URL'] ? freshSchema() : null;
@@ -67,7 +74,7 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
   const lines: string[] = [];
   const log = createLogger({ level: config.logLevel, format: 'json' }, { write: (line: string) => { lines.push(line); } });
   const open = async () => {
-    const registry = await Registry.open({ dataDir, database: config.database ?? undefined, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits, usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs, contactTimeoutMs: config.nodes.contactTimeoutMs, writeGate: seams.writeGate, sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes, addons: config.addons });
+    const registry = await Registry.open({ dataDir, database: config.database ?? undefined, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits, usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs, contactTimeoutMs: config.nodes.contactTimeoutMs, writeGate: seams.writeGate, sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes, addons: config.addons, now: seams.clock ? () => seams.clock!.now() : undefined });
     // Addon deliveries run where a test asks for them, as `flagpole start` runs them (on one node of several).
     if (seams.deliver) registry.deliveries.start(registry.node.singletonWork());
     if (config.authType === 'api-token' && !registry.serviceUnavailable) {
@@ -75,13 +82,16 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
       await ensureFrontendTokens(registry, tokenHasher, config.initFrontendApiTokens);
       await ensureClientTokens(registry, tokenHasher, config.initClientApiTokens);
     }
-    return { registry, app: createApp({ registry, config, log, tokenHasher }) };
+    const scheduler = new ChangeRequestScheduler({ registry, log, clock: seams.clock ?? SYSTEM_CLOCK });
+    scheduler.start(seams.work ?? registry.node.singletonWork());
+    return { registry, app: createApp({ registry, config, log, tokenHasher }), scheduler };
   };
   let current = await open();
   let closed = false;
   const h: Harness = {
     get app() { return current.app; },
     get registry() { return current.registry; },
+    get scheduler() { return current.scheduler; },
     config,
     tokenHasher,
     dataDir,

@@ -26,7 +26,7 @@ describe('GET /api/admin/backup', () => {
     const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line));
 
     const [header, service, ...rest] = lines;
-    expect(header).toEqual({ flagpoleBackup: 1, dumpFormat: 1, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), machines: { 'flag-environment': 1, 'flag-lifecycle': 1, 'flag-stage': 1 }, projects: 2, flags: 4 });
+    expect(header).toEqual({ flagpoleBackup: 1, dumpFormat: 1, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), machines: { 'flag-environment': 1, 'flag-lifecycle': 1, 'flag-stage': 1, 'change-request': 1 }, projects: 2, flags: 4 });
     expect(rest.at(-1)).toEqual({ end: { projects: 2, flags: 4 } });
     const tokens = Object.entries(service.service.state.tokens) as [string, Record<string, unknown>][];
     expect(tokens).toHaveLength(2);

@@ -111,6 +111,17 @@ const SEEDS: Record<string, Json> = {
   'post /api/admin/context/:contextField/legal-values': { value: 'c', description: 'C' },
   'post /api/admin/strategies': { name: 'fuzz-strategy', description: 'd', parameters: [{ name: 'p', type: 'list', description: '', required: true }] },
   'put /api/admin/strategies/:name': { description: 'd', parameters: [{ name: 'q', type: 'string' }] },
+  'put /api/admin/projects/:projectId/environments/:environment/change-requests/config': { changeRequestsEnabled: true, requiredApprovals: 2 },
+  'post /api/admin/projects/:projectId/environments/:environment/change-requests': [
+    { feature: 'FLAG', action: 'addStrategy', payload: { name: 'flexibleRollout', parameters: { rollout: 40 }, segments: [1] } },
+    { feature: 'FLAG', action: 'updateEnabled', payload: { enabled: true, shouldActivateDisabledStrategies: true } },
+    { feature: null, action: 'updateSegment', payload: { id: 1, name: 'fuzz-segment', project: 'default', constraints: [] } },
+  ],
+  'put /api/admin/projects/:projectId/change-requests/:id/state': { state: 'Scheduled', scheduledAt: '2999-01-01T00:00:00Z', comment: 'c' },
+  'put /api/admin/projects/:projectId/change-requests/:id/title': { title: 'fuzzed' },
+  'put /api/admin/projects/:projectId/change-requests/:changeRequestId/changes/:changeId': { feature: 'FLAG', action: 'patchVariant', payload: { variants: [{ name: 'a', weightType: 'variable', weight: 1000 }] } },
+  'post /api/admin/projects/:projectId/change-requests/:id/comments': { text: 'seen' },
+  'put /api/admin/projects/:projectId/change-requests/:id/approvers': { reviewers: [1] },
 };
 
 /** A path segment from any string; a lone surrogate cannot be encoded, so it becomes invalid UTF-8 bytes. */

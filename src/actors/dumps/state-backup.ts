@@ -4,7 +4,7 @@ import type { ProjectState } from '../../domain/project-state.js';
 import { failed, ok, type Result } from '../../domain/result.js';
 import type { ServiceState, StoredToken } from '../../domain/service-state.js';
 import type { Flag, ProjectMeta } from '../../domain/types.js';
-import { PROJECT_MACHINES } from '../project-model.js';
+import { PROJECT_MACHINES, snapshotMeta } from '../project-model.js';
 import type { Registry } from '../registry.js';
 
 /** Version of the backup file (docs/operations.md "Back up and restore"); restore refuses any other. */
@@ -58,7 +58,8 @@ export function captureBackup(registry: Registry, now = new Date()): Result<Back
   const projects = registry.projectIds().sort().map((id) => {
     const actor = registry.project(id)!;
     const state: ProjectState = actor.state;
-    return { id, seq: actor.seq, meta: state.meta, flags: Array.from(state.flags.values()) };
+    // The meta a snapshot holds: its change requests come back with it.
+    return { id, seq: actor.seq, meta: snapshotMeta(state), flags: Array.from(state.flags.values()) };
   });
   const service = registry.service;
   const state: ServiceState = { ...service.state, tokens: Object.fromEntries(Object.entries(service.state.tokens).map(([hash, t]) => [hash, backedUpToken(t)])) };

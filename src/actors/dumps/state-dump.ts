@@ -4,6 +4,7 @@ import type { ServiceState, StoredToken } from '../../domain/service-state.js';
 import { masked } from '../../domain/addons/addon.js';
 import type { Flag, ProjectMeta } from '../../domain/types.js';
 import type { Registry } from '../registry.js';
+import { storedBook, type StoredBook } from '../../domain/change-request-book.js';
 
 /** Dumps are printed with sorted keys, so the HTTP dump and the CLI dump of one state are byte-identical. */
 export { DUMP_FORMAT, stableJsonPieces, stableStringify } from '../../../snapshots/dump-format.js';
@@ -15,6 +16,8 @@ export interface ProjectDump {
   seq: number;
   meta: ProjectMeta;
   flags: Flag[];
+  /** Its change requests (docs/api-decisions.md "Change requests"); absent for a project that never had one. */
+  changeRequests?: StoredBook;
 }
 
 /** A token as dumps show it: what it is and who may use it, never its hash nor any part of its secret. */
@@ -44,9 +47,12 @@ export interface AtSeq<S> {
 }
 
 /** A project's part of a dump; the runtime-only `version` counter is left out. */
-export const projectDump = ({ state, seq }: AtSeq<ProjectState>): ProjectDump => ({
-  id: state.meta.id, seq, meta: state.meta, flags: Array.from(state.flags.values()),
-});
+export function projectDump({ state, seq }: AtSeq<ProjectState>): ProjectDump {
+  const dump: ProjectDump = { id: state.meta.id, seq, meta: state.meta, flags: Array.from(state.flags.values()) };
+  const changeRequests = storedBook(state.changeRequests);
+  if (changeRequests) dump.changeRequests = changeRequests;
+  return dump;
+}
 
 /**
  * A token's dump record: fields picked, not removed, so a field added to stored tokens later stays out of

@@ -6,6 +6,8 @@ import type { ProjectCommand } from '../../domain/commands.js';
 import { fail } from '../../domain/errors.js';
 import type { ProjectEvent } from '../../domain/events.js';
 import { failed, ok, type Result } from '../../domain/result.js';
+import { isChangeRequestEvent } from '../../domain/change-request-events.js';
+import { appliedIn, requestOf, requestSides, type HistoryChange, type HistoryRequest } from './history-change-requests.js';
 import { lastAtOrBefore, logBounds } from './log-positions.js';
 
 /** One change, as the history endpoint lists it (docs/storage.md "History"). */
@@ -28,6 +30,11 @@ export interface HistoryEntry {
   /** For strategy and on/off events: whether the environment is enabled afterwards (deleting the last
    * enabled strategy disables it); null otherwise. */
   environmentEnabled: boolean | null;
+  /**
+   * The change request the entry is about. The record of an applied request is one entry
+   * (`change-request.applied`) naming it, with every change it made in `changeRequest.changes`.
+   */
+  changeRequest?: HistoryRequest;
 }
 
 /** Which entries a page lists; every filter given must hold. `offset` counts matching entries. */
@@ -101,20 +108,42 @@ function sides(event: ProjectEvent): { feature: string | null; environment: stri
       return on(event.name, event.before, event.completion);
     case 'flag.uncompleted':
       return on(event.name, event.before, null);
+    default: {
+      const side = requestSides(event);
+      return on(null, side.before, side.after, side.environment);
+    }
   }
 }
 
-/** The entries of one log record, in the order they happened. */
+/** The entries of one log record, in the order they happened; a record that applied a change request is one entry. */
 export function entriesOf(project: string, record: LogRecord<ProjectCommand, ProjectEvent>): HistoryEntry[] {
+  const applied = appliedIn(record.events);
+  if (applied) return [appliedEntry(project, record, applied)];
   const commandEnvironment = 'environment' in record.command ? record.command.environment : null;
   return record.events.map((event) => {
     const side = sides(event);
-    return {
+    const entry: HistoryEntry = {
       seq: record.seq, type: event.type, project, feature: side.feature,
       environment: side.environment ?? (event.type === 'project.updated' ? commandEnvironment : null),
       by: record.by, at: record.at, before: side.before, after: side.after, environmentEnabled: side.environmentEnabled,
     };
+    const request = requestOf(event);
+    if (request) entry.changeRequest = request;
+    return entry;
   });
+}
+
+/** The one entry of an applied change request: it names the request, and holds every change's sides. */
+function appliedEntry(project: string, record: LogRecord<ProjectCommand, ProjectEvent>, applied: Extract<ProjectEvent, { type: 'change-request.applied' }>): HistoryEntry {
+  // The changes are its flag events; its own (a note kept as a comment) are told by the entry itself.
+  const changes: HistoryChange[] = record.events.filter((event) => !isChangeRequestEvent(event)).map((event) => ({ type: event.type, ...sides(event) }));
+  const features = [...new Set(changes.map((c) => c.feature).filter((f): f is string => f !== null))];
+  const side = requestSides(applied);
+  return {
+    seq: record.seq, type: applied.type, project, feature: features.length === 1 ? features[0]! : null, environment: applied.environment,
+    by: record.by, at: record.at, before: side.before, after: side.after, environmentEnabled: null,
+    changeRequest: { id: applied.id, title: applied.title, changes },
+  };
 }
 
 /**
@@ -141,8 +170,12 @@ async function lastKey(store: Store, project: string, to: string | undefined): P
   return mark ? keys.log({ project }, mark.seq) : null;
 }
 
-const matches = (entry: HistoryEntry, query: HistoryQuery): boolean =>
-  (query.feature === undefined || entry.feature === query.feature) && (query.types === undefined || query.types.has(entry.type));
+/** Whether an entry passes the filters; an applied request's entry passes when one of its changes does. */
+const matches = (entry: HistoryEntry, query: HistoryQuery): boolean => {
+  const inner = entry.changeRequest?.changes ?? [];
+  const feature = query.feature === undefined || entry.feature === query.feature || inner.some((c) => c.feature === query.feature);
+  return feature && (query.types === undefined || query.types.has(entry.type) || inner.some((c) => query.types!.has(c.type)));
+};
 
 async function readPage(store: Store, project: string, query: HistoryQuery): Promise<HistoryPage> {
   const events: HistoryEntry[] = [];

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import type { ChangeRequestBook } from '../../domain/change-request-book.js';
 import type { Flag, ProjectMeta } from '../../domain/types.js';
 import { PAST_VIEW_CHECKPOINT_BYTES } from '../../limits.js';
 
@@ -7,6 +8,8 @@ export interface Checkpoint {
   seq: number;
   meta: ProjectMeta;
   flags: Map<string, Flag>;
+  /** The change requests then (an immutable book: kept by reference). */
+  changeRequests: ChangeRequestBook;
 }
 
 /** Estimated bytes of one entry of a checkpoint's flag map (the map's slot, its key is the flag's own name). */

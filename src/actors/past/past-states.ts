@@ -4,9 +4,9 @@ import { readLog, snapshotItems } from '../../../snapshots/recovery.js';
 import type { Store } from '../../../snapshots/store.js';
 import type { ProjectEvent } from '../../domain/events.js';
 import type { ProjectState } from '../../domain/project-state.js';
-import type { Flag, ProjectMeta } from '../../domain/types.js';
+import type { Flag } from '../../domain/types.js';
 import type { Checkpoint, PastCheckpoints } from './past-checkpoints.js';
-import { emptyProject, stateFromSnapshot, type ProjectModel } from '../project-model.js';
+import { emptyProject, stateFromSnapshot, type ProjectModel, type ProjectSnapshotMeta } from '../project-model.js';
 import { migratedSnapshot } from '../recovery/recover.js';
 
 /** Where a replay starts: a state and the last record it includes; `kept`, the flag map of the checkpoint it is. */
@@ -157,13 +157,13 @@ export class PastStates {
   /** The newest good snapshot at or before `atMost`, when the log after it is kept (its seq is at least `floor`). */
   private async snapshotBase(floor: number, atMost: number): Promise<Base | null> {
     if (!Number.isFinite(atMost)) return null;
-    const snapshot = await migratedSnapshot<ProjectMeta, Flag>(this.store, this.model, [], atMost);
+    const snapshot = await migratedSnapshot<ProjectSnapshotMeta, Flag>(this.store, this.model, [], atMost);
     return snapshot && snapshot.head.seq >= floor ? { seq: snapshot.head.seq, state: stateFromSnapshot(snapshot.head.meta, snapshot.items) } : null;
   }
 
   /** A checkpoint as a start: its own copy of the map, since replaying publishes into it. */
   private fromCheckpoint(checkpoint: Checkpoint): Base {
-    return { seq: checkpoint.seq, state: { meta: checkpoint.meta, flags: new Map(checkpoint.flags), version: 0 }, kept: checkpoint.flags };
+    return { seq: checkpoint.seq, state: { meta: checkpoint.meta, flags: new Map(checkpoint.flags), changeRequests: checkpoint.changeRequests, version: 0 }, kept: checkpoint.flags };
   }
 
   private empty(): Base {
@@ -181,7 +181,7 @@ export class PastStates {
       if (record.seq % this.interval === 0 && !this.checkpoints.has(this.owner, record.seq)) {
         const own = shared ? [...draft.setFlags()] : undefined;
         state = this.model.publish(state, draft);
-        const checkpoint = { seq: record.seq, meta: state.meta, flags: new Map(state.flags) };
+        const checkpoint = { seq: record.seq, meta: state.meta, flags: new Map(state.flags), changeRequests: state.changeRequests };
         this.keep(checkpoint, own ?? checkpoint.flags.values());
         shared = true;
         draft = this.model.fork(state);

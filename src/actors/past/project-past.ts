@@ -140,7 +140,7 @@ export class ProjectPast {
     }
     // The committed state, copied in the same synchronous step it is read in: publishing changes its map.
     const live = this.actor.state;
-    if (mark.seq === this.actor.seq) return ok({ asked: time, seq: mark.seq, at: mark.at, state: { meta: live.meta, flags: new Map(live.flags), version: 0 } });
+    if (mark.seq === this.actor.seq) return ok({ asked: time, seq: mark.seq, at: mark.at, state: { meta: live.meta, flags: new Map(live.flags), changeRequests: live.changeRequests, version: 0 } });
     const state = await this.states.stateAt(mark.seq, bounds.first.seq);
     if ('earliest' in state) return failed(await this.trimmed(time, state.earliest));
     return ok({ asked: time, seq: mark.seq, at: mark.at, state });

@@ -2,8 +2,8 @@ import { keys } from '../../../snapshots/keys.js';
 import type { RecoveryNotice } from '../../../snapshots/recovery.js';
 import type { Store } from '../../../snapshots/store.js';
 import type { ProjectState } from '../../domain/project-state.js';
-import type { Flag, ProjectMeta } from '../../domain/types.js';
-import { emptyProject, stateFromSnapshot, type ProjectModel } from '../project-model.js';
+import type { Flag } from '../../domain/types.js';
+import { emptyProject, stateFromSnapshot, type ProjectModel, type ProjectSnapshotMeta } from '../project-model.js';
 import { recoverState, type Recovered } from './recover.js';
 import { isUnavailableError, type UnavailableError } from './service-recovery.js';
 
@@ -37,7 +37,7 @@ export async function recoverProjects(store: Store, modelOf: (id: string) => Pro
     const id = key.slice(keys.projectsPrefix.length);
     try {
       const model = modelOf(id);
-      const recovered = await recoverState(store, model, (meta: ProjectMeta, flags: Flag[]) => stateFromSnapshot(meta, flags), () => emptyProject(id));
+      const recovered = await recoverState(store, model, (meta: ProjectSnapshotMeta, flags: Flag[]) => stateFromSnapshot(meta, flags), () => emptyProject(id));
       found.notices.push(...recovered.notices);
       if (recovered.state.meta.deleted) found.deleted.push(id);
       else found.served.push({ id, model, recovered });

@@ -37,7 +37,10 @@ function withoutEnvironment(draft: ProjectDraft, environment: string): Result<Pr
     return failed(fail('InvalidOperationError', `Environment "${environment}" is the last environment of project "${draft.meta.id}"; a project must keep at least one environment`));
   }
   const defaultStrategies = withoutKey(draft.meta.defaultStrategies, environment);
-  return ok({ ...draft.meta, environments: draft.meta.environments.filter((e) => e !== environment), defaultStrategies });
+  const meta: ProjectMeta = { ...draft.meta, environments: draft.meta.environments.filter((e) => e !== environment), defaultStrategies };
+  // Its change-request setting goes with it: connected again, the environment starts without one.
+  if (meta.changeRequestSettings && Object.hasOwn(meta.changeRequestSettings, environment)) meta.changeRequestSettings = withoutKey(meta.changeRequestSettings, environment);
+  return ok(meta);
 }
 
 /**

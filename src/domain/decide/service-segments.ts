@@ -14,7 +14,8 @@ import { describeUse, segmentValueCount, type Segment, type SegmentInput, type S
 import type { ServiceCommand } from '../service-commands.js';
 import type { ServiceEvent } from '../service-events.js';
 import type { ServiceLookups } from '../context.js';
-import type { ServiceState } from '../service-state.js';
+import { forkService, type ServiceState } from '../service-state.js';
+import { evolveService } from '../service-evolve.js';
 
 type SegmentDecision = Decision<ServiceEvent, Segment>;
 type Command<T extends ServiceCommand['type']> = Extract<ServiceCommand, { type: T }>;
@@ -105,6 +106,24 @@ export function decideDeleteSegment(draft: ServiceState, cmd: Command<'segment.d
   }
   if (usage.unreadable.length > 0) return refuse(unreadable(cmd.id, usage.unreadable));
   return accept([{ type: 'segment.deleted', segment }], segment);
+}
+
+/**
+ * The segment changes of a change request, in order against a trial of the service (each seeing the ones
+ * before), with the rules of the single update and delete; one refused refuses all, naming the segment.
+ */
+export function decideSegmentChanges(draft: ServiceState, cmd: Command<'segments.change'>, context: CommandContext, lookups: ServiceLookups): Decision<ServiceEvent, null> {
+  const trial = forkService(draft);
+  const events: ServiceEvent[] = [];
+  for (const op of cmd.changes) {
+    const decided = 'delete' in op
+      ? decideDeleteSegment(trial, { type: 'segment.delete', id: op.id }, context, lookups)
+      : decideUpdateSegment(trial, { type: 'segment.update', id: op.id, segment: op.segment }, context, lookups);
+    if (!decided.ok) return refuse({ ...decided.error, message: `segment ${op.id}: ${decided.error.message}` });
+    for (const event of decided.events) evolveService(trial, event);
+    events.push(...decided.events);
+  }
+  return accept(cmd.dryRun ? [] : events, null);
 }
 
 const content = (s: Segment) => JSON.stringify([s.name, s.description, s.project, s.constraints]);

@@ -4,7 +4,7 @@ import {
   decideDeleteLegalValue, decideDeprecateStrategyDefinition, decideSetLegalValue, decideUpdateContextField, decideUpdateStrategyDefinition,
 } from './service-definitions.js';
 import { decideUserChange, passwordSetEvents } from './service-users.js';
-import { decideCreateSegment, decideDeleteSegment, decideUpdateSegment } from './service-segments.js';
+import { decideCreateSegment, decideDeleteSegment, decideSegmentChanges, decideUpdateSegment } from './service-segments.js';
 import { about, accept, fail, refuse, type Decision } from '../errors.js';
 import { ROOT_ADMIN } from '../roles.js';
 import { LIMIT_VARIABLES, overLimit, type Limits } from '../../limits.js';
@@ -120,6 +120,8 @@ function decideAny(draft: ServiceState, command: ServiceCommand, context: Comman
       return decideUpdateSegment(draft, command, context, lookups);
     case 'segment.delete':
       return decideDeleteSegment(draft, command, context, lookups);
+    case 'segments.change':
+      return decideSegmentChanges(draft, command, context, lookups);
     case 'tag-type.create': {
       const { tagType } = command;
       if (draft.tagTypes.some((t) => t.name === tagType.name)) return refuse(fail('NameExistsError', `There already exists a tag-type with the name ${tagType.name}`));

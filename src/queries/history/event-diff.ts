@@ -1,15 +1,19 @@
 import type { FlagMetadata, ProjectEvent } from '../../domain/events.js';
 import type { Dependency, Flag, FlagCompletion, ProjectMeta, Strategy, StrategyOrder, Tag, Variant } from '../../domain/types.js';
 import { added, lists, moved, pathOf, removed, type FieldChange } from './change-words.js';
+import { requestChanges } from './change-request-diff.js';
 import { dependencyWords, flagChanges, metaChanges, metadataChanges, tagWords } from './flag-diff.js';
 import { strategyChanges, strategyWords, variantChanges } from './strategy-diff.js';
 
 /** What a history entry holds that its diff is made from (`HistoryEntry` of `src/actors/past/history.ts`). */
 export interface ChangeSides {
   type: ProjectEvent['type'];
+  feature?: string | null;
   environment: string | null;
   before: unknown;
   after: unknown;
+  /** On change-request entries: the request, and on the entry of an apply, the sides of every change it made. */
+  changeRequest?: { id: number; changes?: ChangeSides[] } | undefined;
 }
 
 /**
@@ -84,6 +88,8 @@ export function changesOf(entry: ChangeSides): FieldChange[] {
       return [moved('lifecycle', entry.before ? completionWords(entry.before as FlagCompletion) : 'not completed', completionWords(entry.after as FlagCompletion))];
     case 'flag.uncompleted':
       return [moved('lifecycle', completionWords(entry.before as FlagCompletion), 'not completed')];
+    default:
+      return requestChanges(entry, changesOf);
   }
 }
 

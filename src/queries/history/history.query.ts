@@ -17,6 +17,12 @@ export const CHANGE_KINDS = {
   tags: ['flag.tagged'],
   dependencies: ['dependency.added', 'dependencies.removed'],
   project: ['project.created', 'project.updated', 'environment.disconnected'],
+  'change-request': [
+    'change-request.configured', 'change-request.created', 'change-request.change-added', 'change-request.change-edited', 'change-request.change-discarded',
+    'change-request.discarded', 'change-request.title-set', 'change-request.commented', 'change-request.reviewers-set', 'change-request.sent-to-review',
+    'change-request.approval-added', 'change-request.approved', 'change-request.rejected', 'change-request.cancelled', 'change-request.scheduled',
+    'change-request.applied', 'change-request.schedule-failed', 'change-request.schedule-suspended', 'change-request.segments-settled',
+  ],
 } as const satisfies Record<string, readonly ProjectEvent['type'][]>;
 
 /** A kind of change: `switch` (on/off), `strategy`, `variants`, ... (see {@link CHANGE_KINDS}). */

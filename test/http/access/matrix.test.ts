@@ -55,12 +55,29 @@ interface Row {
    * asks `POST /ofrep/v1/evaluate/flags` for one first. A caller refused there holds no ticket: 401, not 403.
    */
   ticket?: boolean;
+  /**
+   * Run as the caller before the route, answering path parameters that override `params` when it succeeds (a
+   * change request of the caller's own, which only its author may act on); a caller it refuses keeps `params`.
+   */
+  before?: (h: Harness, token: string) => Promise<Record<string, string>>;
 }
+
 
 const P = '/api/admin/projects/:projectId';
 const FLAG = `${P}/features/:featureName`;
 const ENV = `${FLAG}/environments/:environment`;
 const MEMBERSHIP = `${P}/users/:userId/roles/:roleId`;
+
+const CR = `${P}/change-requests`;
+const CR_PROJECT = { projectId: 'm-cr' };
+
+/** The caller's own open change request for production of `m-cr` (a change added to it): its id and that change's. */
+async function ownRequest(h: Harness, token: string): Promise<Record<string, string>> {
+  const res = await h.json('POST', '/api/admin/projects/m-cr/environments/production/change-requests', { feature: 'm-cr-flag', action: 'deleteDependency' }, { token });
+  if (res.status !== 200) return {};
+  const changes = res.body.features[0].changes as { id: number }[];
+  return { id: String(res.body.id), changeRequestId: String(res.body.id), changeId: String(changes.at(-1)!.id) };
+}
 
 const REGISTER = { appName: 'matrix-app', instanceId: 'i-1', strategies: ['default'], started: '2026-01-01T00:00:00.000Z', interval: 1000 };
 const METRICS = { appName: 'matrix-app', instanceId: 'i-1', bucket: { start: '2026-01-01T00:00:00.000Z', stop: '2026-01-01T00:01:00.000Z', toggles: { 'm-flag': { yes: 1, no: 0, variants: {} } } } };
@@ -218,6 +235,28 @@ const EXPECTED: Record<string, Row> = {
   'POST /edge/validate': { kind: 'public', body: { tokens: ['*:development.not-a-token'] } },
   'POST /api/client/metrics/bulk': { kind: 'client', body: { applications: [{ ...REGISTER, environment: 'development' }], metrics: [] } },
   'POST /api/client/metrics/edge': { kind: 'client', body: { identifier: '01J0000000000000000000000', appName: 'unleash-edge', edgeVersion: '20.4.1' } },
+  // Change requests, in project m-cr (on for both environments): the world's own request is 1.
+  [`PUT ${P}/environments/:environment/change-requests/config`]: { kind: 'project', params: CR_PROJECT, body: { changeRequestsEnabled: true, requiredApprovals: 2 } },
+  [`POST ${P}/environments/:environment/change-requests`]: { kind: 'flag', params: CR_PROJECT, body: { feature: 'm-cr-flag', action: 'updateEnabled', payload: { enabled: true } } },
+  'GET /api/admin/search/change-requests': { kind: 'read' },
+  [`GET ${CR}/config`]: { kind: 'read', params: CR_PROJECT },
+  [`GET ${CR}`]: { kind: 'read', params: CR_PROJECT },
+  [`GET ${CR}/pending`]: { kind: 'read', params: CR_PROJECT },
+  [`GET ${CR}/open`]: { kind: 'read', params: CR_PROJECT },
+  [`GET ${CR}/pending/:featureName`]: { kind: 'read', params: { ...CR_PROJECT, featureName: 'm-cr-flag' } },
+  [`GET ${CR}/scheduled`]: { kind: 'read', params: CR_PROJECT, query: '?feature=m-cr-flag' },
+  [`GET ${CR}/count`]: { kind: 'read', params: CR_PROJECT },
+  [`GET ${CR}/actionable`]: { kind: 'read', params: CR_PROJECT },
+  [`GET ${CR}/available-reviewers/:environment`]: { kind: 'read', params: CR_PROJECT },
+  [`GET ${CR}/:id`]: { kind: 'read', params: { ...CR_PROJECT, id: '1' } },
+  [`GET ${CR}/:id/approvers`]: { kind: 'read', params: { ...CR_PROJECT, id: '1' } },
+  [`PUT ${CR}/:id/title`]: { kind: 'flag', params: { ...CR_PROJECT, id: '1' }, body: { title: 'mine' }, before: ownRequest },
+  [`PUT ${CR}/:changeRequestId/changes/:changeId`]: { kind: 'flag', params: { ...CR_PROJECT, changeRequestId: '1', changeId: '1' }, body: { feature: 'm-cr-flag', action: 'updateEnabled', payload: { enabled: false } }, before: ownRequest },
+  [`DELETE ${CR}/:changeRequestId/changes/:changeId`]: { kind: 'flag', params: { ...CR_PROJECT, changeRequestId: '1', changeId: '1' }, before: ownRequest },
+  [`DELETE ${CR}/:id`]: { kind: 'flag', params: { ...CR_PROJECT, id: '1' }, before: ownRequest },
+  [`POST ${CR}/:id/comments`]: { kind: 'read', params: { ...CR_PROJECT, id: '1' }, body: { text: 'seen' } },
+  [`PUT ${CR}/:id/approvers`]: { kind: 'flag', params: { ...CR_PROJECT, id: '1' }, body: { reviewers: [] }, before: ownRequest },
+  [`PUT ${CR}/:id/state`]: { kind: 'flag', params: { ...CR_PROJECT, id: '1' }, body: { state: 'In review' }, before: ownRequest },
 };
 
 /** One fresh data directory with a caller of every kind and the things the routes act on. */
@@ -238,10 +277,11 @@ async function buildWorld(): Promise<World> {
   await ok('POST', '/api/admin/environments', { name: 'staging' });
   await createProject(h, 'matrix');
   await createProject(h, 'm-doomed-project');
+  await createProject(h, 'm-cr');
   for (const name of ['m-spare', 'm-doomed-env']) await ok('POST', '/api/admin/environments', { name });
   const user = async (name: string, rootRole: number, projectRole?: number) => {
     const id = await createUser(h, { username: name, rootRole });
-    if (projectRole !== undefined) for (const project of ['matrix', 'm-doomed-project']) await grant(h, project, id, projectRole);
+    if (projectRole !== undefined) for (const project of ['matrix', 'm-doomed-project', 'm-cr']) await grant(h, project, id, projectRole);
     return id;
   };
   const ids = {
@@ -261,6 +301,13 @@ async function buildWorld(): Promise<World> {
   const segment = await ok('POST', '/api/admin/segments', { name: 'm-segment', constraints: [] });
   const doomedSegment = await ok('POST', '/api/admin/segments', { name: 'm-doomed-segment', constraints: [] });
   for (const name of ['m-type', 'm-doomed-type']) await ok('POST', '/api/admin/tag-types', { name });
+  // m-cr takes changes through requests in both environments; its request 1 is the admin token's.
+  await ok('POST', '/api/admin/projects/m-cr/features', { name: 'm-cr-flag' });
+  for (const environment of ['development', 'production']) {
+    await ok('POST', `/api/admin/projects/m-cr/features/m-cr-flag/environments/${environment}/strategies`, { name: 'default' });
+    await ok('PUT', `/api/admin/projects/m-cr/environments/${environment}/change-requests/config`, { changeRequestsEnabled: true });
+  }
+  await ok('POST', '/api/admin/projects/m-cr/environments/development/change-requests', { feature: 'm-cr-flag', action: 'updateEnabled', payload: { enabled: true } });
   for (const name of ['m-field', 'm-doomed-field']) await ok('POST', '/api/admin/context', { name });
   for (const name of ['m-strategy', 'm-doomed-strategy']) await ok('POST', '/api/admin/strategies', { name });
   const [addon, doomedAddon] = [await ok('POST', '/api/admin/addons', { provider: 'slack-app', parameters: { accessToken: 'xoxb-m' } }), await ok('POST', '/api/admin/addons', { provider: 'slack-app', parameters: { accessToken: 'xoxb-d' } })];
@@ -340,8 +387,9 @@ describe('the permission matrix', () => {
         const row = EXPECTED[keyOf(route)];
         if (!row) continue;
         const used: Record<string, string> = {};
+        const own = row.before ? await row.before(world.h, world.tokens[caller]) : {};
         const path = route.path.replace(/:(\w+)/g, (_m, name: string) => {
-          const wanted = row.params?.[name] ?? world.values[name];
+          const wanted = own[name] ?? row.params?.[name] ?? world.values[name];
           if (wanted === undefined) throw new Error(`no value for :${name} in ${keyOf(route)}`);
           used[name] = world.values[wanted] ?? wanted;
           return encodeURIComponent(used[name]);

@@ -13,7 +13,8 @@ const DOC = new URL('../../../docs/permissions.md', import.meta.url);
 
 const PERMISSIONS: Permission[] = [
   'READ', 'CREATE_FEATURE', 'UPDATE_FEATURE', 'DELETE_FEATURE', 'CREATE_FEATURE_STRATEGY', 'UPDATE_FEATURE_STRATEGY',
-  'DELETE_FEATURE_STRATEGY', 'UPDATE_FEATURE_ENVIRONMENT', 'UPDATE_FEATURE_VARIANTS', 'UPDATE_PROJECT', 'PROJECT_USER_ACCESS', 'UPDATE_SEGMENT', 'UPDATE_TAG_TYPE', 'ADMIN', 'OWN_ACCOUNT', 'CLIENT_API', 'FRONTEND_API', 'EVALUATE',
+  'DELETE_FEATURE_STRATEGY', 'UPDATE_FEATURE_ENVIRONMENT', 'UPDATE_FEATURE_VARIANTS', 'UPDATE_PROJECT', 'PROJECT_USER_ACCESS',
+  'APPROVE_CHANGE_REQUEST', 'APPLY_CHANGE_REQUEST', 'SKIP_CHANGE_REQUEST', 'UPDATE_SEGMENT', 'UPDATE_TAG_TYPE', 'ADMIN', 'OWN_ACCOUNT', 'CLIENT_API', 'FRONTEND_API', 'EVALUATE',
 ];
 
 const user = (rootRole: number): Principal => ({ kind: 'user', user: { id: 9, name: null, email: null, username: 'u', rootRole, createdAt: '' }, tokenName: 't' });
@@ -32,7 +33,10 @@ const CALLERS: [string, Principal, number | undefined][] = [
 function routesTable(): string {
   const permission = (r: (typeof ROUTES)[number]) =>
     r.scope === 'segment' ? `\`${r.permission}\` (global segment) or \`UPDATE_PROJECT\` (in the segment's project)`
-      : r.scope === 'flag' ? `\`${r.permission}\` (in the project holding the flag)` : `\`${r.permission}\``;
+      : r.scope === 'flag' ? `\`${r.permission}\` (in the project holding the flag)`
+      : r.scope === 'changes' ? `\`${r.permission}\`, and for each change the permission of its write`
+      : r.scope === 'change-request-state' ? `\`${r.permission}\`, then by the state: \`APPROVE_CHANGE_REQUEST\` (approve, reject), \`APPLY_CHANGE_REQUEST\` (apply, schedule), the author or an admin (to review, cancel)`
+      : `\`${r.permission}\``;
   // Console pages are listed with the API: one table of who may do what, whether by token or signed in.
   const via = (r: (typeof ROUTES)[number]) => (r.page ? (r.authentication === 'session' ? ' (console page, signed in)' : ' (console page)') : r.csrf ? ' (sign-in, browser)' : '');
   const rows = ROUTES.map((r) => `| ${r.method.toUpperCase()} | \`${r.path}\` | ${permission(r)}${via(r)} |`);

@@ -1,11 +1,13 @@
 import type { ProjectEvent } from '../../../domain/events.js';
 import type { ChangeKind } from '../../../queries/history/history.query.js';
+import { CHANGE_REQUEST_TITLES } from '../../../queries/history/change-request-diff.js';
 
 /** What each kind of history entry did, as a heading of its entry. */
 const DID: Record<ProjectEvent['type'], string> = {
   'project.created': 'Project created',
   'project.updated': 'Project settings changed',
   'environment.disconnected': 'Environment disconnected',
+  ...CHANGE_REQUEST_TITLES,
   'flag.created': 'Flag created',
   'flag.imported': 'Flag imported',
   'flag.updated': 'Flag details changed',
@@ -33,7 +35,7 @@ export const entryTitle = (type: ProjectEvent['type']): string => DID[type] ?? t
 /** The names of the kinds of change, for the filter and the entries' badges. */
 export const KIND_LABELS: Record<ChangeKind, string> = {
   lifecycle: 'Lifecycle', metadata: 'Details', switch: 'On/off', strategy: 'Strategies', variants: 'Variants', tags: 'Tags',
-  dependencies: 'Dependencies', project: 'Project',
+  dependencies: 'Dependencies', project: 'Project', 'change-request': 'Change requests',
 };
 
 /** Who sent a command, in words, given the names of the users: `user:3` → `Ann`, `admin-token:ci` → `admin token "ci"`. */
