@@ -1,0 +1,142 @@
+/**
+ * Propagation across nodes (`--nodes`): from a write's 2xx on one node to the change being served by each
+ * other node, for each way a change is served — the admin read, the SDK poll (`/api/client/features`, its
+ * ETag changes), the delta API and the SSE stream — each measured in a round of its own, so no channel's
+ * polling loads another's. The writes toggle one flag, from each node in turn, one at a time, with a short
+ * pause between them: an idle installation. A poll is sent again as soon as its answer shows the old state,
+ * so a figure is the end of the first answer showing the change (at most one request's time late).
+ */
+import { call, flagPath, projectPath, type Target } from './client.js';
+import { watchSse, type SseWatch } from './sse-watch.js';
+
+/** The ways a node serves a change. */
+export const CHANNELS = ['admin read', 'SDK poll (ETag)', 'delta API', 'SSE stream'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** One node as the propagation rounds use it: as an admin, and as an SDK of the project. */
+export interface PropagationNode {
+  admin: Target;
+  client: Target;
+}
+
+/** What one channel's round measured, in ms from the write's 2xx. */
+export interface ChannelSamples {
+  channel: Channel;
+  /** One per write and other node. */
+  perNode: number[];
+  /** One per write: the last of the other nodes. */
+  lastNode: number[];
+  /** Writes some other node had not served within the time allowed. */
+  missing: number;
+}
+
+const PROJECT = 'propagation';
+const FLAG = 'propagated';
+/** Pause between two writes: the installation idles between them. */
+const PAUSE_MS = 20;
+/** The most a change may take to be served before it is counted missing. */
+const TIMEOUT_MS = 5_000;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Creates the project and flag the rounds toggle (through the first node), with a strategy so `on` holds. */
+export async function seedPropagation(node: PropagationNode): Promise<void> {
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const reply = await call(node.admin, method, path, body);
+    if (reply.status < 200 || reply.status > 299) throw new Error(`${node.admin.label}: ${method} ${path} answered ${reply.status}: ${reply.text.slice(0, 200)}`);
+  };
+  await ok('POST', '/api/admin/projects', { id: PROJECT, name: PROJECT });
+  await ok('POST', projectPath(PROJECT, '/features'), { name: FLAG });
+  await ok('POST', flagPath(PROJECT, FLAG, '/environments/development/strategies'), { name: 'default' });
+}
+
+/** Whether a feature list (`features` of the SDK answer) or a delta's events show the flag `enabled`. */
+const inFeatures = (text: string, enabled: boolean) =>
+  (JSON.parse(text) as { features: { name: string; enabled: boolean }[] }).features.some((f) => f.name === FLAG && f.enabled === enabled);
+const inEvents = (text: string, enabled: boolean) =>
+  (JSON.parse(text) as { events: { type: string; feature?: { name: string; enabled: boolean } }[] }).events
+    .some((e) => e.type === 'feature-updated' && e.feature?.name === FLAG && e.feature.enabled === enabled);
+
+/** Sends `ask` again until `shows` accepts its answer; the time its answer ended, or null after the timeout. */
+async function pollUntil(ask: () => ReturnType<typeof call>, shows: (reply: Awaited<ReturnType<typeof call>>) => boolean): Promise<number | null> {
+  const deadline = performance.now() + TIMEOUT_MS;
+  while (performance.now() < deadline) {
+    const reply = await ask();
+    if (shows(reply)) return performance.now();
+  }
+  return null;
+}
+
+/** What a channel reads of a node before a write, and then how it sees the write served there. */
+type Observer = (node: PropagationNode, index: number) => Promise<(enabled: boolean) => Promise<number | null>>;
+
+function observer(channel: Channel, streams: SseWatch[]): Observer {
+  const clientPath = `/api/client/features?project=${PROJECT}`;
+  const deltaPath = `/api/client/delta?project=${PROJECT}`;
+  switch (channel) {
+    case 'admin read':
+      return async (node) => (enabled) => pollUntil(() => call(node.admin, 'GET', flagPath(PROJECT, FLAG)), (reply) => reply.status === 200
+        && (JSON.parse(reply.text) as { environments: { name: string; enabled: boolean }[] }).environments.some((e) => e.name === 'development' && e.enabled === enabled));
+    case 'SDK poll (ETag)': {
+      return async (node) => {
+        const before = await call(node.client, 'GET', clientPath);
+        const etag = String(before.headers.etag);
+        return (enabled) => pollUntil(() => call(node.client, 'GET', clientPath, undefined, { 'if-none-match': etag }),
+          (reply) => reply.status === 200 && reply.headers.etag !== etag && inFeatures(reply.text, enabled));
+      };
+    }
+    case 'delta API':
+      return async (node) => {
+        const before = await call(node.client, 'GET', deltaPath);
+        const etag = String(before.headers.etag);
+        return (enabled) => pollUntil(() => call(node.client, 'GET', deltaPath, undefined, { 'if-none-match': etag }),
+          (reply) => reply.status === 200 && inEvents(reply.text, enabled));
+      };
+    case 'SSE stream':
+      return async (_node, index) => {
+        const stream = streams[index]!;
+        const from = stream.count;
+        return async (enabled) => (await stream.next((e) => e.event === 'unleash-updated' && inEvents(e.data, enabled), TIMEOUT_MS, from))?.at ?? null;
+      };
+  }
+}
+
+/**
+ * Runs one round per channel of `writes` toggles each, the writer going round the nodes, and answers the
+ * samples of each channel. Every node holds an SSE stream of the project throughout (an idle stream costs
+ * nothing between writes), so the stream round finds them connected.
+ */
+export async function measurePropagation(nodes: PropagationNode[], writes: number): Promise<ChannelSamples[]> {
+  const streams = await Promise.all(nodes.map((node) => watchSse(node.client, `/api/client/streaming?project=${PROJECT}`)));
+  try {
+    for (const stream of streams) {
+      if (!(await stream.next((e) => e.event === 'unleash-connected', TIMEOUT_MS))) throw new Error('an SSE stream did not connect');
+    }
+    const results: ChannelSamples[] = [];
+    let enabled = (JSON.parse((await call(nodes[0]!.admin, 'GET', flagPath(PROJECT, FLAG))).text) as { environments: { name: string; enabled: boolean }[] })
+      .environments.some((e) => e.name === 'development' && e.enabled);
+    for (const channel of CHANNELS) {
+      const observe = observer(channel, streams);
+      const samples: ChannelSamples = { channel, perNode: [], lastNode: [], missing: 0 };
+      for (let w = 0; w < writes; w += 1) {
+        const writer = w % nodes.length;
+        const others = nodes.map((node, index) => ({ node, index })).filter(({ index }) => index !== writer);
+        const watchers = await Promise.all(others.map(({ node, index }) => observe(node, index)));
+        enabled = !enabled;
+        const written = await call(nodes[writer]!.admin, 'POST', flagPath(PROJECT, FLAG, `/environments/development/${enabled ? 'on' : 'off'}`));
+        const t0 = performance.now();
+        if (written.status !== 200) throw new Error(`${nodes[writer]!.admin.label}: the toggle answered ${written.status}: ${written.text.slice(0, 200)}`);
+        const seen = await Promise.all(watchers.map((watch) => watch(enabled)));
+        if (seen.some((at) => at === null)) samples.missing += 1;
+        const delays = seen.filter((at): at is number => at !== null).map((at) => Math.max(0, at - t0));
+        samples.perNode.push(...delays);
+        if (delays.length === seen.length) samples.lastNode.push(Math.max(...delays));
+        await sleep(PAUSE_MS);
+      }
+      results.push(samples);
+    }
+    return results;
+  } finally {
+    for (const stream of streams) stream.close();
+  }
+}
