@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     if (generated) process.stdout.write(`\n[flagpole] created an admin API token (shown once, stored only as a hash):\n\n    ${generated}\n\n`);
     if (first) process.stdout.write(`\n[flagpole] sign in to the console at /login as "${first.username}" with this password (shown once, stored only as a hash; change it after signing in):\n\n    ${first.password}\n\n`);
   }
-  // One process per data directory: this node always holds the delivery lease (issue 40 brings a shared one).
+  // One process delivers itself; of several nodes, the one holding the lease `addon-deliveries` does.
   registry.deliveries.start(registry.singletonWork());
   const app = createApp({ registry, config, log, tokenHasher: tokenKey.hasher });
   await app.prepare();
