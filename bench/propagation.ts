@@ -1,8 +1,9 @@
 /**
  * Propagation across nodes (`--nodes`): from a write's 2xx on one node to the change being served by each
  * other node, for each way a change is served — the admin read, the SDK poll (`/api/client/features`, its
- * ETag changes), the delta API and the SSE stream — each measured in a round of its own, so no channel's
- * polling loads another's. The writes toggle one flag, from each node in turn, one at a time, with a short
+ * ETag changes), the delta API, the SDK stream, and the console's live rows (the `changed:<flag>` event of the
+ * project page's stream, after which the row fetches itself again: that fetch is not counted) — each measured
+ * in a round of its own, so no channel's polling loads another's. The writes toggle one flag, from each node in turn, one at a time, with a short
  * pause between them: an idle installation. A poll is sent again as soon as its answer shows the old state,
  * so a figure is the end of the first answer showing the change (at most one request's time late).
  */
@@ -10,7 +11,7 @@ import { call, flagPath, projectPath, type Target } from './client.js';
 import { watchSse, type SseWatch } from './sse-watch.js';
 
 /** The ways a node serves a change. */
-export const CHANNELS = ['admin read', 'SDK poll (ETag)', 'delta API', 'SSE stream'] as const;
+export const CHANNELS = ['admin read', 'SDK poll (ETag)', 'delta API', 'SSE stream', 'console live rows'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 /** One node as the propagation rounds use it: as an admin, and as an SDK of the project. */
@@ -32,6 +33,8 @@ export interface ChannelSamples {
 
 const PROJECT = 'propagation';
 const FLAG = 'propagated';
+/** A console user of the rounds (its session, shared by every node, opens the project page's live stream). */
+const USER = { username: 'bench-viewer', password: 'bench-tulip-harbour-88' };
 /** Pause between two writes: the installation idles between them. */
 const PAUSE_MS = 20;
 /** The most a change may take to be served before it is counted missing. */
@@ -48,6 +51,15 @@ export async function seedPropagation(node: PropagationNode): Promise<void> {
   await ok('POST', '/api/admin/projects', { id: PROJECT, name: PROJECT });
   await ok('POST', projectPath(PROJECT, '/features'), { name: FLAG });
   await ok('POST', flagPath(PROJECT, FLAG, '/environments/development/strategies'), { name: 'default' });
+  await ok('POST', '/api/admin/user-admin', { ...USER, rootRole: 1 });
+}
+
+/** A console session's cookie (`flagpole-session=...`), signed in on `node` (a node learns sessions made on others only at its start). */
+async function consoleCookie(node: PropagationNode): Promise<string> {
+  const signedIn = await call({ ...node.admin, token: undefined }, 'POST', '/auth/simple/login', USER);
+  const cookie = String(signedIn.headers['set-cookie']?.[0] ?? '').split(';')[0];
+  if (signedIn.status !== 200 || !cookie) throw new Error(`${node.admin.label}: sign-in answered ${signedIn.status}: ${signedIn.text.slice(0, 200)}`);
+  return cookie;
 }
 
 /** Whether a feature list (`features` of the SDK answer) or a delta's events show the flag `enabled`. */
@@ -70,7 +82,7 @@ async function pollUntil(ask: () => ReturnType<typeof call>, shows: (reply: Awai
 /** What a channel reads of a node before a write, and then how it sees the write served there. */
 type Observer = (node: PropagationNode, index: number) => Promise<(enabled: boolean) => Promise<number | null>>;
 
-function observer(channel: Channel, streams: SseWatch[]): Observer {
+function observer(channel: Channel, streams: SseWatch[], pages: SseWatch[]): Observer {
   const clientPath = `/api/client/features?project=${PROJECT}`;
   const deltaPath = `/api/client/delta?project=${PROJECT}`;
   switch (channel) {
@@ -98,16 +110,24 @@ function observer(channel: Channel, streams: SseWatch[]): Observer {
         const from = stream.count;
         return async (enabled) => (await stream.next((e) => e.event === 'unleash-updated' && inEvents(e.data, enabled), TIMEOUT_MS, from))?.at ?? null;
       };
+    case 'console live rows':
+      return async (_node, index) => {
+        const page = pages[index]!;
+        const from = page.count;
+        return async () => (await page.next((e) => e.event === `changed:${FLAG}`, TIMEOUT_MS, from))?.at ?? null;
+      };
   }
 }
 
 /**
  * Runs one round per channel of `writes` toggles each, the writer going round the nodes, and answers the
- * samples of each channel. Every node holds an SSE stream of the project throughout (an idle stream costs
- * nothing between writes), so the stream round finds them connected.
+ * samples of each channel. Every node holds an SDK stream and a console page stream of the project throughout
+ * (an idle stream costs nothing between writes), so their rounds find them connected.
  */
 export async function measurePropagation(nodes: PropagationNode[], writes: number): Promise<ChannelSamples[]> {
+  const cookies = await Promise.all(nodes.map(consoleCookie));
   const streams = await Promise.all(nodes.map((node) => watchSse(node.client, `/api/client/streaming?project=${PROJECT}`)));
+  const pages = await Promise.all(nodes.map((node, i) => watchSse({ ...node.admin, token: undefined }, `/projects/${PROJECT}/events`, { cookie: cookies[i]! })));
   try {
     for (const stream of streams) {
       if (!(await stream.next((e) => e.event === 'unleash-connected', TIMEOUT_MS))) throw new Error('an SSE stream did not connect');
@@ -116,7 +136,7 @@ export async function measurePropagation(nodes: PropagationNode[], writes: numbe
     let enabled = (JSON.parse((await call(nodes[0]!.admin, 'GET', flagPath(PROJECT, FLAG))).text) as { environments: { name: string; enabled: boolean }[] })
       .environments.some((e) => e.name === 'development' && e.enabled);
     for (const channel of CHANNELS) {
-      const observe = observer(channel, streams);
+      const observe = observer(channel, streams, pages);
       const samples: ChannelSamples = { channel, perNode: [], lastNode: [], missing: 0 };
       for (let w = 0; w < writes; w += 1) {
         const writer = w % nodes.length;
@@ -137,6 +157,6 @@ export async function measurePropagation(nodes: PropagationNode[], writes: numbe
     }
     return results;
   } finally {
-    for (const stream of streams) stream.close();
+    for (const stream of [...streams, ...pages]) stream.close();
   }
 }

@@ -18,12 +18,12 @@ export interface SseWatch {
 }
 
 /**
- * Opens `path` on `target` as an SSE stream (the target's token in `Authorization`) and resolves once its head
+ * Opens `path` on `target` as an SSE stream (the target's token in `Authorization`, and `headers`) and resolves once its head
  * is read with a 200. Events are timed as their blank line is read, on this process's own connection.
  *
  * @example const stream = await watchSse(target, '/api/client/streaming?project=p'); await stream.next((e) => e.event === 'unleash-connected', 5000);
  */
-export function watchSse(target: Target, path: string): Promise<SseWatch> {
+export function watchSse(target: Target, path: string, headers: Record<string, string> = {}): Promise<SseWatch> {
   const events: SseEvent[] = [];
   let waiters: (() => void)[] = [];
   const told = () => {
@@ -34,7 +34,7 @@ export function watchSse(target: Target, path: string): Promise<SseWatch> {
   return new Promise((resolve, reject) => {
     const request = http.get(`${target.origin}${target.prefix}${path}`, {
       agent: false,
-      headers: { ...(target.token === undefined ? {} : { authorization: target.token }), accept: 'text/event-stream' },
+      headers: { ...(target.token === undefined ? {} : { authorization: target.token }), accept: 'text/event-stream', ...headers },
     }, (response) => {
       if (response.statusCode !== 200) {
         response.resume();
