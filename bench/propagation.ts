@@ -23,8 +23,14 @@ export interface PropagationNode {
 /** What one channel's round measured, in ms from the write's 2xx. */
 export interface ChannelSamples {
   channel: Channel;
-  /** One per write and other node. */
+  /** One per write and other node: when the first answer (or event) showing the change ended. */
   perNode: number[];
+  /**
+   * Polled channels: one per write and other node, when the request whose answer first showed the change was
+   * sent (the node served the change between this and `perNode`: on a busy machine a poll's own round trip
+   * is most of the figure). Empty for streams.
+   */
+  askedBy: number[];
   /** One per write: the last of the other nodes. */
   lastNode: number[];
   /** Writes some other node had not served within the time allowed. */
@@ -69,18 +75,28 @@ const inEvents = (text: string, enabled: boolean) =>
   (JSON.parse(text) as { events: { type: string; feature?: { name: string; enabled: boolean } }[] }).events
     .some((e) => e.type === 'feature-updated' && e.feature?.name === FLAG && e.feature.enabled === enabled);
 
-/** Sends `ask` again until `shows` accepts its answer; the time its answer ended, or null after the timeout. */
-async function pollUntil(ask: () => ReturnType<typeof call>, shows: (reply: Awaited<ReturnType<typeof call>>) => boolean): Promise<number | null> {
+/** When a change was seen: the end of what showed it and, for a poll, when that request was sent. */
+interface Seen {
+  at: number;
+  asked?: number;
+}
+
+/** Sends `ask` again until `shows` accepts its answer; when that answer was asked for and ended, or null after the timeout. */
+async function pollUntil(ask: () => ReturnType<typeof call>, shows: (reply: Awaited<ReturnType<typeof call>>) => boolean): Promise<Seen | null> {
   const deadline = performance.now() + TIMEOUT_MS;
   while (performance.now() < deadline) {
+    const asked = performance.now();
     const reply = await ask();
-    if (shows(reply)) return performance.now();
+    if (shows(reply)) return { at: performance.now(), asked };
   }
   return null;
 }
 
+/** The event's arrival as a {@link Seen}, or null. */
+const arrived = (event: { at: number } | null): Seen | null => (event ? { at: event.at } : null);
+
 /** What a channel reads of a node before a write, and then how it sees the write served there. */
-type Observer = (node: PropagationNode, index: number) => Promise<(enabled: boolean) => Promise<number | null>>;
+type Observer = (node: PropagationNode, index: number) => Promise<(enabled: boolean) => Promise<Seen | null>>;
 
 function observer(channel: Channel, streams: SseWatch[], pages: SseWatch[]): Observer {
   const clientPath = `/api/client/features?project=${PROJECT}`;
@@ -108,13 +124,13 @@ function observer(channel: Channel, streams: SseWatch[], pages: SseWatch[]): Obs
       return async (_node, index) => {
         const stream = streams[index]!;
         const from = stream.count;
-        return async (enabled) => (await stream.next((e) => e.event === 'unleash-updated' && inEvents(e.data, enabled), TIMEOUT_MS, from))?.at ?? null;
+        return async (enabled) => arrived(await stream.next((e) => e.event === 'unleash-updated' && inEvents(e.data, enabled), TIMEOUT_MS, from));
       };
     case 'console live rows':
       return async (_node, index) => {
         const page = pages[index]!;
         const from = page.count;
-        return async () => (await page.next((e) => e.event === `changed:${FLAG}`, TIMEOUT_MS, from))?.at ?? null;
+        return async () => arrived(await page.next((e) => e.event === `changed:${FLAG}`, TIMEOUT_MS, from));
       };
   }
 }
@@ -137,7 +153,7 @@ export async function measurePropagation(nodes: PropagationNode[], writes: numbe
       .environments.some((e) => e.name === 'development' && e.enabled);
     for (const channel of CHANNELS) {
       const observe = observer(channel, streams, pages);
-      const samples: ChannelSamples = { channel, perNode: [], lastNode: [], missing: 0 };
+      const samples: ChannelSamples = { channel, perNode: [], askedBy: [], lastNode: [], missing: 0 };
       for (let w = 0; w < writes; w += 1) {
         const writer = w % nodes.length;
         const others = nodes.map((node, index) => ({ node, index })).filter(({ index }) => index !== writer);
@@ -147,9 +163,11 @@ export async function measurePropagation(nodes: PropagationNode[], writes: numbe
         const t0 = performance.now();
         if (written.status !== 200) throw new Error(`${nodes[writer]!.admin.label}: the toggle answered ${written.status}: ${written.text.slice(0, 200)}`);
         const seen = await Promise.all(watchers.map((watch) => watch(enabled)));
-        if (seen.some((at) => at === null)) samples.missing += 1;
-        const delays = seen.filter((at): at is number => at !== null).map((at) => Math.max(0, at - t0));
+        if (seen.some((one) => one === null)) samples.missing += 1;
+        const found = seen.filter((one): one is Seen => one !== null);
+        const delays = found.map((one) => Math.max(0, one.at - t0));
         samples.perNode.push(...delays);
+        for (const one of found) if (one.asked !== undefined) samples.askedBy.push(Math.max(0, one.asked - t0));
         if (delays.length === seen.length) samples.lastNode.push(Math.max(...delays));
         await sleep(PAUSE_MS);
       }
