@@ -44,19 +44,21 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 export interface Reply {
   status: number;
   text: string;
+  /** The answer's headers (lower-case names). */
+  headers: http.IncomingHttpHeaders;
 }
 
-/** Sends one request with the target's token; a JSON body is serialized and typed as such. */
-export function call(target: Target, method: string, path: string, body?: unknown): Promise<Reply> {
+/** Sends one request with the target's token (and `extra` headers); a JSON body is serialized and typed as such. */
+export function call(target: Target, method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<Reply> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
-  const headers: Record<string, string> = { ...authHeaders(target) };
+  const headers: Record<string, string> = { ...authHeaders(target), ...extra };
   if (payload !== undefined) headers['content-type'] = 'application/json';
   headers['content-length'] = String(payload === undefined ? 0 : Buffer.byteLength(payload));
   const send = (retry: boolean): Promise<Reply> => new Promise((resolve, reject) => {
     const req = http.request(`${target.origin}${target.prefix}${path}`, { method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
       res.on('error', reject);
     });
     req.on('error', (error: NodeJS.ErrnoException) => {

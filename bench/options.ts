@@ -28,6 +28,10 @@ export interface BenchOptions {
   console: boolean;
   /** `pg`: run the PostgreSQL phase (the write scenarios on LevelDB and on an embedded PostgreSQL, side by side). */
   store: 'pg' | undefined;
+  /** Nodes of the phase of several nodes on one PostgreSQL (`--nodes`); 0 skips it. */
+  nodes: number;
+  /** Rounds of that phase (each measures everything once). */
+  nodeRounds: number;
 }
 
 /** Usage text printed by `--help` and on a bad option. */
@@ -55,6 +59,10 @@ export const USAGE = `usage: npm run bench -- [options]
                       and 100000 commands), timed in process
   --store pg          also run the PostgreSQL phase: toggle, addStrategy and createFlag on a server over LevelDB
                       and one over an embedded PostgreSQL (started like the tests'), alternately, each fresh
+  --nodes N           also run the phase of several nodes: N processes on one embedded PostgreSQL and one alone
+                      beside them; propagation of a write to the others (admin read, SDK poll, delta, SSE), server
+                      CPU per SDK poll on each node and alone, the write rate of one project from all N at once and alone
+  --node-rounds R     rounds of that phase, each measuring everything once (default 2)
   --help              this text`;
 
 /**
@@ -85,6 +93,8 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
       'no-streams': { type: 'boolean', default: false },
       'no-console': { type: 'boolean', default: false },
       store: { type: 'string' },
+      nodes: { type: 'string' },
+      'node-rounds': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -96,6 +106,7 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
   if (values['vs-token'] !== undefined && values.vs === undefined) throw new Error('--vs-token needs --vs');
   if (values.against !== undefined && values.vs !== undefined) throw new Error('--against and --vs each give the other side: choose one');
   if (values.store !== undefined && values.store !== 'pg') throw new Error(`--store takes "pg" (LevelDB always runs), got ${values.store}`);
+  if (values.nodes === '1') throw new Error('--nodes takes 2 or more (the phase compares them with one node alone)');
   if (values['no-streams'] && values.streams !== undefined) throw new Error('--streams and --no-streams contradict each other');
   return {
     duration: integer('duration', values.duration, quick ? 3 : 10, 1),
@@ -114,6 +125,8 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
     streamToggles: integer('stream-toggles', values['stream-toggles'], 20, 1),
     console: !values['no-console'],
     store: values.store === 'pg' ? 'pg' : undefined,
+    nodes: integer('nodes', values.nodes, 0, 2),
+    nodeRounds: integer('node-rounds', values['node-rounds'], 2, 1),
   };
 }
 

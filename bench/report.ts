@@ -21,6 +21,8 @@ export interface Report {
   streams?: ScaleRow[];
   /** The PostgreSQL phase: writes on PostgreSQL beside LevelDB (`--store pg`). */
   stores?: ScaleRow[];
+  /** The phase of several nodes on one PostgreSQL (`--nodes`). */
+  nodes?: ScaleRow[];
   /** The console phase (bench/console-table.ts, bench/console-history.ts); absent or empty when skipped. */
   console?: ScaleRow[];
   notes: string[];
@@ -118,6 +120,9 @@ export function renderReport(report: Report, otherLabel: string): string {
   }
   if (report.stores && report.stores.length > 0) {
     parts.push('', '## Writes on PostgreSQL beside LevelDB (same machine, alternately)', '', scaleTable(report.stores));
+  }
+  if (report.nodes && report.nodes.length > 0) {
+    parts.push('', '## Several nodes on one PostgreSQL (same machine)', '', scaleTable(report.nodes));
   }
   if (report.console && report.console.length > 0) {
     parts.push('', '## Console (pages and history queries, in process)', '', scaleTable(report.console));

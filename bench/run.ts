@@ -19,6 +19,7 @@ import { runConsoleCold } from './console-cold.js';
 import { runConsoleHistory } from './console-history.js';
 import { runConsoleTable } from './console-table.js';
 import { runScale, type ScaleRow } from './scale.js';
+import { runNodes } from './nodes.js';
 import { runStoreComparison } from './store-compare.js';
 import { runStreams } from './streams.js';
 import { runUsage } from './usage.js';
@@ -86,12 +87,17 @@ async function main(): Promise<void> {
       log('store: toggle, addStrategy, createFlag on LevelDB and on PostgreSQL, alternately, fresh servers');
       storeRows = await runStoreComparison({ entry, workDir, duration: options.duration, connections: options.connections, log });
     }
+    let nodeRows: ScaleRow[] = [];
+    if (options.nodes > 0) {
+      log(`nodes: ${options.nodes} nodes on one PostgreSQL and one node alone, ${options.nodeRounds} rounds`);
+      nodeRows = await runNodes({ entry, workDir, nodes: options.nodes, rounds: options.nodeRounds, writes: options.quick ? 30 : 100, duration: options.duration, connections: options.connections, log });
+    }
     let consoleRows: ScaleRow[] = [];
     if (options.console) consoleRows = await runConsolePhase(entry, workDir, options);
     if (options.connections !== 32) notes.push(`targets are stated for 32 connections; this run used ${options.connections}`);
     if (options.vs) notes.push(`other = ${options.vs}; ratio = flagpole req/s ÷ other req/s; the two ran alternately, never at once`);
     if (options.against) notes.push(`other = ${options.against}, started beside flagpole; each scenario ran on both at once, ${options.connections} connections each, so compare the server CPU per request (req/s splits the machine between them)`);
-    const report = renderReport({ date, options: { ...options, vsToken: options.vsToken === undefined ? undefined : '(set)' }, scenarios: rows, scale, streams, stores: storeRows, console: consoleRows, notes }, 'other');
+    const report = renderReport({ date, options: { ...options, vsToken: options.vsToken === undefined ? undefined : '(set)' }, scenarios: rows, scale, streams, stores: storeRows, nodes: nodeRows, console: consoleRows, notes }, 'other');
     process.stdout.write(`\n${report}`);
     await writeFile(RESULTS_FILE, report);
     log(`written to ${RESULTS_FILE}`);

@@ -39,8 +39,9 @@ export class PgSharedLog implements SharedLog {
   async since(after: number, options: { upTo?: number | undefined; limit: number }): Promise<SharedRow[]> {
     const bounded = options.upTo !== undefined;
     const { rows } = await this.query<{ rev: string; scope: string; seq: string; record: string }>(
-      `SELECT rev::text AS rev, scope, seq::text AS seq, record FROM ${this.tables.log}
-       WHERE rev > $1${bounded ? ' AND rev <= $3' : ''} ORDER BY rev LIMIT $2`,
+      // `l.rev`, not `rev`: a bare name in ORDER BY means the output column, here text ('10' before '6').
+      `SELECT l.rev::text AS rev, l.scope, l.seq::text AS seq, l.record FROM ${this.tables.log} l
+       WHERE l.rev > $1${bounded ? ' AND l.rev <= $3' : ''} ORDER BY l.rev LIMIT $2`,
       bounded ? [after, options.limit, options.upTo] : [after, options.limit]);
     return rows.map((row) => ({ rev: Number(row.rev), scope: row.scope, seq: Number(row.seq), record: row.record }));
   }

@@ -54,6 +54,14 @@ test('two stores open on one database; what one appends, the other reads in the 
   await expect(b.commit([append('q', 1, 'again')])).rejects.toMatchObject({ name: 'LogConflictError', scope: 'p/q', seq: 1 });
 });
 
+test('the shared log is read in the order of the revs as numbers, past 9 and 99 (not as their text)', async () => {
+  const [a, b] = await twoNodes();
+  await a.commit(Array.from({ length: 120 }, (_, i) => append('p', i + 1, `r${i + 1}`)));
+  const read = await b.shared.since(5, { upTo: 115, limit: 500 });
+  expect(read.map((row) => row.rev)).toEqual(Array.from({ length: 110 }, (_, i) => i + 6));
+  expect((await b.shared.since(0, { limit: 12 })).map((row) => row.rev)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+});
+
 test('an exclusive lock is held by one node at a time; shared holders together, then the exclusive one', async () => {
   const [a, b] = await twoNodes();
   const order: string[] = [];
