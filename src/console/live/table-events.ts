@@ -14,8 +14,11 @@ import type { CommittedFeed } from '../../actors/committed-feed.js';
 import { SSE_KEEP_ALIVE, sseBytes, sseComment, sseText } from '../../http/streams/sse.js';
 import { LIVE_PAGE_STREAMS } from '../../limits.js';
 
-/** How long names are gathered before they are sent (one write per burst of commits). */
-export const FLUSH_MS = 100;
+/**
+ * How long names are gathered before they are sent (one write per burst of commits): short beside the 100 ms a
+ * change may take to reach every node's pages (docs/benchmark.md "Several nodes").
+ */
+export const FLUSH_MS = 20;
 /** Distinct flag names held for one connection between two writes; past it, further names wait for the next batch. */
 export const MAX_PENDING = 1000;
 /** A comment line this often keeps proxies from closing an idle stream. */
