@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from '../../src/actors/registry.js';
-import type { SingletonWork } from '../../src/actors/addons/singleton-work.js';
+import { LocalSingletonWork, type SingletonWork } from '../../src/actors/addons/singleton-work.js';
 import { createApp, type App } from '../../src/app.js';
 import { ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from '../../src/bootstrap-tokens.js';
 import type { TokenHasher } from '../../src/auth/token-hasher.js';
@@ -83,7 +83,7 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
       await ensureClientTokens(registry, tokenHasher, config.initClientApiTokens);
     }
     const scheduler = new ChangeRequestScheduler({ registry, log, clock: seams.clock ?? SYSTEM_CLOCK });
-    scheduler.start(seams.work ?? registry.node.singletonWork());
+    scheduler.start(seams.work ?? new LocalSingletonWork());
     return { registry, app: createApp({ registry, config, log, tokenHasher }), scheduler };
   };
   let current = await open();
