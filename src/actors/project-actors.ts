@@ -1,4 +1,4 @@
-import type { SegmentUsage } from '../domain/context.js';
+import type { FlagsByProject, SegmentUsage } from '../domain/context.js';
 import { fail } from '../domain/errors.js';
 import { failed, ok, type Result } from '../domain/result.js';
 import { segmentUsesIn } from '../domain/segment.js';
@@ -108,6 +108,11 @@ export class ProjectActors {
   segmentUsage(id: number): SegmentUsage {
     const uses = [...this.served.values()].flatMap((actor) => segmentUsesIn(actor.state, id));
     return { uses, unreadable: [...this.unavailable.keys()] };
+  }
+
+  /** Every served project's committed flags, and which projects could not be read. */
+  flagsByProject(): FlagsByProject {
+    return { served: [...this.served].map(([id, actor]) => [id, actor.state.flags.values()]), unreadable: [...this.unavailable.keys()] };
   }
 
   /** Resolves once every project has answered every command it was sent before the call. */

@@ -111,6 +111,7 @@ export class Registry {
       registry.pastCheckpoints = new PastCheckpoints(options.pastViewCheckpointBytes);
       registry.deliveries = await AddonDeliveries.open({
         store, feed: registry.feed, logger: base.log, service: () => registry.service, project: (id) => registry.projects.get(id), projectIds: () => registry.projectIds(),
+        checkStaleness: () => registry.service.send({ type: 'flags.potential-staleness.check' }, 'system'),
       }, options.addons ?? DEFAULT_DELIVERY_SETTINGS);
       return registry;
     } catch (error) {
@@ -125,6 +126,7 @@ export class Registry {
       projectExists: (id) => this.projects.has(id),
       segmentUses: (id) => this.projects.segmentUsage(id),
       environmentProjects: (name) => this.projects.inEnvironment(name),
+      flagsByProject: () => this.projects.flagsByProject(),
     }, this.limits);
     const { recovered, unavailable } = await recoverService(this.store, model);
     this.service = new CommandActor({ store: this.store, model, state: recovered.state, seq: recovered.seq, options: this.options, snapshotBytes: recovered.snapshotBytes });

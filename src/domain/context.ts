@@ -1,6 +1,7 @@
 import type { Limits } from '../limits.js';
 import type { ContextField, StrategyDefinition } from './definitions.js';
 import type { SegmentRef, SegmentUse } from './segment.js';
+import type { Flag } from './types.js';
 
 /** What the actor tells a decision: when, who, and the sequence number its record will get. */
 export interface ActorContext {
@@ -50,4 +51,12 @@ export interface ServiceLookups {
   segmentUses(id: number): SegmentUsage;
   /** The projects connected to an environment, in the committed project states. */
   environmentProjects(name: string): string[];
+  /** The committed flags of every project served (the potential-staleness check reads them). */
+  flagsByProject(): FlagsByProject;
+}
+
+/** Every served project's committed flags, and the projects whose state could not be recovered. */
+export interface FlagsByProject {
+  served: [project: string, flags: Iterable<Flag>][];
+  unreadable: string[];
 }

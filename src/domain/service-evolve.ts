@@ -1,6 +1,7 @@
 /** How the service state changes with each of its events: the same step for a decision and for replay. */
 import { forkService, hashOfTokenId, rehashedToken, type Environment, type ServiceState } from './service-state.js';
-import type { ServiceEvent } from './service-events.js';
+import type { FlagRef, ServiceEvent } from './service-events.js';
+import { dict, own } from './dict.js';
 
 /** Environments are listed by `sortOrder`, then name. */
 const byEnvironmentOrder = (a: Environment, b: Environment) => a.sortOrder - b.sortOrder || a.name.localeCompare(b.name);
@@ -16,6 +17,18 @@ function forgetProject(draft: ServiceState, project: string): void {
     else draft.tokens[hash] = { ...token, projects: token.projects.filter((p) => p !== project) };
   }
   for (const [id, segment] of Object.entries(draft.segments)) if (segment.project === project) delete draft.segments[id];
+}
+
+/** The potentially-stale marks after a check: `on` added, `off` removed, projects left without a mark dropped. */
+function withStalenessMarks(marks: Readonly<Record<string, string[]>> | undefined, on: readonly FlagRef[], off: readonly FlagRef[]): Record<string, string[]> {
+  const sets = new Map<string, Set<string>>(Object.keys(marks ?? {}).map((project) => [project, new Set(own(marks!, project))]));
+  for (const { project, name } of on) {
+    const set = sets.get(project) ?? new Set<string>();
+    set.add(name);
+    sets.set(project, set);
+  }
+  for (const { project, name } of off) sets.get(project)?.delete(name);
+  return dict([...sets].filter(([, names]) => names.size > 0).map(([project, names]) => [project, [...names].sort()] as const));
 }
 
 /** Removes every password link of a user. */
@@ -132,6 +145,9 @@ export function evolveService(draft: ServiceState, event: ServiceEvent): void {
       return;
     case 'addon.deleted':
       if (draft.addons) delete draft.addons[String(event.addon.id)];
+      return;
+    case 'flags.potential-staleness-changed':
+      draft.potentiallyStale = withStalenessMarks(draft.potentiallyStale, event.on, event.off);
       return;
   }
 }
