@@ -122,12 +122,7 @@ export class Registry {
 
   /** The service, then every project; a new data directory's first state; deletions and imports a stop interrupted. */
   private async recover(initEnvironments: string[]): Promise<void> {
-    const model = serviceModel({
-      projectExists: (id) => this.projects.has(id),
-      segmentUses: (id) => this.projects.segmentUsage(id),
-      environmentProjects: (name) => this.projects.inEnvironment(name),
-      flagsByProject: () => this.projects.flagsByProject(),
-    }, this.limits);
+    const model = serviceModel(this.projects.serviceLookups(), this.limits);
     const { recovered, unavailable } = await recoverService(this.store, model);
     this.service = new CommandActor({ store: this.store, model, state: recovered.state, seq: recovered.seq, options: this.options, snapshotBytes: recovered.snapshotBytes });
     this.serviceUnavailable = unavailable;
