@@ -1,11 +1,12 @@
 /**
  * The addons phase (issue 42, "Isolation"): do addon deliveries slow the writes down? On a fresh server with the
  * 200-flag project and one webhook addon subscribed to every on/off, the toggle scenario runs alternately with the
- * addon disabled (alone) and enabled, three times alone and twice with it, for each way its receiver (on loopback, in
- * this process) answers: at once, hanging 30 s on every request (flagpole gives up after its 10 s timeout and retries;
- * those runs last 30 s, so the hang spans each), or 503 (retried with growing waits). Each row compares the medians of
- * the runs with the addon to those of the runs alone around them. Enabling the addon again starts it at that moment,
- * so a run alone leaves it nothing to deliver.
+ * addon disabled (alone) and enabled, four times alone and three times with it, for each way its receiver (on
+ * loopback, in this process) answers: at once, hanging 30 s on every request (flagpole gives up after its 10 s timeout
+ * and retries; those runs last 30 s), or 503 (retried with growing waits). Each run with the addon is compared with the
+ * mean of the two runs alone on either side of it, and the median of those ratios is reported, with the medians of the
+ * runs themselves: on a shared machine, runs of the same load alone differ by 2× (docs/benchmark.md). Enabling the
+ * addon again starts it at that moment, so a run alone leaves it nothing to deliver.
  */
 import { createServer } from 'node:http';
 import { mkdir } from 'node:fs/promises';
@@ -48,6 +49,12 @@ async function receiver(mode: () => Mode): Promise<{ url: string; received: () =
   };
 }
 
+/** Runs alone and with the addon, alternately: 4 alone around 3 with. */
+const ROUNDS = 7;
+
+/** The runs in the order they ran (alone, with, alone, ...). */
+const interleave = (alone: LoadResult[], withIt: LoadResult[]) => alone.flatMap((r, i) => (i < withIt.length ? [r, withIt[i]!] : [r]));
+
 /** The medians of several runs. */
 const medians = (runs: LoadResult[]) => ({ rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50Ms)), p99: median(runs.map((r) => r.p99Ms)), failures: runs.reduce((n, r) => n + r.failures, 0) });
 const words = (m: ReturnType<typeof medians>) => `${Math.round(m.rps)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms`;
@@ -82,7 +89,7 @@ export async function runAddons(options: AddonsOptions): Promise<ScaleRow[]> {
       const withIt: LoadResult[] = [];
       let received = 0;
       let toggles = 0;
-      for (let round = 0; round < 5; round += 1) {
+      for (let round = 0; round < ROUNDS; round += 1) {
         const on = round % 2 === 1;
         await enable(on);
         const at = hook.received();
@@ -96,9 +103,12 @@ export async function runAddons(options: AddonsOptions): Promise<ScaleRow[]> {
       await enable(false);
       const a = medians(alone);
       const w = medians(withIt);
+      // Each run with the addon against the mean of the runs alone just before and after it.
+      const ratio = (pick: (r: LoadResult) => number) => median(withIt.map((r, i) => pick(r) / ((pick(alone[i]!) + pick(alone[i + 1]!)) / 2))).toFixed(2);
       rows.push({
         measure: `toggles (${options.connections} connections, ${seconds} s runs) with a webhook addon on every on/off whose receiver ${how}, against the runs alone`,
-        value: `with: ${words(w)}; alone: ${words(a)}; p99 ${(w.p99 / a.p99).toFixed(2)}×, req/s ${(w.rps / a.rps).toFixed(2)}×; non-2xx ${w.failures + a.failures}; the receiver got ${received} requests during ${toggles} toggles with the addon`,
+        value: `with: ${words(w)}; alone: ${words(a)}; median of the runs' ratios to the runs alone around them: p99 ${ratio((r) => r.p99Ms)}×, p50 ${ratio((r) => r.p50Ms)}×, req/s ${ratio((r) => r.rps)}×`
+          + ` (req/s of the runs in order: ${[...alone, ...withIt].length} runs, ${interleave(alone, withIt).map((r) => Math.round(r.rps)).join(', ')}); non-2xx ${w.failures + a.failures}; the receiver got ${received} requests during ${toggles} toggles with the addon`,
         goal: '', met: undefined,
       });
     }

@@ -122,7 +122,7 @@ export class ProjectActors {
 
   /** Every served project's committed flags, and which projects could not be read. */
   flagsByProject(): FlagsByProject {
-    return { served: [...this.served].map(([id, actor]) => [id, actor.state.flags.values()]), unreadable: [...this.unavailable.keys()] };
+    return { served: [...this.served].map(([id, actor]) => [id, actor.state.flags]), unreadable: [...this.unavailable.keys()] };
   }
 
   /** Resolves once every project has answered every command it was sent before the call. */

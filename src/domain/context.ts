@@ -57,6 +57,6 @@ export interface ServiceLookups {
 
 /** Every served project's committed flags, and the projects whose state could not be recovered. */
 export interface FlagsByProject {
-  served: [project: string, flags: Iterable<Flag>][];
+  served: [project: string, flags: ReadonlyMap<string, Flag>][];
   unreadable: string[];
 }

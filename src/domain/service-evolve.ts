@@ -20,15 +20,18 @@ function forgetProject(draft: ServiceState, project: string): void {
 }
 
 /** The potentially-stale marks after a check: `on` added, `off` removed, projects left without a mark dropped. */
-function withStalenessMarks(marks: Readonly<Record<string, string[]>> | undefined, on: readonly FlagRef[], off: readonly FlagRef[]): Record<string, string[]> {
-  const sets = new Map<string, Set<string>>(Object.keys(marks ?? {}).map((project) => [project, new Set(own(marks!, project))]));
-  for (const { project, name } of on) {
-    const set = sets.get(project) ?? new Set<string>();
-    set.add(name);
-    sets.set(project, set);
+function withStalenessMarks(marks: Readonly<Record<string, readonly string[]>> | undefined, on: readonly FlagRef[], off: readonly FlagRef[]): Record<string, readonly string[]> {
+  const out = dict(marks);
+  // Only the projects the check changed get a new list.
+  const changed = new Map<string, Set<string>>();
+  const project = (id: string) => changed.get(id) ?? changed.set(id, new Set(own(out, id))).get(id)!;
+  for (const ref of on) project(ref.project).add(ref.name);
+  for (const ref of off) project(ref.project).delete(ref.name);
+  for (const [id, names] of changed) {
+    if (names.size === 0) delete out[id];
+    else out[id] = [...names].sort();
   }
-  for (const { project, name } of off) sets.get(project)?.delete(name);
-  return dict([...sets].filter(([, names]) => names.size > 0).map(([project, names]) => [project, [...names].sort()] as const));
+  return out;
 }
 
 /** Removes every password link of a user. */

@@ -107,10 +107,11 @@ export interface ServiceState {
   addons?: Record<string, Addon>;
   nextAddonId?: number;
   /**
-   * The flags marked potentially stale, by project (a map that inherits nothing): what the potential-staleness check
-   * announced, so it announces each flag once, as Unleash's `potentially_stale` column. Absent until the first check.
+   * The flags marked potentially stale, by project (a map that inherits nothing), their names sorted: what the
+   * potential-staleness check announced, so it announces each flag once, as Unleash's `potentially_stale` column.
+   * Absent until the first check.
    */
-  potentiallyStale?: Record<string, string[]>;
+  potentiallyStale?: Record<string, readonly string[]>;
 }
 
 /** A token re-stored under `hash`: the same record, without the legacy `prefix` (which held part of the secret). */
@@ -143,7 +144,7 @@ export const forkService = (state: ServiceState): ServiceState => ({
   contextFields: [...(state.contextFields ?? BUILT_IN_CONTEXT_FIELDS)],
   strategyDefinitions: [...(state.strategyDefinitions ?? BUILT_IN_STRATEGIES)],
   ...(state.addons === undefined ? {} : { addons: { ...state.addons }, nextAddonId: state.nextAddonId ?? 1 }),
-  // A dump read back as JSON holds a plain object: a map that inherits nothing again.
+  // The projects' map only (a plain object when read back as JSON); a check replaces the lists it changes.
   ...(state.potentiallyStale === undefined ? {} : { potentiallyStale: dict(state.potentiallyStale) }),
 });
 

@@ -21,7 +21,7 @@ const flag = (name: string, days: number, fields: Partial<Flag> = {}): Flag => (
 /** Lookups of a world whose projects hold these flags (and these unreadable projects). */
 const world = (served: Record<string, Flag[]>, unreadable: string[] = []): ServiceLookups => ({
   ...projects(...Object.keys(served)),
-  flagsByProject: (): FlagsByProject => ({ served: Object.entries(served), unreadable }),
+  flagsByProject: (): FlagsByProject => ({ served: Object.entries(served).map(([project, flags]) => [project, new Map(flags.map((f) => [f.name, f]))]), unreadable }),
 });
 
 const changed = (on: [string, string][], off: [string, string][] = [], announced = true): ServiceEvent => ({
