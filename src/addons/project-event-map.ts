@@ -115,7 +115,7 @@ function flagEventDrafts(project: string, event: OnFlag, flag: Flag | undefined)
       return [on('feature-environment-disabled', { environment: event.environment })];
     case 'variants.updated': {
       // flagpole's one list is every environment's list: a change is also Unleash's per-environment event in each
-      // (Datadog, New Relic and the App for Slack offer only that one), as Unleash 7 records a flag-level write.
+      // (Datadog, New Relic and the App for Slack offer only that one; Unleash 6.10 sends it from its per-environment routes).
       const sides = { data: { variants: event.variants }, preData: { variants: event.before } };
       const environments = Object.keys(flag?.environments ?? {});
       return [on('feature-variants-updated', sides), ...environments.map((environment) => on('feature-environment-variants-updated', { environment, ...sides }))];
