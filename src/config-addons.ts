@@ -5,7 +5,8 @@ import { ADDON_DELIVERY_BOUNDS } from './limits.js';
 /**
  * The addons' settings (docs/operations.md "Integrations"): `PUBLIC_URL` (where the texts link to;
  * `http://localhost:<PORT>` when unset), Unleash's `UNLEASH_ALLOW_PRIVATE_URL_IN_INTEGRATION` and
- * `UNLEASH_ALLOW_LIST_INTEGRATION`, the request timeout, the retry schedule and Slack's Web API.
+ * `UNLEASH_ALLOW_LIST_INTEGRATION`, the request timeout, the retry schedule, Slack's Web API and how often flags are
+ * checked for potential staleness (`POTENTIALLY_STALE_CHECK_MS`).
  */
 export function addonSettings(e: Env): DeliverySettings {
   return {
@@ -21,5 +22,6 @@ export function addonSettings(e: Env): DeliverySettings {
     retry: { firstMs: e.ADDON_RETRY_FIRST_MS, maxMs: e.ADDON_RETRY_MAX_MS, giveUpMs: e.ADDON_RETRY_GIVE_UP_MS },
     recordsPerRead: ADDON_DELIVERY_BOUNDS.recordsPerRead,
     logEntries: ADDON_DELIVERY_BOUNDS.logEntriesPerAddon,
+    stalenessCheckMs: e.POTENTIALLY_STALE_CHECK_MS,
   };
 }

@@ -1,4 +1,4 @@
-import type { SegmentUsage } from '../domain/context.js';
+import type { FlagsByProject, SegmentUsage, ServiceLookups } from '../domain/context.js';
 import { fail } from '../domain/errors.js';
 import { failed, ok, type Result } from '../domain/result.js';
 import { segmentUsesIn } from '../domain/segment.js';
@@ -108,6 +108,21 @@ export class ProjectActors {
   segmentUsage(id: number): SegmentUsage {
     const uses = [...this.served.values()].flatMap((actor) => segmentUsesIn(actor.state, id));
     return { uses, unreadable: [...this.unavailable.keys()] };
+  }
+
+  /** What the service's decisions read of the projects (`ServiceLookups`): always their committed states. */
+  serviceLookups(): ServiceLookups {
+    return {
+      projectExists: (id) => this.has(id),
+      segmentUses: (id) => this.segmentUsage(id),
+      environmentProjects: (name) => this.inEnvironment(name),
+      flagsByProject: () => this.flagsByProject(),
+    };
+  }
+
+  /** Every served project's committed flags, and which projects could not be read. */
+  flagsByProject(): FlagsByProject {
+    return { served: [...this.served].map(([id, actor]) => [id, actor.state.flags]), unreadable: [...this.unavailable.keys()] };
   }
 
   /** Resolves once every project has answered every command it was sent before the call. */

@@ -40,6 +40,7 @@ export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
   retry: { firstMs: 5000, maxMs: 600_000, giveUpMs: 86_400_000 },
   recordsPerRead: ADDON_DELIVERY_BOUNDS.recordsPerRead,
   logEntries: ADDON_DELIVERY_BOUNDS.logEntriesPerAddon,
+  stalenessCheckMs: 60_000,
 };
 
 /** What the metrics are told as it happens (set by whoever reads them; nothing when unset). */

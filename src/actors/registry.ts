@@ -135,6 +135,7 @@ export class Registry {
       registry.pastCheckpoints = new PastCheckpoints(options.pastViewCheckpointBytes);
       registry.deliveries = await AddonDeliveries.open({
         store, feed: registry.feed, logger: base.log, service: () => registry.service, project: (id) => registry.projects.get(id), projectIds: () => registry.projectIds(),
+        checkStaleness: () => registry.service.send({ type: 'flags.potential-staleness.check' }, 'system'),
       }, options.addons ?? DEFAULT_DELIVERY_SETTINGS);
       return registry;
     } catch (error) {
@@ -148,11 +149,7 @@ export class Registry {
     // On a store several nodes share: the revision this node starts at. Every record up to it is in what is
     // recovered below; what other nodes commit meanwhile comes through the sequencer (cluster-node.ts).
     const head = await this.store.shared?.head();
-    const model = serviceModel({
-      projectExists: (id) => this.projects.has(id),
-      segmentUses: (id) => this.projects.segmentUsage(id),
-      environmentProjects: (name) => this.projects.inEnvironment(name),
-    }, this.limits);
+    const model = serviceModel(this.projects.serviceLookups(), this.limits);
     this.serviceModel = model;
     const { recovered, unavailable } = await recoverService(this.store, model);
     this.service = new CommandActor({ store: this.store, model, state: recovered.state, seq: recovered.seq, options: this.options, sequencer: this.node.sequencer, snapshotBytes: recovered.snapshotBytes });

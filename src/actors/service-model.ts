@@ -17,7 +17,7 @@ export const emptyServiceState = (): ServiceState => ({ environments: [], users:
 const replayOnly = (): never => {
   throw new Error('the service model was built for replay only');
 };
-export const REPLAY_ONLY: ServiceLookups = { projectExists: replayOnly, segmentUses: replayOnly, environmentProjects: replayOnly };
+export const REPLAY_ONLY: ServiceLookups = { projectExists: replayOnly, segmentUses: replayOnly, environmentProjects: replayOnly, flagsByProject: replayOnly };
 
 /** The pure logic of the service actor (environments, users, tokens, segments), wired for {@link CommandActor}. */
 export function serviceModel(lookups: ServiceLookups, limits: Limits = DEFAULT_LIMITS): ServiceModel {

@@ -117,8 +117,13 @@ function flagEventDrafts(project: string, event: OnFlag, flag: Flag | undefined)
     }
     case 'flag.disabled':
       return [on('feature-environment-disabled', { environment: event.environment })];
-    case 'variants.updated':
-      return [on('feature-variants-updated', { data: { variants: event.variants }, preData: { variants: event.before } })];
+    case 'variants.updated': {
+      // flagpole's one list is every environment's list: a change is also Unleash's per-environment event in each
+      // (Datadog, New Relic and the App for Slack offer only that one; Unleash 6.10 sends it from its per-environment routes).
+      const sides = { data: { variants: event.variants }, preData: { variants: event.before } };
+      const environments = Object.keys(flag?.environments ?? {});
+      return [on('feature-variants-updated', sides), ...environments.map((environment) => on('feature-environment-variants-updated', { environment, ...sides }))];
+    }
     case 'flag.tagged':
       return [
         ...event.added.map((tag) => on('feature-tagged', { data: tag })),

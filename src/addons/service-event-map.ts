@@ -6,11 +6,12 @@
 import type { Addon } from '../domain/addons/addon.js';
 import type { ServiceEvent } from '../domain/service-events.js';
 import type { StoredToken, User } from '../domain/service-state.js';
+import type { Flag } from '../domain/types.js';
 import type { EventDraft } from './project-event-map.js';
 
 const draft = (type: string, fields: Partial<EventDraft> = {}): EventDraft => ({
-  type, data: fields.data ?? null, preData: fields.preData ?? null, tags: [],
-  featureName: null, project: fields.project ?? null, environment: fields.environment ?? null,
+  type, data: fields.data ?? null, preData: fields.preData ?? null, tags: fields.tags ?? [],
+  featureName: fields.featureName ?? null, project: fields.project ?? null, environment: fields.environment ?? null,
 });
 
 /** A user as Unleash's user events carry one (its `mapUserToData`). */
@@ -33,10 +34,11 @@ const addonData = ({ parameters: _secret, ...rest }: Addon) => rest;
 
 /**
  * The Unleash events of one service event (none for what Unleash records no event for: passwords, links, rehashes).
+ * `flagNow` reads a flag's committed state (its tags) for the flags a potential-staleness check marked.
  *
  * @example serviceEventDrafts({ type: 'context-field.deleted', field })[0].type // 'context-field-deleted'
  */
-export function serviceEventDrafts(event: ServiceEvent): EventDraft[] {
+export function serviceEventDrafts(event: ServiceEvent, flagNow: (project: string, name: string) => Flag | undefined = () => undefined): EventDraft[] {
   switch (event.type) {
     case 'environment.created':
       return [draft('environment-created', { data: event.environment })];
@@ -87,6 +89,10 @@ export function serviceEventDrafts(event: ServiceEvent): EventDraft[] {
       return [draft('addon-config-updated', { data: addonData(event.addon), preData: addonData(event.before) })];
     case 'addon.deleted':
       return [draft('addon-config-deleted', { preData: addonData(event.addon) })];
+    case 'flags.potential-staleness-changed':
+      // As Unleash's `PotentiallyStaleOnEvent`: the flag and its project, by the system user; unmarking says nothing.
+      if (!event.announced) return [];
+      return event.on.map(({ project, name }) => draft('feature-potentially-stale-on', { project, featureName: name, tags: flagNow(project, name)?.tags ?? [] }));
     case 'service.initialized':
     case 'project.forgotten':
     case 'user.password-set':

@@ -43,7 +43,7 @@ export function unleashEventsOf(entry: CommittedEntry, lookups: EventLookups): U
   const drafts: EventDraft[] = [];
   const { scope } = entry;
   if (scope === 'service') {
-    for (const event of entry.events) drafts.push(...serviceEventDrafts(event as ServiceEvent));
+    for (const event of entry.events) drafts.push(...serviceEventDrafts(event as ServiceEvent, (project, name) => lookups.flag(project, name)));
   } else {
     const flagNow = (name: string) => lookups.flag(scope.project, name);
     for (const event of entry.events as ProjectEvent[]) {

@@ -17,6 +17,7 @@ export interface CallerRights {
   /** A root Admin or an admin token: approves their own requests, and acts on anyone's as their author may. */
   admin: boolean;
 }
+import type { Flag } from './types.js';
 
 /** What the actor tells a decision: when, who, and the sequence number its record will get. */
 export interface ActorContext {
@@ -73,4 +74,12 @@ export interface ServiceLookups {
   segmentUses(id: number): SegmentUsage;
   /** The projects connected to an environment, in the committed project states. */
   environmentProjects(name: string): string[];
+  /** The committed flags of every project served (the potential-staleness check reads them). */
+  flagsByProject(): FlagsByProject;
+}
+
+/** Every served project's committed flags, and the projects whose state could not be recovered. */
+export interface FlagsByProject {
+  served: [project: string, flags: ReadonlyMap<string, Flag>][];
+  unreadable: string[];
 }

@@ -68,7 +68,9 @@ export type ServiceCommand =
   /** Replaces an addon; a sensitive parameter sent as `*****` keeps its stored value (decided here, against it). */
   | { type: 'addon.update'; id: number; addon: AddonInput }
   /** Deletes an addon; an unknown id changes nothing (null), as in Unleash. */
-  | { type: 'addon.delete'; id: number };
+  | { type: 'addon.delete'; id: number }
+  /** Marks the flags past their type's lifetime potentially stale, and unmarks those no longer so (Unleash's minute job). */
+  | { type: 'flags.potential-staleness.check' };
 
 /** What each service command answers when accepted. */
 export interface ServiceReplies {
@@ -107,4 +109,5 @@ export interface ServiceReplies {
   'addon.create': Addon;
   'addon.update': Addon;
   'addon.delete': Addon | null;
+  'flags.potential-staleness.check': null;
 }

@@ -40,4 +40,15 @@ export type ServiceEvent =
   /** An addon with its parameters (secrets included: the service log is never answered, dumps mask them). */
   | { type: 'addon.created'; addon: Addon }
   | { type: 'addon.updated'; addon: Addon; before: Addon }
-  | { type: 'addon.deleted'; addon: Addon };
+  | { type: 'addon.deleted'; addon: Addon }
+  /**
+   * Flags marked potentially stale (`on`) and unmarked (`off`, no longer past their lifetime, or gone). `announced` is
+   * false for the first check of a service, which marks the flags already past their lifetime without telling anyone.
+   */
+  | { type: 'flags.potential-staleness-changed'; on: FlagRef[]; off: FlagRef[]; announced: boolean };
+
+/** A flag by project and name. */
+export interface FlagRef {
+  project: string;
+  name: string;
+}

@@ -1,6 +1,7 @@
 /** How the service state changes with each of its events: the same step for a decision and for replay. */
 import { forkService, hashOfTokenId, rehashedToken, type Environment, type ServiceState } from './service-state.js';
-import type { ServiceEvent } from './service-events.js';
+import type { FlagRef, ServiceEvent } from './service-events.js';
+import { dict, own } from './dict.js';
 
 /** Environments are listed by `sortOrder`, then name. */
 const byEnvironmentOrder = (a: Environment, b: Environment) => a.sortOrder - b.sortOrder || a.name.localeCompare(b.name);
@@ -16,6 +17,21 @@ function forgetProject(draft: ServiceState, project: string): void {
     else draft.tokens[hash] = { ...token, projects: token.projects.filter((p) => p !== project) };
   }
   for (const [id, segment] of Object.entries(draft.segments)) if (segment.project === project) delete draft.segments[id];
+}
+
+/** The potentially-stale marks after a check: `on` added, `off` removed, projects left without a mark dropped. */
+function withStalenessMarks(marks: Readonly<Record<string, readonly string[]>> | undefined, on: readonly FlagRef[], off: readonly FlagRef[]): Record<string, readonly string[]> {
+  const out = dict(marks);
+  // Only the projects the check changed get a new list.
+  const changed = new Map<string, Set<string>>();
+  const project = (id: string) => changed.get(id) ?? changed.set(id, new Set(own(out, id))).get(id)!;
+  for (const ref of on) project(ref.project).add(ref.name);
+  for (const ref of off) project(ref.project).delete(ref.name);
+  for (const [id, names] of changed) {
+    if (names.size === 0) delete out[id];
+    else out[id] = [...names].sort();
+  }
+  return out;
 }
 
 /** Removes every password link of a user. */
@@ -132,6 +148,9 @@ export function evolveService(draft: ServiceState, event: ServiceEvent): void {
       return;
     case 'addon.deleted':
       if (draft.addons) delete draft.addons[String(event.addon.id)];
+      return;
+    case 'flags.potential-staleness-changed':
+      draft.potentiallyStale = withStalenessMarks(draft.potentiallyStale, event.on, event.off);
       return;
   }
 }

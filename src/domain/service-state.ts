@@ -2,6 +2,7 @@
 import { BUILT_IN_CONTEXT_FIELDS, BUILT_IN_STRATEGIES, type ContextField, type StrategyDefinition, type TagType } from './definitions.js';
 import type { Segment } from './segment.js';
 import type { Addon } from './addons/addon.js';
+import { dict } from './dict.js';
 
 /** An environment of the service (Unleash's): projects connect to it; flags have an entry per environment. */
 export interface Environment {
@@ -105,6 +106,12 @@ export interface ServiceState {
    */
   addons?: Record<string, Addon>;
   nextAddonId?: number;
+  /**
+   * The flags marked potentially stale, by project (a map that inherits nothing), their names sorted: what the
+   * potential-staleness check announced, so it announces each flag once, as Unleash's `potentially_stale` column.
+   * Absent until the first check.
+   */
+  potentiallyStale?: Record<string, readonly string[]>;
 }
 
 /** A token re-stored under `hash`: the same record, without the legacy `prefix` (which held part of the secret). */
@@ -137,6 +144,8 @@ export const forkService = (state: ServiceState): ServiceState => ({
   contextFields: [...(state.contextFields ?? BUILT_IN_CONTEXT_FIELDS)],
   strategyDefinitions: [...(state.strategyDefinitions ?? BUILT_IN_STRATEGIES)],
   ...(state.addons === undefined ? {} : { addons: { ...state.addons }, nextAddonId: state.nextAddonId ?? 1 }),
+  // The projects' map only (a plain object when read back as JSON); a check replaces the lists it changes.
+  ...(state.potentiallyStale === undefined ? {} : { potentiallyStale: dict(state.potentiallyStale) }),
 });
 
 /** The tokens `project.forget` would change, and the segments it would delete (for its answer and its test). */

@@ -1,5 +1,6 @@
 import client from 'prom-client';
 import type { Registry } from '../actors/registry.js';
+import { addonMetrics } from './addon-metrics.js';
 import { stateGauges, type StreamingSource } from './state-gauges.js';
 
 export type { StreamingSource };
@@ -80,6 +81,7 @@ export class ServiceMetrics {
       lastSnapshotBytes.set(bytes);
     };
     stateGauges(registry, () => this.streaming, registers);
+    addonMetrics(registry, registers);
   }
 
   /**

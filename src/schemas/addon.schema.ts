@@ -69,10 +69,11 @@ export const AddonView = v.object({
 /** `GET /api/admin/addons`: every addon and every provider's definition. */
 export const AddonsView = v.object({ addons: v.array(AddonView), providers: v.array(v.looseObject({ name: v.string(), displayName: v.string() })) });
 
-/** `GET /api/admin/addons/:id/events`: the delivery log, newest first. */
-export const DeliveryLogView = v.object({
-  integrationEvents: v.array(v.looseObject({
-    id: v.string(), integrationId: v.number(), createdAt: v.string(), state: v.picklist(['success', 'failed', 'successWithErrors']),
-    stateDetails: v.string(), event: v.looseObject({}), details: v.looseObject({}), attempt: v.number(), retryAt: v.nullable(v.string()),
-  })),
+/** One delivery log entry (Unleash's `IntegrationEvent`, with `attempt` and `retryAt`); also the answer of a test send. */
+export const DeliveryLogEntryView = v.looseObject({
+  id: v.string(), integrationId: v.number(), createdAt: v.string(), state: v.picklist(['success', 'failed', 'successWithErrors']),
+  stateDetails: v.string(), event: v.looseObject({}), details: v.looseObject({}), attempt: v.number(), retryAt: v.nullable(v.string()),
 });
+
+/** `GET /api/admin/addons/:id/events`: the delivery log, newest first. */
+export const DeliveryLogView = v.object({ integrationEvents: v.array(DeliveryLogEntryView) });

@@ -5,6 +5,9 @@
  * a create may add the provider's tag types.
  */
 import type { Registry } from '../actors/registry.js';
+import type { DeliveryLogEntry } from '../actors/addons/delivery-log.js';
+import { testEvent } from '../addons/test-event.js';
+import { actorOf } from '../addons/unleash-event.js';
 import { checkUrl } from '../addons/url-guard.js';
 import { principalLabel, type Principal } from '../auth/permissions.js';
 import { MASKED_VALUE, type Addon, type AddonInput } from '../domain/addons/addon.js';
@@ -47,6 +50,18 @@ export async function updateAddon(registry: Registry, id: number, body: AddonBod
   const url = await urlRefusal(registry, input);
   if (!url.ok) return url;
   return registry.tagWrites.run(async () => fromDecision(await registry.service.send({ type: 'addon.update', id, addon: input }, principalLabel(principal))));
+}
+
+/**
+ * Sends a test event to an addon now (flagpole's addition, docs/api-decisions.md "Integrations"), enabled or not, and
+ * answers the attempt's delivery log entry (secrets masked); 404 when unknown, 429 while a test of it is in flight.
+ */
+export async function testAddon(registry: Registry, id: number, principal: Principal): Promise<Result<DeliveryLogEntry>> {
+  const addon = registry.service.state.addons?.[String(id)];
+  if (!addon) return failed(fail('NotFoundError', `Could not find addon with id ${id}`));
+  const actor = actorOf(principalLabel(principal), (userId) => registry.service.state.users[String(userId)]);
+  const entry = await registry.deliveries.sendTest(addon, testEvent(addon, actor, new Date().toISOString()));
+  return entry === 'busy' ? failed(fail('TooManyRequests', `A test event of addon ${id} is on its way; send another once it is answered`)) : ok(entry);
 }
 
 /** Deletes an addon and, with it, its delivery log; an unknown id is no error (200, as Unleash). */

@@ -59,6 +59,26 @@ describe('project events', () => {
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
   });
 
+  test('a change of variants is also Unleash\'s per-environment event, once per environment of the flag, in the project\'s order', () => {
+    const variants = [{ name: 'a', weight: 1000, weightType: 'variable' as const, stickiness: 'default', payload: undefined, overrides: [] }];
+    const saved = flag.environments;
+    flag.environments = { development: { enabled: false, strategies: [] }, production: { enabled: true, strategies: [] } };
+    try {
+      const events = onProject([{ type: 'variants.updated', name: 'f', version: 4, variants, before: [] }]);
+      expect(events.map(brief)).toEqual([
+        { type: 'feature-variants-updated', data: { variants }, preData: { variants: [] }, environment: null },
+        { type: 'feature-environment-variants-updated', data: { variants }, preData: { variants: [] }, environment: 'development' },
+        { type: 'feature-environment-variants-updated', data: { variants }, preData: { variants: [] }, environment: 'production' },
+      ]);
+      expect(events.every((e) => e.featureName === 'f' && e.project === 'default' && e.tags.length === 1)).toBe(true);
+      expect(formatEvent(events[2]!, 'https://flags.example.com', 'markdown').text).toBe(
+        '*ann@example.com* updated variants for *[f](https://flags.example.com/projects/default/features/f)* for the *production* environment in project *[default](https://flags.example.com/projects/default)*',
+      );
+    } finally {
+      flag.environments = saved;
+    }
+  });
+
   test('a deleted flag carries itself as preData; project settings, members and environments give project events', () => {
     const meta = { id: 'default', name: 'Default', description: '', createdAt: AT, environments: ['development'], defaultStrategies: {}, members: { 3: 4 } };
     const events = onProject([
@@ -120,6 +140,18 @@ describe('service events', () => {
     expect(events[0]).toMatchObject({ createdBy: 'ops', createdByUserId: -42, data: { tokenName: 'sdk', username: 'sdk', type: 'client' } });
     const text = JSON.stringify(events);
     for (const secret of ['HASH-never-sent', 'scrypt$never-sent', 'secret.example.com']) expect(text).not.toContain(secret);
+  });
+
+  test('a potential-staleness check announces each flag it marked as feature-potentially-stale-on, by the system user, with the flag\'s tags; its first check and unmarking announce nothing', () => {
+    const events = unleashEventsOf({ scope: 'service', seq: 10, at: AT, by: 'system', events: [
+      { type: 'flags.potential-staleness-changed', announced: true, on: [{ project: 'default', name: 'f' }, { project: 'web', name: 'g' }], off: [{ project: 'default', name: 'h' }] },
+      { type: 'flags.potential-staleness-changed', announced: false, on: [{ project: 'default', name: 'x' }], off: [] },
+    ] }, lookups);
+    expect(events).toEqual([
+      { id: expect.any(Number), type: 'feature-potentially-stale-on', createdBy: 'unleash_system_user', createdAt: AT, createdByUserId: -1337, data: null, preData: null, tags: [{ type: 'slack', value: 'eng' }], featureName: 'f', project: 'default', environment: null },
+      { id: expect.any(Number), type: 'feature-potentially-stale-on', createdBy: 'unleash_system_user', createdAt: AT, createdByUserId: -1337, data: null, preData: null, tags: [], featureName: 'g', project: 'web', environment: null },
+    ]);
+    expect(formatEvent(events[0]!, 'https://flags.example.com', 'slack').text).toBe('*<https://flags.example.com/projects/default/features/f|f>* was marked as potentially stale in project *<https://flags.example.com/projects/default|default>*');
   });
 
   test('authors: a user by email, then username, then name; a token by its name; the system as Unleash\'s system user', () => {

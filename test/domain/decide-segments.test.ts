@@ -39,6 +39,7 @@ function given(events: ServiceEvent[]) {
         projectExists: (id) => (world.projects ?? ['default', 'web']).includes(id),
         segmentUses: (): SegmentUsage => ({ uses: world.uses ?? [], unreadable: world.unreadable ?? [] }),
         environmentProjects: () => [],
+        flagsByProject: () => ({ served: [], unreadable: [] }),
       };
       const draft = forkService(state);
       const decision = decideService(draft, command, { at: AT, by: 'test', seq: 42, limits: { ...DEFAULT_LIMITS, ...world.limits } }, lookups) as Decision<ServiceEvent, unknown>;

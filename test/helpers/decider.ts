@@ -165,7 +165,9 @@ export function flagAfter(then: Decided<ProjectDraft, ProjectEvent, unknown>, na
 }
 
 /** Lookups of a service spec: the projects that exist outside the service state. */
-export const projects = (...ids: string[]): ServiceLookups => ({ projectExists: (id) => ids.includes(id), segmentUses: () => ({ uses: [], unreadable: [] }), environmentProjects: () => [] });
+export const projects = (...ids: string[]): ServiceLookups => ({
+  projectExists: (id) => ids.includes(id), segmentUses: () => ({ uses: [], unreadable: [] }), environmentProjects: () => [], flagsByProject: () => ({ served: [], unreadable: [] }),
+});
 
 /**
  * The service state after `events` (from an empty one: no environments, users or tokens), deciding with

@@ -13,7 +13,10 @@ import type { EventLookups } from '../../addons/unleash-events.js';
 import type { ProjectState } from '../../domain/project-state.js';
 import type { Logger } from '../../log.js';
 import { AddonPositions, addonPositionDeletions } from './addon-positions.js';
-import { AddonWorker, type DeliverySettings } from './addon-worker.js';
+import { AddonWorker, type AttemptOutcome, type DeliverySettings } from './addon-worker.js';
+import { sendTestEvent } from './addon-test-send.js';
+import type { UnleashEvent } from '../../addons/unleash-event.js';
+import { StalenessChecks } from '../staleness-checks.js';
 import type { CommittedBatch, CommittedFeed } from '../committed-feed.js';
 import { DeliveryLog, type DeliveryLogEntry } from './delivery-log.js';
 import { SerialQueue } from '../serial-queue.js';
@@ -33,6 +36,16 @@ export interface DeliveriesDeps {
   service(): Committed<ServiceState>;
   project(id: string): Committed<ProjectState> | undefined;
   projectIds(): string[];
+  /** Sends the potential-staleness check to the service actor (`StalenessChecks` runs it while deliveries run). */
+  checkStaleness(): Promise<unknown>;
+}
+
+/** One enabled addon's deliveries now, as the metrics read them: no URL, no secret. */
+export interface AddonBacklog {
+  addon: number;
+  provider: string;
+  /** Log records committed and not yet handled by the addon, over every scope. */
+  waiting: number;
 }
 
 /** The name of the lease delivery runs under (`SingletonWork`). */
@@ -45,6 +58,12 @@ export class AddonDeliveries {
   private readonly changes = new SerialQueue();
   private unsubscribe: (() => void) | null = null;
   private held: RunningWork | null = null;
+  private staleness: StalenessChecks | null = null;
+  /** Attempts by provider and outcome since the start (monotonic; the metrics read them). */
+  private readonly attempts = new Map<string, Map<AttemptOutcome, number>>();
+  /** Test sends in flight (`sendTest`), by addon: a close aborts them. */
+  private readonly tests = new AbortController();
+  private readonly testing = new Set<number>();
 
   private readonly lookups: EventLookups;
 
@@ -75,6 +94,30 @@ export class AddonDeliveries {
     return this.log.page(addonId, limit, offset);
   }
 
+  /** Attempts since the start, by provider and outcome (test sends not counted). */
+  attemptCounts(): { provider: string; outcome: AttemptOutcome; count: number }[] {
+    return [...this.attempts].flatMap(([provider, outcomes]) => [...outcomes].map(([outcome, count]) => ({ provider, outcome, count })));
+  }
+
+  /** Each addon delivering now, with how far behind the logs it is. */
+  backlogs(): AddonBacklog[] {
+    return [...this.workers].map(([addon, worker]) => ({ addon, provider: worker.config.provider, waiting: worker.waiting() }));
+  }
+
+  /**
+   * Sends `event` to `addon` now, once, beside its delivery loop (which it never waits for or holds up), and records the
+   * attempt in its delivery log: the entry, secrets masked; `busy` while a test of the same addon is in flight.
+   */
+  async sendTest(addon: Addon, event: UnleashEvent): Promise<DeliveryLogEntry | 'busy'> {
+    if (this.testing.has(addon.id)) return 'busy';
+    this.testing.add(addon.id);
+    try {
+      return await sendTestEvent(addon, event, { store: this.deps.store, log: this.log, settings: this.settings, logger: this.deps.logger, signal: this.tests.signal });
+    } finally {
+      this.testing.delete(addon.id);
+    }
+  }
+
   /** Whether a worker delivers for this addon now (tests and `/health` read it). */
   delivering(addonId: number): boolean {
     return this.workers.has(addonId);
@@ -82,6 +125,7 @@ export class AddonDeliveries {
 
   /** Stops delivering (requests in flight are dropped: their events go again at the next start). */
   async close(): Promise<void> {
+    this.tests.abort();
     const held = this.held;
     this.held = null;
     await held?.stop();
@@ -90,12 +134,16 @@ export class AddonDeliveries {
   private begin(): RunningWork {
     this.unsubscribe = this.deps.feed.subscribe((batch) => this.committed(batch));
     void this.changes.run(() => this.sync()).catch((error: unknown) => this.deps.logger.error({ err: error }, 'addon deliveries: could not start every addon\'s deliveries'));
+    this.staleness = new StalenessChecks(() => this.deps.checkStaleness(), this.settings.stalenessCheckMs, this.deps.logger);
+    this.staleness.start();
     return { stop: () => this.end() };
   }
 
   private async end(): Promise<void> {
     this.unsubscribe?.();
     this.unsubscribe = null;
+    await this.staleness?.stop();
+    this.staleness = null;
     await this.changes.run(async () => {
       const stopping = [...this.workers.values()].map((w) => w.stop());
       this.workers.clear();
@@ -159,7 +207,14 @@ export class AddonDeliveries {
     const scopes: Scope[] = ['service', ...this.deps.projectIds().map((project) => ({ project }))];
     const { store, logger } = this.deps;
     const head = (scope: Scope) => this.head(scope);
-    this.workers.set(addon.id, new AddonWorker(addon, positions, { store, log: this.log, lookups: this.lookups, head, settings: this.settings, logger }, scopes));
+    const attempted = (provider: string, outcome: AttemptOutcome) => this.counted(provider, outcome);
+    this.workers.set(addon.id, new AddonWorker(addon, positions, { store, log: this.log, lookups: this.lookups, head, settings: this.settings, logger, attempted }, scopes));
+  }
+
+  private counted(provider: string, outcome: AttemptOutcome): void {
+    const outcomes = this.attempts.get(provider) ?? new Map<AttemptOutcome, number>();
+    outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+    this.attempts.set(provider, outcomes);
   }
 
   /** Removes a deleted addon's positions and delivery log. */

@@ -45,6 +45,11 @@ export class AddonPositions {
     return new AddonPositions(store, addonId, seqs, since);
   }
 
+  /** The positions known now (stored, or found from `since`), by scope. */
+  known(): [Scope, number][] {
+    return [...this.seqs].map(([part, seq]) => [scopeOfPart(part), seq]);
+  }
+
   /** The scopes the addon holds a position in. */
   scopes(): Scope[] {
     return [...this.seqs.keys()].map(scopeOfPart);

@@ -36,7 +36,12 @@ export interface DeliverySettings {
   recordsPerRead: number;
   /** Delivery log entries kept per addon. */
   logEntries: number;
+  /** How often the potential-staleness check runs (`POTENTIALLY_STALE_CHECK_MS`; a minute, as Unleash). */
+  stalenessCheckMs: number;
 }
+
+/** How one attempt ended, as the metrics count it: Unleash's states when done, `retry` when another attempt follows. */
+export type AttemptOutcome = DeliveryLogEntry['state'] | 'retry';
 
 /** What a worker reads and writes. */
 export interface WorkerDeps {
@@ -47,6 +52,8 @@ export interface WorkerDeps {
   head(scope: Scope): number | undefined;
   settings: DeliverySettings;
   logger: Logger;
+  /** Told of every attempt (the delivery metrics). */
+  attempted(provider: string, outcome: AttemptOutcome): void;
 }
 
 const partOf = (scope: Scope): string => (scope === 'service' ? 'svc' : `p/${scope.project}`);
@@ -70,6 +77,13 @@ export class AddonWorker {
   /** The addon as configured now. */
   get config(): Addon {
     return this.addon;
+  }
+
+  /** Log records committed and not yet handled, over every scope whose position is known (the metrics' gauge). */
+  waiting(): number {
+    let records = 0;
+    for (const [scope, seq] of this.positions.known()) records += Math.max(0, (this.deps.head(scope) ?? seq) - seq);
+    return records;
   }
 
   /** A batch was committed in `scope`: there may be events to deliver. */
@@ -115,6 +129,8 @@ export class AddonWorker {
   }
 
   private async loop(): Promise<void> {
+    // Every scope's position first, so `waiting()` counts them all while one scope waits on a receiver.
+    for (const part of [...this.dirty]) await this.positions.of(scopeOfPart(part)).catch(() => undefined);
     while (!this.stopped) {
       const part = this.dirty.values().next().value;
       if (part === undefined) {
@@ -191,14 +207,22 @@ export class AddonWorker {
     let planned = this.addon;
     let plan = planDelivery(planned, event, this.deps.settings.plan);
     let verdicts: RequestVerdict[] = [];
+    const count = (outcome: AttemptOutcome) => this.deps.attempted(this.addon.provider, outcome);
     for (let attempt = 1; !this.stopped; attempt += 1) {
-      if (plan.nothingToSend !== undefined) return this.entry(event, plan, { state: 'failed', details: plan.nothingToSend }, attempt, null);
+      if (plan.nothingToSend !== undefined) {
+        count('failed');
+        return this.entry(event, plan, { state: 'failed', details: plan.nothingToSend }, attempt, null);
+      }
       verdicts = await this.send(plan, verdicts);
       if (this.stopped) return null;
       const summary = summarize(plan.wording, verdicts, plan.warnings);
       const waits = verdicts.filter((v) => v.result === 'retry');
-      if (waits.length === 0) return this.entry(event, plan, summary, attempt, null);
+      if (waits.length === 0) {
+        count(summary.state);
+        return this.entry(event, plan, summary, attempt, null);
+      }
       const now = Date.now();
+      count(now - firstAt >= retry.giveUpMs ? 'failed' : 'retry');
       if (now - firstAt >= retry.giveUpMs) {
         this.deps.logger.warn({ addon: this.addon.id, provider: this.addon.provider, event: event.type, attempts: attempt }, 'addon delivery given up');
         return this.entry(event, plan, { state: summary.state, details: `${summary.details}\nGave up after ${attempt} attempts since ${new Date(firstAt).toISOString()}.` }, attempt, null);

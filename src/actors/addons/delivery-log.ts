@@ -52,14 +52,20 @@ export class DeliveryLog {
 
   /** The writes that add `entry` (given its id here) and drop the oldest entries past the bound. */
   append(entry: Omit<DeliveryLogEntry, 'id'>): BatchOp[] {
+    return this.record(entry).ops;
+  }
+
+  /** {@link append}, with the entry as stored (its id given). */
+  record(entry: Omit<DeliveryLogEntry, 'id'>): { entry: DeliveryLogEntry; ops: BatchOp[] } {
     const id = this.nextId;
     this.nextId += 1;
     const list = this.ids.get(entry.integrationId) ?? [];
     list.push(id);
     this.ids.set(entry.integrationId, list);
-    const ops: BatchOp[] = [{ type: 'put', key: keys.addonLog(entry.integrationId, id), value: encode({ id: String(id), ...entry }) }];
+    const stored: DeliveryLogEntry = { id: String(id), ...entry };
+    const ops: BatchOp[] = [{ type: 'put', key: keys.addonLog(entry.integrationId, id), value: encode(stored) }];
     while (list.length > this.bound) ops.push({ type: 'del', key: keys.addonLog(entry.integrationId, list.shift()!) });
-    return ops;
+    return { entry: stored, ops };
   }
 
   /**

@@ -10,6 +10,7 @@ import { ROOT_ADMIN } from '../roles.js';
 import { LIMIT_VARIABLES, overLimit, type Limits } from '../../limits.js';
 import { decideEnvironmentChange } from './service-environments.js';
 import { decideCreateAddon, decideDeleteAddon, decideUpdateAddon } from './service-addons.js';
+import { decidePotentialStaleness } from './service-staleness.js';
 import { hashOfTokenId, projectTraces, rehashedToken, type ServiceState } from '../service-state.js';
 import type { ServiceCommand, ServiceReplies } from '../service-commands.js';
 import type { ServiceEvent } from '../service-events.js';
@@ -163,5 +164,7 @@ function decideAny(draft: ServiceState, command: ServiceCommand, context: Comman
       return decideUpdateAddon(draft, command);
     case 'addon.delete':
       return decideDeleteAddon(draft, command);
+    case 'flags.potential-staleness.check':
+      return decidePotentialStaleness(draft, context, lookups);
   }
 }

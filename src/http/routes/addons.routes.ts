@@ -1,11 +1,11 @@
 /**
  * Unleash's addon API (docs/api-decisions.md "Integrations"): `/api/admin/addons` lists the addons with every
- * provider's definition, creates, reads, replaces and deletes one, and reads its delivery log. Every answer masks
- * the addons' secrets, the create's and the update's too (Unleash answers those in clear).
+ * provider's definition, creates, reads, replaces and deletes one, and reads its delivery log; flagpole adds a test
+ * send. Every answer masks the addons' secrets, the create's and the update's too (Unleash answers those in clear).
  */
-import { AddonBodySchema, AddonParamsSchema, AddonView, AddonsView, DeliveryLogQuerySchema, DeliveryLogView } from '../../schemas/addon.schema.js';
+import { AddonBodySchema, AddonParamsSchema, AddonView, AddonsView, DeliveryLogEntryView, DeliveryLogQuerySchema, DeliveryLogView } from '../../schemas/addon.schema.js';
 import { addonById, addonList, deliveryLog } from '../../queries/addons.query.js';
-import { createAddon, deleteAddon, updateAddon } from '../../use-cases/addons.use-cases.js';
+import { createAddon, deleteAddon, testAddon, updateAddon } from '../../use-cases/addons.use-cases.js';
 import { masked, type Addon } from '../../domain/addons/addon.js';
 import { fail } from '../../domain/errors.js';
 import { failed } from '../../domain/result.js';
@@ -60,6 +60,17 @@ export const addonRoutes: RouteSpec[] = [
       const id = addonId(params.id);
       return id === null ? noSuchAddon(params.id) : deleteAddon(registry, id, principal);
     },
+  }),
+  defineRoute({
+    method: 'post', path: `${ADDON}/test`, tag: 'Addons', permission: 'UPDATE_ADDONS',
+    summary: 'Send a test event (`feature-updated` about `flagpole-test-event`) through the addon now, once; flagpole\'s addition', params: AddonParamsSchema,
+    success: { status: 200, description: 'The attempt\'s delivery log entry (secrets masked): `state`, `stateDetails`, `details`', schema: DeliveryLogEntryView },
+    errors: ['NotFoundError', 'TooManyRequests'],
+    handle: ({ params, principal, registry }) => {
+      const id = addonId(params.id);
+      return id === null ? noSuchAddon(params.id) : testAddon(registry, id, principal);
+    },
+    view: (entry) => entry,
   }),
   defineRoute({
     method: 'get', path: `${ADDON}/events`, tag: 'Addons', permission: 'ADMIN',

@@ -145,6 +145,8 @@ const EXPECTED: Record<string, Row> = {
   'PUT /api/admin/addons/:id': { kind: 'addon', params: { id: 'addon' }, body: { provider: 'slack-app', parameters: { accessToken: '*****' }, description: 'put' } },
   'DELETE /api/admin/addons/:id': { kind: 'addon', params: { id: 'doomedAddon' } },
   'GET /api/admin/addons/:id/events': { kind: 'admin', params: { id: 'addon' } },
+  // The addon has no Slack channel: the test send fails at once, without a request.
+  'POST /api/admin/addons/:id/test': { kind: 'addon', params: { id: 'addon' } },
   'GET /api/admin/feature-types': { kind: 'read' },
   'GET /api/admin/flag-creators': { kind: 'read' },
   [`GET ${P}/flag-creators`]: { kind: 'read' },
