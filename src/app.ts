@@ -53,7 +53,6 @@ import { HealthQuery } from './queries/health.query.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 import { metricsRoutes, METRICS_PATH, scrape } from './http/routes/metrics.routes.js';
 import { edgeRoutes } from './http/routes/edge.routes.js';
-import { AddressBudget } from './http/address-budget.js';
 import { EDGE_VALIDATE_BUDGET } from './limits.js';
 import { authRoutes } from './http/routes/auth.routes.js';
 import { consoleDeps } from './http/console/console-deps.js';
@@ -181,8 +180,8 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     metrics: new ServiceMetrics(registry),
     search,
     flagTable: new FlagTable(registry, search.indexes),
-    edgeValidation: new AddressBudget(EDGE_VALIDATE_BUDGET.tokensPerWindow, EDGE_VALIDATE_BUDGET.windowMs, EDGE_VALIDATE_BUDGET.addresses),
-    console: consoleDeps(config, registry.feed),
+    edgeValidation: registry.budget('edge-validate', { perWindow: EDGE_VALIDATE_BUDGET.tokensPerWindow, windowMs: EDGE_VALIDATE_BUDGET.windowMs, maxKeys: EDGE_VALIDATE_BUDGET.addresses }),
+    console: consoleDeps(config, registry),
   };
   deps.metrics.setStreamingSource(clientStreams);
   // Console pages answer HTML to browsers: they are not part of the API's document.

@@ -30,6 +30,7 @@ import { serviceModel } from './service-model.js';
 import { servingState, type ServingState } from './serving-state.js';
 import { StorageError } from './storage-error.js';
 import { UsageActor } from './usage-actor.js';
+import { windowBudget, type BudgetBounds, type WindowBudget } from './window-budget.js';
 import { SessionStore } from './session-store.js';
 import { ClusterNode } from './cluster/cluster-node.js';
 import type { ClusterQueue } from './cluster/cluster-queue.js';
@@ -259,6 +260,11 @@ export class Registry {
   async purgeProject(id: string, by: string): Promise<void> {
     if (!this.serviceUnavailable) await this.service.send({ type: 'project.forget', project: id }, by);
     await this.store.writeInSlices(await projectKeyDeletions(this.store, id), { sync: true });
+  }
+
+  /** A budget of cost per key over windows of time, one count for every node on the store (`window-budget.ts`). */
+  budget(name: string, bounds: BudgetBounds): WindowBudget {
+    return windowBudget(this.store.shared, name, bounds);
   }
 
   /** Whether other nodes write to this store too (PostgreSQL): revisions clients show may be ahead of this node's. */

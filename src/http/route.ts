@@ -16,7 +16,7 @@ import type { StreamTickets } from '../auth/stream-tickets.js';
 import type { HealthQuery } from '../queries/health.query.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { Result } from '../domain/result.js';
-import type { AddressBudget } from './address-budget.js';
+import type { WindowBudget } from '../actors/window-budget.js';
 import type { ClientStreams } from './client-streams.js';
 import type { DumpStreams } from './dump-streams.js';
 import type { ErrorKind } from './errors.js';
@@ -56,8 +56,8 @@ export interface AppDeps {
   search: FeatureSearch;
   /** The console's flag table (`/projects/:projectId`), over `search`'s indexes. */
   flagTable: FlagTable;
-  /** What each address may still have checked by `POST /edge/validate` (token texts per minute). */
-  edgeValidation: AddressBudget;
+  /** What each address may still have checked by `POST /edge/validate` (token texts per minute), across every node. */
+  edgeValidation: WindowBudget;
   /** The console's assets and sign-in limits. */
   console: ConsoleDeps;
 }

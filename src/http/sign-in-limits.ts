@@ -6,6 +6,7 @@
  * of libuv's pool that LevelDB's writes need.
  */
 import type { Context } from 'hono';
+import type { Charge } from '../actors/window-budget.js';
 import { GATE_FULL } from '../auth/work-gate.js';
 import { fail } from '../domain/errors.js';
 import { failed, type Result } from '../domain/result.js';
@@ -22,8 +23,9 @@ export interface CheckedCredential {
 /**
  * Runs one check of a credential within the limits:
  * 1. one attempt is charged to the address and the account **before** the check (requests sent together cannot
- *    all pass a budget that no failure has reached yet); when either has none left: `TooManyRequests` with
- *    `Retry-After`, nothing checked, nothing charged;
+ *    all pass a budget that no failure has reached yet; on several nodes the budgets are counted in the
+ *    database, one for all of them); when either has none left: `TooManyRequests` with `Retry-After`, nothing
+ *    checked, nothing charged; when the database cannot count them: `Unavailable`, nothing checked;
  * 2. a password check waits for a place among `PASSWORD_CHECKS.running`; with `PASSWORD_CHECKS.waiting` already
  *    waiting: `Unavailable` (503) with `Retry-After: 1`, the charge given back;
  * 3. the attempt; unless it failed on a wrong credential (`AuthenticationRequired`), the charge is given back.
@@ -32,30 +34,40 @@ export interface CheckedCredential {
  */
 export async function withinSignInLimits<T>(c: Context<AppEnv>, deps: AppDeps, checked: CheckedCredential, attempt: () => Promise<Result<T>>): Promise<Result<T>> {
   const { loginFailures: { byUser, byAddress }, passwordChecks } = deps.console;
-  // In-process requests (tests through `app.request`) have no peer: they share one budget.
-  const address = peerAddress(c) ?? 'in-process';
-  const { account } = checked;
-  const at = Date.now();
-  let wait = byAddress.take(address, 1, at);
-  if (wait === 0 && account !== undefined) {
-    wait = byUser.take(account, 1, at);
-    if (wait > 0) byAddress.giveBack(address, 1, at);
+  // In-process requests (tests through `app.request`) have no peer: they share one budget. Budgets are kept
+  // under keyed hashes: a name typed on the sign-in form (a password, by mistake) is never stored as typed.
+  const address = budgetKey(deps, `address:${peerAddress(c) ?? 'in-process'}`);
+  const account = checked.account === undefined ? undefined : budgetKey(deps, `account:${checked.account}`);
+  const byAddressCharge = await byAddress.take(address, 1);
+  let charge = byAddressCharge;
+  let byUserCharge: Charge | undefined;
+  if (charge.kind === 'taken' && account !== undefined) {
+    byUserCharge = await byUser.take(account, 1);
+    charge = byUserCharge;
+    if (charge.kind !== 'taken') await byAddress.giveBack(address, 1, byAddressCharge);
   }
-  if (wait > 0) {
-    const seconds = Math.ceil(wait / 1000);
+  if (charge.kind === 'unavailable') {
+    setResponseHeader(c, 'Retry-After', '5');
+    return failed(fail('Unavailable', 'Sign-in attempts cannot be counted: the database is unreachable; try again in a moment'));
+  }
+  if (charge.kind === 'spent') {
+    const seconds = Math.ceil(charge.waitMs / 1000);
     setResponseHeader(c, 'Retry-After', String(seconds));
     return failed(fail('TooManyRequests', `Too many failed sign-ins; try again in ${seconds} s`));
   }
-  const giveBack = () => {
-    byAddress.giveBack(address, 1, at);
-    if (account !== undefined) byUser.giveBack(account, 1, at);
+  const giveBack = async () => {
+    await byAddress.giveBack(address, 1, byAddressCharge);
+    if (account !== undefined && byUserCharge) await byUser.giveBack(account, 1, byUserCharge);
   };
   const result = checked.password ? await passwordChecks.run(attempt) : await attempt();
   if (result === GATE_FULL) {
-    giveBack();
+    await giveBack();
     setResponseHeader(c, 'Retry-After', '1');
     return failed(fail('Unavailable', 'Too many passwords are being checked at once on this server; try again in a moment'));
   }
-  if (result.ok || result.error.kind !== 'AuthenticationRequired') giveBack();
+  if (result.ok || result.error.kind !== 'AuthenticationRequired') await giveBack();
   return result;
 }
+
+/** The key a budget counts `what` under: its keyed hash (the same on every node, which share the token key). */
+const budgetKey = (deps: AppDeps, what: string): string => deps.tokenHasher.hash(`sign-in-budget:${what}`);
