@@ -25,6 +25,8 @@ export interface RegistryOptions extends Partial<ActorOptions> {
   pastViewCheckpointBytes?: number | undefined;
   /** On a store several nodes share: how long without contact with it makes this node unhealthy, ms (`DATABASE_CONTACT_TIMEOUT_MS`). */
   contactTimeoutMs?: number | undefined;
+  /** On a store several nodes share: the fingerprint of this node's token key, checked against the store's (`token-key-check.ts`). */
+  tokenKeyFingerprint?: string | undefined;
   /** Test seam: consulted before every write of the store (`snapshots/disk-faults.ts`); absent in production. */
   writeGate?: WriteGate | undefined;
 }

@@ -32,6 +32,7 @@ import { StorageError } from './storage-error.js';
 import { UsageActor } from './usage-actor.js';
 import { windowBudget, type BudgetBounds, type WindowBudget } from './window-budget.js';
 import { SessionStore } from './session-store.js';
+import { checkTokenKey } from './token-key-check.js';
 import { ClusterNode } from './cluster/cluster-node.js';
 import type { ClusterQueue } from './cluster/cluster-queue.js';
 import { foreignTargetsOf } from './cluster/foreign-targets.js';
@@ -116,6 +117,7 @@ export class Registry {
     const base = actorOptionsOf(options);
     const store = await openStore({ dataDir: options.dataDir, database: options.database }, { gate: options.writeGate });
     try {
+      if (options.tokenKeyFingerprint !== undefined) await checkTokenKey(store, options.tokenKeyFingerprint);
       const registry = new Registry(store, base, options.limits ?? DEFAULT_LIMITS, new CommittedFeed(0, options.feedHistory ?? DEFAULT_HISTORY_BOUNDS));
       registry.contactTimeoutMs = options.contactTimeoutMs ?? DEFAULT_CONTACT_TIMEOUT_MS;
       await registry.recover(options.initEnvironments);

@@ -46,8 +46,12 @@ function ticketCallerOf(ticket: string | undefined, deps: AppDeps): Principal {
 export function authenticate(route: RouteSpec, deps: AppDeps): Step {
   return (c) => {
     if (route.authentication === 'session') {
-      c.set('principal', sessionCallerOf(c, deps));
-      return;
+      const caller = sessionCallerOf(c, deps);
+      if (!(caller instanceof Promise)) {
+        c.set('principal', caller);
+        return;
+      }
+      return caller.then((principal) => c.set('principal', principal));
     }
     if (route.authentication === 'ticket') {
       c.set('principal', ticketCallerOf(c.req.query('ticket'), deps));

@@ -19,10 +19,10 @@ const PAGE = { status: 200, description: 'An HTML page' };
 const REDIRECT = { status: 303, description: 'A redirect' };
 
 /** Whether the request comes with a live session (the sign-in page then sends the browser on). */
-function signedIn(c: Context<AppEnv>, deps: AppDeps): boolean {
+async function signedIn(c: Context<AppEnv>, deps: AppDeps): Promise<boolean> {
   if (deps.config.authType === 'none') return true;
   try {
-    c.set('principal', sessionCallerOf(c, deps));
+    c.set('principal', await sessionCallerOf(c, deps));
     return true;
   } catch {
     return false;
@@ -42,9 +42,9 @@ export const loginPages: RouteSpec[] = [
   defineRoute({
     method: 'get', path: '/login', tag: 'Console', permission: 'NONE', authentication: 'none', page: true,
     summary: 'The sign-in page (a signed-in browser goes on to `next`)', query: NextQuerySchema, success: PAGE,
-    handle: ({ c, deps, query }) => {
+    handle: async ({ c, deps, query }) => {
       const next = safeNext(query.next);
-      if (signedIn(c, deps)) return c.redirect(next, 303);
+      if (await signedIn(c, deps)) return c.redirect(next, 303);
       return loginPage(c, deps, 200, { next, notice: c.req.query('signed-out') !== undefined ? 'You have signed out.' : undefined });
     },
   }),
