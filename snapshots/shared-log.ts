@@ -4,6 +4,7 @@
  * node does. PostgreSQL keeps it (`pg/pg-shared-log.ts`); LevelDB has none (one process owns its directory).
  */
 import type { LogKey } from './keys.js';
+import type { BatchOp, EntriesOptions } from './store-types.js';
 
 /** One log record as every node reads it: its scope's key part and seq, its global `rev`, and its stored text. */
 export interface SharedRow extends LogKey {
@@ -46,6 +47,18 @@ export type BudgetCharge =
   | { taken: true; window: number }
   /** The window's budget is spent: nothing was taken; it ends in `waitMs`. */
   | { taken: false; waitMs: number };
+
+/** What a {@link SharedLog.transact} reads through: the store's reads, inside its transaction. */
+export interface TransactionReads {
+  get(key: string): Promise<string | undefined>;
+  entries(prefix: string, options?: EntriesOptions): AsyncGenerator<[string, string]>;
+}
+
+/** What the work of a {@link SharedLog.transact} answers: the ops the transaction writes, and its result. */
+export interface TransactionWork<T> {
+  ops: BatchOp[];
+  result: T;
+}
 
 /** A message one node sent every node ({@link SharedLog.signal}): what it is about, and its text. */
 export interface Signal {
@@ -97,6 +110,16 @@ export interface SharedLog {
    * another node deleted meanwhile (a session's last use after its sign-out).
    */
   replaceExisting(key: string, value: string): Promise<void>;
+  /**
+   * Runs `work` in one transaction that holds lock `name` across nodes from its start to its end, then writes
+   * the ops it answers in that transaction (unsynced unless `sync`): a read-modify-write no other node's
+   * `transact` of the same name interleaves with. The lock is the transaction's: a node that dies or loses its
+   * connection midway lets go of it and wrote nothing. Rejects when `work` throws (nothing written) or the
+   * database fails; a connection lost at COMMIT leaves the outcome open (it rejects all the same).
+   *
+   * @example await shared.transact('usage-flush', async (tx) => ({ ops: plan(await tx.get('k')), result: null }), { sync: false });
+   */
+  transact<T>(name: string, work: (tx: TransactionReads) => Promise<TransactionWork<T>>, options: { sync: boolean }): Promise<T>;
   /** Closes the listening connection, the locks' and the leases' connections. */
   close(): Promise<void>;
 }

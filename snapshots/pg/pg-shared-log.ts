@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { SIGNAL_MAX_BYTES, type BudgetCharge, type Contact, type HeldLock, type Lease, type SharedLog, type SharedRow, type Signal } from '../shared-log.js';
+import { SIGNAL_MAX_BYTES, type BudgetCharge, type Contact, type HeldLock, type Lease, type SharedLog, type SharedRow, type Signal, type TransactionReads, type TransactionWork } from '../shared-log.js';
 import { PgBudgets } from './pg-budgets.js';
 import { unavailable } from './pg-errors.js';
 import { PgLease } from './pg-lease.js';
@@ -7,6 +7,7 @@ import { PgListener } from './pg-listener.js';
 import { PgLocks } from './pg-locks.js';
 import type { DatabaseOptions } from './pg-options.js';
 import { lockKey, type Tables } from './pg-schema.js';
+import { runTransaction } from './pg-transaction.js';
 
 /** How often the listening connection and the leases check themselves, ms. */
 export const SHARED_CHECK_MS = 1000;
@@ -88,6 +89,11 @@ export class PgSharedLog implements SharedLog {
 
   async replaceExisting(key: string, value: string): Promise<void> {
     await this.query(`UPDATE ${this.tables.kv} SET value = $2 WHERE key = $1`, [key, value], 'write');
+  }
+
+  /** A lock of the same name as {@link lock}'s: a transaction waits for a holder of `lock(name)` and the other way round. */
+  transact<T>(name: string, work: (tx: TransactionReads) => Promise<TransactionWork<T>>, options: { sync: boolean }): Promise<T> {
+    return runTransaction({ pool: this.pool, tables: this.tables, options: this.options }, lockKey(`lock:${name}`, this.tables.schema), work, options.sync);
   }
 
   async close(): Promise<void> {

@@ -130,3 +130,36 @@ test('a signal reaches every node, the sender too; a key is replaced only while 
   await b.shared.replaceExisting('ses/h', 'three');
   expect(await a.get('ses/h')).toBeUndefined();
 });
+
+test('a transaction reads and writes under its lock: two nodes adding to one key at once both count; a failed one writes nothing', async () => {
+  const [a, b] = await twoNodes();
+  const add = (store: PgStore, n: number, inside?: { entered: () => void; held: Promise<void> }) => store.shared.transact('counter', async (tx) => {
+    const before = Number(await tx.get('cnt') ?? '0');
+    inside?.entered();
+    await inside?.held;
+    return { ops: [{ type: 'put' as const, key: 'cnt', value: String(before + n) }], result: before };
+  }, { sync: true });
+  // a reads 0 and holds its transaction open until b waits on the lock: b then reads what a wrote.
+  let letGo!: () => void;
+  let entered!: () => void;
+  const held = new Promise<void>((resolve) => { letGo = resolve; });
+  const inside = new Promise<void>((resolve) => { entered = resolve; });
+  const first = add(a, 5, { entered, held });
+  await inside;
+  const second = add(b, 7);
+  await expect.poll(() => waitingLocks()).toBe(1);
+  letGo();
+  expect(await first).toBe(0);
+  expect(await second).toBe(5);
+  expect(await a.get('cnt')).toBe('12');
+  // A transaction whose work throws rejects with that error and writes nothing; its entries read the same range as the store.
+  await a.commit([{ type: 'put', key: 'r/1', value: 'x' }, { type: 'put', key: 'r/2', value: 'y' }]);
+  await expect(b.shared.transact('counter', async (tx) => {
+    const seen: string[] = [];
+    for await (const [key] of tx.entries('r/')) seen.push(key);
+    expect(seen).toEqual(['r/1', 'r/2']);
+    throw new RangeError('refused by the work');
+  }, { sync: false }).then(() => undefined)).rejects.toThrow(RangeError);
+  await expect(a.shared.transact('counter', async () => ({ ops: [{ type: 'put', key: 'cnt', value: '0' }], result: null }), { sync: false })).resolves.toBeNull();
+  expect(await b.get('cnt')).toBe('0');
+});
