@@ -18,12 +18,16 @@ export interface BenchOptions {
   abuse: boolean;
   /** Run the usage phase (admin writes while 1,000 SDK instances post metrics). */
   usage: boolean;
+  /** Run the addons phase (toggles while a webhook addon's receiver answers, hangs or fails). */
+  addons: boolean;
   /** Numbers of SSE clients of the streaming phase, one fresh server each; empty skips it. */
   streams: number[];
   /** Toggles timed one at a time in the streaming phase. */
   streamToggles: number;
   /** Run the console phase (the project page at --flags, the past view and the comparison), in process. */
   console: boolean;
+  /** `pg`: run the PostgreSQL phase (the write scenarios on LevelDB and on an embedded PostgreSQL, side by side). */
+  store: 'pg' | undefined;
 }
 
 /** Usage text printed by `--help` and on a bad option. */
@@ -41,6 +45,7 @@ export const USAGE = `usage: npm run bench -- [options]
                       builds, measured under the same machine load (the figure to compare on a shared machine)
   --no-abuse          skip the abuse phase (/health latency while abusive requests run)
   --no-usage          skip the usage phase (admin writes while 1,000 SDK instances post metrics)
+  --no-addons         skip the addons phase (toggles while a webhook addon's receiver answers, hangs 30 s or fails)
   --streams N[,N...]  SSE clients of the streaming phase, one fresh server per size (default 5000; --quick: 1000);
                       e.g. --streams 5000,10000,20000 also reports the largest held at p99 ≤ 1 s
   --stream-toggles N  toggles timed one at a time per size (default 20)
@@ -48,6 +53,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --no-console        skip the console phase (the project page's first page, a search and a filter at --flags
                       flags, or 10000 when --flags is 0; the past view and the comparison on a project of 10000 flags
                       and 100000 commands), timed in process
+  --store pg          also run the PostgreSQL phase: toggle, addStrategy and createFlag on a server over LevelDB
+                      and one over an embedded PostgreSQL (started like the tests'), alternately, each fresh
   --help              this text`;
 
 /**
@@ -72,10 +79,12 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
       against: { type: 'string' },
       'no-abuse': { type: 'boolean', default: false },
       'no-usage': { type: 'boolean', default: false },
+      'no-addons': { type: 'boolean', default: false },
       streams: { type: 'string' },
       'stream-toggles': { type: 'string' },
       'no-streams': { type: 'boolean', default: false },
       'no-console': { type: 'boolean', default: false },
+      store: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -86,6 +95,7 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
   if (unknown.length > 0) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${scenarioNames.join(', ')}`);
   if (values['vs-token'] !== undefined && values.vs === undefined) throw new Error('--vs-token needs --vs');
   if (values.against !== undefined && values.vs !== undefined) throw new Error('--against and --vs each give the other side: choose one');
+  if (values.store !== undefined && values.store !== 'pg') throw new Error(`--store takes "pg" (LevelDB always runs), got ${values.store}`);
   if (values['no-streams'] && values.streams !== undefined) throw new Error('--streams and --no-streams contradict each other');
   return {
     duration: integer('duration', values.duration, quick ? 3 : 10, 1),
@@ -99,9 +109,11 @@ export function parseOptions(argv: string[], scenarioNames: string[]): BenchOpti
     against: values.against,
     abuse: !values['no-abuse'],
     usage: !values['no-usage'],
+    addons: !values['no-addons'],
     streams: values['no-streams'] ? [] : (values.streams ?? (quick ? '1000' : '5000')).split(',').map((size) => integer('streams', size.trim(), 0, 1)),
     streamToggles: integer('stream-toggles', values['stream-toggles'], 20, 1),
     console: !values['no-console'],
+    store: values.store === 'pg' ? 'pg' : undefined,
   };
 }
 

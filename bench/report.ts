@@ -19,6 +19,8 @@ export interface Report {
   scale: ScaleRow[];
   /** The streaming phase (bench/streams.ts); absent or empty when skipped. */
   streams?: ScaleRow[];
+  /** The PostgreSQL phase: writes on PostgreSQL beside LevelDB (`--store pg`). */
+  stores?: ScaleRow[];
   /** The console phase (bench/console-table.ts, bench/console-history.ts); absent or empty when skipped. */
   console?: ScaleRow[];
   notes: string[];
@@ -113,6 +115,9 @@ export function renderReport(report: Report, otherLabel: string): string {
   if (report.scale.length > 0) parts.push('', '## Scale', '', scaleTable(report.scale));
   if (report.streams && report.streams.length > 0) {
     parts.push('', '## Streaming (SSE clients in separate load processes)', '', scaleTable(report.streams));
+  }
+  if (report.stores && report.stores.length > 0) {
+    parts.push('', '## Writes on PostgreSQL beside LevelDB (same machine, alternately)', '', scaleTable(report.stores));
   }
   if (report.console && report.console.length > 0) {
     parts.push('', '## Console (pages and history queries, in process)', '', scaleTable(report.console));

@@ -19,8 +19,10 @@ import { runConsoleCold } from './console-cold.js';
 import { runConsoleHistory } from './console-history.js';
 import { runConsoleTable } from './console-table.js';
 import { runScale, type ScaleRow } from './scale.js';
+import { runStoreComparison } from './store-compare.js';
 import { runStreams } from './streams.js';
 import { runUsage } from './usage.js';
+import { runAddons } from './addons.js';
 import { HOT_FLAGS, HOT_PROJECT, SCENARIOS, seedHotProject, type Scenario, type ScenarioContext } from './scenarios.js';
 import { BENCH_TOKEN, DEFAULT_ENTRY, freePort, killStartedServers, startServer, stopServer, type RunningServer } from './server.js';
 
@@ -70,17 +72,26 @@ async function main(): Promise<void> {
       log('usage: admin writes while 1000 SDK instances post metrics, on a fresh server');
       scale = [...scale, ...(await runUsage({ entry, workDir, duration: Math.max(3, Math.min(options.duration, 10)), connections: options.connections, instances: 1000 }))];
     }
+    if (options.addons) {
+      log('addons: toggles while a webhook addon\'s receiver answers, hangs or fails, on a fresh server');
+      scale = [...scale, ...(await runAddons({ entry, workDir, duration: Math.max(3, Math.min(options.duration, 10)), connections: options.connections }))];
+    }
     let streams: ScaleRow[] = [];
     if (options.streams.length > 0) {
       log(`streams: ${options.streams.join(', ')} SSE clients, each size on a fresh server`);
       streams = await runStreams({ entry, workDir, sizes: options.streams, toggles: options.streamToggles, duration: Math.max(3, Math.min(options.duration, 10)), connections: options.connections });
+    }
+    let storeRows: ScaleRow[] = [];
+    if (options.store === 'pg') {
+      log('store: toggle, addStrategy, createFlag on LevelDB and on PostgreSQL, alternately, fresh servers');
+      storeRows = await runStoreComparison({ entry, workDir, duration: options.duration, connections: options.connections, log });
     }
     let consoleRows: ScaleRow[] = [];
     if (options.console) consoleRows = await runConsolePhase(entry, workDir, options);
     if (options.connections !== 32) notes.push(`targets are stated for 32 connections; this run used ${options.connections}`);
     if (options.vs) notes.push(`other = ${options.vs}; ratio = flagpole req/s ÷ other req/s; the two ran alternately, never at once`);
     if (options.against) notes.push(`other = ${options.against}, started beside flagpole; each scenario ran on both at once, ${options.connections} connections each, so compare the server CPU per request (req/s splits the machine between them)`);
-    const report = renderReport({ date, options: { ...options, vsToken: options.vsToken === undefined ? undefined : '(set)' }, scenarios: rows, scale, streams, console: consoleRows, notes }, 'other');
+    const report = renderReport({ date, options: { ...options, vsToken: options.vsToken === undefined ? undefined : '(set)' }, scenarios: rows, scale, streams, stores: storeRows, console: consoleRows, notes }, 'other');
     process.stdout.write(`\n${report}`);
     await writeFile(RESULTS_FILE, report);
     log(`written to ${RESULTS_FILE}`);

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { keys, seqPart, type Scope } from './keys.js';
-import { DataDirLockedError, LevelStore } from './level-store.js';
+import { DataDirLockedError } from './level-store.js';
+import { locationLabel, openStore, type StoreLocation } from './open-store.js';
+import { DatabaseInUseError } from './pg/pg-connection.js';
 import type { Store } from './store.js';
 
 export { stableJsonPieces, stableStringify } from './stable-json.js';
@@ -15,18 +17,21 @@ export class DumpError extends Error {
 }
 
 /**
- * Opens a stopped service's data directory for reading. Level would create a missing directory, and a dump
- * must never write a new one; a directory in use is named as such.
+ * Opens a stopped service's store for reading: a data directory, or a PostgreSQL database (`location`). Level
+ * would create a missing directory and the PostgreSQL store its tables, and a dump must never write a new
+ * store; a store in use is named as such.
  */
-export async function openDataDir(dataDir: string): Promise<Store> {
-  if (!existsSync(join(dataDir, 'CURRENT'))) throw new DumpError(`${dataDir} is not a flagpole data directory (no LevelDB CURRENT file)`);
+export async function openForReading(location: StoreLocation): Promise<Store> {
+  const { dataDir } = location;
+  if (!location.database && !existsSync(join(dataDir, 'CURRENT'))) throw new DumpError(`${dataDir} is not a flagpole data directory (no LevelDB CURRENT file)`);
   try {
-    return await LevelStore.open(dataDir);
+    return await openStore(location, { create: false, alone: true });
   } catch (error) {
-    const locked = error instanceof DataDirLockedError;
-    throw new DumpError(locked
-      ? `${dataDir} is in use by another process (its LevelDB lock file ${join(dataDir, 'LOCK')} is held): is the service running? Stop it first, or take a live copy with flagpole backup`
-      : `cannot open ${dataDir}: ${(error as Error).message}`);
+    if (error instanceof DataDirLockedError) {
+      throw new DumpError(`${dataDir} is in use by another process (its LevelDB lock file ${join(dataDir, 'LOCK')} is held): is the service running? Stop it first, or take a live copy with flagpole backup`);
+    }
+    if (error instanceof DatabaseInUseError) throw new DumpError(`${error.message}, or take a live copy with flagpole backup`);
+    throw new DumpError(`cannot open ${locationLabel(location)}: ${(error as Error).message}`);
   }
 }
 

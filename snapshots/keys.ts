@@ -44,10 +44,24 @@ export const keys = {
   usageJournal: (generation: number) => `use/z/${seqPart(generation)}`,
   /** On a store several nodes share: the fingerprint of the token key its tokens are hashed under (docs/storage.md "Token hashes"). */
   tokenKeyFingerprint: 'cfg/token-key',
+  /**
+   * Addon deliveries, outside every log (docs/storage.md "Integrations"): each addon's position in each scope's log
+   * (`<scope>` as in log keys), when it started counting events, and its delivery log by entry id.
+   */
+  addonPrefix: (addonId: number) => `add/${addonId}/`,
+  addonPositionPrefix: (addonId: number) => `add/${addonId}/p/`,
+  addonPosition: (addonId: number, scope: Scope) => `add/${addonId}/p/${scopePart(scope)}`,
+  addonSince: (addonId: number) => `add/${addonId}/since`,
+  addonLogPrefix: (addonId: number) => `add/${addonId}/l/`,
+  addonLog: (addonId: number, entryId: number) => `add/${addonId}/l/${seqPart(entryId)}`,
+  addonsPrefix: 'add/',
   /** Console sessions, outside every log, by the keyed hash of their id (docs/storage.md "Sessions"). */
   sessionPrefix: 'ses/',
   session: (hash: string) => `ses/${hash}`,
 };
+
+/** The scope a position key names (the part after `add/<id>/p/`). */
+export const scopeOfPart = (part: string): Scope => (part === 'svc' ? 'service' : { project: part.slice(2) });
 
 /** A name as one part of a usage key. */
 const part = (name: string): string => encodeURIComponent(name);

@@ -1,5 +1,5 @@
 import { LevelStore } from './level-store.js';
-import type { DatabaseOptions } from './pg/pg-options.js';
+import { databaseLabel, type DatabaseOptions } from './pg/pg-options.js';
 import { PgStore } from './pg/pg-store.js';
 import type { Store, StoreOptions } from './store.js';
 
@@ -19,4 +19,15 @@ export interface StoreLocation {
  */
 export async function openStore(location: StoreLocation, options: StoreOptions = {}): Promise<Store> {
   return location.database ? PgStore.open(location.database, options) : LevelStore.open(location.dataDir, options);
+}
+
+/** Where `location` keeps the data, safe to print: the directory, or the database without its credentials. */
+export function locationLabel(location: StoreLocation): string {
+  return location.database ? databaseLabel(location.database) : location.dataDir;
+}
+
+/** Whether `store` holds no key at all (a restore or a copy writes only into an empty store). */
+export async function isEmpty(store: Store): Promise<boolean> {
+  for await (const _ of store.keys('', { limit: 1 })) return false;
+  return true;
 }

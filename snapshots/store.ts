@@ -16,6 +16,12 @@ export interface StoreOptions {
   gate?: WriteGate | undefined;
   /** While writes are failing, a probe write is tried this often, so health clears once the store is back. */
   probeMs?: number | undefined;
+  /** PostgreSQL: how long opening waits for another process's node lock before refusing (5 s when absent). */
+  lockWaitMs?: number | undefined;
+  /** False: open only a store that holds flagpole's data already (the offline tools read, never create). */
+  create?: boolean | undefined;
+  /** An offline tool: PostgreSQL refuses it while nodes serve the database (and nodes wait for it); LevelDB is one process anyway. */
+  alone?: boolean | undefined;
 }
 
 /**

@@ -55,7 +55,9 @@ import { metricsRoutes, METRICS_PATH, scrape } from './http/routes/metrics.route
 import { edgeRoutes } from './http/routes/edge.routes.js';
 import { EDGE_VALIDATE_BUDGET } from './limits.js';
 import { authRoutes } from './http/routes/auth.routes.js';
+import { addonRoutes } from './http/routes/addons.routes.js';
 import { consoleDeps } from './http/console/console-deps.js';
+import { renderWithoutAsyncHooks } from './http/console/jsx-without-async-hooks.js';
 import { prepareTables, warmUp } from './http/warm-up.js';
 import { errorPage } from './http/console/page-errors.js';
 import { loginPages } from './http/console/pages/login.pages.js';
@@ -97,6 +99,7 @@ export const ROUTES: RouteSpec[] = [
   ...contextRoutes,
   ...strategyDefinitionRoutes,
   ...dependencyRoutes,
+  ...addonRoutes,
   ...featuresBatchRoutes,
   ...stateRoutes,
   ...backupRoutes,
@@ -165,6 +168,8 @@ export type App = Hono<AppEnv> & ServedApp & { prepare(): Promise<void>; warm():
 export function createApp({ registry, config, tokenHasher, log = silentLogger(), routes = ROUTES }: {
   registry: Registry; config: Config; tokenHasher: TokenHasher; log?: Logger; routes?: RouteSpec[];
 }): App {
+  // Before any page renders: a render must not turn on async hooks, which every API request would pay for.
+  renderWithoutAsyncHooks();
   const app = new Hono<AppEnv>();
   const segments = () => Object.values(registry.service.state.segments);
   const clientFeatures = new ClientFeaturesQuery(registry, segments);

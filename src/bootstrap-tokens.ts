@@ -1,6 +1,8 @@
 /**
  * The tokens a start makes sure of (`INIT_*_API_TOKENS`, or one generated admin token), and the console's first
  * password: run by `main` (and the test harness, tokens only) once the registry is open, before the app serves.
+ * Each runs in the access mailbox, one node at a time across nodes starting together on one database, so a
+ * token or the first password is made once and the others find it.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Registry } from './actors/registry.js';
@@ -22,7 +24,11 @@ function adminToken(hasher: TokenHasher, secret: string, tokenName: string, at: 
  * Stores each `INIT_FRONTEND_API_TOKENS` secret not stored yet as a frontend token of the scope its secret
  * names (`readConfig` has checked the format).
  */
-export async function ensureFrontendTokens(registry: Registry, hasher: TokenHasher, initTokens: readonly FrontendTokenSecret[]): Promise<void> {
+export function ensureFrontendTokens(registry: Registry, hasher: TokenHasher, initTokens: readonly FrontendTokenSecret[]): Promise<void> {
+  return registry.access.run(() => storeFrontendTokens(registry, hasher, initTokens));
+}
+
+async function storeFrontendTokens(registry: Registry, hasher: TokenHasher, initTokens: readonly FrontendTokenSecret[]): Promise<void> {
   const at = new Date().toISOString();
   for (const [i, { secret, project, environment }] of initTokens.entries()) {
     if (await tokenForSecret(registry, hasher, secret)) continue;
@@ -43,7 +49,11 @@ export async function ensureFrontendTokens(registry: Registry, hasher: TokenHash
  * all (a new data directory, or one restored from a dump, which carries no tokens), creates one and
  * returns its secret so `main` can print it once. Returns null when nothing was generated.
  */
-export async function ensureAdminTokens(registry: Registry, hasher: TokenHasher, initTokens: string[]): Promise<string | null> {
+export function ensureAdminTokens(registry: Registry, hasher: TokenHasher, initTokens: string[]): Promise<string | null> {
+  return registry.access.run(() => storeAdminTokens(registry, hasher, initTokens));
+}
+
+async function storeAdminTokens(registry: Registry, hasher: TokenHasher, initTokens: string[]): Promise<string | null> {
   const at = new Date().toISOString();
   for (const [i, secret] of initTokens.entries()) {
     if (await tokenForSecret(registry, hasher, secret)) continue;
@@ -60,7 +70,11 @@ export async function ensureAdminTokens(registry: Registry, hasher: TokenHasher,
  * says. Throws naming the variable when the service refuses one (an unknown project or environment), so a
  * typo stops the start rather than leaving an SDK locked out.
  */
-export async function ensureClientTokens(registry: Registry, hasher: TokenHasher, initTokens: readonly ClientTokenSecret[]): Promise<void> {
+export function ensureClientTokens(registry: Registry, hasher: TokenHasher, initTokens: readonly ClientTokenSecret[]): Promise<void> {
+  return registry.access.run(() => storeClientTokens(registry, hasher, initTokens));
+}
+
+async function storeClientTokens(registry: Registry, hasher: TokenHasher, initTokens: readonly ClientTokenSecret[]): Promise<void> {
   const at = new Date().toISOString();
   for (const [i, { secret, projects, environment }] of initTokens.entries()) {
     if (await tokenForSecret(registry, hasher, secret)) continue;
@@ -77,7 +91,11 @@ export async function ensureClientTokens(registry: Registry, hasher: TokenHasher
  * one from before passwords), user `admin` (created as a root Admin when there are no users at all) gets a
  * random password, returned so `main` can print it once beside the admin token. Returns null otherwise.
  */
-export async function ensureAdminPassword(registry: Registry): Promise<{ username: string; password: string } | null> {
+export function ensureAdminPassword(registry: Registry): Promise<{ username: string; password: string } | null> {
+  return registry.access.run(() => setFirstPassword(registry));
+}
+
+async function setFirstPassword(registry: Registry): Promise<{ username: string; password: string } | null> {
   const state = registry.service.state;
   if (Object.keys(state.passwords).length > 0) return null;
   const users = Object.values(state.users);

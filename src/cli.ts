@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
- * The `flagpole` command (package.json `bin`): `start`, `dump`, `restore`, `backup`, `migrate`, each with `--help`.
+ * The `flagpole` command (package.json `bin`): `start`, `dump`, `restore`, `backup`, `migrate`, `copy-store`, each with `--help`.
  * Exit codes (`src/cli/exit-codes.ts`): 0 done, 1 the work failed, 2 the command line is wrong.
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { backupCommand } from './cli/backup.command.js';
+import { copyStoreCommand } from './cli/copy-store.command.js';
 import { dumpCommand } from './cli/dump.command.js';
 import { migrateCommand } from './cli/migrate.command.js';
 import { EXIT } from './cli/exit-codes.js';
@@ -36,7 +37,8 @@ const program = new Command('flagpole')
   .addCommand(dumpCommand())
   .addCommand(restoreCommand())
   .addCommand(backupCommand())
-  .addCommand(migrateCommand());
+  .addCommand(migrateCommand())
+  .addCommand(copyStoreCommand());
 
 for (const command of program.commands) command.exitOverride().showHelpAfterError('(add --help for usage)');
 

@@ -6,6 +6,8 @@ import { TOKEN_KEY_MIN_LENGTH } from './auth/token-hasher.js';
 import type { ClientTokenSecret } from './auth/tokens.js';
 import { databaseSettings } from './config-database.js';
 import { ENV_SCHEMA, type Env, type FrontendTokenSecret } from './config-env.js';
+import type { DeliverySettings } from './actors/addon-worker.js';
+import { addonSettings } from './config-addons.js';
 import { firstIssue } from './config-vars.js';
 import { LIMIT_VARIABLES, type Limits } from './limits.js';
 import type { LogFormat, LogLevel } from './log.js';
@@ -90,6 +92,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** The console's sign-in and sessions (README "Console", docs/limits.md "Sign-in"). */
   console: ConsoleConfig;
+  /** How addon events are delivered (docs/operations.md "Integrations"). */
+  addons: DeliverySettings;
 }
 
 /** The console's settings. */
@@ -191,5 +195,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       passwordChecksWaiting: e.PASSWORD_CHECKS_WAITING,
       pastViewCheckpointBytes: e.PAST_VIEW_CHECKPOINT_BYTES,
     },
+    addons: addonSettings(e),
   };
 }

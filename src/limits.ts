@@ -93,6 +93,11 @@ export const SHAPE_LIMITS = {
   /** Applications and metric entries one `POST /api/client/metrics/bulk` carries (Unleash Edge sends batches under 100 KB). */
   bulkApplications: 1000,
   bulkMetrics: 10_000,
+  /** An addon's body: parameters, characters of a parameter name and value, event types and project or environment names it lists. */
+  addonParameters: 50,
+  addonParameterValue: 64 * 1024,
+  addonEvents: 500,
+  addonFilters: 1000,
 } as const;
 
 /**
@@ -142,6 +147,17 @@ export const USAGE_BOUNDS = {
 } as const;
 
 /**
+ * Bounds of addon deliveries (`src/actors/addon-deliveries.ts`, docs/limits.md "Integrations"): what the delivery
+ * log keeps per addon (older entries are deleted as new ones come), what an attempt reads of a receiver's answer,
+ * and how many log records a delivery loop reads from the store at a time.
+ */
+export const ADDON_DELIVERY_BOUNDS = {
+  logEntriesPerAddon: 200,
+  answerBytes: 64 * 1024,
+  recordsPerRead: 100,
+} as const;
+
+/**
  * Bounds of `flagpole migrate` (docs/migration.md): the largest answer it reads from an Unleash (an export of
  * 500 flags with large strategies is a few MB; a hostile or mistaken server cannot fill the memory).
  */
@@ -181,6 +197,8 @@ export interface Limits {
   contextFields: number;
   /** Custom strategy definitions of the service, the built-in ones not counted (Unleash 6.10 sets none). */
   strategyDefinitions: number;
+  /** Addons (integrations) of the service (Unleash 6.10 sets none). */
+  addons: number;
 }
 
 /** The defaults; docs/limits.md says why each. */
@@ -200,6 +218,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   parentsPerFlag: 10,
   contextFields: 100,
   strategyDefinitions: 100,
+  addons: 50,
 });
 
 /** The environment variable of each configurable limit. */
@@ -219,6 +238,7 @@ export const LIMIT_VARIABLES: Readonly<Record<keyof Limits, string>> = Object.fr
   parentsPerFlag: 'LIMIT_PARENTS_PER_FLAG',
   contextFields: 'LIMIT_CONTEXT_FIELDS',
   strategyDefinitions: 'LIMIT_STRATEGY_DEFINITIONS',
+  addons: 'LIMIT_ADDONS',
 });
 
 /** The message of a refused write that would pass a limit. */

@@ -84,10 +84,13 @@ const REQUEST_LINES = new WeakMap<Logger, RequestLines>();
 export type RequestLineWriter = (reqId: string, method: string, status: number, ms: number) => void;
 
 /**
- * The request line writer of one route (null: no route matched): at `info`, one line per request with the
- * route template, `reqId`, `method`, `status` and `ms` (rounded to hundredths), message `request`, the same
- * JSON object `log.child({ route }).info({ reqId, method, status, ms }, 'request')` writes. In the JSON format
- * the line is written by hand and gathered (docs/performance.md "Request log lines"); otherwise pino writes it.
+ * The request line writer of one route (null: no route matched): one line per request with the route template,
+ * `reqId`, `method`, `status` and `ms` (rounded to hundredths), message `request`, the same JSON object
+ * `log.child({ route }).info({ reqId, method, status, ms }, 'request')` writes. It is at `info`, except an
+ * answer 304 Not Modified, at `debug`: that is an SDK's poll with nothing new, most of what a fleet of SDKs
+ * sends, and a line for each would bury the others (the request metric still counts every one). In the JSON
+ * format the line is written by hand and gathered (docs/performance.md "Request log lines"); otherwise pino
+ * writes it.
  *
  * @example const line = requestLineWriter(log, '/health'); line(reqId, 'GET', 200, 0.31);
  */
@@ -96,14 +99,22 @@ export function requestLineWriter(log: Logger, route: string | null): RequestLin
   if (!gathered) {
     // Its fields are fixed and hold no secret, so the line skips the redaction every other line goes through.
     const child = log.child({ route }, { redact: [] });
-    return (reqId, method, status, ms) => child.info({ reqId, method, status, ms: Math.round(ms * 100) / 100 }, 'request');
+    return (reqId, method, status, ms) => {
+      const fields = { reqId, method, status, ms: Math.round(ms * 100) / 100 };
+      if (status === NOT_MODIFIED) child.debug(fields, 'request');
+      else child.info(fields, 'request');
+    };
   }
   const middle = `,"service":"flagpole","route":${JSON.stringify(route)},"reqId":`;
   return (reqId, method, status, ms) => {
-    if (!log.isLevelEnabled('info')) return;
-    gathered.push(`{"level":30,"time":${Date.now()}${middle}${JSON.stringify(reqId)},"method":${JSON.stringify(method)},"status":${status},"ms":${Math.round(ms * 100) / 100},"msg":"request"}\n`);
+    const quiet = status === NOT_MODIFIED;
+    if (!log.isLevelEnabled(quiet ? 'debug' : 'info')) return;
+    gathered.push(`{"level":${quiet ? 20 : 30},"time":${Date.now()}${middle}${JSON.stringify(reqId)},"method":${JSON.stringify(method)},"status":${status},"ms":${Math.round(ms * 100) / 100},"msg":"request"}\n`);
   };
 }
+
+/** The status whose request lines are at `debug` (`requestLineWriter`). */
+const NOT_MODIFIED = 304;
 
 /** A logger that writes nothing, for tests and tools that do not log. */
 export const silentLogger = (): Logger => pino({ level: 'silent' });

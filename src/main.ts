@@ -21,6 +21,7 @@ async function main(): Promise<void> {
     usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs, contactTimeoutMs: config.nodes.contactTimeoutMs,
     sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes,
     tokenKeyFingerprint: tokenKeyFingerprint(tokenKey.hasher),
+    addons: config.addons,
   });
   processMetrics();
   for (const notice of registry.notices) log.warn({ key: notice.key }, `recovery: ${notice.message}`);
@@ -45,6 +46,8 @@ async function main(): Promise<void> {
     if (generated) process.stdout.write(`\n[flagpole] created an admin API token (shown once, stored only as a hash):\n\n    ${generated}\n\n`);
     if (first) process.stdout.write(`\n[flagpole] sign in to the console at /login as "${first.username}" with this password (shown once, stored only as a hash; change it after signing in):\n\n    ${first.password}\n\n`);
   }
+  // One process per data directory: this node always holds the delivery lease (issue 40 brings a shared one).
+  registry.deliveries.start(registry.singletonWork());
   const app = createApp({ registry, config, log, tokenHasher: tokenKey.hasher });
   await app.prepare();
   // A slow client holds a connection only so long: the headers within HEADERS_TIMEOUT_MS, the whole request

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
-import { startPostgres } from './helpers/postgres.js';
+import { startPostgres } from './helpers/postgres-server.js';
 
 /** What one run's setup made, shared by the projects (`leveldb`, `postgres`) that each call {@link setup}. */
 interface Shared {
@@ -19,7 +19,8 @@ interface Shared {
 const shared = globalThis as { flagpoleTestSetup?: Shared };
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  shared.flagpoleTestSetup ??= { ready: buildAndStart(), users: 0 };
+  // The tests' temporary directory (a RAM disk when vitest.config.ts found one) holds the server's files too.
+  shared.flagpoleTestSetup ??= { ready: buildAndStart(project.config.env?.['TMPDIR']), users: 0 };
   const run = shared.flagpoleTestSetup;
   run.users += 1;
   const { url, stop } = await run.ready;
@@ -33,13 +34,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-async function buildAndStart(): Promise<{ url: string; stop: () => Promise<void> }> {
+async function buildAndStart(baseDir: string | undefined): Promise<{ url: string; stop: () => Promise<void> }> {
   const root = resolve(import.meta.dirname, '..');
   const started = performance.now();
   const given = process.env['FLAGPOLE_TEST_DATABASE_URL'];
   // The build `prepare` runs (scripts/build-if-possible.mjs): tsc, then the bin made executable.
   const build = promisify(execFile)(process.execPath, [resolve(root, 'scripts/build-if-possible.mjs')], { cwd: root });
-  const [built, server] = await Promise.all([build, given ? null : startPostgres()]);
+  const [built, server] = await Promise.all([build, given ? null : startPostgres(baseDir)]);
   if (built.stderr) process.stderr.write(built.stderr);
   if (process.env['FLAGPOLE_TEST_SETUP_TIMING']) process.stderr.write(`global setup: build and PostgreSQL ready in ${Math.round(performance.now() - started)} ms\n`);
   return { url: given ?? server!.url, stop: async () => { await server?.stop(); } };

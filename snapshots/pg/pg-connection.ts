@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { Tables } from './pg-schema.js';
 
 /** A connection of its own (not the pool's), with who it is on the server: its backend's pid and start. */
 export interface Session {
@@ -37,4 +38,61 @@ export async function closeSession(session: Session | null): Promise<void> {
   if (!session) return;
   session.broken = true;
   await session.client.end().catch(() => undefined);
+}
+
+/** The database is in use: nodes run on it (and an offline tool asked for it alone), or a tool holds it alone. */
+export class DatabaseInUseError extends Error {
+  override name = 'DatabaseInUseError';
+
+  constructor(label: string, wanted: 'exclusive' | 'shared') {
+    super(wanted === 'exclusive'
+      ? `PostgreSQL: flagpole is running on the database ${label}: stop every node first (an offline tool works on a database nothing else uses)`
+      : `PostgreSQL: an offline flagpole tool (dump, restore, copy-store, migrate) is working on the database ${label}: wait for it to end`);
+  }
+}
+
+/**
+ * The node lock: a session-level advisory lock of the schema, held by a connection of its own for as long as
+ * the store is open. Every node holds it shared (several nodes serve one database together); an offline tool
+ * holds it alone, so a tool never works on a database nodes are serving, and no node starts while a tool
+ * works. A database restart ends the session and frees the lock: {@link take} again before writing.
+ */
+export class NodeLock {
+  private session: Session | null = null;
+
+  constructor(private readonly config: pg.ClientConfig, private readonly tables: Tables, private readonly label: string, private readonly mode: 'exclusive' | 'shared') {}
+
+  /** Whether the lock is held by a live connection. */
+  get held(): boolean {
+    return this.session !== null && !this.session.broken;
+  }
+
+  /**
+   * Takes the lock (nothing when held); a {@link DatabaseInUseError} when it is held the other way after
+   * `waitMs` (a process killed a moment ago holds it until the database notices its connection is gone).
+   */
+  async take(waitMs = 0): Promise<void> {
+    if (this.held) return;
+    await closeSession(this.session);
+    this.session = null;
+    const session = await openSession(this.config);
+    const [classId, objId] = this.tables.locks.node;
+    const deadline = Date.now() + waitMs;
+    const tryLock = this.mode === 'shared' ? 'pg_try_advisory_lock_shared' : 'pg_try_advisory_lock';
+    for (;;) {
+      const { rows } = await session.client.query<{ taken: boolean }>(`SELECT ${tryLock}($1, $2) AS taken`, [classId, objId]);
+      if (rows[0]!.taken) break;
+      if (Date.now() >= deadline) {
+        await closeSession(session);
+        throw new DatabaseInUseError(this.label, this.mode);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    this.session = session;
+  }
+
+  async release(): Promise<void> {
+    await closeSession(this.session);
+    this.session = null;
+  }
 }

@@ -20,8 +20,11 @@ export interface Tables {
   budget: string;
   /** The channel of the signals nodes send each other (`SharedLog.signal`). */
   signals: string;
-  /** The advisory lock key of this schema's migrations (a transaction lock). */
-  locks: { migrate: [number, number] };
+  /**
+   * The advisory lock keys of this schema: migrations (a transaction lock), and the one every node holds shared
+   * while it runs and an offline tool holds alone (a session lock).
+   */
+  locks: { migrate: [number, number]; node: [number, number] };
 }
 
 const quote = (identifier: string): string => `"${identifier.replace(/"/g, '""')}"`;
@@ -43,7 +46,7 @@ export function tablesOf(schema: string): Tables {
     channel: schema === 'public' ? 'flagpole_log' : `flagpole_log.${schema}`,
     budget: `${q}.flagpole_budget`,
     signals: schema === 'public' ? 'flagpole_signal' : `flagpole_signal.${schema}`,
-    locks: { migrate: lockKey('migrate', schema) },
+    locks: { migrate: lockKey('migrate', schema), node: lockKey('node', schema) },
   };
 }
 

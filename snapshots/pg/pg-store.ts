@@ -1,7 +1,8 @@
 import pg from 'pg';
-import { LogConflictError, type BatchOp, type CommitReceipt, type EntriesOptions, type Store, type StoreObservers, type StoreOptions, type WriteHealth } from '../store.js';
+import { LogConflictError, StoreUnavailableError, type BatchOp, type CommitReceipt, type EntriesOptions, type Store, type StoreObservers, type StoreOptions, type WriteHealth } from '../store.js';
 import { HealthTracker } from '../write-health.js';
 import { PgCommits } from './pg-commits.js';
+import { DatabaseInUseError, NodeLock } from './pg-connection.js';
 import { healthLine, unavailable, writeFailure } from './pg-errors.js';
 import { clientConfigOf, databaseLabel, type DatabaseOptions } from './pg-options.js';
 import { PgReads } from './pg-reads.js';
@@ -12,10 +13,9 @@ import { writeArrays, writeStatement, writeValues } from './pg-sql.js';
 
 /**
  * The store in a PostgreSQL database (docs/storage.md "PostgreSQL"): log records in the log table, every
- * other key in the key-value table, commits grouped (`PgCommits`). Opening migrates the schema; several
- * nodes may open one database together (`shared`, docs/architecture.md "Several nodes"). A database that goes
- * away makes writes fail (health says so, a probe clears it once it is back) while reads of memory go on
- * above this store.
+ * other key in the key-value table, commits grouped (`PgCommits`). Opening migrates the schema and takes the
+ * node lock (shared by the nodes serving it together: `shared`); a database that goes away makes writes fail (health says so, a probe clears it once it is back)
+ * while reads of memory go on above this store.
  *
  * @example const store = await PgStore.open({ url, schema: 'public', poolSize: 10, statementTimeoutMs: 30_000 });
  */
@@ -34,6 +34,7 @@ export class PgStore implements Store {
     private readonly pool: pg.Pool,
     /** flagpole's tables and channel in the database (the next nodes' feed listens on `tables.channel`). */
     readonly tables: Tables,
+    private readonly lock: NodeLock,
     private readonly options: DatabaseOptions,
     private readonly storeOptions: StoreOptions,
   ) {
@@ -43,13 +44,14 @@ export class PgStore implements Store {
     this.shared = new PgSharedLog(pool, clientConfigOf(options), tables, options);
     this.commits = new PgCommits({
       tables, config: clientConfigOf(options), pool, options, health: this.health, observers: this.observers, stats: this.stats,
-      ready: () => Promise.resolve(), gate: storeOptions.gate, retryMs: Math.min(storeOptions.probeMs ?? 1000, 250),
+      ready: () => this.lock.take(), gate: storeOptions.gate, retryMs: Math.min(storeOptions.probeMs ?? 1000, 250),
     });
   }
 
   /**
-   * Connects and creates or upgrades the schema (`migrate`; nodes starting together migrate once): a
-   * {@link SchemaTooNewError} for a schema of newer code, a
+   * Connects, creates or upgrades the schema (`migrate`; nodes starting together migrate once) and takes the
+   * node lock, shared by every node or alone for an offline tool (`alone`): a {@link DatabaseInUseError}
+   * when another process holds it, a {@link SchemaTooNewError} for a schema of newer code, a
    * `StoreUnavailableError` (scrubbed of credentials) when the database cannot be reached.
    */
   static async open(options: DatabaseOptions, storeOptions: StoreOptions = {}): Promise<PgStore> {
@@ -58,17 +60,29 @@ export class PgStore implements Store {
     const pool = new pg.Pool({ ...config, max: options.poolSize });
     // An idle connection that breaks is dropped by the pool; unheard, its error would end the process.
     pool.on('error', () => undefined);
+    const lock = new NodeLock(config, tables, databaseLabel(options), storeOptions.alone ? 'exclusive' : 'shared');
     try {
       const client = await pool.connect();
       try {
+        // Keys and records are UTF-8 text, compared byte by byte: another encoding would refuse or reorder them.
+        const encoding = (await client.query<{ server_encoding: string }>('SHOW server_encoding')).rows[0]?.server_encoding;
+        if (encoding !== 'UTF8') {
+          throw new StoreUnavailableError(`PostgreSQL: the database ${databaseLabel(options)} is encoded ${encoding}; flagpole needs UTF8 (CREATE DATABASE ... ENCODING 'UTF8' TEMPLATE template0)`);
+        }
+        if (storeOptions.create === false && !(await client.query<{ found: string | null }>('SELECT to_regclass($1)::text AS found', [tables.version])).rows[0]?.found) {
+          throw new StoreUnavailableError(`PostgreSQL: ${databaseLabel(options)} holds no flagpole data (no table ${tables.version})`);
+        }
         await migrate(client, tables);
       } finally {
         client.release();
       }
-      return new PgStore(pool, tables, options, storeOptions);
+      // A process killed a moment ago (a restart after a crash) holds the lock until the database notices.
+      await lock.take(storeOptions.lockWaitMs ?? 5_000);
+      return new PgStore(pool, tables, lock, options, storeOptions);
     } catch (error) {
+      await lock.release();
       await pool.end().catch(() => undefined);
-      if (error instanceof SchemaTooNewError) throw error;
+      if (error instanceof SchemaTooNewError || error instanceof DatabaseInUseError) throw error;
       throw unavailable(error, options, 'cannot open the database');
     }
   }
@@ -129,6 +143,7 @@ export class PgStore implements Store {
     await this.commits.close();
     this.health.stop();
     await this.shared.close();
+    await this.lock.release();
     await this.pool.end().catch(() => undefined);
   }
 
@@ -136,11 +151,12 @@ export class PgStore implements Store {
     await this.guarded(() => this.pool.query({ ...writeStatement(this.tables, unsynced), values: writeValues(writeArrays(ops)) }));
   }
 
-  /** Runs a write outside the group commit: gate and health as the group commit has them. */
+  /** Runs a write outside the group commit: gate, node lock, and health as the group commit has them. */
   private async guarded(write: () => Promise<unknown>): Promise<void> {
     try {
       const held = this.storeOptions.gate?.beforeWrite();
       if (held) await held;
+      await this.lock.take();
       await write();
     } catch (error) {
       this.health.failed(healthLine(error));
@@ -150,8 +166,9 @@ export class PgStore implements Store {
     this.health.succeeded();
   }
 
-  /** While writes fail: an empty write (it needs a database that takes writes). */
+  /** While writes fail: an empty write (it needs the node lock and a database that takes writes). */
   private async probe(): Promise<void> {
+    await this.lock.take();
     await this.pool.query({ ...writeStatement(this.tables, true), values: writeValues(writeArrays([])) });
   }
 

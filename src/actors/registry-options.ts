@@ -5,6 +5,8 @@ import { silentLogger } from '../log.js';
 import type { ActorOptions } from './actor-options.js';
 import type { HistoryBounds } from './feed-history.js';
 import type { SessionLifetimes } from './session-store.js';
+import type { DeliverySettings } from './addon-worker.js';
+import { ADDON_DELIVERY_BOUNDS } from '../limits.js';
 
 /** What `Registry.open` is given: where the data lives, the first start's environments, limits, and the actors' options. */
 export interface RegistryOptions extends Partial<ActorOptions> {
@@ -29,7 +31,18 @@ export interface RegistryOptions extends Partial<ActorOptions> {
   tokenKeyFingerprint?: string | undefined;
   /** Test seam: consulted before every write of the store (`snapshots/disk-faults.ts`); absent in production. */
   writeGate?: WriteGate | undefined;
+  /** How addon events are delivered, once started (`PUBLIC_URL`, `ADDON_*`, `UNLEASH_ALLOW_*`); {@link DEFAULT_DELIVERY_SETTINGS} when absent. */
+  addons?: DeliverySettings | undefined;
 }
+
+/** Delivery settings of a registry opened without any (offline tools; they never deliver). */
+export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
+  plan: { consoleUrl: 'http://localhost:4242', slackApiUrl: 'https://slack.com/api' },
+  sender: { timeoutMs: 10_000, guard: { allowPrivate: false, allowList: [] }, answerBytes: ADDON_DELIVERY_BOUNDS.answerBytes },
+  retry: { firstMs: 5000, maxMs: 600_000, giveUpMs: 86_400_000 },
+  recordsPerRead: ADDON_DELIVERY_BOUNDS.recordsPerRead,
+  logEntries: ADDON_DELIVERY_BOUNDS.logEntriesPerAddon,
+};
 
 /** What the metrics are told as it happens (set by whoever reads them; nothing when unset). */
 export interface RegistryObservers {

@@ -40,6 +40,13 @@ import type { Recovered } from './recover.js';
 import type { ProjectState } from '../domain/project-state.js';
 import type { ProjectModel } from './project-model.js';
 import type { ServiceModel } from './service-model.js';
+import { AddonDeliveries } from './addon-deliveries.js';
+import { DEFAULT_DELIVERY_SETTINGS } from './registry-options.js';
+import { LocalSingletonWork, type SingletonWork } from './singleton-work.js';
+import { LeasedSingletonWork } from './cluster/leased-work.js';
+
+/** The lock across nodes that a segment's delete or move holds alone and strategy writes naming segments share. */
+const SEGMENT_REFERENCES = 'segment-references';
 
 /**
  * Owns the store and every actor: the service actor and one actor per project, recovered from disk at
@@ -76,6 +83,8 @@ export class Registry {
   usage!: UsageActor;
   /** The console's sessions, outside every log (docs/storage.md "Sessions"). */
   sessions!: SessionStore;
+  /** The addons' delivery loops (started by `start`, not by opening) and their delivery log (docs/storage.md "Integrations"). */
+  deliveries!: AddonDeliveries;
   /** Every project's past-view checkpoints, in one byte budget (`PAST_VIEW_CHECKPOINT_BYTES`, docs/limits.md). */
   pastCheckpoints!: PastCheckpoints;
   /** The actors' options, with the hooks that report their commits to the feed and the observers. */
@@ -128,6 +137,9 @@ export class Registry {
       });
       registry.sessions = await SessionStore.open(store, options.sessions ?? { idleMs: 720 * 60_000, maxMs: 168 * 3_600_000 }, base.log);
       registry.pastCheckpoints = new PastCheckpoints(options.pastViewCheckpointBytes);
+      registry.deliveries = await AddonDeliveries.open({
+        store, feed: registry.feed, logger: base.log, service: () => registry.service, project: (id) => registry.projects.get(id), projectIds: () => registry.projectIds(),
+      }, options.addons ?? DEFAULT_DELIVERY_SETTINGS);
       return registry;
     } catch (error) {
       await store.close();
@@ -284,6 +296,36 @@ export class Registry {
     return this.feed.reached(revision, waitMs);
   }
 
+  /**
+   * Where work only one node does runs (addon deliveries, scheduled changes): here, on one process; on a store
+   * several nodes share, on the node holding the work's lease, taken over when that node dies.
+   */
+  singletonWork(): SingletonWork {
+    return this.store.shared ? new LeasedSingletonWork(this.store.shared, this.options.log) : new LocalSingletonWork();
+  }
+
+  /**
+   * On a store several nodes share: resolves once this node has applied what any node committed before the
+   * call, or after `waitMs`, or at once when the node has lost the database (then it answers from memory).
+   * Never rejects; immediate on LevelDB.
+   */
+  async freshen(waitMs: number): Promise<void> {
+    const shared = this.store.shared;
+    if (!shared || shared.contact().lostSince !== null) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.node.sequencer.catchUp().catch(() => undefined),
+      new Promise<void>((resolve) => { timer = setTimeout(resolve, waitMs); }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /** Test seam: this node stops following other nodes' commits (notifications, head reads) until the returned function is called; it catches up only when asked (a write, a fresh read). */
+  deafen(): () => void {
+    this.node.stop();
+    return () => this.node.follow();
+  }
+
   /** Test seam: this node stops applying other nodes' records until the returned function is called. */
   holdFollowing(): () => void {
     return this.node.sequencer.hold();
@@ -319,15 +361,21 @@ export class Registry {
    * @example await registry.withSegmentFenced(7, null, async () => { await registry.settleProjects(); return registry.service.send(...); })
    */
   withSegmentFenced<T>(id: number, allow: string | null, task: () => Promise<T>): Promise<T> {
-    return this.fences.around(id, allow, this.projects.arrivals(), task);
+    // Across nodes: no strategy write naming segments is being decided on any node meanwhile (`referencingSegments`).
+    return this.fences.around(id, allow, this.projects.arrivals(), () => this.node.withLock(SEGMENT_REFERENCES, 'exclusive', task));
   }
 
   /**
-   * Resolves once the fences around segments `ids` (any segment when absent) that keep `projectId` out are
-   * lifted: a strategy write naming segments waits here, so it is decided after a segment delete in progress.
+   * Runs `task`, a write of project `projectId` that may newly reference segments `ids` (any, when absent;
+   * none when empty), once the fences around those segments are lifted (a delete or move being decided, here
+   * or on another node: it is then decided before or after the write, never between its check and the write).
+   *
+   * @example return registry.referencingSegments('web', [7], () => sendToFlag(...));
    */
-  segmentFencesLifted(projectId: string, ids?: readonly number[]): Promise<void> {
-    return this.fences.lifted(projectId, ids);
+  async referencingSegments<T>(projectId: string, ids: readonly number[] | undefined, task: () => Promise<T>): Promise<T> {
+    if (ids !== undefined && ids.length === 0) return task();
+    await this.fences.lifted(projectId, ids);
+    return this.node.withLock(SEGMENT_REFERENCES, 'shared', task);
   }
 
   /** Resolves once every project has answered every command it was sent before the call: their effects are committed. */
@@ -366,8 +414,9 @@ export class Registry {
 
   /** Writes the last interval of usage, finishes queued commands, writes a snapshot of every actor, and closes the store. */
   async close(): Promise<void> {
-    // Streams end first (cleanly, so SDKs reconnect), before the actors stop answering.
+    // Streams end first (cleanly, so SDKs reconnect), before the actors stop answering; deliveries stop with them.
     this.feed.close();
+    await this.deliveries.close();
     this.node.stop();
     // Usage is not worth the final snapshots: whatever its last flush meets, the stop goes on to them.
     await this.usage.close().catch((error: unknown) => this.options.log.error({ err: error }, 'usage metrics: the last flush failed; its interval is lost'));

@@ -1,6 +1,7 @@
 import { DUMP_FORMAT } from '../../snapshots/dump-format.js';
 import type { ProjectState } from '../domain/project-state.js';
 import type { ServiceState, StoredToken } from '../domain/service-state.js';
+import { masked } from '../domain/addons/addon.js';
 import type { Flag, ProjectMeta } from '../domain/types.js';
 import type { Registry } from './registry.js';
 
@@ -55,10 +56,17 @@ export const dumpedToken = (t: StoredToken): DumpedToken => ({
   id: t.id, tokenName: t.tokenName, type: t.type, projects: t.projects, environment: t.environment, createdAt: t.createdAt, expiresAt: t.expiresAt, userId: t.userId,
 });
 
-/** The service part of a dump: the state with its tokens keyed by id and stripped of their hashes, without passwords or password links. */
+/**
+ * The service part of a dump: the state with its tokens keyed by id and stripped of their hashes, without passwords
+ * or password links, and each addon's secrets masked (`*****`; a live backup carries them).
+ */
 export const serviceDump = ({ state: { passwords: _secret, passwordLinks: _links, ...state }, seq }: AtSeq<ServiceState>): ServiceDump => ({
   seq,
-  state: { ...state, tokens: Object.fromEntries(Object.values(state.tokens).map((t) => [t.id, dumpedToken(t)])) },
+  state: {
+    ...state,
+    tokens: Object.fromEntries(Object.values(state.tokens).map((t) => [t.id, dumpedToken(t)])),
+    ...(state.addons === undefined ? {} : { addons: Object.fromEntries(Object.entries(state.addons).map(([id, addon]) => [id, masked(addon)])) }),
+  },
 });
 
 /** Builds a dump document from states (live or recovered); projects come out sorted by id. */

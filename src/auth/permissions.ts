@@ -23,6 +23,8 @@ export type Permission =
    * Unleash 6.10's `*_CONTEXT_FIELD` and `*_STRATEGY` permissions.
    */
   | 'UPDATE_DEFINITIONS'
+  /** Create, change or delete an addon (an integration): root Admins and Editors, as Unleash 6.10's `*_ADDON` permissions. */
+  | 'UPDATE_ADDONS'
   | 'ADMIN'
   /** What a user does to their own account (their password): any user, by personal token or session; no API token. */
   | 'OWN_ACCOUNT'
@@ -89,7 +91,7 @@ export function isAllowed(principal: Principal, permission: Permission, projectR
       if (permission === 'ADMIN') return false;
       // Global segments belong to no project: root Editors may write them (as in Unleash 6.10), no project role grants it.
       if (permission === 'UPDATE_SEGMENT') return principal.user.rootRole === ROOT_EDITOR;
-      if (permission === 'UPDATE_TAG_TYPE' || permission === 'UPDATE_DEFINITIONS') return principal.user.rootRole === ROOT_EDITOR;
+      if (permission === 'UPDATE_TAG_TYPE' || permission === 'UPDATE_DEFINITIONS' || permission === 'UPDATE_ADDONS') return principal.user.rootRole === ROOT_EDITOR;
       return ROLE_PERMISSIONS[effectiveProjectRole(principal.user.rootRole, projectRole)]?.has(permission) ?? false;
     }
   }

@@ -3,6 +3,7 @@ import type { RecoveryNotice } from '../../snapshots/recovery.js';
 import { DumpError, dumpDataDir, stableStringify } from '../tools/dump.js';
 import { EXIT, say } from './exit-codes.js';
 import { progress } from './progress.js';
+import { storeLocation, type StoreFlags } from './store-location.js';
 
 /** A sequence number: decimal digits, at least 1. */
 export function positiveInteger(value: string): number {
@@ -12,19 +13,21 @@ export function positiveInteger(value: string): number {
 }
 
 /**
- * `flagpole dump --data-dir D [--project P] [--at SEQ]`: prints the state of a stopped service's data
- * directory as stable JSON on standard output (docs/storage.md "Dumps").
+ * `flagpole dump (--data-dir D | --database-url URL) [--project P] [--at SEQ]`: prints the state of a stopped
+ * service's store as stable JSON on standard output (docs/storage.md "Dumps").
  */
 export const dumpCommand = (): Command => new Command('dump')
-  .description('print the state of a STOPPED service\'s data directory as stable JSON (for a running service: flagpole backup, or GET /api/admin/state)')
-  .requiredOption('--data-dir <dir>', 'the data directory (DATA_DIR of the service)')
+  .description('print the state of a STOPPED service\'s store as stable JSON (for a running service: flagpole backup, or GET /api/admin/state)')
+  .option('--data-dir <dir>', 'the data directory (DATA_DIR of the service)')
+  .option('--database-url <url>', 'the PostgreSQL database instead (default: DATABASE_URL; prefer it or DATABASE_URL_FILE, an argument shows in the process list)')
   .option('--project <id>', 'only this project (and no service part)')
   .option('--at <seq>', 'replay the project\'s log only up to this sequence number (needs --project)', positiveInteger)
-  .action(async (options: { dataDir: string; project?: string; at?: number }) => {
+  .action(async (options: StoreFlags & { project?: string; at?: number }, command: Command) => {
+    const location = storeLocation(options, (message) => command.error(`error: ${message}`, { exitCode: EXIT.usage, code: 'flagpole.store' }));
     const bar = progress('projects');
     try {
       const notices: RecoveryNotice[] = [];
-      const dump = await dumpDataDir(options.dataDir, { project: options.project, at: options.at, notices, onProject: (done, total) => bar.update(done, total) });
+      const dump = await dumpDataDir(location, { project: options.project, at: options.at, notices, onProject: (done, total) => bar.update(done, total) });
       bar.stop();
       for (const notice of notices) say(`warning: ${notice.key}: ${notice.message}`);
       process.stdout.write(stableStringify(dump));

@@ -5,19 +5,43 @@ import { isNewDirectory, migrateInto, type Report } from '../migrate/run.js';
 import type { SourceData } from '../migrate/source-model.js';
 import { dataDirTarget, httpTarget, type Target } from '../migrate/target.js';
 import { readUnleash } from '../migrate/unleash-reader.js';
+import { withAddonSecrets, type AddonSecrets } from '../migrate/addon-steps.js';
 import { serviceUrl } from './backup.command.js';
 import { EXIT, say } from './exit-codes.js';
 import { progress } from './progress.js';
+import { storeLocation } from './store-location.js';
 
 interface MigrateFlags {
   from: string;
   token?: string;
   tokenFile?: string;
   dataDir?: string;
+  databaseUrl?: string;
   to?: string;
   toToken?: string;
   dryRun?: boolean;
   timeout: number;
+  addonSecrets?: string;
+}
+
+/**
+ * `--addon-secrets FILE`: `{"<Unleash addon id>": {"<parameter>": "<value>"}}`, the secrets Unleash's API masks.
+ * Messages name the file and the entry, never a value.
+ */
+function readAddonSecrets(file: string): AddonSecrets {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new InvalidArgumentError(`cannot read --addon-secrets ${file}: ${(error as NodeJS.ErrnoException).code ?? 'not JSON'}`);
+  }
+  const shape = 'must be a JSON object like {"3": {"url": "https://..."}}: by Unleash addon id, parameter names to string values';
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new InvalidArgumentError(`--addon-secrets ${file} ${shape}`);
+  for (const [id, values] of Object.entries(parsed)) {
+    const ok = /^\d+$/.test(id) && typeof values === 'object' && values !== null && !Array.isArray(values) && Object.values(values).every((x) => typeof x === 'string');
+    if (!ok) throw new InvalidArgumentError(`--addon-secrets ${file}: entry "${id.slice(0, 20)}" ${shape}`);
+  }
+  return parsed as AddonSecrets;
 }
 
 /** Seconds, 1 to 3600. */
@@ -35,15 +59,17 @@ const NOTES_SHOWN = 50;
  * flagpole can hold from a running Unleash 6.x, 7.x or 8.x (docs/migration.md). Tokens are sent, never printed.
  */
 export const migrateCommand = (): Command => new Command('migrate')
-  .description('copy projects, environments, flags, segments, tags, context fields, strategy definitions and users from a RUNNING Unleash (6.x to 8.x)')
+  .description('copy projects, environments, flags, segments, tags, context fields, strategy definitions, users and addons from a RUNNING Unleash (6.x to 8.x)')
   .addOption(new Option('--from <url>', 'base URL of the Unleash, e.g. http://unleash.example.com').env('UNLEASH_URL').makeOptionMandatory())
   .addOption(new Option('--token <token>', "an admin API token of the Unleash (visible in the process list: prefer UNLEASH_TOKEN or --token-file)").env('UNLEASH_TOKEN'))
   .addOption(new Option('--token-file <file>', "read the Unleash's admin API token from this file").conflicts('token'))
   .addOption(new Option('--data-dir <dir>', 'write into this flagpole data directory (the service stopped; created when missing)').conflicts('to'))
+  .addOption(new Option('--database-url <url>', 'write into this PostgreSQL database (the service stopped; default: DATABASE_URL when no other target is given)').conflicts(['to', 'dataDir']))
   .addOption(new Option('--to <url>', 'write into this RUNNING flagpole, e.g. http://127.0.0.1:4242'))
   .addOption(new Option('--to-token <token>', "an admin API token of the flagpole given with --to (prefer FLAGPOLE_TOKEN)").env('FLAGPOLE_TOKEN'))
   .option('--dry-run', 'read and plan, print what would be done, write nothing')
   .addOption(new Option('--timeout <seconds>', 'longest wait for one answer').default(30).argParser(seconds))
+  .option('--addon-secrets <file>', 'the secrets of the Unleash\'s addons, which its API masks: {"<addon id>": {"<parameter>": "<value>"}} (docs/migration.md)')
   .action(async (options: MigrateFlags, command: Command) => {
     const usage = (message: string): never => command.error(`error: ${message}`, { exitCode: EXIT.usage, code: 'flagpole.migrate' });
     const url = (flag: string, value: string): URL => {
@@ -64,17 +90,29 @@ export const migrateCommand = (): Command => new Command('migrate')
       }
     }
     if (!token) usage("the Unleash's admin token is missing: give UNLEASH_TOKEN, --token-file or --token");
-    if ((options.dataDir === undefined) === (options.to === undefined)) usage('give the target: --data-dir D (a data directory) or --to URL (a running flagpole)');
+    const targets = [options.dataDir, options.databaseUrl, options.to].filter((t) => t !== undefined).length;
+    const fromEnv = targets === 0 && Boolean(process.env['DATABASE_URL'] || process.env['DATABASE_URL_FILE']);
+    if (targets !== 1 && !fromEnv) usage('give the target: --data-dir D (a data directory), --database-url URL or DATABASE_URL (a PostgreSQL database), or --to URL (a running flagpole)');
+    const database = options.databaseUrl !== undefined || fromEnv ? storeLocation({ databaseUrl: options.databaseUrl }, usage) : undefined;
     const to = options.to === undefined ? undefined : url('--to <url>', options.to);
     if (to && !options.toToken) usage("the flagpole's admin token is missing: give FLAGPOLE_TOKEN or --to-token");
+    let secrets: AddonSecrets = {};
+    if (options.addonSecrets !== undefined) {
+      try {
+        secrets = readAddonSecrets(options.addonSecrets);
+      } catch (error) {
+        usage((error as Error).message);
+      }
+    }
 
     const bar = progress('flags');
     let target: Target | null = null;
     try {
-      const source = await readUnleash({ url: from, token: token!, timeoutMs: options.timeout * 1000 }, (done, total) => bar.update(done, total));
+      const source = withAddonSecrets(await readUnleash({ url: from, token: token!, timeoutMs: options.timeout * 1000 }, (done, total) => bar.update(done, total)), secrets);
       bar.stop();
       say(`read Unleash ${source.version} at ${from.origin}: ${describe(source)}`);
       if (to) target = httpTarget(to, options.toToken!, options.timeout * 1000);
+      else if (database) target = await dataDirTarget(database);
       else if (!options.dryRun || !await isNewDirectory(options.dataDir!)) target = await dataDirTarget(options.dataDir!);
       const writing = progress('flags written');
       const report = await migrateInto(source, target, {
@@ -95,7 +133,7 @@ export const migrateCommand = (): Command => new Command('migrate')
 
 function describe(source: SourceData): string {
   const archived = source.flags.filter((f) => f.archived).length;
-  return `${source.projects.length} projects, ${source.flags.length} flags (${archived} archived), ${source.segments.length} segments, ${source.users.length} users, ${source.tokens.length} API tokens`;
+  return `${source.projects.length} projects, ${source.flags.length} flags (${archived} archived), ${source.segments.length} segments, ${source.users.length} users, ${source.tokens.length} API tokens, ${source.addons.length} addons`;
 }
 
 /** The summary table, the notes, the tokens to re-create and the failures (standard output). */

@@ -3,19 +3,24 @@ import { text } from 'node:stream/consumers';
 import { Readable } from 'node:stream';
 import { Command } from 'commander';
 import { isBackupHeader, readBackup } from '../tools/restore-backup.js';
-import { RestoreError, parseDump, restoreDump, type DroppedToken, type RestoreSummary } from '../tools/restore.js';
+import { RestoreError, parseDump, restoreDump, type DisabledAddon, type DroppedToken, type RestoreSummary } from '../tools/restore.js';
 import { EXIT, say } from './exit-codes.js';
+import { locationLabel } from '../../snapshots/open-store.js';
 import { progress } from './progress.js';
+import { storeLocation, type StoreFlags } from './store-location.js';
 
 /**
- * `flagpole restore --data-dir D [FILE]`: rebuilds an empty data directory from a backup (`flagpole backup`)
- * or a full dump (`flagpole dump`), read from FILE or standard input (docs/operations.md, docs/storage.md "Restore").
+ * `flagpole restore (--data-dir D | --database-url URL) [FILE]`: rebuilds an empty data directory or database
+ * from a backup (`flagpole backup`) or a full dump (`flagpole dump`), read from FILE or standard input
+ * (docs/operations.md, docs/storage.md "Restore").
  */
 export const restoreCommand = (): Command => new Command('restore')
-  .description('rebuild an EMPTY data directory from a backup file (flagpole backup) or a full dump (flagpole dump)')
-  .requiredOption('--data-dir <dir>', 'the data directory to write (missing or empty)')
+  .description('rebuild an EMPTY data directory or database from a backup file (flagpole backup) or a full dump (flagpole dump)')
+  .option('--data-dir <dir>', 'the data directory to write (missing or empty)')
+  .option('--database-url <url>', 'the PostgreSQL database to write instead (empty; default: DATABASE_URL)')
   .argument('[file]', 'the backup or dump file; standard input when absent or "-"')
-  .action(async (file: string | undefined, options: { dataDir: string }, command: Command) => {
+  .action(async (file: string | undefined, options: StoreFlags, command: Command) => {
+    const location = storeLocation(options, (message) => command.error(`error: ${message}`, { exitCode: EXIT.usage, code: 'flagpole.store' }));
     const fromStdin = file === undefined || file === '-';
     if (fromStdin && process.stdin.isTTY) command.error('error: give the backup or dump file, or pipe it on standard input', { exitCode: EXIT.usage, code: 'flagpole.noInput' });
     const input: Readable = fromStdin ? process.stdin : createReadStream(file);
@@ -28,15 +33,16 @@ export const restoreCommand = (): Command => new Command('restore')
         // One bar over both halves: the flags read and checked, then the flags written.
         const { header, dump } = await readBackup(first.all, (done, total) => bar.update(done, 2 * total));
         let written = header.flags;
-        summary = await restoreDump(options.dataDir, dump, { keepTokens: true, onScope: (flags) => bar.update(written += flags, 2 * header.flags) });
+        summary = await restoreDump(location, dump, { keepTokens: true, onScope: (flags) => bar.update(written += flags, 2 * header.flags) });
         kind = `the backup of ${header.createdAt}`;
       } else {
-        summary = await restoreDump(options.dataDir, parseDump(await text(first.all)));
+        summary = await restoreDump(location, parseDump(await text(first.all)));
         kind = 'the dump';
       }
       bar.stop();
-      say(`restored the service and ${summary.projects} projects (${summary.flags} flags) from ${kind} into ${options.dataDir}`);
+      say(`restored the service and ${summary.projects} projects (${summary.flags} flags) from ${kind} into ${locationLabel(location)}`);
       if (summary.droppedTokens.length > 0) say(droppedTokensNotice(summary.droppedTokens));
+      if (summary.disabledAddons.length > 0) say(disabledAddonsNotice(summary.disabledAddons));
       process.exitCode = EXIT.ok;
     } catch (error) {
       bar.stop();
@@ -67,6 +73,14 @@ async function firstLine(input: Readable): Promise<{ line: string; all: Readable
     for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield Buffer.from(next.value);
   }
   return { line, all: Readable.from(rest(), { objectMode: false }) };
+}
+
+/** What the operator must do about the addons a restore of a dump left disabled (docs/storage.md "Restore"). */
+function disabledAddonsNotice(addons: DisabledAddon[]): string {
+  return [
+    `${addons.length} addon${addons.length === 1 ? ' was' : 's were'} restored disabled, without the secrets a dump masks; set them and enable each with PUT /api/admin/addons/<id>:`,
+    ...addons.map((a) => `  addon ${a.id} (${a.provider}): ${a.parameters.join(', ')}`),
+  ].join('\n');
 }
 
 /** What the operator must do about the tokens a restore of a dump leaves out (docs/storage.md "Restore"). */

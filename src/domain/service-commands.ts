@@ -1,6 +1,7 @@
 /** The commands of the service actor, and what each answers when accepted (`ServiceReplies`). */
 import type { ContextField, LegalValue, StrategyDefinition, TagType } from './definitions.js';
 import type { Segment, SegmentInput } from './segment.js';
+import type { Addon, AddonInput } from './addons/addon.js';
 import type { Environment, ServiceState, StoredToken, User } from './service-state.js';
 
 /** An environment as created: `sortOrder` absent means after every existing one (decided in the mailbox). */
@@ -53,7 +54,13 @@ export type ServiceCommand =
   | { type: 'strategy-definition.create'; definition: StrategyDefinition }
   | { type: 'strategy-definition.update'; definition: StrategyDefinition }
   | { type: 'strategy-definition.deprecate'; name: string; deprecated: boolean }
-  | { type: 'strategy-definition.delete'; name: string };
+  | { type: 'strategy-definition.delete'; name: string }
+  /** Creates an addon (and the tag types its provider uses, when missing and within the limit). */
+  | { type: 'addon.create'; addon: AddonInput }
+  /** Replaces an addon; a sensitive parameter sent as `*****` keeps its stored value (decided here, against it). */
+  | { type: 'addon.update'; id: number; addon: AddonInput }
+  /** Deletes an addon; an unknown id changes nothing (null), as in Unleash. */
+  | { type: 'addon.delete'; id: number };
 
 /** What each service command answers when accepted. */
 export interface ServiceReplies {
@@ -88,4 +95,7 @@ export interface ServiceReplies {
   'strategy-definition.update': StrategyDefinition;
   'strategy-definition.deprecate': StrategyDefinition;
   'strategy-definition.delete': StrategyDefinition;
+  'addon.create': Addon;
+  'addon.update': Addon;
+  'addon.delete': Addon | null;
 }

@@ -1,6 +1,7 @@
 /** The events of the service actor: what its log records and replay evolves (`service-evolve.ts`). */
 import type { ContextField, StrategyDefinition, TagType } from './definitions.js';
 import type { Segment } from './segment.js';
+import type { Addon } from './addons/addon.js';
 import type { Environment, ServiceState, StoredToken, User } from './service-state.js';
 
 /** One recorded change of the service state. */
@@ -35,4 +36,8 @@ export type ServiceEvent =
   | { type: 'context-field.deleted'; field: ContextField }
   | { type: 'strategy-definition.created'; definition: StrategyDefinition }
   | { type: 'strategy-definition.updated'; definition: StrategyDefinition; before: StrategyDefinition }
-  | { type: 'strategy-definition.deleted'; definition: StrategyDefinition };
+  | { type: 'strategy-definition.deleted'; definition: StrategyDefinition }
+  /** An addon with its parameters (secrets included: the service log is never answered, dumps mask them). */
+  | { type: 'addon.created'; addon: Addon }
+  | { type: 'addon.updated'; addon: Addon; before: Addon }
+  | { type: 'addon.deleted'; addon: Addon };

@@ -123,5 +123,15 @@ export function evolveService(draft: ServiceState, event: ServiceEvent): void {
     case 'strategy-definition.deleted':
       draft.strategyDefinitions = draft.strategyDefinitions.filter((d) => d.name !== event.definition.name);
       return;
+    case 'addon.created':
+      (draft.addons ??= {})[String(event.addon.id)] = event.addon;
+      draft.nextAddonId = Math.max(draft.nextAddonId ?? 1, event.addon.id + 1);
+      return;
+    case 'addon.updated':
+      (draft.addons ??= {})[String(event.addon.id)] = event.addon;
+      return;
+    case 'addon.deleted':
+      if (draft.addons) delete draft.addons[String(event.addon.id)];
+      return;
   }
 }

@@ -1,6 +1,7 @@
 /** Service-wide data: environments, users, API tokens, segments, tag types, context fields and strategy definitions (everything that is not inside one project). */
 import { BUILT_IN_CONTEXT_FIELDS, BUILT_IN_STRATEGIES, type ContextField, type StrategyDefinition, type TagType } from './definitions.js';
 import type { Segment } from './segment.js';
+import type { Addon } from './addons/addon.js';
 
 /** An environment of the service (Unleash's): projects connect to it; flags have an entry per environment. */
 export interface Environment {
@@ -97,6 +98,13 @@ export interface ServiceState {
   contextFields: ContextField[];
   /** Strategy definitions, the built-in ones first, then the custom ones in creation order. */
   strategyDefinitions: StrategyDefinition[];
+  /**
+   * Addons (integrations) by id, with their secrets (`src/domain/addons/addon.ts`): never answered, dumped or logged
+   * unmasked; a live backup carries them. Absent until the first addon is created, with `nextAddonId`, so states
+   * from before addons (and their dumps and backups) stay as they were.
+   */
+  addons?: Record<string, Addon>;
+  nextAddonId?: number;
 }
 
 /** A token re-stored under `hash`: the same record, without the legacy `prefix` (which held part of the secret). */
@@ -128,6 +136,7 @@ export const forkService = (state: ServiceState): ServiceState => ({
   // Records from before context fields and strategy definitions hold none: the service then has the built-in ones.
   contextFields: [...(state.contextFields ?? BUILT_IN_CONTEXT_FIELDS)],
   strategyDefinitions: [...(state.strategyDefinitions ?? BUILT_IN_STRATEGIES)],
+  ...(state.addons === undefined ? {} : { addons: { ...state.addons }, nextAddonId: state.nextAddonId ?? 1 }),
 });
 
 /** The tokens `project.forget` would change, and the segments it would delete (for its answer and its test). */

@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/permissions.js';
 import { randomSessionId, type EvaluationScope } from '../queries/evaluation.query.js';
 import type { RequestContext } from '../schemas/frontend.schema.js';
+import { revisionedEtag } from './client-ahead.js';
 import type { AppDeps } from './route.js';
 
 /**
@@ -24,9 +25,13 @@ export function withDefaults(context: RequestContext, peer: string | undefined):
   return context;
 }
 
-/** The toggles enabled for `context` as the body's bytes, and its weak `ETag`. */
+/**
+ * The toggles enabled for `context` as the body's bytes, and its weak `ETag` naming the node's revision too
+ * (`revisionedEtag`: a browser a load balancer moves to a node behind it is told "no change").
+ */
 export function frontendAnswer(deps: AppDeps, principal: Principal, context: RequestContext, peer: string | undefined): { body: Buffer; etag: string } {
-  return deps.evaluation.frontendAnswer(frontendScope(principal, context), withDefaults(context, peer));
+  const { body, etag } = deps.evaluation.frontendAnswer(frontendScope(principal, context), withDefaults(context, peer));
+  return { body, etag: revisionedEtag(etag, deps.registry.feed.revision) };
 }
 
 /**

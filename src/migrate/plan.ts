@@ -8,7 +8,7 @@
 import type { Strategy } from './source-model.js';
 
 /** The kinds of things a migration carries, in the order it carries them. */
-export const KINDS = ['environments', 'tag types', 'context fields', 'strategy definitions', 'projects', 'segments', 'default strategies', 'users', 'project roles', 'flags', 'dependencies', 'api tokens'] as const;
+export const KINDS = ['environments', 'tag types', 'context fields', 'strategy definitions', 'projects', 'segments', 'default strategies', 'users', 'project roles', 'flags', 'dependencies', 'addons', 'api tokens'] as const;
 /** One of {@link KINDS}. */
 export type Kind = (typeof KINDS)[number];
 

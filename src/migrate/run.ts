@@ -11,6 +11,7 @@ import { MigrateError } from './migrate-error.js';
 import { dependencyStep, flagStep } from './flag-steps.js';
 import { KINDS, resolve, type Capabilities, type Ids, type Kind, type Op, type Step } from './plan.js';
 import { matchUser, memberSteps, serviceSteps } from './service-steps.js';
+import { addonSteps } from './addon-steps.js';
 import type { SourceData } from './source-model.js';
 import type { Flag } from '../domain/types.js';
 import { dataDirTarget, type Target, type TargetDump } from './target.js';
@@ -208,6 +209,8 @@ export async function migrateInto(source: SourceData, target: Target | null, opt
       }
     });
   }
+  // Addons last: the migration's own writes are not delivered to the team's receivers.
+  await run(addonSteps(source, dump), 'addons');
   for (const token of source.tokens) count({ kind: 'api tokens', name: token.tokenName, action: 'skip', ops: [] });
   report.rows = [...rows.values()];
   return report;

@@ -80,6 +80,20 @@ export interface SourceData {
   members: { project: string; userId: number; role: string }[] | null;
   /** API tokens as listed, without any part of their secret. */
   tokens: { tokenName: string; type: string; projects: string[]; environment: string }[];
+  /** Addons as listed, their secrets masked (`*****`) until `--addon-secrets` fills them in (`withAddonSecrets`). */
+  addons: SourceAddon[];
+}
+
+/** An addon of the Unleash (its id there names it in `--addon-secrets`). */
+export interface SourceAddon {
+  id: number;
+  provider: string;
+  description: string;
+  enabled: boolean;
+  parameters: Record<string, string | number | boolean>;
+  events: string[];
+  projects: string[];
+  environments: string[];
 }
 
 const MULTI_VALUE = new Set(['IN', 'NOT_IN', 'STR_ENDS_WITH', 'STR_STARTS_WITH', 'STR_CONTAINS']);

@@ -11,6 +11,7 @@ import { createApp } from '../app.js';
 import { TokenHasher } from '../auth/token-hasher.js';
 import { readConfig } from '../config.js';
 import { MigrateError } from './migrate-error.js';
+import { locationLabel, type StoreLocation } from '../../snapshots/open-store.js';
 
 /** The target's dump (`GET /api/admin/state`, the whole service): what migrate compares with. */
 export type TargetDump = Required<Pick<Dump, 'service'>> & Dump;
@@ -64,22 +65,27 @@ export function httpTarget(url: URL, token: string, timeoutMs: number): Target {
 }
 
 /**
- * A data directory opened in-process (missing or empty: a new one, as `flagpole start` would make it). The
- * service must be stopped: LevelDB's lock refuses a second opener, and that is reported as such.
+ * A data directory or a PostgreSQL database (`target`) opened in-process (empty: a new one, as `flagpole
+ * start` would make it). The service must be stopped: LevelDB's lock and PostgreSQL's node lock refuse a
+ * second opener, and that is reported as such.
  */
-export async function dataDirTarget(dataDir: string): Promise<Target> {
-  const config = readConfig({ ...process.env, DATA_DIR: dataDir, AUTH_TYPE: 'none', LOG_LEVEL: 'silent' });
+export async function dataDirTarget(target: string | StoreLocation): Promise<Target> {
+  const location = typeof target === 'string' ? { dataDir: target } : target;
+  const dataDir = location.dataDir;
+  const config = readConfig({ ...process.env, DATA_DIR: dataDir || './data', AUTH_TYPE: 'none', LOG_LEVEL: 'silent' });
   let registry: Registry;
   try {
-    registry = await Registry.open({ dataDir: config.dataDir, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, limits: config.limits, writeTimeoutMs: config.writeTimeoutMs });
+    // The addon settings too (UNLEASH_ALLOW_*): an addon is checked as the service would check it; nothing is delivered here.
+    registry = await Registry.open({ dataDir: config.dataDir, database: location.database, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, limits: config.limits, writeTimeoutMs: config.writeTimeoutMs, addons: config.addons });
   } catch (error) {
     const code = (error as { code?: string; cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
+    if (location.database) throw new MigrateError(`cannot open ${locationLabel(location)}: ${(error as Error).message}`);
     throw new MigrateError(`cannot open the data directory ${dataDir}${code === 'LEVEL_LOCKED' || code === 'LEVEL_DATABASE_NOT_OPEN' ? ' (is a flagpole running on it? stop it, or migrate with --to its URL)' : ''}: ${(error as Error).message}`);
   }
   // No token authenticates here (AUTH_TYPE none); the key only has to exist and is thrown away.
   const app = createApp({ registry, config, tokenHasher: new TokenHasher(randomBytes(32).toString('hex')) });
   return {
-    label: dataDir,
+    label: locationLabel(location),
     async request(method, path, body) {
       return answerOf(await app.request(path, {
         method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),

@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import {
-  AccessSchema, ContextFieldsSchema, DetailSchema, EnvironmentsSchema, ExportSchema, FeatureListSchema, OverviewSchema, ProjectsSchema,
+  AddonsSchema, AccessSchema, ContextFieldsSchema, DetailSchema, EnvironmentsSchema, ExportSchema, FeatureListSchema, OverviewSchema, ProjectsSchema,
   SearchSchema, SegmentsSchema, StrategyDefinitionsSchema, TagTypesSchema, TokensSchema, UiConfigSchema, UsersSchema,
 } from './unleash-schemas.js';
 import { constraint, strategy, variant, type SourceData, type SourceFlag, type Variant } from './source-model.js';
@@ -97,6 +97,16 @@ async function read<S extends v.GenericSchema>(source: UnleashSource, schema: S,
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** The Unleash's addons (secrets masked by its API); none when it has no addon API (404). */
+async function readAddons(source: UnleashSource): Promise<SourceData['addons']> {
+  const { status } = await unleashRequest(source, 'GET', '/api/admin/addons');
+  if (status === 404) return [];
+  return (await read(source, AddonsSchema, '/api/admin/addons')).addons.map((a) => ({
+    id: a.id, provider: a.provider, description: a.description ?? '', enabled: a.enabled ?? true, parameters: a.parameters ?? {},
+    events: a.events ?? [], projects: a.projects ?? [], environments: a.environments ?? [],
+  }));
+}
+
 /**
  * Collapses per-environment variants (Unleash 5+) into flagpole's one list: the list when every environment
  * agrees, otherwise the one of the first environment (in the Unleash's order) that has any, with a note.
@@ -136,7 +146,7 @@ export async function readUnleash(source: UnleashSource, onProgress: (done: numb
     strategyDefinitions: (await read(source, StrategyDefinitionsSchema, '/api/admin/strategies')).strategies
       .filter((s) => s.editable !== false && !BUILT_IN_STRATEGIES.has(s.name))
       .map((s) => ({ name: s.name, title: s.title ?? null, description: s.description ?? '', parameters: (s.parameters ?? []).map((p) => ({ name: p.name, type: p.type, description: p.description ?? '', required: p.required ?? false })) })),
-    users: [], members: null, tokens: [],
+    users: [], members: null, tokens: [], addons: await readAddons(source),
   };
   const users = await read(source, UsersSchema, '/api/admin/user-admin');
   const rootRoles = new Map((users.rootRoles ?? [{ id: 1, name: 'Admin' }, { id: 2, name: 'Editor' }, { id: 3, name: 'Viewer' }]).map((r) => [r.id, r.name]));

@@ -100,3 +100,12 @@ export const TokensSchema = v.looseObject({
 export type UnleashStrategy = v.InferOutput<typeof StrategySchema>;
 export type UnleashVariant = v.InferOutput<typeof VariantSchema>;
 export type UnleashConstraint = v.InferOutput<typeof ConstraintSchema>;
+
+/** `GET /api/admin/addons` (its `addons`; sensitive parameters come masked, `*****`). */
+export const AddonsSchema = v.looseObject({
+  addons: v.array(v.looseObject({
+    id: v.number(), provider: str, description: optStr, enabled: optBool,
+    parameters: v.optional(v.record(v.string(), v.union([v.string(), v.number(), v.boolean()]))),
+    events: v.optional(v.array(str)), projects: v.optional(v.array(str)), environments: v.optional(v.array(str)),
+  })),
+});

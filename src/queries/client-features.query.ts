@@ -75,7 +75,10 @@ export class ClientFeaturesQuery {
     const content = this.content(resolved, segments);
     const contentHash = createHash('sha1').update(content).digest('base64url');
     const queryHash = crc32(key).toString(16).padStart(8, '0');
-    const contentRevision = cached && cached.contentHash === contentHash ? cached.answer.revision : revision;
+    // One process keeps the revision at which this content first showed (an unrelated change leaves SDKs at
+    // 304). Nodes sharing a store were first asked at different moments, so there the revision is the store's,
+    // the same on every node at one revision: an SDK moved between nodes keeps its 304s (Unleash's rule too).
+    const contentRevision = cached && cached.contentHash === contentHash && !this.registry.shared ? cached.answer.revision : revision;
     const etag = `"${queryHash}:${contentRevision}"`;
     const meta = JSON.stringify({ revisionId: contentRevision, etag, queryHash });
     const body = Buffer.from(`${content.slice(0, -1)},"meta":${meta}}`);

@@ -1,4 +1,5 @@
-import { DumpError, checkReachable, openDataDir, projectIds } from '../../snapshots/dump-format.js';
+import { DumpError, checkReachable, openForReading, projectIds } from '../../snapshots/dump-format.js';
+import { locationLabel, type StoreLocation } from '../../snapshots/open-store.js';
 import type { RecoveryNotice } from '../../snapshots/recovery.js';
 import type { Store } from '../../snapshots/store.js';
 import { emptyProject, projectModel, stateFromSnapshot } from '../actors/project-model.js';
@@ -23,15 +24,17 @@ export interface DumpOptions {
 }
 
 /**
- * Dumps a data directory while the service is stopped (LevelDB's lock refuses a second opener). Every scope
+ * Dumps a stopped service's store, a data directory or a database (`source`; a running service's lock
+ * refuses a second opener: LevelDB's lock file, PostgreSQL's node lock). Every scope
  * is recovered as at start, with the service's own recovery code and models, so what it prints is exactly
  * what the service would load: newest good snapshot plus log; `at` stops a project's replay there.
  *
  * @example stableStringify(await dumpDataDir('./data', { project: 'default', at: 12 }))
  */
-export async function dumpDataDir(dataDir: string, options: DumpOptions = {}): Promise<Dump> {
+export async function dumpDataDir(source: string | StoreLocation, options: DumpOptions = {}): Promise<Dump> {
   if (options.at !== undefined && options.project === undefined) throw new DumpError('--at needs --project: every project has its own sequence numbers');
-  const store = await openDataDir(dataDir);
+  const location = typeof source === 'string' ? { dataDir: source } : source;
+  const store = await openForReading(location);
   const noted = <T extends { notices: RecoveryNotice[] }>(recovered: T): T => {
     options.notices?.push(...recovered.notices);
     return recovered;
@@ -39,7 +42,7 @@ export async function dumpDataDir(dataDir: string, options: DumpOptions = {}): P
   try {
     const ids = await projectIds(store);
     if (options.project !== undefined) {
-      if (!ids.includes(options.project)) throw new DumpError(`no project "${options.project}" in ${dataDir}`);
+      if (!ids.includes(options.project)) throw new DumpError(`no project "${options.project}" in ${locationLabel(location)}`);
       if (options.at !== undefined) await checkReachable(store, { project: options.project }, options.at);
       return buildDump([noted(await recoverProject(store, options.project, options.at))]);
     }

@@ -1,10 +1,12 @@
 import * as v from 'valibot';
 import { DUMP_FORMAT } from '../../snapshots/dump-format.js';
+import type { StoreLocation } from '../../snapshots/open-store.js';
 import { RestoreError, writeImages, type ScopeImage } from '../../snapshots/restore-writer.js';
 import { PROJECT_MACHINES } from '../actors/project-model.js';
 import { REPLAY_ONLY, serviceModel } from '../actors/service-model.js';
 import type { Dump } from '../actors/state-dump.js';
 import type { ServiceState } from '../domain/service-state.js';
+import { MASKED_VALUE, type Addon } from '../domain/addons/addon.js';
 
 export { RestoreError } from '../../snapshots/restore-writer.js';
 
@@ -118,16 +120,40 @@ export interface RestoreOptions {
   onScope?: (items: number) => void;
 }
 
-/** What a restore wrote, and the tokens it left out. */
+/** An addon of a dump restored without its secrets (a dump masks them), and disabled until they are set again. */
+export interface DisabledAddon {
+  id: number;
+  provider: string;
+  /** The masked parameters left out, to set again (`PUT /api/admin/addons/:id`). */
+  parameters: string[];
+}
+
+/** What a restore wrote, and the tokens and addon secrets it left out. */
 export interface RestoreSummary {
   projects: number;
   flags: number;
   /** Every token of the dump: none is restored (a dump carries no hash, so none could ever authenticate). */
   droppedTokens: DroppedToken[];
+  /** Addons whose secrets the dump masked: restored disabled, without them. */
+  disabledAddons: DisabledAddon[];
+}
+
+/** A dump's addons without their masked parameters; those that had any are disabled and listed. */
+function addonsWithoutMasks(addons: Record<string, Addon> | undefined): { addons?: Record<string, Addon>; disabled: DisabledAddon[] } {
+  if (addons === undefined) return { disabled: [] };
+  const disabled: DisabledAddon[] = [];
+  const out: Record<string, Addon> = {};
+  for (const [key, addon] of Object.entries(addons)) {
+    const dropped = Object.keys(addon.parameters).filter((name) => addon.parameters[name] === MASKED_VALUE);
+    const parameters = Object.fromEntries(Object.entries(addon.parameters).filter(([name]) => !dropped.includes(name)));
+    out[key] = dropped.length === 0 ? addon : { ...addon, parameters, enabled: false };
+    if (dropped.length > 0) disabled.push({ id: addon.id, provider: addon.provider, parameters: dropped });
+  }
+  return { addons: out, disabled };
 }
 
 /**
- * Loads a full dump into an empty (or missing) data directory: one snapshot per scope at the dumped
+ * Loads a full dump into an empty (or missing) data directory, or an empty database: one snapshot per scope at the dumped
  * sequence number, recording the machine versions of this code, plus each project's registration key.
  * Starting the service on it recovers exactly the dumped state except tokens, and new commands continue the
  * sequence (so flag versions and ETags stay monotonic).
@@ -136,17 +162,19 @@ export interface RestoreSummary {
  * would bring back), so a restored token could never authenticate. They are listed in the summary, to be
  * re-created; with no token stored, the first start stores `INIT_ADMIN_API_TOKENS` or prints a new admin token.
  */
-export async function restoreDump(dataDir: string, dump: Dump, options: RestoreOptions = {}): Promise<RestoreSummary> {
+export async function restoreDump(target: string | StoreLocation, dump: Dump, options: RestoreOptions = {}): Promise<RestoreSummary> {
   if (!dump.service) throw new RestoreError('the dump has no service part: restore needs a full dump');
   const service = serviceModel(REPLAY_ONLY);
   const droppedTokens = options.keepTokens ? [] : Object.values(dump.service.state.tokens)
     .map((t): DroppedToken => ({ tokenName: t.tokenName, type: t.type, userId: t.userId ?? null }))
     .sort((a, b) => a.tokenName.localeCompare(b.tokenName));
-  const state: ServiceState = options.keepTokens ? (dump.service.state as unknown as ServiceState) : { ...dump.service.state, tokens: {}, passwords: {} };
+  const dumped = dump.service.state as unknown as ServiceState;
+  const { addons, disabled: disabledAddons } = options.keepTokens ? { addons: dumped.addons, disabled: [] } : addonsWithoutMasks(dumped.addons);
+  const state: ServiceState = options.keepTokens ? dumped : { ...dumped, tokens: {}, passwords: {}, ...(addons === undefined ? {} : { addons }) };
   const images: ScopeImage[] = [
     { scope: service.scope, seq: dump.service.seq, machines: service.machines, meta: state, items: [] },
     ...dump.projects.map((p) => ({ scope: { project: p.id }, seq: p.seq, machines: PROJECT_MACHINES, meta: p.meta, items: p.flags })),
   ];
-  await writeImages(dataDir, images, dump.projects.map((p) => ({ id: p.id, createdAt: p.meta.createdAt })), options.onScope);
-  return { projects: dump.projects.length, flags: dump.projects.reduce((n, p) => n + p.flags.length, 0), droppedTokens };
+  await writeImages(typeof target === 'string' ? { dataDir: target } : target, images, dump.projects.map((p) => ({ id: p.id, createdAt: p.meta.createdAt })), options.onScope);
+  return { projects: dump.projects.length, flags: dump.projects.reduce((n, p) => n + p.flags.length, 0), droppedTokens, disabledAddons };
 }

@@ -18,28 +18,27 @@ export interface StrategyRef extends FlagEnvironmentRef {
 }
 
 /*
- * Writes that may name segments wait first for a segment delete or move being decided at that moment
- * (`segmentFencesLifted`), so they are not refused because of one that is then refused itself.
+ * Writes that may name segments are decided before or after a segment delete or move being decided at that
+ * moment, on any node (`referencingSegments`), so they are not refused because of one that is then refused
+ * itself, and no strategy ever names a deleted segment.
  */
 
 export async function addStrategy(registry: Registry, input: FlagEnvironmentRef & { strategy: StrategyInput }, principal: Principal): Promise<Result<Strategy>> {
-  await registry.segmentFencesLifted(input.projectId, input.strategy.segments ?? []);
-  return sendToFlag(registry, input.projectId, { type: 'strategy.add', feature: input.featureName, environment: input.environment, ifMatch: input.ifMatch, strategy: input.strategy }, principal);
+  return registry.referencingSegments(input.projectId, input.strategy.segments ?? [], () =>
+    sendToFlag(registry, input.projectId, { type: 'strategy.add', feature: input.featureName, environment: input.environment, ifMatch: input.ifMatch, strategy: input.strategy }, principal));
 }
 
 export async function updateStrategy(registry: Registry, input: StrategyRef & { strategy: StrategyInput }, principal: Principal): Promise<Result<Strategy>> {
-  await registry.segmentFencesLifted(input.projectId, input.strategy.segments ?? []);
-  return sendToFlag(registry, input.projectId, {
+  return registry.referencingSegments(input.projectId, input.strategy.segments ?? [], () => sendToFlag(registry, input.projectId, {
     type: 'strategy.update', feature: input.featureName, environment: input.environment, strategyId: input.strategyId, ifMatch: input.ifMatch, strategy: input.strategy,
-  }, principal);
+  }, principal));
 }
 
 /** Which segments a patch names is known only once applied: it waits for any fence. */
 export async function patchStrategy(registry: Registry, input: StrategyRef & { operations: Operation[] }, principal: Principal): Promise<Result<Strategy>> {
-  await registry.segmentFencesLifted(input.projectId);
-  return sendToFlag(registry, input.projectId, {
+  return registry.referencingSegments(input.projectId, undefined, () => sendToFlag(registry, input.projectId, {
     type: 'strategy.patch', feature: input.featureName, environment: input.environment, strategyId: input.strategyId, ifMatch: input.ifMatch, operations: input.operations,
-  }, principal);
+  }, principal));
 }
 
 export function deleteStrategy(registry: Registry, input: StrategyRef, principal: Principal): Promise<Result<null>> {
@@ -51,9 +50,9 @@ export function deleteStrategy(registry: Registry, input: StrategyRef, principal
 /** Copies the flag's strategies from `fromEnvironment` (all, or `strategyIds`) to the environment named; answers the copies. */
 export async function copyStrategies(registry: Registry, input: FlagEnvironmentRef & { fromEnvironment: string; strategyIds?: string[] | undefined }, principal: Principal): Promise<Result<Strategy[]>> {
   // The copies name the segments their originals name: a segment delete being decided is waited for, as for an add.
-  await registry.segmentFencesLifted(input.projectId);
   const command = { type: 'strategy.copy' as const, feature: input.featureName, environment: input.environment, ifMatch: input.ifMatch, fromEnvironment: input.fromEnvironment };
-  return sendToFlag(registry, input.projectId, input.strategyIds ? { ...command, strategyIds: input.strategyIds } : command, principal);
+  return registry.referencingSegments(input.projectId, undefined, () =>
+    sendToFlag(registry, input.projectId, input.strategyIds ? { ...command, strategyIds: input.strategyIds } : command, principal));
 }
 
 /** Sets the `sortOrder` of the listed strategies (Unleash's `set-sort-order`); 404 for an id not in that environment. */

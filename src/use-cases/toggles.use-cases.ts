@@ -32,6 +32,6 @@ export function disableFlag(registry: Registry, input: FlagEnvironmentRef, princ
  * delete or move of a segment it names (see `strategies.use-cases.ts`).
  */
 export async function setDefaultStrategy(registry: Registry, input: { projectId: string; environment: string; strategy: StrategyInput }, principal: Principal): Promise<Result<StrategyInput>> {
-  await registry.segmentFencesLifted(input.projectId, input.strategy.segments ?? []);
-  return sendToProject(registry, input.projectId, { type: 'default-strategy.set', environment: input.environment, strategy: input.strategy }, principal);
+  return registry.referencingSegments(input.projectId, input.strategy.segments ?? [], () =>
+    sendToProject(registry, input.projectId, { type: 'default-strategy.set', environment: input.environment, strategy: input.strategy }, principal));
 }

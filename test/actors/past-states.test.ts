@@ -13,6 +13,7 @@ import { test } from '../helpers/fixtures.js';
 import { addStrategy, createFlag, envPath } from '../helpers/flags.js';
 import type { Harness } from '../helpers/harness.js';
 import { storeOf } from '../helpers/store-of.js';
+import { HEAVY_TEST_MS } from '../helpers/wait.js';
 
 /** Minute `n` of a day after the project's creation, as records are stamped. */
 const minute = (n: number) => new Date(Date.UTC(2099, 0, 1, 0, n)).toISOString();
@@ -75,7 +76,7 @@ describe('PastStates', () => {
 });
 
 describe('checkpoints in one byte budget', () => {
-  test('two projects share the budget: it holds across both, and a dropped checkpoint is built again, right', { timeout: 60_000 }, async ({ h }) => {
+  test('two projects share the budget: it holds across both, and a dropped checkpoint is built again, right', { timeout: HEAVY_TEST_MS }, async ({ h }) => {
     expect((await h.json('POST', '/api/admin/projects', { id: 'other', name: 'Other' })).status).toBe(201);
     const seenDefault = await churn(h, 60);
     const seenOther = await churn(h, 60, 'other');
@@ -106,7 +107,7 @@ describe('checkpoints in one byte budget', () => {
     expect(checkpoints.bytes).toBeLessThanOrEqual(budget);
   });
 
-  test('a past view asked while checkpoints are built ahead waits for them and answers the state it was', { timeout: 60_000 }, async ({ h }) => {
+  test('a past view asked while checkpoints are built ahead waits for them and answers the state it was', { timeout: HEAVY_TEST_MS }, async ({ h }) => {
     const seen = await churn(h, 80);
     const states = new PastStates(storeOf(h.registry), projectModel('default'), new PastCheckpoints(), { interval: 4, most: 100 });
     const last = h.registry.project('default')!.seq;
@@ -151,7 +152,7 @@ describe('a past view over a log LOG_RETENTION trimmed', () => {
 });
 
 describe('a past view beside a replay running ahead', () => {
-  test('the replay ahead pauses while a view replays from a snapshot on its own', { timeout: 60_000 }, async ({ openHarness }) => {
+  test('the replay ahead pauses while a view replays from a snapshot on its own', { timeout: HEAVY_TEST_MS }, async ({ openHarness }) => {
     const h = await openHarness({ SNAPSHOT_EVERY: '500' });
     const actor = h.registry.project('default')!;
     await actor.send({ type: 'flag.create', name: 'a', description: '', flagType: 'release', impressionData: false }, 'user:1');

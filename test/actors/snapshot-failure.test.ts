@@ -6,6 +6,7 @@
 import { expect, vi } from 'vitest';
 import { harnessTest } from '../helpers/fixtures.js';
 import { storeOf } from '../helpers/store-of.js';
+import { untilState } from '../helpers/wait.js';
 
 const test = harnessTest({ env: { SNAPSHOT_EVERY: '1' } });
 
@@ -18,7 +19,7 @@ test('given failing snapshot writes, when commands keep coming, then they are an
     expect((await h.json('POST', '/api/admin/projects/default/features', { name: `f${i}` })).status).toBe(201);
   }
   const errors = () => h.logs().filter((line) => line['level'] === 50);
-  await vi.waitFor(() => expect(errors().length).toBeGreaterThan(0));
+  await vi.waitFor(() => expect(errors().length).toBeGreaterThan(0), untilState());
   expect(String(errors()[0]?.['msg'])).toContain('snapshot of {"project":"default"} failed');
 
   store.writeUnsynced = write;

@@ -13,6 +13,7 @@ import { test } from '../helpers/fixtures.js';
 import { ADMIN_TOKEN } from '../helpers/harness.js';
 import { freePort } from '../helpers/net.js';
 import { call, flagpole, startFlagpole, type Started } from './run-flagpole.js';
+import { CHILD_PROCESS_TEST_MS, untilState } from '../helpers/wait.js';
 
 const FEATURES = (project: string) => `/api/admin/projects/${project}/features`;
 
@@ -86,7 +87,7 @@ describe('flagpole backup → flagpole restore', () => {
     const created = await fetch(`${again.base}${FEATURES('default')}`, { method: 'POST', headers: { authorization: ADMIN_TOKEN, 'content-type': 'application/json' }, body: '{"name":"after-restore"}' });
     expect(created.status).toBe(201);
     expect(created.headers.get('etag')).toBe(`"${seq + 1}"`);
-  }, 120_000);
+  }, CHILD_PROCESS_TEST_MS);
 
   test('under concurrent writes: every write acknowledged before it began is in it, each project at one log position', async ({ tempDir }) => {
     const source = tempDir('live-src');
@@ -94,36 +95,38 @@ describe('flagpole backup → flagpole restore', () => {
     await ok(service.base, 'POST', '/api/admin/projects', { id: 'beta', name: 'Beta' });
     // Enough flags that the stream takes a while, and writers in both projects for its whole length.
     for (let i = 0; i < 300; i += 1) await ok(service.base, 'POST', FEATURES(i % 2 ? 'beta' : 'default'), { name: `seed-${i}`, description: 'x'.repeat(200) });
-    const acked: { project: string; name: string; at: number }[] = [];
+    // Each acknowledged write notes where the backup was when its answer came: not begun, running, or done.
+    type Phase = 'before' | 'during' | 'after';
+    let phase: Phase = 'before';
+    const acked: { project: string; name: string; phase: Phase }[] = [];
+    const ackedIn = (p: Phase) => acked.filter((a) => a.phase === p);
     const refused: number[] = [];
     let writing = true;
     const writer = async (project: string, w: number) => {
       for (let i = 0; writing; i += 1) {
         const name = `live-${w}-${i}`;
         const r = await call(service.base, 'POST', FEATURES(project), { name });
-        if (r.status === 201) acked.push({ project, name, at: performance.now() });
+        if (r.status === 201) acked.push({ project, name, phase });
         else refused.push(r.status);
       }
     };
     const writers = [writer('default', 0), writer('beta', 1), writer('default', 2)];
-    await new Promise((r) => setTimeout(r, 300));
-    const began = performance.now();
+    await expect.poll(() => ackedIn('before').length, untilState()).toBeGreaterThanOrEqual(30);
+    phase = 'during';
     const out = join(tempDir('live-out'), 'live.backup');
     const backup = await flagpole(['backup', '--url', service.base, '--token', ADMIN_TOKEN, '--out', out]);
-    const ended = performance.now();
-    await new Promise((r) => setTimeout(r, 200));
+    phase = 'after';
+    // The writers go on after the backup too.
+    await expect.poll(() => ackedIn('after').length, untilState()).toBeGreaterThanOrEqual(3);
     writing = false;
     await Promise.all(writers);
     expect(refused).toEqual([]);
     expect(backup.code, backup.stderr).toBe(0);
     expect(backup.stderr + backup.stdout).not.toContain(ADMIN_TOKEN);
-    // The writers ran before, during and after the backup.
-    expect(acked.filter((a) => a.at < began).length).toBeGreaterThan(0);
-    expect(acked.filter((a) => a.at > ended).length).toBeGreaterThan(0);
 
     const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
     const inBackup = new Set(lines.filter((l) => l.flag).map((l) => l.flag.name as string));
-    for (const write of acked.filter((a) => a.at < began)) expect(inBackup.has(write.name), write.name).toBe(true);
+    for (const write of ackedIn('before')) expect(inBackup.has(write.name), write.name).toBe(true);
     const seqs = new Map<string, number>(lines.filter((l) => l.project).map((l) => [l.project.id, l.project.seq]));
     expect(await service.stop()).toBe(0);
 
@@ -142,9 +145,9 @@ describe('flagpole backup → flagpole restore', () => {
     expect(serviceOf((await flagpole(['dump', '--data-dir', target])).stdout)).toEqual(serviceOf((await flagpole(['dump', '--data-dir', source])).stdout));
     // And the restored directory starts and serves.
     const again = await running(target);
-    const last = acked.filter((a) => a.at < began).at(-1)!;
+    const last = ackedIn('before').at(-1)!;
     expect((await call(again.base, 'GET', `${FEATURES(last.project)}/${last.name}`)).status).toBe(200);
-  }, 180_000);
+  }, CHILD_PROCESS_TEST_MS);
 });
 
 describe('flagpole backup refuses', () => {
@@ -175,7 +178,7 @@ describe('flagpole backup refuses', () => {
       expect(r.stderr + r.stdout).not.toContain('hunter2');
     }
     expect(readdirSync(dir)).toEqual([]);
-  }, 120_000);
+  }, CHILD_PROCESS_TEST_MS);
 
   test('a wrong token (401), a token that is not an admin one (403), an unreachable URL and an existing file: exit 1, a clear message, no file', async ({ tempDir }) => {
     const service = await running(tempDir('backup-refuse'));
@@ -226,7 +229,7 @@ describe('flagpole backup refuses', () => {
     expect(forced.code, forced.stderr).toBe(0);
     expect(readFileSync(out, 'utf8')).toMatch(/^\{"flagpoleBackup":1,/);
     expect(service.output()).not.toContain(ADMIN_TOKEN);
-  }, 120_000);
+  }, CHILD_PROCESS_TEST_MS);
 });
 
 test('a stream cut short, or stalled past --timeout, leaves no file and exits 1', async ({ tempDir }) => {
@@ -252,7 +255,7 @@ test('a stream cut short, or stalled past --timeout, leaves no file and exits 1'
   expect(stalled.code).toBe(1);
   expect(stalled.stderr).toBe(`backup failed: the backup stream from ${base}/stall/api/admin/backup broke off after ${Buffer.byteLength(header)} bytes: no answer within 1 s (--timeout)\n`);
   expect(readdirSync(dir)).toEqual([]);
-}, 60_000);
+}, CHILD_PROCESS_TEST_MS);
 
 describe('flagpole restore of a backup refuses a damaged file, writing nothing', () => {
   test('cut short, a line that is not JSON, a changed token hash, counts that disagree, newer machine versions, a non-empty directory', async ({ tempDir }) => {
@@ -292,5 +295,5 @@ describe('flagpole restore of a backup refuses a damaged file, writing nothing',
     const missing = await flagpole(['restore', '--data-dir', join(full, 'x'), join(full, 'no-such.backup')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('ENOENT');
-  }, 120_000);
+  }, CHILD_PROCESS_TEST_MS);
 });

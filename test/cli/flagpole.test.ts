@@ -9,6 +9,7 @@ import { test } from '../helpers/fixtures.js';
 import { ADMIN_TOKEN } from '../helpers/harness.js';
 import { freePort } from '../helpers/net.js';
 import { ROOT, SERVICE_ENV, call, flagpole, startFlagpole } from './run-flagpole.js';
+import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
 
 /** `script` (util-linux) gives a command a pseudo-terminal; without it the terminal case cannot be run. */
 const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
@@ -17,10 +18,11 @@ describe('flagpole --help and usage errors', () => {
   test('every command has --help (exit 0) naming its options; the top-level help names the commands and the exit codes', async () => {
     const top = await flagpole(['--help']);
     expect(top.code).toBe(0);
-    for (const command of ['start', 'dump', 'restore', 'backup']) expect(top.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    for (const command of ['start', 'dump', 'restore', 'backup', 'copy-store']) expect(top.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     expect(top.stdout).toContain('Exit codes: 0 done, 1 the work failed (message on standard error), 2 the command line is wrong.');
     const options: Record<string, string[]> = {
-      start: [], dump: ['--data-dir <dir>', '--project <id>', '--at <seq>'], restore: ['--data-dir <dir>', '[file]'],
+      start: [], dump: ['--data-dir <dir>', '--database-url <url>', '--project <id>', '--at <seq>'], restore: ['--data-dir <dir>', '--database-url <url>', '[file]'],
+      'copy-store': ['--from <store>', '--to <store>', '--from-schema <name>', '--to-schema <name>'],
       backup: ['--url <url>', '--token <token>', '--token-file <file>', '--out <file>', '--force', '--timeout <seconds>', '(env: FLAGPOLE_TOKEN)'],
     };
     // Independent runs: side by side.
@@ -38,7 +40,7 @@ describe('flagpole --help and usage errors', () => {
       expect(helpOf[i]!.stdout).toBe(help.stdout);
     }
     expect(version).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
-  }, 60_000);
+  }, CHILD_PROCESS_TEST_MS);
 
   test('a wrong command line exits 2 with a message naming what is wrong, and does nothing', async ({ tempDir }) => {
     const dir = tempDir('usage');
@@ -46,11 +48,13 @@ describe('flagpole --help and usage errors', () => {
       [[], /Usage: flagpole \[options\] \[command\]/],
       [['frobnicate'], /error: unknown command 'frobnicate'/],
       [['--frobnicate'], /error: unknown option '--frobnicate'/],
-      [['dump'], /error: required option '--data-dir <dir>' not specified/],
+      [['dump'], /error: give the store: --data-dir DIR \(LevelDB\), or --database-url URL or DATABASE_URL \(PostgreSQL\)/],
+      [['dump', '--data-dir', dir, '--database-url', 'postgres://u:p@h/d'], /error: give the store once: --data-dir \(LevelDB\) or --database-url \(PostgreSQL\), not both/],
+      [['dump', '--database-url', 'mysql://u:secret-word@h/d'], /error: --database-url must be a URL such as postgres:\/\/user:password@host:5432\/database, got one of 25 characters/],
       [['dump', '--data-dir', dir, '--at', 'x'], /error: option '--at <seq>' argument 'x' is invalid. must be a positive integer/],
       [['dump', '--data-dir', dir, '--at', '0'], /argument '0' is invalid/],
       [['dump', '--data-dir'], /error: option '--data-dir <dir>' argument missing/],
-      [['restore', 'file.backup'], /error: required option '--data-dir <dir>' not specified/],
+      [['restore', 'file.backup'], /error: give the store: --data-dir DIR/],
       [['restore', '--data-dir', dir, 'a', 'b'], /error: too many arguments for 'restore'/],
       [['start', 'now'], /error: too many arguments for 'start'/],
     ];
@@ -62,7 +66,7 @@ describe('flagpole --help and usage errors', () => {
       expect(r.stderr, args.join(' ')).toMatch(message);
       expect(r.stdout, args.join(' ')).toBe('');
     }
-  }, 60_000);
+  }, CHILD_PROCESS_TEST_MS);
 
   test.skipIf(!HAS_SCRIPT)('restore with nothing piped on a terminal is a usage error', async ({ tempDir }) => {
     const dir = tempDir('tty');
@@ -74,7 +78,7 @@ describe('flagpole --help and usage errors', () => {
     });
     expect(r.out).toContain('give the backup or dump file, or pipe it on standard input');
     expect(r.code).toBe(2);
-  }, 30_000);
+  }, CHILD_PROCESS_TEST_MS);
 });
 
 describe('flagpole start', () => {
@@ -103,13 +107,13 @@ describe('flagpole start', () => {
     const third = await startFlagpole(dataDir);
     onTestFinished(async () => void (await third.stop()));
     expect((await call(third.base, 'GET', '/api/admin/projects/default/features/held')).status).toBe(200);
-  }, 90_000);
+  }, CHILD_PROCESS_TEST_MS);
 
   test('a bad setting stops the start with exit code 1 and the variable named', async () => {
     const r = await flagpole(['start'], { env: { PORT: 'eighty' } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('PORT must be an integer from 0 to 65535, got "eighty"');
-  }, 30_000);
+  }, CHILD_PROCESS_TEST_MS);
 });
 
 describe('the npm scripts go through the compiled CLI', () => {
@@ -129,5 +133,5 @@ describe('the npm scripts go through the compiled CLI', () => {
     expect(dump.stderr).toContain('is not a flagpole data directory');
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("too many arguments for 'restore'");
-  }, 90_000);
+  }, CHILD_PROCESS_TEST_MS);
 });

@@ -12,6 +12,7 @@ import { ADMIN_TOKEN } from '../helpers/harness.js';
 import { freePort } from '../helpers/net.js';
 import { fakeUnleash, forVersion, recordedAnswers, UNLEASH_TOKEN, type Answers, type Fault } from './fake-unleash.js';
 import { call, flagpole, startFlagpole, type Ran } from './run-flagpole.js';
+import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
 
 /** A fake Unleash closed after the test. */
 async function unleash(answers?: Answers, faults?: Fault[]) {
@@ -114,13 +115,14 @@ function expectEnvironmentsAndProjects(dump: any): void {
   expect([...meta('mg-proj').environments].sort()).toEqual(['mg-staging', 'production']);
 }
 
-describe('flagpole migrate', () => {
+// Each test runs the command as child processes, several times: long on a loaded machine.
+describe('flagpole migrate', { timeout: CHILD_PROCESS_TEST_MS }, () => {
   test('into a data directory: everything moves, tokens are listed to re-create, and a second run changes nothing', async ({ tempDir }) => {
     const fake = await unleash();
     const dir = join(tempDir('mg-data'), 'data');
     const first = await migrate(['--from', fake.url, '--data-dir', dir]);
     expect(first.code, first.stderr + first.stdout).toBe(0);
-    expect(first.stderr).toMatch(/^read Unleash 6\.10\.1 at http:\/\/127\.0\.0\.1:\d+: 1 projects, \d+ flags \(\d+ archived\), \d+ segments, \d+ users, 2 API tokens\n/);
+    expect(first.stderr).toMatch(/^read Unleash 6\.10\.1 at http:\/\/127\.0\.0\.1:\d+: 1 projects, \d+ flags \(\d+ archived\), \d+ segments, \d+ users, 2 API tokens, 0 addons\n/);
     const flags = row(first.stdout, 'flags');
     expect(flags[0]).toBeGreaterThanOrEqual(30);
     expect(flags.slice(1)).toEqual([flags[0], 0, 0, 0, 0]);
@@ -143,6 +145,39 @@ describe('flagpole migrate', () => {
     // Nothing written: the dump (log positions included) is the same.
     expect((await flagpole(['dump', '--data-dir', dir])).stdout).toBe(before.stdout);
   });
+
+  test('addons: created with the secrets --addon-secrets gives, the others skipped with the reason; a second run changes nothing', async ({ tempDir }) => {
+    const answers = recordedAnswers();
+    const addon = (id: number, provider: string, parameters: Record<string, string>) => ({ id, provider, description: `addon ${id}`, enabled: true, parameters, events: ['feature-created'], projects: [], environments: ['production'], createdAt: '2026-11-28T00:00:00.000Z' });
+    answers['GET /api/admin/addons'] = { status: 200, body: { providers: [], addons: [
+      addon(3, 'webhook', { url: '*****', authorization: '*****', contentType: 'application/json' }),
+      addon(4, 'slack-app', { accessToken: '*****', defaultChannels: 'ops' }),
+      addon(5, 'slack', { url: '*****', defaultChannel: 'ops' }),
+      addon(6, 'servicenow', { url: '*****' }),
+    ] } };
+    const fake = await unleash(answers);
+    const dir = join(tempDir('mg-addons'), 'data');
+    const secretsFile = join(tempDir('mg-secrets'), 'secrets.json');
+    const { writeFileSync } = await import('node:fs');
+    // A receiver on the machine: the data directory is checked as the service checks it, with its allow-list.
+    writeFileSync(secretsFile, JSON.stringify({ 3: { url: 'http://127.0.0.1:9/hooks/T0/B1/xyz-secret', authorization: 'Bearer migrated-secret' } }));
+    const env = { UNLEASH_TOKEN, UNLEASH_ALLOW_LIST_INTEGRATION: '127.0.0.1' };
+    const first = await migrate(['--from', fake.url, '--data-dir', dir, '--addon-secrets', secretsFile], env);
+    expect(first.code, first.stderr + first.stdout).toBe(0);
+    expect(row(first.stdout, 'addons')).toEqual([4, 1, 0, 0, 3, 0]);
+    expect(first.stdout).toContain('addons #4 (slack-app: addon 4): skipped: Unleash\'s API masks its secrets (accessToken): give them with --addon-secrets FILE, {"4": {"accessToken": "..."}}');
+    expect(first.stdout).toContain('addons #5 (slack: addon 5): skipped: "slack" is deprecated');
+    expect(first.stdout).toContain('addons #6 (servicenow: addon 6): skipped: flagpole has no "servicenow" integration');
+    for (const secret of ['xyz-secret', 'migrated-secret']) expect(first.stdout + first.stderr).not.toContain(secret);
+    const dump = await dumpOf(dir);
+    expect(Object.values(dump.service.state.addons)).toEqual([expect.objectContaining({
+      provider: 'webhook', description: 'addon 3', environments: ['production'], parameters: { url: '*****', authorization: '*****', contentType: 'application/json' },
+    })]);
+    const second = await migrate(['--from', fake.url, '--data-dir', dir, '--addon-secrets', secretsFile], env);
+    expect(row(second.stdout, 'addons')).toEqual([4, 0, 0, 1, 3, 0]);
+    const bad = await migrate(['--from', fake.url, '--data-dir', dir, '--addon-secrets', join(dir, 'missing.json')]);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('cannot read --addon-secrets')]);
+  }, 90_000);
 
   test('--dry-run prints the plan and writes nothing; against a migrated directory it has nothing to do', async ({ tempDir }) => {
     const fake = await unleash();

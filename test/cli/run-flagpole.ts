@@ -4,6 +4,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { BUILT_CLI, ROOT } from '../helpers/built.js';
+import { killAfterTest } from '../helpers/children.js';
+import { START_TIMEOUT_MS } from '../helpers/wait.js';
 import { freePort } from '../helpers/net.js';
 import { ADMIN_TOKEN, HARNESS_TOKEN_SECRET } from '../helpers/harness.js';
 
@@ -31,6 +33,7 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 export function flagpole(args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string; bin?: string } = {}): Promise<Ran> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [options.bin ?? BIN, ...args], { cwd: options.cwd ?? ROOT, env: childEnv(options.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
+    killAfterTest(child);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
@@ -60,12 +63,13 @@ export const SERVICE_ENV = { INIT_ADMIN_API_TOKENS: ADMIN_TOKEN, TOKEN_SECRET: H
 export async function startFlagpole(dataDir: string, env: Record<string, string> = {}, bin = BIN): Promise<Started> {
   const port = await freePort();
   const child = spawn(process.execPath, [bin, 'start'], { cwd: ROOT, env: childEnv({ ...SERVICE_ENV, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  killAfterTest(child);
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => { text += chunk.toString(); });
   child.stderr!.on('data', (chunk: Buffer) => { text += chunk.toString(); });
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   await new Promise<void>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`flagpole start did not listen in time:\n${text}`)), 30_000);
+    const timer = setTimeout(() => fail(new Error(`flagpole start did not listen in ${START_TIMEOUT_MS} ms:\n${text}`)), START_TIMEOUT_MS);
     const poll = setInterval(() => {
       if (!text.includes('listening on')) return;
       clearInterval(poll);

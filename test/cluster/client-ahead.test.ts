@@ -56,6 +56,29 @@ test('a node behind the client answers "no change" to its poll, its delta and it
   await reader.cancel();
 });
 
+test('a browser SDK (frontend API) and an OFREP provider ahead of their node hear "no change", never the older answer', async () => {
+  const { a, b } = await setUp({ NODE_CATCH_UP_WAIT_MS: '0' });
+  const frontend = (await a.json('POST', '/api/admin/api-tokens', { tokenName: 'web', type: 'frontend', environment: 'development', projects: ['*'] })).body.secret as string;
+  const client = (await a.json('POST', '/api/admin/api-tokens', { tokenName: 'ofrep', type: 'client', environment: 'development', projects: ['*'] })).body.secret as string;
+  await expect.poll(() => b.registry.feed.revision).toBe(a.registry.feed.revision);
+  const release = b.registry.holdFollowing();
+  expect((await a.json('POST', `${FEATURES}/f/environments/development/on`)).status).toBe(200);
+  const toggles = await a.json('GET', '/api/frontend?userId=1', undefined, { token: frontend });
+  expect(toggles.body.toggles.map((t: { name: string }) => t.name)).toEqual(['f']);
+  const onB = await b.req('GET', '/api/frontend?userId=1', undefined, { token: frontend, headers: { 'if-none-match': toggles.headers.get('etag')! } });
+  expect(onB.status).toBe(304);
+  const posted = await b.req('POST', '/api/frontend', { context: { userId: '1' } }, { token: frontend, headers: { 'if-none-match': toggles.headers.get('etag')! } });
+  expect(posted.status).toBe(304);
+  const bulk = await a.req('POST', '/ofrep/v1/evaluate/flags', { context: { targetingKey: '1' } }, { token: client });
+  expect(bulk.status).toBe(200);
+  const ofrepOnB = await b.req('POST', '/ofrep/v1/evaluate/flags', { context: { targetingKey: '1' } }, { token: client, headers: { 'if-none-match': bulk.headers.get('etag')! } });
+  expect(ofrepOnB.status).toBe(304);
+  // Without the tag the node answers what it has (the flag still off there): the tag is what keeps the browser where it was.
+  expect((await b.json('GET', '/api/frontend?userId=1', undefined, { token: frontend })).body.toggles).toEqual([]);
+  release();
+  await expect.poll(async () => (await b.json('GET', '/api/frontend?userId=1', undefined, { token: frontend })).body.toggles.length).toBe(1);
+});
+
 test('with the default wait, a poll showing a newer revision is answered once the node has caught up', async () => {
   const { a, b, token } = await setUp({});
   const release = b.registry.holdFollowing();

@@ -24,19 +24,23 @@ function enabled(flag: ReturnType<typeof flagWith>, context: EvaluationContext):
   return fast;
 }
 
+/**
+ * Each operator, and what it answers for a userId of a million `u`s against the values `u` and `x` (or the
+ * value `1`, `1.0.0` for semver): the strings match as strings do, a number or a version it is not, and the
+ * date operators compare the current time, whatever the userId. How long it takes is the benchmark's concern.
+ */
 const OPERATORS = [
-  'IN', 'NOT_IN', 'STR_ENDS_WITH', 'STR_STARTS_WITH', 'STR_CONTAINS', 'NUM_EQ', 'NUM_GT', 'NUM_GTE', 'NUM_LT', 'NUM_LTE',
-  'DATE_AFTER', 'DATE_BEFORE', 'SEMVER_EQ', 'SEMVER_GT', 'SEMVER_LT',
+  ['IN', false], ['NOT_IN', true], ['STR_ENDS_WITH', true], ['STR_STARTS_WITH', true], ['STR_CONTAINS', true],
+  ['NUM_EQ', false], ['NUM_GT', false], ['NUM_GTE', false], ['NUM_LT', false], ['NUM_LTE', false],
+  ['DATE_AFTER', true], ['DATE_BEFORE', false], ['SEMVER_EQ', false], ['SEMVER_GT', false], ['SEMVER_LT', false],
 ] as const;
 
 describe('a 1 MB userId', () => {
   const huge = 'u'.repeat(1024 * 1024);
 
-  test.each(OPERATORS)('%s on it answers without throwing, in well under a second', (operator) => {
+  test.each(OPERATORS)('%s on it answers %s, without throwing', (operator, answer) => {
     const flag = constrained({ contextName: 'userId', operator, values: ['u', 'x'], value: operator.startsWith('SEMVER') ? '1.0.0' : '1' });
-    const started = performance.now();
-    expect(typeof enabled(flag, { userId: huge })).toBe('boolean');
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(enabled(flag, { userId: huge })).toBe(answer);
   });
 
   test('rollouts, userWithId and variants hash it', () => {
@@ -111,7 +115,7 @@ describe('values of the wrong format in the context are false, not exceptions', 
       { currentTime: { toISOString: 1 } },
       Object.create(null) as object,
     ] as unknown as EvaluationContext[];
-    for (const operator of OPERATORS) {
+    for (const [operator] of OPERATORS) {
       for (const contextName of ['userId', 'plan', 'currentTime']) {
         const flag = constrained({ contextName, operator, values: ['a'], value: '1' });
         for (const context of contexts) expect(typeof enabled(flag, context)).toBe('boolean');

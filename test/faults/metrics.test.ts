@@ -11,6 +11,7 @@ import { clientToken } from '../http/client/client-fixtures.js';
 import { openSse, servedTest } from '../http/client/stream-fixtures.js';
 import { DiskFaults } from '../../snapshots/disk-faults.js';
 import { ADMIN_TOKEN, harness, type Harness } from '../helpers/harness.js';
+import { untilState } from '../helpers/wait.js';
 
 const test = harnessTest();
 const PATH = '/internal-backstage/prometheus';
@@ -176,7 +177,7 @@ describe('streaming clients', () => {
       await second.next((m) => m.event === 'unleash-updated');
       expect(await figures()).toEqual({ clients: 2, pushed: 4 });
       // Observed on the turn after the fan-out (once its writes are handed to the sockets).
-      await expect.poll(deliveries).toBe(1);
+      await expect.poll(deliveries, untilState()).toBe(1);
       // A change this token does not see pushes nothing: after it and one it sees, two more messages.
       expect((await h.json('POST', '/api/admin/projects', { id: 'other', name: 'Other' })).status).toBe(201);
       expect((await h.req('POST', '/api/admin/projects/default/features/streamed/environments/development/off')).status).toBe(200);
@@ -184,10 +185,10 @@ describe('streaming clients', () => {
       await second.next((m) => m.event === 'unleash-updated');
       expect(await figures()).toEqual({ clients: 2, pushed: 6 });
       // The project's creation reached nobody: only the fan-out that carried /off counts.
-      await expect.poll(deliveries).toBe(2);
+      await expect.poll(deliveries, untilState()).toBe(2);
       first.close();
       expect(await first.ended).toBe('error');
-      await expect.poll(async () => (await figures()).clients).toBe(1);
+      await expect.poll(async () => (await figures()).clients, untilState()).toBe(1);
       // The counter is a total: a closed stream's messages stay counted.
       expect((await figures()).pushed).toBe(6);
     } finally {

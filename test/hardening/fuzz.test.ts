@@ -3,7 +3,8 @@
  * pipeline. Patches are generated to be hostile as often as ordinary: root and subtree copies that double
  * the document, deep and prototype paths, huge values, move and copy loops, a hundred operations, malformed
  * JSON. Whatever comes in, every answer is below 500, a 4xx writes nothing (no log position moves), an
- * error body is at most 64 KB, and each request answers within 2 s (a safety bound, not a speed target).
+ * error body is at most 64 KB. What a patch may cost is bounded by its pricing (test/hardening/json-patch-limits.test.ts
+ * counts it); a request that ran away would meet the test's timeout.
  * The seed is fixed so a failure replays exactly; change it to explore further.
  */
 import fc from 'fast-check';
@@ -11,13 +12,13 @@ import { expect } from 'vitest';
 import { positions } from '../helpers/expect.js';
 import { harnessTest } from '../helpers/fixtures.js';
 import type { Harness } from '../helpers/harness.js';
+import { HEAVY_TEST_MS } from '../helpers/wait.js';
 
 const SEED = 0x9a7c4;
 const P = '/api/admin/projects/default';
 const FLAG = `${P}/features/f`;
 const STRATEGIES = `${FLAG}/environments/development/strategies`;
 const ERROR_BODY_MAX = 64 * 1024;
-const REQUEST_MS_MAX = 2000;
 
 /** Creates flag `f` with one strategy in development and one variant; returns the strategy's id. */
 async function arrange(h: Harness): Promise<string> {
@@ -40,13 +41,10 @@ const test = harnessTest().extend<{ strategyId: string }>({
 /** Sends a raw JSON text (or anything else) to `h` and checks the invariants of this file. */
 async function sendChecked(h: Harness, method: string, path: string, text: string): Promise<void> {
   const before = positions(h);
-  const started = performance.now();
   const response = await h.req(method, path, text);
   const answer = await response.text();
-  const ms = performance.now() - started;
-  const context = `${method} ${path} with ${text.length} bytes: ${response.status} in ${ms.toFixed(0)} ms, ${answer.slice(0, 200)}`;
+  const context = `${method} ${path} with ${text.length} bytes: ${response.status}, ${answer.slice(0, 200)}`;
   expect(response.status, context).toBeLessThan(500);
-  expect(ms, context).toBeLessThan(REQUEST_MS_MAX);
   if (response.status >= 400) {
     expect(positions(h), context).toBe(before);
     expect(answer.length, context).toBeLessThanOrEqual(ERROR_BODY_MAX);
@@ -159,17 +157,17 @@ const patchBody = (ok: fc.Arbitrary<unknown>) => fc.oneof(
 
 const PATCH_RUNS = 150;
 
-test('PATCH a flag: any patch answers below 500, quickly and briefly, and a refusal writes nothing', async ({ h }) => {
+test('PATCH a flag: any patch answers below 500 with a short error body, and a refusal writes nothing', async ({ h }) => {
   await fc.assert(fc.asyncProperty(patchBody(plausible.flag), (text) => sendChecked(h, 'PATCH', FLAG, text)), { seed: SEED, numRuns: PATCH_RUNS });
-}, 60_000);
+}, HEAVY_TEST_MS);
 
-test('PATCH a strategy: any patch answers below 500, quickly and briefly, and a refusal writes nothing', async ({ h, strategyId }) => {
+test('PATCH a strategy: any patch answers below 500 with a short error body, and a refusal writes nothing', async ({ h, strategyId }) => {
   await fc.assert(fc.asyncProperty(patchBody(plausible.strategy), (text) => sendChecked(h, 'PATCH', `${STRATEGIES}/${strategyId}`, text)), { seed: SEED + 1, numRuns: PATCH_RUNS });
-}, 60_000);
+}, HEAVY_TEST_MS);
 
-test('PATCH the variants: any patch answers below 500, quickly and briefly, and a refusal writes nothing', async ({ h }) => {
+test('PATCH the variants: any patch answers below 500 with a short error body, and a refusal writes nothing', async ({ h }) => {
   await fc.assert(fc.asyncProperty(patchBody(plausible.variants), (text) => sendChecked(h, 'PATCH', `${FLAG}/variants`, text)), { seed: SEED + 2, numRuns: PATCH_RUNS });
-}, 60_000);
+}, HEAVY_TEST_MS);
 
 // Body routes -----------------------------------------------------------------------------------------
 
@@ -194,7 +192,7 @@ const bodies: [string, string, fc.Arbitrary<unknown>][] = [
   ['PUT', `${FLAG}/variants`, listOf(fc.record({ name: junk, weightType: fc.oneof(fc.constantFrom('variable', 'fix'), junk), weight: junk, payload: junk }, { requiredKeys: [] }))],
 ];
 
-test('POST and PUT bodies: any body answers below 500, quickly and briefly, and a refusal writes nothing', async ({ h }) => {
+test('POST and PUT bodies: any body answers below 500 with a short error body, and a refusal writes nothing', async ({ h }) => {
   const request = fc.oneof(
     ...bodies.map(([method, path, body]) => fc.tuple(fc.constant(method), fc.constant(path), fc.oneof(
       { weight: 5, arbitrary: body.map((b) => JSON.stringify(b)) },
@@ -202,4 +200,4 @@ test('POST and PUT bodies: any body answers below 500, quickly and briefly, and 
     ))),
   );
   await fc.assert(fc.asyncProperty(request, ([method, path, text]) => sendChecked(h, method, path, text)), { seed: SEED + 3, numRuns: 200 });
-}, 60_000);
+}, HEAVY_TEST_MS);

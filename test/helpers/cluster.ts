@@ -17,14 +17,15 @@ export interface Cluster {
 
 /**
  * `count` nodes on one fresh schema, started one after the other (or `together`: all at once, as after a
- * rolling start on a new database); `env` adds settings to every node.
+ * rolling start on a new database); `env` adds settings to every node; `deliver` runs the addons' deliveries
+ * (on the node holding their lease).
  *
  * @example const { nodes: [a, b], close } = await cluster(2); ...; await close();
  */
-export async function cluster(count: number, env: Record<string, string> = {}, options: { together?: boolean } = {}): Promise<Cluster> {
+export async function cluster(count: number, env: Record<string, string> = {}, options: { together?: boolean; deliver?: boolean } = {}): Promise<Cluster> {
   const schema = freshSchema();
   const shared = { DATABASE_URL: schema.database.url, DATABASE_SCHEMA: schema.database.schema, DATABASE_POOL_SIZE: '4', ...env };
-  const start = () => harness(shared, undefined, { store: 'postgres' });
+  const start = () => harness(shared, undefined, { store: 'postgres', deliver: options.deliver ?? false });
   const nodes: Harness[] = [];
   if (options.together) nodes.push(...await Promise.all(Array.from({ length: count }, start)));
   else for (let i = 0; i < count; i += 1) nodes.push(await start());

@@ -51,11 +51,12 @@ export const defaultStore = (): 'leveldb' | 'postgres' => (process.env['FLAGPOLE
  * A fresh app over a fresh temporary data directory, with one admin token, as `npm start` would build it; on
  * PostgreSQL (`seams.store`, or {@link defaultStore}) over a fresh schema of the tests' server instead (the
  * data directory still holds nothing but is made, as the token key file's neighbour).
- * `seams.writeGate` puts a test gate before every write of the store (`snapshots/disk-faults.ts`).
+ * `seams.writeGate` puts a test gate before every write of the store (`snapshots/disk-faults.ts`); `seams.deliver`
+ * starts the addons' deliveries (after every restart too).
  *
  * @example const h = await harness(); const r = await h.json('GET', '/api/admin/projects'); await h.close();
  */
-export async function harness(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'flagpole-test-')), seams: { writeGate?: WriteGate; store?: 'leveldb' | 'postgres' } = {}): Promise<Harness> {
+export async function harness(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'flagpole-test-')), seams: { writeGate?: WriteGate; store?: 'leveldb' | 'postgres'; deliver?: boolean } = {}): Promise<Harness> {
   const key = 'TOKEN_SECRET_FILE' in env ? {} : { TOKEN_SECRET: HARNESS_TOKEN_SECRET };
   const store = seams.store ?? defaultStore();
   const schema: TestSchema | null = store === 'postgres' && !env['DATABASE_URL'] ? freshSchema() : null;
@@ -66,7 +67,9 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
   const lines: string[] = [];
   const log = createLogger({ level: config.logLevel, format: 'json' }, { write: (line: string) => { lines.push(line); } });
   const open = async () => {
-    const registry = await Registry.open({ dataDir, database: config.database ?? undefined, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits, usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs, contactTimeoutMs: config.nodes.contactTimeoutMs, writeGate: seams.writeGate, sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes, tokenKeyFingerprint: tokenKeyFingerprint(tokenHasher) });
+    const registry = await Registry.open({ dataDir, database: config.database ?? undefined, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits, usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs, contactTimeoutMs: config.nodes.contactTimeoutMs, writeGate: seams.writeGate, sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes, addons: config.addons, tokenKeyFingerprint: tokenKeyFingerprint(tokenHasher) });
+    // Addon deliveries run where a test asks for them, as `flagpole start` runs them (on one node of several).
+    if (seams.deliver) registry.deliveries.start(registry.singletonWork());
     if (config.authType === 'api-token' && !registry.serviceUnavailable) {
       await ensureAdminTokens(registry, tokenHasher, [ADMIN_TOKEN]);
       await ensureFrontendTokens(registry, tokenHasher, config.initFrontendApiTokens);

@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILT_MAIN, ROOT } from './built.js';
+import { killAfterTest } from './children.js';
 import { freePort } from './net.js';
+import { START_TIMEOUT_MS } from './wait.js';
 
 /** The real service as its own process, spoken to over a socket. */
 export interface ServerProcess {
@@ -29,19 +31,23 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
   const child = spawn(process.execPath, [BUILT_MAIN], {
     cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_FORMAT: 'json', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
+  killAfterTest(child);
   let text = '';
-  child.stdout!.on('data', (chunk: Buffer) => { text += chunk.toString(); });
-  child.stderr!.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+  // It listens once it says so (a start that fails exits instead); the timer only names a start that hangs.
   await new Promise<void>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`server did not start in time:\n${text}`)), 20_000);
-    const poll = setInterval(() => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`server did not start in ${START_TIMEOUT_MS} ms:\n${text}`));
+    }, START_TIMEOUT_MS);
+    const read = (chunk: Buffer) => {
+      text += chunk.toString();
       if (!text.includes('listening on')) return;
-      clearInterval(poll);
       clearTimeout(timer);
       done();
-    }, 20);
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
     child.once('exit', (code) => {
-      clearInterval(poll);
       clearTimeout(timer);
       fail(new Error(`server exited with ${code}:\n${text}`));
     });

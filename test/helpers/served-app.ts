@@ -3,9 +3,10 @@
  * of Hono), with the requests that reached Hono counted, for the tests of those fast paths.
  */
 import type { AddressInfo } from 'node:net';
-import type { ServerType } from '@hono/node-server';
+import type { Server } from 'node:http';
 import { vi } from 'vitest';
 import { serveApp } from '../../src/http/server.js';
+import { closeGracefully } from './close-server.js';
 import { harnessTest } from './fixtures.js';
 import type { Harness } from './harness.js';
 
@@ -20,15 +21,15 @@ export function servedAppTest(env: Record<string, string>, arrange: (h: Harness)
   return harnessTest({ env: { LOG_LEVEL: 'info', ...env }, arrange }).extend<{ served: Served }>({
     served: async ({ h }: { h: Harness }, use: (served: Served) => Promise<void>) => {
       const fetch = vi.spyOn(h.app, 'fetch');
-      const server: ServerType = await new Promise((listening) => {
-        const s = serveApp(() => h.app, { port: 0, hostname: '127.0.0.1' }, () => listening(s));
+      const server = await new Promise<Server>((listening) => {
+        const s = serveApp(() => h.app, { port: 0, hostname: '127.0.0.1' }, () => listening(s as Server));
       });
+      const close = closeGracefully(server);
       const port = (server.address() as AddressInfo).port;
       try {
         await use({ base: `http://127.0.0.1:${port}`, honoCalls: () => fetch.mock.calls.length });
       } finally {
-        if ('closeAllConnections' in server) server.closeAllConnections();
-        await new Promise((closed) => server.close(closed));
+        await close();
       }
     },
   });

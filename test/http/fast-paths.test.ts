@@ -15,6 +15,7 @@ import { harnessTest } from '../helpers/fixtures.js';
 import { addStrategy, createFlag, switchOn } from '../helpers/flags.js';
 import { ADMIN_TOKEN, type Harness } from '../helpers/harness.js';
 import { tokenOf } from './frontend/frontend-fixtures.js';
+import { HEAVY_TEST_MS, untilState } from '../helpers/wait.js';
 
 interface Raw {
   status: number;
@@ -81,7 +82,8 @@ async function world(h: Harness): Promise<void> {
   await switchOn(h, 'one');
 }
 
-const test = harnessTest({ env: { LOG_LEVEL: 'info' }, arrange: world }).extend<{ servers: Servers }>({
+// Debug: the 304s' request lines are compared too.
+const test = harnessTest({ env: { LOG_LEVEL: 'debug' }, arrange: world }).extend<{ servers: Servers }>({
   servers: async ({ h }: { h: Harness }, use: (servers: Servers) => Promise<void>) => {
     let handed = 0;
     const fast = await listen(() => ({ fastPaths: h.app.fastPaths, fetch: (request, env) => { handed += 1; return h.app.fetch(request, env); } }));
@@ -108,7 +110,7 @@ describe('every route with a fast path answers the same both ways', () => {
       .toEqual(Object.keys(INPUTS).map((path) => `get ${path}`).sort());
   });
 
-  test.for(ROUTES.filter((route) => route.node).map((route) => route.path))('GET %s', { timeout: 60_000 }, async (path, { h, servers }) => {
+  test.for(ROUTES.filter((route) => route.node).map((route) => route.path))('GET %s', { timeout: HEAVY_TEST_MS }, async (path, { h, servers }) => {
     const inputs = INPUTS[path]!;
     const token = await tokenOf(h, { type: inputs.kind, projects: ['*'], environment: 'development' });
     const other = await tokenOf(h, { type: inputs.other, projects: ['*'], environment: 'development' });
@@ -117,8 +119,8 @@ describe('every route with a fast path answers the same both ways', () => {
     expect(fresh.status).toBe(200);
     const etag = fresh.headers.etag ?? '"no-etag"';
     // The poll's gzip copy is made after a first request that accepts gzip: wait until it is ready.
-    for (let i = 0; i < 50 && (await get(servers.hono, path, { authorization: token, 'accept-encoding': 'gzip' })).headers['content-encoding'] !== 'gzip' && path === '/api/client/features'; i += 1) {
-      await new Promise((r) => setTimeout(r, 20));
+    if (path === '/api/client/features') {
+      await expect.poll(async () => (await get(servers.hono, path, { authorization: token, 'accept-encoding': 'gzip' })).headers['content-encoding'], untilState()).toBe('gzip');
     }
 
     const cases: [string, string, Record<string, string>][] = [

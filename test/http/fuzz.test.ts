@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 import { ROUTES } from '../../src/app.js';
 import { test } from '../helpers/fixtures.js';
 import type { Harness } from '../helpers/harness.js';
+import { HEAVY_TEST_MS } from '../helpers/wait.js';
 
 const SEED = 0x5eed_f1a6;
 const MUTATIONS_PER_ROUTE = 25;
@@ -139,7 +140,7 @@ async function readAll(h: Harness): Promise<unknown> {
   return out;
 }
 
-test(`${MUTATIONS_PER_ROUTE} mutated requests per route: never a 500, always JSON naming the error; restart keeps what was accepted`, async ({ h }) => {
+test(`${MUTATIONS_PER_ROUTE} mutated requests per route: never a 500, always JSON naming the error; restart keeps what was accepted`, { timeout: HEAVY_TEST_MS }, async ({ h }) => {
   const f = fuzzer(prng(SEED));
   const failures: string[] = [];
   for (const [index, route] of ROUTES.entries()) {

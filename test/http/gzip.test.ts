@@ -3,10 +3,11 @@
  * small answers and clients that do not ask are answered uncompressed.
  */
 import { gunzipSync } from 'node:zlib';
-import { describe, expect } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { acceptsGzip } from '../../src/http/gzip.js';
 import { test } from '../helpers/fixtures.js';
 import type { Harness } from '../helpers/harness.js';
+import { untilState } from '../helpers/wait.js';
 
 const P = '/api/admin/projects/default';
 
@@ -14,15 +15,14 @@ async function seed(h: Harness, count: number): Promise<void> {
   await Promise.all(Array.from({ length: count }, (_, i) => h.req('POST', `${P}/features`, { name: `flag-with-a-longish-name-${i}` })));
 }
 
-/** Asks until the compressed copy is ready (it is made in the background), at most a few seconds. */
-async function gzipped(h: Harness, path: string): Promise<Response> {
-  for (let i = 0; i < 200; i += 1) {
+/** Asks until the compressed copy is ready (it is made in zlib's thread pool, in the background). */
+function gzipped(h: Harness, path: string): Promise<Response> {
+  return vi.waitFor(async () => {
     const r = await h.req('GET', path, undefined, { headers: { 'accept-encoding': 'gzip, deflate' } });
     if (r.headers.get('content-encoding') === 'gzip') return r;
     await r.arrayBuffer();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`${path} never answered gzip`);
+    throw new Error(`${path} not answered gzip yet`);
+  }, untilState(10));
 }
 
 describe('gzip of large answers', () => {

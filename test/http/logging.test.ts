@@ -1,6 +1,7 @@
 /**
  * What the service logs about requests (`LOG_LEVEL=info`): one line per request with the method, the route
- * template (never the raw path), the status, the duration and the request id the response carries; and never
+ * template (never the raw path), the status, the duration and the request id the response carries (an answer
+ * 304, an SDK poll with nothing new, only at `debug`); and never
  * a secret, whatever the request: not the admin token, not an API or personal token created on the way.
  */
 import { describe, expect } from 'vitest';
@@ -8,6 +9,7 @@ import { UUID } from '../helpers/expect.js';
 import { harnessTest } from '../helpers/fixtures.js';
 import { addStrategy, createFlag, featuresPath, flagPath, strategiesPath } from '../helpers/flags.js';
 import { ADMIN_TOKEN, type Harness } from '../helpers/harness.js';
+import { clientToken, FEATURES } from './client/client-fixtures.js';
 
 const test = harnessTest({ env: { LOG_LEVEL: 'info' } });
 
@@ -57,6 +59,20 @@ describe('request lines', () => {
       expect(lineOf(h, r)).toMatchObject({ method, route, status, reqId: r.headers.get('x-request-id') });
       if (status >= 400) expect(r.body.id).toBe(lineOf(h, r)['reqId']);
     }
+  });
+
+  test('an answer 304 Not Modified (an SDK poll with nothing new) has no line at info; its metric counts it', async ({ h }) => {
+    await createFlag(h, 'f');
+    const token = await clientToken(h, ['default'], 'development');
+    const first = await h.req('GET', FEATURES, undefined, { token });
+    expect(first.status).toBe(200);
+    expect(lineOf(h, first)).toMatchObject({ level: 30, route: FEATURES, status: 200 });
+    const again = await h.req('GET', FEATURES, undefined, { token, headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    const id = again.headers.get('x-request-id');
+    expect(requestLines(h).filter((line) => line['reqId'] === id)).toEqual([]);
+    const scrape = await (await h.req('GET', '/internal-backstage/prometheus')).text();
+    expect(scrape).toMatch(/flagpole_http_request_duration_seconds_count\{[^}]*status="304"[^}]*\} 1\n/);
   });
 
   test('a sent X-Request-Id is the reqId of the line', async ({ h }) => {

@@ -5,8 +5,10 @@
  */
 import { expect } from 'vitest';
 import { projectAt } from '../../src/queries/past-project.query.js';
+import { clockPast } from '../helpers/clock.js';
 import { test } from '../helpers/fixtures.js';
 import type { Harness } from '../helpers/harness.js';
+import { HEAVY_TEST_MS } from '../helpers/wait.js';
 
 /** 40 flags, then description edits until the project's log holds `records` records (group commit, 200 at a time). */
 async function longLog(h: Harness, records: number): Promise<void> {
@@ -19,12 +21,12 @@ async function longLog(h: Harness, records: number): Promise<void> {
   }
 }
 
-test('a start builds the checkpoints of a long log ahead; past views read them', { timeout: 60_000 }, async ({ h }) => {
+test('a start builds the checkpoints of a long log ahead; past views read them', { timeout: HEAVY_TEST_MS }, async ({ h }) => {
   await longLog(h, 4500);
   const middle = (await h.json('GET', '/api/admin/projects/default/features/f7')).body as { description: string };
   const at = new Date().toISOString();
   // Moments are milliseconds: a write in the same millisecond as `at` would belong to it.
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  await clockPast(at);
   await longLog(h, 5000);
   expect(h.registry.pastCheckpoints.bytes).toBe(0);
   await h.app.warm();
@@ -33,7 +35,7 @@ test('a start builds the checkpoints of a long log ahead; past views read them',
   expect(past.ok && past.value.flags.find((f) => f.name === 'f7')!.description).toBe(middle.description);
 });
 
-test('checkpoints that would not fit the budget are not built at start', { timeout: 60_000 }, async ({ openHarness }) => {
+test('checkpoints that would not fit the budget are not built at start', { timeout: HEAVY_TEST_MS }, async ({ openHarness }) => {
   const h = await openHarness({ PAST_VIEW_CHECKPOINT_BYTES: '2000' });
   await longLog(h, 4500);
   await h.app.warm();

@@ -17,7 +17,7 @@ type Env = { name: string; type: string; sortOrder: number; enabled: boolean };
 
 function source(environments: Env[], projects: { id: string; environments: string[] }[] = []): SourceData {
   return {
-    version: '6.10.1', major: 6, environments, flags: [], segments: [], tagTypes: [], contextFields: [], strategyDefinitions: [], users: [], members: null, tokens: [],
+    version: '6.10.1', major: 6, environments, flags: [], segments: [], tagTypes: [], contextFields: [], strategyDefinitions: [], users: [], members: null, tokens: [], addons: [],
     projects: projects.map((p) => ({ id: p.id, name: p.id, description: '', mode: null, defaultStickiness: null, environments: p.environments, defaultStrategies: {} })),
   };
 }

@@ -11,10 +11,12 @@ import type { Flag } from '../../src/domain/types.js';
 import { FlagTable, type FlagTablePage } from '../../src/queries/flag-table.query.js';
 import { FeatureSearch } from '../../src/queries/search.query.js';
 import { FlagTableQuerySchema, type FlagTableQuery } from '../../src/schemas/flag-table.schema.js';
+import { clockPast } from '../helpers/clock.js';
 import { ADMIN, seededName, seedTable } from '../helpers/flag-table-seed.js';
 import { test } from '../helpers/fixtures.js';
 import { addStrategy, createFlag, flagPath, switchOn } from '../helpers/flags.js';
 import type { Harness } from '../helpers/harness.js';
+import { HEAVY_TEST_MS } from '../helpers/wait.js';
 import { clientToken, nodeMetricsBody, postMetrics } from '../http/usage/usage-fixtures.js';
 import { toggleFlags } from '../../src/use-cases/bulk-flags.use-cases.js';
 
@@ -41,7 +43,8 @@ async function markStale(h: Harness, flag: string) {
   expect((await h.req('POST', '/api/admin/projects/default/stale', { features: [flag], stale: true })).status).toBe(202);
 }
 
-const nextMillisecond = () => new Promise((resolve) => setTimeout(resolve, 2));
+/** Until the clock has moved past this millisecond: the next write gets a later time. */
+const nextMillisecond = () => clockPast();
 
 describe('a page', () => {
   test('a row: name, description, type, created, last seen, mark, lifecycle stage (pre-live: reported from production while off there), tags, and per environment on/off, enabled strategy, strategy count; one row alone', async ({ h }) => {
@@ -179,7 +182,7 @@ describe('at 10,000 flags', () => {
     { enabled: ['development:on', 'production:off'], sort: 'name', order: 'desc', offset: '50' }, { archived: 'true', sort: 'name' }, { archived: 'true', stale: 'stale' },
   ];
 
-  test('every query answers as a plain filter-and-sort of the flags, before and after writes the indexes carry over', async ({ h }) => {
+  test('every query answers as a plain filter-and-sort of the flags, before and after writes the indexes carry over', { timeout: HEAVY_TEST_MS }, async ({ h }) => {
     await seedTable(h.registry, 'default', 10_000);
     await postMetrics(h, await clientToken(h), nodeMetricsBody({ [seededName(7)]: { yes: 1, no: 0, variants: {} }, [seededName(9001)]: { yes: 0, no: 2, variants: {} } }));
     await h.registry.usage.flush();

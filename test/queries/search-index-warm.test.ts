@@ -13,6 +13,7 @@ import { toggleFlags } from '../../src/use-cases/bulk-flags.use-cases.js';
 import { ADMIN, seededName, seedTable } from '../helpers/flag-table-seed.js';
 import { test } from '../helpers/fixtures.js';
 import type { Harness } from '../helpers/harness.js';
+import { HEAVY_TEST_MS } from '../helpers/wait.js';
 
 const FLAGS = 20_000;
 
@@ -31,7 +32,7 @@ function tableOf(h: Harness) {
 const state = (h: Harness) => h.registry.project('default')!.state;
 
 describe('the warm build of a first index', () => {
-  test('keeps the index a read would build: the same entries and text, found by the same searches', { timeout: 60_000 }, async ({ h }) => {
+  test('keeps the index a read would build: the same entries and text, found by the same searches', { timeout: HEAVY_TEST_MS }, async ({ h }) => {
     await seedTable(h.registry, 'default', FLAGS);
     const warmed = tableOf(h);
     await warmed.indexes.warm('default', state(h));
@@ -46,7 +47,7 @@ describe('the warm build of a first index', () => {
     for (const raw of [{}, { q: 'checkout' }, { q: 'number 1999' }, { sort: 'name', offset: '150' }] as Record<string, string>[]) expect(warmed.page(raw)).toEqual(tableOf(h).page(raw));
   });
 
-  test('yields between slices: other work runs before the build is done', { timeout: 60_000 }, async ({ h }) => {
+  test('yields between slices: other work runs before the build is done', { timeout: HEAVY_TEST_MS }, async ({ h }) => {
     await seedTable(h.registry, 'default', FLAGS);
     // Slices of no time: a yield every 256 flags.
     const indexes = new SearchIndexes(() => h.registry.projectIds(), 0);
@@ -62,7 +63,7 @@ describe('the warm build of a first index', () => {
     expect(indexes.index('default', state(h)).base).toHaveLength(FLAGS);
   });
 
-  test('a page asked while the build runs finishes it and answers as a fresh table', { timeout: 60_000 }, async ({ h }) => {
+  test('a page asked while the build runs finishes it and answers as a fresh table', { timeout: HEAVY_TEST_MS }, async ({ h }) => {
     await seedTable(h.registry, 'default', FLAGS);
     const { indexes, page } = tableOf(h);
     const warming = indexes.warm('default', state(h));
@@ -75,7 +76,7 @@ describe('the warm build of a first index', () => {
     expect(indexes.index('default', state(h))).toBe(built);
   });
 
-  test('a write under the build: it starts over, and pages show the write', { timeout: 60_000 }, async ({ h }) => {
+  test('a write under the build: it starts over, and pages show the write', { timeout: HEAVY_TEST_MS }, async ({ h }) => {
     await seedTable(h.registry, 'default', FLAGS);
     const { indexes, page } = tableOf(h);
     const warming = indexes.warm('default', state(h));
@@ -93,7 +94,7 @@ describe('the warm build of a first index', () => {
   });
 });
 
-test('FlagTable.warm builds every project\'s first page ahead: the first page reads the kept index and order', { timeout: 60_000 }, async ({ h }) => {
+test('FlagTable.warm builds every project\'s first page ahead: the first page reads the kept index and order', { timeout: HEAVY_TEST_MS }, async ({ h }) => {
   await seedTable(h.registry, 'default', 2000);
   const { indexes, table, page } = tableOf(h);
   await table.warm();

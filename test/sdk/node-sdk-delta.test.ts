@@ -9,6 +9,7 @@ import { addStrategy, createFlag, flagPath, switchOn } from '../helpers/flags.js
 import { clientToken } from '../http/client/client-fixtures.js';
 import { servedTest, type SeenRequest } from '../http/client/stream-fixtures.js';
 import { startSdk } from './unleash-sdk.js';
+import { untilState } from '../helpers/wait.js';
 
 const test = servedTest();
 const DELTA = { type: 'polling', format: 'delta' } as const;
@@ -25,14 +26,14 @@ describe('delta polling', () => {
     try {
       await ready;
       expect(sdk.getFeatureToggleDefinition('legacy')?.name).toBe('legacy');
-      await expect.poll(() => deltas(seen).some((r) => r.status === 304)).toBe(true);
+      await expect.poll(() => deltas(seen).some((r) => r.status === 304), untilState()).toBe(true);
       await switchOn(h, 'checkout');
-      await expect.poll(() => sdk.isEnabled('checkout', { userId: '1' }), { timeout: 2000, interval: 10 }).toBe(true);
+      await expect.poll(() => sdk.isEnabled('checkout', { userId: '1' }), untilState(10)).toBe(true);
       expect(sdk.isEnabled('checkout', { userId: '2' })).toBe(false);
       expect((await h.req('PUT', `/api/admin/segments/${segment.body.id}`, { name: 'testers', constraints: [{ contextName: 'userId', operator: 'IN', values: ['2'] }] })).status).toBeLessThan(300);
-      await expect.poll(() => sdk.isEnabled('checkout', { userId: '2' }), { timeout: 2000, interval: 10 }).toBe(true);
+      await expect.poll(() => sdk.isEnabled('checkout', { userId: '2' }), untilState(10)).toBe(true);
       expect((await h.req('DELETE', flagPath('legacy'))).status).toBe(202);
-      await expect.poll(() => sdk.getFeatureToggleDefinition('legacy'), { timeout: 2000, interval: 10 }).toBeUndefined();
+      await expect.poll(() => sdk.getFeatureToggleDefinition('legacy'), untilState(10)).toBeUndefined();
       const answered = deltas(seen).filter((r) => r.status === 200);
       expect(typesOf(answered[0]!)).toEqual(['hydration']);
       expect(answered.slice(1).map(typesOf)).toEqual([['feature-updated'], ['segment-updated'], ['feature-removed']]);
@@ -54,12 +55,12 @@ describe('delta polling', () => {
       const polls = deltas(seen).length;
       // Five changes between two polls: more than the history holds.
       for (const name of ['a', 'b', 'c', 'd', 'e']) await createFlag(h, name);
-      await expect.poll(() => sdk.getFeatureToggleDefinition('e')?.name, { timeout: 2000, interval: 10 }).toBe('e');
+      await expect.poll(() => sdk.getFeatureToggleDefinition('e')?.name, untilState(10)).toBe('e');
       const after = deltas(seen).slice(polls).filter((r) => r.status === 200);
       expect(typesOf(after[0]!)).toEqual(['hydration']);
       expect(['first', 'a', 'b', 'c', 'd', 'e'].every((n) => sdk.getFeatureToggleDefinition(n) !== undefined)).toBe(true);
       await createFlag(h, 'f');
-      await expect.poll(() => sdk.getFeatureToggleDefinition('f')?.name, { timeout: 2000, interval: 10 }).toBe('f');
+      await expect.poll(() => sdk.getFeatureToggleDefinition('f')?.name, untilState(10)).toBe('f');
       expect(typesOf(deltas(seen).filter((r) => r.status === 200).at(-1)!)).toEqual(['feature-updated']);
     } finally {
       sdk.destroy();
@@ -73,7 +74,7 @@ describe('delta polling', () => {
       await ready;
       await h.restart();
       await createFlag(h, 'after');
-      await expect.poll(() => sdk.getFeatureToggleDefinition('after')?.name, { timeout: 2000, interval: 10 }).toBe('after');
+      await expect.poll(() => sdk.getFeatureToggleDefinition('after')?.name, untilState(10)).toBe('after');
       expect(sdk.getFeatureToggleDefinition('before')?.name).toBe('before');
       expect(typesOf(deltas(seen).filter((r) => r.status === 200).at(-1)!)).toEqual(['feature-updated']);
       expect(errors).toEqual([]);

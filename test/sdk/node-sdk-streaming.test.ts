@@ -1,6 +1,6 @@
 /**
  * The real Node SDK (`unleash-client` 6.12) in streaming mode (`experimentalMode: {type: 'streaming'}`) against
- * a real socket: ready from the hydration, a toggle seen within a second without polling, archive and delete as
+ * a real socket: ready from the hydration, a toggle seen through the stream without polling, archive and delete as
  * removals, a segment change, a server restart resumed from `Last-Event-ID` with nothing missed, 429 past the
  * stream limit and 404 with streaming off (the SDK falls back to polling), and the fetch-mode switch.
  */
@@ -9,12 +9,13 @@ import { addStrategy, createFlag, flagPath, switchOn } from '../helpers/flags.js
 import { clientToken } from '../http/client/client-fixtures.js';
 import { servedTest } from '../http/client/stream-fixtures.js';
 import { startSdk } from './unleash-sdk.js';
+import { untilState } from '../helpers/wait.js';
 
 const test = servedTest();
 const STREAMING = { type: 'streaming' } as const;
 
 describe('streaming', () => {
-  test('ready from the hydration; a toggle within a second without polling; archive and delete are removals', async ({ h, url, seen }) => {
+  test('ready from the hydration; a toggle through the stream, without polling; archive and delete are removals', async ({ h, url, seen }) => {
     await createFlag(h, 'checkout');
     await createFlag(h, 'legacy');
     const token = await clientToken(h, ['default'], 'development');
@@ -25,16 +26,16 @@ describe('streaming', () => {
       expect(sdk.isEnabled('checkout')).toBe(false);
       await addStrategy(h, 'checkout', 'development');
       await switchOn(h, 'checkout');
-      await expect.poll(() => sdk.isEnabled('checkout'), { timeout: 1000, interval: 10 }).toBe(true);
+      await expect.poll(() => sdk.isEnabled('checkout'), untilState(10)).toBe(true);
       expect((await h.req('POST', `${flagPath('checkout')}/environments/development/off`)).status).toBe(200);
-      await expect.poll(() => sdk.isEnabled('checkout'), { timeout: 1000, interval: 10 }).toBe(false);
+      await expect.poll(() => sdk.isEnabled('checkout'), untilState(10)).toBe(false);
       expect((await h.req('DELETE', flagPath('legacy'))).status).toBe(202);
-      await expect.poll(() => sdk.getFeatureToggleDefinition('legacy'), { timeout: 1000, interval: 10 }).toBeUndefined();
+      await expect.poll(() => sdk.getFeatureToggleDefinition('legacy'), untilState(10)).toBeUndefined();
       expect((await h.req('POST', '/api/admin/projects/default/revive', { features: ['legacy'] })).status).toBeLessThan(300);
-      await expect.poll(() => sdk.getFeatureToggleDefinition('legacy')?.name, { timeout: 1000, interval: 10 }).toBe('legacy');
+      await expect.poll(() => sdk.getFeatureToggleDefinition('legacy')?.name, untilState(10)).toBe('legacy');
       expect((await h.req('DELETE', flagPath('legacy'))).status).toBe(202);
       expect((await h.req('POST', '/api/admin/projects/default/delete', { features: ['legacy'] })).status).toBeLessThan(300);
-      await expect.poll(() => sdk.getFeatureToggleDefinition('legacy'), { timeout: 1000, interval: 10 }).toBeUndefined();
+      await expect.poll(() => sdk.getFeatureToggleDefinition('legacy'), untilState(10)).toBeUndefined();
       // One stream, no polling.
       expect(seen.map((r) => r.path)).toEqual(['/api/client/streaming']);
       expect(errors).toEqual([]);
@@ -54,7 +55,7 @@ describe('streaming', () => {
       await ready;
       expect([sdk.isEnabled('beta', { userId: '1' }), sdk.isEnabled('beta', { userId: '2' })]).toEqual([true, false]);
       expect((await h.req('PUT', `/api/admin/segments/${segment.body.id}`, { name: 'testers', constraints: [{ contextName: 'userId', operator: 'IN', values: ['2'] }] })).status).toBeLessThan(300);
-      await expect.poll(() => [sdk.isEnabled('beta', { userId: '1' }), sdk.isEnabled('beta', { userId: '2' })], { timeout: 1000, interval: 10 }).toEqual([false, true]);
+      await expect.poll(() => [sdk.isEnabled('beta', { userId: '1' }), sdk.isEnabled('beta', { userId: '2' })], untilState(10)).toEqual([false, true]);
     } finally {
       sdk.destroy();
     }
@@ -71,7 +72,7 @@ describe('streaming', () => {
       await createFlag(h, 'after');
       await addStrategy(h, 'before', 'development');
       await switchOn(h, 'before');
-      await expect.poll(() => sdk.isEnabled('before'), { timeout: 5000, interval: 20 }).toBe(true);
+      await expect.poll(() => sdk.isEnabled('before'), untilState()).toBe(true);
       expect(sdk.getFeatureToggleDefinition('after')?.name).toBe('after');
       const streams = seen.filter((r) => r.path === '/api/client/streaming' && r.status === 200);
       expect(streams.length).toBeGreaterThanOrEqual(2);
@@ -95,10 +96,10 @@ describe('falling back to polling', () => {
       await first.ready;
       await second.ready;
       expect(seen.some((r) => r.path === '/api/client/streaming' && r.status === 429)).toBe(true);
-      await expect.poll(() => seen.some((r) => r.path === '/api/client/features' && r.status === 200)).toBe(true);
+      await expect.poll(() => seen.some((r) => r.path === '/api/client/features' && r.status === 200), untilState()).toBe(true);
       await addStrategy(h, 'shared', 'development');
       await switchOn(h, 'shared');
-      await expect.poll(() => [first.sdk.isEnabled('shared'), second.sdk.isEnabled('shared')], { timeout: 2000, interval: 10 }).toEqual([true, true]);
+      await expect.poll(() => [first.sdk.isEnabled('shared'), second.sdk.isEnabled('shared')], untilState(10)).toEqual([true, true]);
     } finally {
       first.sdk.destroy();
       second.sdk.destroy();
@@ -127,7 +128,7 @@ describe('falling back to polling', () => {
       expect(seen.map((r) => r.path).slice(0, 2)).toEqual(['/api/client/features', '/api/client/streaming']);
       await addStrategy(h, 'moved', 'development');
       await switchOn(h, 'moved');
-      await expect.poll(() => sdk.isEnabled('moved'), { timeout: 1000, interval: 10 }).toBe(true);
+      await expect.poll(() => sdk.isEnabled('moved'), untilState(10)).toBe(true);
       expect(seen.filter((r) => r.path === '/api/client/features')).toHaveLength(1);
     } finally {
       sdk.destroy();

@@ -10,6 +10,7 @@ import type { Harness } from '../helpers/harness.js';
 import { clientToken } from '../http/client/client-fixtures.js';
 import { servedTest } from '../http/client/stream-fixtures.js';
 import type { UnleashSdk } from './unleash-sdk.js';
+import { STATE_TIMEOUT_MS, untilState } from '../helpers/wait.js';
 
 const require = createRequire(import.meta.url);
 const { Unleash, InMemStorageProvider } = require('unleash-client') as {
@@ -28,7 +29,7 @@ async function startSdk(url: string, token: string, extra: Record<string, unknow
   const errors: string[] = [];
   sdk.on('error', (e) => errors.push(e instanceof Error ? e.message : String(e)));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`SDK not ready within 5 s: ${errors.join(' | ')}`)), 5000);
+    const timer = setTimeout(() => reject(new Error(`SDK not ready within ${STATE_TIMEOUT_MS} ms: ${errors.join(' | ')}`)), STATE_TIMEOUT_MS);
     sdk.once('ready', () => { clearTimeout(timer); resolve(); });
   });
   return { sdk, errors };
@@ -50,7 +51,7 @@ describe('unleash-client', () => {
       expect(sdk.getFeatureToggleDefinition('untagged')).toBeUndefined();
       // A tag added later brings the flag in at the next poll.
       expect((await h.req('POST', '/api/admin/features/untagged/tags', { value: 'beta' })).status).toBe(201);
-      await expect.poll(() => sdk.getFeatureToggleDefinition('untagged')?.name, { timeout: 3000, interval: 20 }).toBe('untagged');
+      await expect.poll(() => sdk.getFeatureToggleDefinition('untagged')?.name, untilState()).toBe('untagged');
       expect(errors).toEqual([]);
     } finally {
       sdk.destroy();
@@ -74,13 +75,13 @@ describe('unleash-client', () => {
       expect(sdk.isEnabled('by-variant')).toBe(false);
       await addStrategy(h, 'parent', 'development', { name: 'default', variants: [{ name: 'red', weightType: 'variable', weight: 1000, stickiness: 'default' }] });
       await switchOn(h, 'parent', 'development');
-      await expect.poll(() => sdk.isEnabled('child'), { timeout: 3000, interval: 20 }).toBe(true);
+      await expect.poll(() => sdk.isEnabled('child'), untilState()).toBe(true);
       expect(sdk.isEnabled('inverse')).toBe(false);
       // The parent yields `red`, not `blue`.
       expect(sdk.getVariant('parent').name).toBe('red');
       expect(sdk.isEnabled('by-variant')).toBe(false);
       await depend(h, 'by-variant', { feature: 'parent', variants: ['blue', 'red'] });
-      await expect.poll(() => sdk.isEnabled('by-variant'), { timeout: 3000, interval: 20 }).toBe(true);
+      await expect.poll(() => sdk.isEnabled('by-variant'), untilState()).toBe(true);
       // The frontend API agrees with the SDK.
       const frontend = await clientToken(h, ['default'], 'development', 'frontend');
       const served = ((await h.json('GET', '/api/frontend', undefined, { token: frontend })).body.toggles as { name: string }[]).map((t) => t.name).sort();

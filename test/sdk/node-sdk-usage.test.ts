@@ -8,6 +8,7 @@ import { serve } from '@hono/node-server';
 import { expect } from 'vitest';
 import { harnessTest } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/net.js';
+import { STATE_TIMEOUT_MS } from '../helpers/wait.js';
 import { clientToken, countedBuckets, createFlag, flagPath } from '../http/usage/usage-fixtures.js';
 
 const require = createRequire(import.meta.url);
@@ -40,11 +41,16 @@ const test = harnessTest().extend<{ url: string }>({
   },
 });
 
-/** Resolves on the SDK's next `event`, or fails after `ms`. */
-const next = (sdk: UnleashSdk, event: SdkEvents, ms = 5000) => new Promise<unknown>((resolve, reject) => {
-  const timer = setTimeout(() => reject(new Error(`no "${event}" within ${ms} ms`)), ms);
-  sdk.once(event, (payload) => { clearTimeout(timer); resolve(payload); });
-});
+/** Resolves on the SDK's next `event`, or fails after {@link STATE_TIMEOUT_MS}. */
+const next = (sdk: UnleashSdk, event: SdkEvents) => {
+  const seen = new Promise<unknown>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "${event}" within ${STATE_TIMEOUT_MS} ms`)), STATE_TIMEOUT_MS);
+    sdk.once(event, (payload) => { clearTimeout(timer); resolve(payload); });
+  });
+  // Awaited later (or not at all, when the test fails first): never an unhandled rejection.
+  seen.catch(() => undefined);
+  return seen;
+};
 
 test('the Node SDK registers and sends metrics; counts and lastSeenAt show in the admin API', async ({ h, url }) => {
   await createFlag(h, 'checkout');

@@ -12,9 +12,11 @@ import { FlagProvider as NextFlagProvider, useFlag as useNextFlag, useFlagsStatu
 import { createElement, type FunctionComponent, type ReactNode } from 'react';
 import { afterEach, expect } from 'vitest';
 import { addStrategy, createFlag, envPath, switchOn } from '../helpers/flags.js';
+import { countedFetch } from '../helpers/counted-fetch.js';
 import type { Harness } from '../helpers/harness.js';
 import { clientToken } from '../http/client/client-fixtures.js';
 import { servedTest } from '../http/client/stream-fixtures.js';
+import { untilState } from '../helpers/wait.js';
 
 const test = servedTest();
 afterEach(cleanup);
@@ -37,8 +39,8 @@ const shown = (id: string) => (screen.getByTestId(id) as unknown as { textConten
  * found") where a browser hands the 304 to the script. The SDK asks for `cache: 'no-cache'`; this passes that on as
  * the request header happy-dom's cache reads, so the cache stays out of the way as a browser's does.
  */
-const domFetch = (input: string | URL, init: RequestInit = {}) =>
-  fetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), 'cache-control': 'no-cache' } });
+const domFetch = countedFetch((input, init = {}) =>
+  fetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), 'cache-control': 'no-cache' } }));
 
 /** A component reading `checkout` through one SDK's hooks (the React SDK's, or the Next.js SDK's over its own copy). */
 const checkout = (id: string, read: (name: string) => boolean, status: () => { flagsReady: boolean }): FunctionComponent => function Checkout() {
@@ -47,15 +49,15 @@ const checkout = (id: string, read: (name: string) => boolean, status: () => { f
   return createElement('p', { 'data-testid': id }, flagsReady ? (enabled ? 'on' : 'off') : 'loading');
 };
 
-/** Unmounts the page (its providers stop their SDKs) and lets a refresh already sent settle before the server closes. */
+/** Unmounts the page (its providers stop their SDKs) and waits until a refresh already sent is answered, before the server closes. */
 async function unmount(page: { unmount(): void }): Promise<void> {
   page.unmount();
-  await new Promise((settled) => setTimeout(settled, 200));
+  await domFetch.settled();
 }
 
 /** The config both providers get: flagpole's frontend API, a one-second refresh, the user in the context. */
 const configFor = (url: string, clientKey: string, userId: string) => ({
-  url: `${url}frontend`, clientKey, appName: 'flagpole-react-test', refreshInterval: 1, disableMetrics: true, context: { userId }, fetch: domFetch,
+  url: `${url}frontend`, clientKey, appName: 'flagpole-react-test', refreshInterval: 1, disableMetrics: true, context: { userId }, fetch: domFetch.fetch,
 });
 
 test('a rendered component shows the flag for its user and follows it off and on again', async ({ h, url }) => {
@@ -65,12 +67,12 @@ test('a rendered component shows the flag for its user and follows it off and on
     createElement(FlagProvider, { config: configFor(url, key, userId) }, createElement(checkout(id, useFlag, useFlagsStatus)));
   const page = render(createElement('div', null, app('alice', 'alice'), app('bob', 'bob')));
 
-  await waitFor(() => expect(shown('alice')).toBe('on'), { timeout: 5000 });
-  await waitFor(() => expect(shown('bob')).toBe('off'), { timeout: 5000 });
+  await waitFor(() => expect(shown('alice')).toBe('on'), untilState());
+  await waitFor(() => expect(shown('bob')).toBe('off'), untilState());
   await toggle(h, 'off');
-  await waitFor(() => expect(shown('alice')).toBe('off'), { timeout: 5000 });
+  await waitFor(() => expect(shown('alice')).toBe('off'), untilState());
   await toggle(h, 'on');
-  await waitFor(() => expect(shown('alice')).toBe('on'), { timeout: 5000 });
+  await waitFor(() => expect(shown('alice')).toBe('on'), untilState());
   await unmount(page);
 });
 
@@ -79,8 +81,8 @@ test('@unleash/nextjs FlagProvider and useFlag, as a Next.js page renders them i
   const key = await clientToken(h, ['*'], 'development', 'frontend');
   const page = render(createElement(NextFlagProvider, { config: configFor(url, key, 'alice'), children: createElement(checkout('next', useNextFlag, useNextFlagsStatus)) }));
 
-  await waitFor(() => expect(shown('next')).toBe('on'), { timeout: 5000 });
+  await waitFor(() => expect(shown('next')).toBe('on'), untilState());
   await toggle(h, 'off');
-  await waitFor(() => expect(shown('next')).toBe('off'), { timeout: 5000 });
+  await waitFor(() => expect(shown('next')).toBe('off'), untilState());
   await unmount(page);
 });

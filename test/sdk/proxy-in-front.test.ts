@@ -18,6 +18,9 @@ import { expect } from 'vitest';
 import { addStrategy, createFlag, flagPath, strategiesPath, switchOn } from '../helpers/flags.js';
 import { clientToken } from '../http/client/client-fixtures.js';
 import { servedTest, type SeenRequest } from '../http/client/stream-fixtures.js';
+import { closeGracefully } from '../helpers/close-server.js';
+import { countedFetch } from '../helpers/counted-fetch.js';
+import { untilState } from '../helpers/wait.js';
 
 const test = servedTest();
 const PROXY_SECRET = 'proxy-secret-for-browsers';
@@ -27,6 +30,8 @@ const REFRESH_MS = 100;
 interface RunningProxy {
   /** The URL browsers are given: `<proxy>/proxy`. */
   url: string;
+  /** Resolves with the error of the proxy's SDK that stops its polling (flagpole refused its token), if one comes. */
+  stoppedPolling: Promise<string>;
   close(): Promise<void>;
 }
 
@@ -40,16 +45,23 @@ async function startProxy(apiUrl: string, token: string): Promise<RunningProxy> 
     storageProvider: new InMemStorageProvider() as IProxyOption['storageProvider'],
   };
   const sdk = createNewClient({ ...createProxyConfig(options), disableMetrics: true });
+  // unleash-client says so when a 401 or 403 makes it stop polling for good.
+  const stoppedPolling = new Promise<string>((resolve) => {
+    (sdk as unknown as { unleash: { on(event: 'error', listener: (error: unknown) => void): void } }).unleash.on('error', (error) => {
+      if (String(error).includes('Stopping refresh')) resolve(String(error));
+    });
+  });
   const app = createApp(options, sdk);
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  const close = closeGracefully(server);
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/proxy`,
+    stoppedPolling,
     close: async () => {
       sdk.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await close();
     },
   };
 }
@@ -61,8 +73,11 @@ async function proxyStatus(proxy: RunningProxy): Promise<number> {
   return response.status;
 }
 
+/** The browser SDK's requests, counted: the test stops it and waits for `settled()` before it closes the servers. */
+const browserFetch = countedFetch();
+
 async function startBrowser(proxy: RunningProxy): Promise<UnleashClient> {
-  const client = new UnleashClient({ url: proxy.url, clientKey: PROXY_SECRET, appName: 'browser', refreshInterval: 1, disableMetrics: true, fetch: globalThis.fetch, context: { userId: 'alice' } });
+  const client = new UnleashClient({ url: proxy.url, clientKey: PROXY_SECRET, appName: 'browser', refreshInterval: 1, disableMetrics: true, fetch: browserFetch.fetch, context: { userId: 'alice' } });
   const ready = new Promise<void>((resolve) => client.on('ready', () => resolve()));
   await client.start();
   await ready;
@@ -83,23 +98,23 @@ test('a change made through the admin API reaches unleash-proxy-client through @
   const proxy = await startProxy(url, await clientToken(h, ['default'], 'development'));
   let browser: UnleashClient | undefined;
   try {
-    await expect.poll(() => proxyStatus(proxy), { timeout: 10_000, interval: 20 }).toBe(200);
+    await expect.poll(() => proxyStatus(proxy), untilState()).toBe(200);
     browser = await startBrowser(proxy);
     const b = browser;
     expect([b.isEnabled('checkout'), b.isEnabled('banner'), b.isEnabled('retire')]).toEqual([false, true, true]);
 
     // Nothing changes: the proxy revalidates its ETag and flagpole answers 304 with no body.
-    await expect.poll(() => featurePolls(seen).filter((r) => r.status === 304).length, { timeout: 5000, interval: 20 }).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => featurePolls(seen).filter((r) => r.status === 304).length, untilState()).toBeGreaterThanOrEqual(3);
     expect(featurePolls(seen).filter((r) => r.status === 304).every((r) => r.ifNoneMatch !== null)).toBe(true);
 
     // A toggle, a strategy change and an archive, each through the admin API, each reaching the browser.
     await switchOn(h, 'checkout');
-    await expect.poll(() => b.isEnabled('checkout'), { timeout: 5000, interval: 20 }).toBe(true);
+    await expect.poll(() => b.isEnabled('checkout'), untilState()).toBe(true);
     const put = await h.json('PUT', `${strategiesPath('banner', 'development')}/${banner.id}`, { name: 'flexibleRollout', parameters: { rollout: '0', stickiness: 'default', groupId: 'banner' } });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
-    await expect.poll(() => b.isEnabled('banner'), { timeout: 5000, interval: 20 }).toBe(false);
+    await expect.poll(() => b.isEnabled('banner'), untilState()).toBe(false);
     expect((await h.req('DELETE', flagPath('retire'))).status).toBe(202);
-    await expect.poll(() => b.getAllToggles().map((t) => t.name).sort(), { timeout: 5000, interval: 20 }).toEqual(['checkout']);
+    await expect.poll(() => b.getAllToggles().map((t) => t.name).sort(), untilState()).toEqual(['checkout']);
     expect(b.isEnabled('retire')).toBe(false);
 
     // flagpole sent the flags once at the start and once per change; every other poll was a 304.
@@ -111,6 +126,7 @@ test('a change made through the admin API reaches unleash-proxy-client through @
     expect(polls.length - full).toBeGreaterThan(full);
   } finally {
     browser?.stop();
+    await browserFetch.settled();
     await proxy.close();
   }
 });
@@ -124,9 +140,9 @@ test('a proxy given a frontend token or an unknown token serves nothing (503): f
     seen.length = 0;
     const proxy = await startProxy(url, token);
     try {
-      // The SDK inside the proxy stops polling after a 401 or 403 (it backs off); the proxy stays unready.
-      await expect.poll(() => featurePolls(seen).length, { timeout: 5000, interval: 20 }).toBeGreaterThanOrEqual(1);
-      await new Promise((resolve) => setTimeout(resolve, 5 * REFRESH_MS));
+      // The SDK inside the proxy stops polling after a 401 or 403, and says so; the proxy stays unready.
+      expect(await proxy.stoppedPolling).toContain(`responded ${status}`);
+      expect(featurePolls(seen).length).toBeGreaterThanOrEqual(1);
       expect(featurePolls(seen).map((r) => r.status)).toEqual(featurePolls(seen).map(() => status));
       expect(await proxyStatus(proxy)).toBe(503);
     } finally {

@@ -3,6 +3,7 @@
  * in-memory storage, no metrics, warnings collected; destroyed by the caller.
  */
 import { createRequire } from 'node:module';
+import { STATE_TIMEOUT_MS } from '../helpers/wait.js';
 
 const require = createRequire(import.meta.url);
 
@@ -32,8 +33,10 @@ export function startSdk(url: string, token: string, mode: SdkMode, refreshInter
   sdk.on('warn', (message) => warnings.push(String(message)));
   sdk.on('error', (error) => errors.push(error instanceof Error ? error.message : String(error)));
   const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`SDK not ready within 5 s; warnings: ${warnings.join(' | ')}; errors: ${errors.join(' | ')}`)), 5000);
+    const timer = setTimeout(() => reject(new Error(`SDK not ready within ${STATE_TIMEOUT_MS} ms; warnings: ${warnings.join(' | ')}; errors: ${errors.join(' | ')}`)), STATE_TIMEOUT_MS);
     sdk.once('ready', () => { clearTimeout(timer); resolve(); });
   });
+  // A test that fails before it awaits `ready` must not leave its rejection unhandled.
+  ready.catch(() => undefined);
   return { sdk, warnings, errors, ready };
 }

@@ -10,6 +10,7 @@ import { expect } from 'vitest';
 import { BUILT_MAIN, ROOT } from '../helpers/built.js';
 import { test as base } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/net.js';
+import { CHILD_PROCESS_TEST_MS, START_TIMEOUT_MS, untilState } from '../helpers/wait.js';
 
 /** A port nobody listens on: bind port 0, read what the OS chose, let it go. */
 interface Server {
@@ -33,7 +34,7 @@ async function startServer(running: ChildProcess[], dataDir: string, env: Record
   child.stderr!.on('data', (chunk: Buffer) => { text += chunk.toString(); });
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   await new Promise<void>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`server did not start in time:\n${text}`)), 20_000);
+    const timer = setTimeout(() => fail(new Error(`server did not start in ${START_TIMEOUT_MS} ms:\n${text}`)), START_TIMEOUT_MS);
     const check = () => {
       if (text.includes('listening on')) {
         clearTimeout(timer);
@@ -108,7 +109,7 @@ test('serves over a socket, keeps a flag across SIGTERM and a second start', asy
   const again = await call(second, 'GET', '/api/admin/projects/default/features/over-the-wire', token);
   expect(again).toEqual({ status: 200, body: viaBearer.body });
   expect(await second.stop()).toBe(0);
-}, 60_000);
+}, CHILD_PROCESS_TEST_MS);
 
 test('a start builds the console\'s flag tables before it listens (the first page after a restart pays nothing for them)', async ({ tempDir, startServer }) => {
   const dataDir = tempDir('prepare');
@@ -122,7 +123,7 @@ test('a start builds the console\'s flag tables before it listens (the first pag
   expect(built).toBeGreaterThan(-1);
   expect(built).toBeLessThan(output.indexOf('listening on'));
   expect(await second.stop()).toBe(0);
-}, 60_000);
+}, CHILD_PROCESS_TEST_MS);
 
 test('standard output: one JSON line per request (the id of its X-Request-Id), whole lines only, every one there after SIGTERM', async ({ tempDir, startServer }) => {
   const token = 'process-test-admin-token-0123456789';
@@ -131,9 +132,8 @@ test('standard output: one JSON line per request (the id of its X-Request-Id), w
   // A lone request on a quiet server: its line shows within the logger's quarter-second flush, not at exit.
   const lone = await fetch(`${server.base}/api/admin/projects/default/features/lone`, { headers: { authorization: token, 'x-request-id': 'lone-request' } });
   await lone.text();
-  const deadline = Date.now() + 5_000;
-  while (!server.output().includes('"reqId":"lone-request"') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(server.output()).toContain('"reqId":"lone-request"');
+  // Seen while the server runs: its line does not wait for the exit's flush.
+  await expect.poll(() => server.output(), untilState()).toContain('"reqId":"lone-request"');
   const ids: string[] = ['lone-request'];
   for (let round = 0; round < 20; round += 1) {
     const answers = await Promise.all(Array.from({ length: 50 }, async (_, i) => {
@@ -158,7 +158,7 @@ test('standard output: one JSON line per request (the id of its X-Request-Id), w
   expect(parsed.some((line) => String(line['msg']).startsWith('listening on'))).toBe(true);
   expect(parsed.some((line) => line['msg'] === 'SIGTERM: stopped')).toBe(true);
   expect(server.output()).not.toContain(token);
-}, 60_000);
+}, CHILD_PROCESS_TEST_MS);
 
 test('a fresh directory without INIT_ADMIN_API_TOKENS prints one generated token, once', async ({ tempDir, startServer }) => {
   const dataDir = tempDir('process');
@@ -175,7 +175,7 @@ test('a fresh directory without INIT_ADMIN_API_TOKENS prints one generated token
   expect(second.output()).not.toMatch(/created an admin API token/);
   expect((await call(second, 'GET', '/api/admin/projects/default/features/made-with-generated', token)).status).toBe(200);
   expect(await second.stop()).toBe(0);
-}, 60_000);
+}, CHILD_PROCESS_TEST_MS);
 
 test('the token key file: created 0600 beside the data directory on first start, kept out of it and out of the output', async ({ tempDir, startServer }) => {
   const dataDir = tempDir('token-key');
@@ -199,7 +199,7 @@ test('the token key file: created 0600 beside the data directory on first start,
   expect((await call(second, 'GET', '/api/admin/projects', token)).status).toBe(200);
   expect(await second.stop()).toBe(0);
   expect(readFileSync(keyFile, 'utf8').trim()).toBe(key);
-}, 60_000);
+}, CHILD_PROCESS_TEST_MS);
 
 test('a bad token key setting stops the start with a message naming the variable, not the value', async ({ tempDir }) => {
   const dataDir = tempDir('bad-key');
@@ -215,4 +215,4 @@ test('a bad token key setting stops the start with a message naming the variable
   expect(text).not.toContain('guessable-password');
   // Nothing was created: neither the data directory's files nor a key file.
   expect(readdirSync(dataDir)).toEqual([]);
-}, 60_000);
+}, CHILD_PROCESS_TEST_MS);

@@ -37,6 +37,18 @@ describe('requestLineWriter', () => {
     ]);
   });
 
+  it('given an answer 304, when its line is written, then it is at debug: written at debug, left out at info', () => {
+    const atDebug = collected('debug');
+    const atInfo = collected('info');
+    for (const { log } of [atDebug, atInfo]) {
+      const line = requestLineWriter(log, '/api/client/features');
+      line('poll-1', 'GET', 304, 0.2);
+      line('poll-2', 'GET', 200, 0.3);
+    }
+    expect(atDebug.parsed().map((l) => [l['reqId'], l['level']])).toEqual([['poll-1', 20], ['poll-2', 30]]);
+    expect(atInfo.parsed().map((l) => l['reqId'])).toEqual(['poll-2']);
+  });
+
   it('given a logger at warn, when a request line is written, then nothing is', () => {
     const { log, raw } = collected('warn');
     requestLineWriter(log, '/health')('r1', 'GET', 200, 0.5);

@@ -5,6 +5,7 @@
 import { expect, test as base } from 'vitest';
 import { openSse } from '../http/client/stream-fixtures.js';
 import { startServer, type ServerProcess } from '../helpers/process.js';
+import { CHILD_PROCESS_TEST_MS, untilState } from '../helpers/wait.js';
 
 const CLIENT = '*:development.streaming-shutdown-0123456789';
 
@@ -23,14 +24,12 @@ const test = base.extend<{ server: ServerProcess }>({
 test('SIGTERM ends every open stream cleanly and exits 0', async ({ server }) => {
   const streams = [await openSse(server.base, CLIENT), await openSse(server.base, CLIENT)];
   for (const stream of streams) expect((await stream.next(() => true)).event).toBe('unleash-connected');
-  // Past both request deadlines, the streams are still open and kept alive.
-  await new Promise((resolve) => setTimeout(resolve, 2500));
-  for (const stream of streams) {
-    const read = stream.messages.length;
-    await expect.poll(() => stream.messages.slice(read).some((m) => m.comment === 'keep-alive')).toBe(true);
-  }
+  // Past both request deadlines (1 s, checked every second), the streams are still open and kept alive: the
+  // server's own keep-alives, 200 ms apart at least, count out 2.6 s on each stream.
+  const keepAlives = (stream: (typeof streams)[number]) => stream.messages.filter((m) => m.comment === 'keep-alive').length;
+  for (const stream of streams) await expect.poll(() => keepAlives(stream), untilState(50)).toBeGreaterThanOrEqual(13);
   const exited = new Promise<number | null>((done) => server.child.once('exit', (code) => done(code)));
   server.child.kill('SIGTERM');
   expect(await Promise.all(streams.map((s) => s.ended))).toEqual(['end', 'end']);
   expect(await exited).toBe(0);
-}, 30_000);
+}, CHILD_PROCESS_TEST_MS);

@@ -15,6 +15,7 @@ import { HARNESS_TOKEN_SECRET } from '../helpers/harness.js';
 import { BUILT_MAIN, ROOT } from '../helpers/built.js';
 import { dumpCli } from './run-cli.js';
 import { storeOf } from '../helpers/store-of.js';
+import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
 
 const F = '/api/admin/projects/default/features';
 const DEFAULT = { project: 'default' };
@@ -61,7 +62,7 @@ const flipLastJsonChar = (value: string) => `${value.slice(0, -2)}${value.at(-2)
 
 const open = (dir: string) => Registry.open({ dataDir: dir, initEnvironments: ['development', 'production'] });
 
-describe('a damaged snapshot', () => {
+describe('a damaged snapshot', { timeout: CHILD_PROCESS_TEST_MS }, () => {
   const cases: [string, (db: Level<string, string>, head: string) => Promise<void>, (head: string) => string][] = [
     ['a changed byte in the newest head', async (db, head) => db.put(head, flipLastJsonChar((await db.get(head))!)), (head) => head],
     ['an unknown format version in the newest head', async (db, head) => db.put(head, `9${(await db.get(head))!.slice(1)}`), (head) => head],
@@ -113,7 +114,7 @@ describe('a damaged snapshot', () => {
   });
 });
 
-describe('a damaged log record', () => {
+describe('a damaged log record', { timeout: CHILD_PROCESS_TEST_MS }, () => {
   const record = (seq: number) => keys.log(DEFAULT, seq);
 
   test.for([

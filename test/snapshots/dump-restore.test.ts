@@ -6,6 +6,7 @@ import { stableStringify } from '../../src/actors/state-dump.js';
 import { ADMIN_TOKEN, harness, type Harness } from '../helpers/harness.js';
 import { ok, populate } from './fixtures.js';
 import { dumpCli, npm, restoreCli } from './run-cli.js';
+import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
 
 /**
  * What a restore of `dump` gives back: the same document without tokens (a dump holds no token hashes, so
@@ -23,7 +24,8 @@ async function liveDump(h: Harness, project?: string): Promise<string> {
   return r.text();
 }
 
-describe('npm run dump / npm run restore', () => {
+// Each test runs the command (and npm) as child processes, several times: long on a loaded machine.
+describe('npm run dump / npm run restore', { timeout: CHILD_PROCESS_TEST_MS }, () => {
   test('the dump of a stopped data directory equals the live dump; dump, restore, dump is byte-identical', async ({ tempDir: dir }) => {
     const source = dir('src');
     const h = await harness({}, source);

@@ -14,6 +14,7 @@ import { ADMIN_TOKEN, harness, type Harness } from '../helpers/harness.js';
 import { test } from '../helpers/fixtures.js';
 import { populate } from './fixtures.js';
 import { dumpCli, restoreCli } from './run-cli.js';
+import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
 
 
 const LEGACY_SECRET = '*:*.legacy-token-never-used-0123456789';
@@ -64,7 +65,7 @@ function expectNoSecrets(h: Harness, text: string, secrets: string[]): void {
   for (const secret of secrets) for (const trace of secretTraces(h, secret)) expect(text.includes(trace), `${secret}: ${trace}`).toBe(false);
 }
 
-describe('dumps and listings show no hash and no part of a secret', () => {
+describe('dumps and listings show no hash and no part of a secret', { timeout: CHILD_PROCESS_TEST_MS }, () => {
   test('GET /api/admin/state and npm run dump: token records without hash, keyed by id, byte-identical', async ({ tempDir: dir }) => {
     const source = dir('secrets');
     const h = await harness({}, source);
@@ -114,7 +115,7 @@ describe('dumps and listings show no hash and no part of a secret', () => {
   });
 });
 
-describe('restore and tokens', () => {
+describe('restore and tokens', { timeout: CHILD_PROCESS_TEST_MS }, () => {
   test('restore writes no token, names each on stderr, and the restored directory lets an admin in again', async ({ tempDir: dir }) => {
     const source = dir('src');
     const h = await harness({}, source);

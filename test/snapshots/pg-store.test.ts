@@ -1,11 +1,12 @@
 /**
  * What the PostgreSQL store does beyond the contract both stores keep (store-contract.test.ts): the channel
- * told of every append, the schema version check, a connection broken in the middle of a
+ * told of every append, the node lock (shared by nodes, alone for a tool), the schema version check, a connection broken in the middle of a
  * write (its outcome found out before the caller is answered), and credentials kept out of every message.
  */
 import pg from 'pg';
 import { expect, onTestFinished, test } from 'vitest';
 import { keys } from '../../snapshots/keys.js';
+import { DatabaseInUseError } from '../../snapshots/pg/pg-connection.js';
 import { outcomeOf } from '../../snapshots/pg/pg-outcome.js';
 import { clientConfigOf } from '../../snapshots/pg/pg-options.js';
 import { SchemaTooNewError } from '../../snapshots/pg/pg-schema.js';
@@ -36,6 +37,26 @@ test('every commit that appends records tells the channel its last rev', async (
   await store.commit([{ type: 'put', key: 'reg/x', value: 'x' }]);
   await store.commit([{ type: 'put', key: keys.log({ project: 'p' }, 1), value: 'c' }]);
   await expect.poll(() => told).toEqual(['2', '3']);
+});
+
+test('nodes open a database together; an offline tool is refused while one runs, and a node waits while a tool works', async () => {
+  const { schema } = await opened();
+  const second = await PgStore.open(schema.database, { lockWaitMs: 200 });
+  await second.close();
+  const error = await PgStore.open(schema.database, { lockWaitMs: 200, alone: true }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(DatabaseInUseError);
+  expect((error as Error).message).toMatch(/flagpole is running on the database postgres:\/\/127\.0\.0\.1:\d+\/postgres \(schema t_\w+\): stop every node first/);
+  expect((error as Error).message).not.toContain(new URL(testDatabaseUrl()).password);
+});
+
+test('a node is refused while an offline tool holds the database', async () => {
+  const schema = freshSchema();
+  onTestFinished(() => schema.drop());
+  const tool = await PgStore.open(schema.database, { alone: true });
+  onTestFinished(() => tool.close());
+  const error = await PgStore.open(schema.database, { lockWaitMs: 200 }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(DatabaseInUseError);
+  expect((error as Error).message).toMatch(/an offline flagpole tool .* is working on the database/);
 });
 
 test('a schema migrated by newer code is refused with a message that says what to do', async () => {
@@ -96,4 +117,20 @@ test('a database that cannot be reached or refuses the password is a StoreUnavai
   expect(closed).toBeInstanceOf(StoreUnavailableError);
   expect((closed as Error).message).toMatch(/ECONNREFUSED/);
   expect((closed as Error).message).not.toContain('secret-pass');
+});
+
+test('a database not encoded in UTF-8 is refused at open, saying what to create instead', async () => {
+  const admin = new pg.Client({ connectionString: testDatabaseUrl() });
+  await admin.connect();
+  const name = `ascii_${Date.now().toString(36)}`;
+  await admin.query(`CREATE DATABASE ${name} ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0`);
+  onTestFinished(async () => {
+    await admin.query(`DROP DATABASE ${name}`);
+    await admin.end();
+  });
+  const url = new URL(testDatabaseUrl());
+  url.pathname = `/${name}`;
+  const error = await PgStore.open({ url: url.href, schema: 'public', poolSize: 1, statementTimeoutMs: 5000 }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(StoreUnavailableError);
+  expect((error as Error).message).toMatch(/is encoded SQL_ASCII; flagpole needs UTF8/);
 });

@@ -8,6 +8,7 @@ import { harness, type Harness } from '../helpers/harness.js';
 import { ok } from './fixtures.js';
 import { dumpCli } from './run-cli.js';
 import { storeOf } from '../helpers/store-of.js';
+import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
 
 const SCOPE = { project: 'default' };
 const F = '/api/admin/projects/default/features';
@@ -33,7 +34,7 @@ async function churn(h: Harness, rounds: number, name = 'churn'): Promise<void> 
   }
 }
 
-describe('LOG_RETENTION', () => {
+describe('LOG_RETENTION', { timeout: CHILD_PROCESS_TEST_MS }, () => {
   test('trims log records before the kept snapshots, so the log stays bounded; recovery is complete', async ({ tempDir }) => {
     const dir = tempDir('retention');
     const h = await harness({ SNAPSHOT_EVERY: '10', LOG_RETENTION: '5' }, dir);

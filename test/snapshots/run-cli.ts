@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { BUILT_CLI, ROOT } from '../helpers/built.js';
+import { killAfterTest } from '../helpers/children.js';
 
 export { ROOT };
 
@@ -25,6 +26,7 @@ export const npm = (args: string[], input?: string): Promise<CliResult> => run('
 function run(command: string, args: string[], input?: string, env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    killAfterTest(child);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });

@@ -22,6 +22,7 @@ import { test } from '../helpers/fixtures.js';
 import { harness } from '../helpers/harness.js';
 import { ok } from './fixtures.js';
 import { dumpCli } from './run-cli.js';
+import { HEAVY_TEST_MS } from '../helpers/wait.js';
 
 const SCOPE = { project: 'default' };
 const F = '/api/admin/projects/default/features';
@@ -106,7 +107,7 @@ describe('pruneSnapshots on LevelDB', () => {
 });
 
 describe('older snapshots in use', () => {
-  test('recovery falls back through them; dump --at and past states from one equal a full replay', { timeout: 120_000 }, async ({ tempDir }) => {
+  test('recovery falls back through them; dump --at and past states from one equal a full replay', { timeout: HEAVY_TEST_MS }, async ({ tempDir }) => {
     const dir = tempDir('spread-live');
     const h = await harness({ SNAPSHOT_EVERY: '10' }, dir);
     for (const name of ['a', 'b']) {

@@ -57,6 +57,22 @@ export class ClusterNode {
     return new ClusterQueue(name, this.shared, this.sequencer);
   }
 
+  /**
+   * Runs `task` holding lock `name` across nodes in `mode` (an exclusive holder first catches up with what any
+   * node committed); on LevelDB it just runs it.
+   */
+  async withLock<T>(name: string, mode: 'exclusive' | 'shared', task: () => Promise<T>): Promise<T> {
+    const shared = this.shared;
+    if (!shared) return task();
+    const held = await shared.lock(name, mode);
+    try {
+      if (mode === 'exclusive') await this.sequencer.catchUp();
+      return await task();
+    } finally {
+      await held.release();
+    }
+  }
+
   /** Starts following other nodes' commits (nothing on LevelDB). */
   follow(): void {
     const shared = this.shared;

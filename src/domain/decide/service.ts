@@ -9,6 +9,7 @@ import { accept, fail, refuse, type Decision } from '../errors.js';
 import { ROOT_ADMIN } from '../roles.js';
 import { LIMIT_VARIABLES, overLimit, type Limits } from '../../limits.js';
 import { decideEnvironmentChange } from './service-environments.js';
+import { decideCreateAddon, decideDeleteAddon, decideUpdateAddon } from './service-addons.js';
 import { hashOfTokenId, projectTraces, rehashedToken, type ServiceState } from '../service-state.js';
 import type { ServiceCommand, ServiceReplies } from '../service-commands.js';
 import type { ServiceEvent } from '../service-events.js';
@@ -19,7 +20,7 @@ const exceeds = (what: string, limit: number, key: keyof Limits) => fail('Exceed
 type Reply<C extends ServiceCommand> = Decision<ServiceEvent, ServiceReplies[C['type']]>;
 
 /**
- * Decides a service command (environments, users, tokens, segments). The rules that must hold under
+ * Decides a service command (environments, users, tokens, segments, definitions, addons). The rules that must hold under
  * concurrency are decided here, in the service mailbox: names unique, the next environment's sort order, a
  * token's scope, a segment's name and whether it is in use.
  */
@@ -154,5 +155,11 @@ function decideAny(draft: ServiceState, command: ServiceCommand, context: Comman
       return decideDeprecateStrategyDefinition(draft, command);
     case 'strategy-definition.delete':
       return decideDeleteStrategyDefinition(draft, command);
+    case 'addon.create':
+      return decideCreateAddon(draft, command, context);
+    case 'addon.update':
+      return decideUpdateAddon(draft, command);
+    case 'addon.delete':
+      return decideDeleteAddon(draft, command);
   }
 }

@@ -10,13 +10,14 @@ export interface AnswerBody {
 
 /**
  * Writes a GET's answer on Node's response: a 304 with `headers` when the request's `If-None-Match` names
- * `etag`, else a 200 with `headers`, the body's own headers and its length; `body` is built only for a 200.
+ * `etag` (or as `matched` says, when the caller compared them), else a 200 with `headers`, the body's own headers
+ * and its length; `body` is built only for a 200.
  * Returns the status written.
  *
  * @example return conditionalAnswer(call, etag, { 'X-Request-Id': call.requestId, ETag: etag }, () => ({ bytes, headers: JSON_HEADERS }))
  */
-export function conditionalAnswer({ req, res }: Pick<NodeCall, 'req' | 'res'>, etag: string, headers: Record<string, string | number>, body: () => AnswerBody): 200 | 304 {
-  if (ifNoneMatches(req.headers['if-none-match'], etag)) return end(res, 304, headers);
+export function conditionalAnswer({ req, res }: Pick<NodeCall, 'req' | 'res'>, etag: string, headers: Record<string, string | number>, body: () => AnswerBody, matched?: boolean): 200 | 304 {
+  if (matched ?? ifNoneMatches(req.headers['if-none-match'], etag)) return end(res, 304, headers);
   const { bytes, headers: own } = body();
   Object.assign(headers, own);
   headers['Content-Length'] = bytes.byteLength;

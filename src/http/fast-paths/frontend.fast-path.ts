@@ -1,5 +1,6 @@
 import { getQueryParams } from 'hono/utils/url';
 import { queryAsContext, readContext } from '../../schemas/frontend.schema.js';
+import { aheadOfNode, revisionedMatch } from '../client-ahead.js';
 import { frontendAnswer, frontendHeaders } from '../frontend-answer.js';
 import { corsHeaders } from '../middleware/cors.js';
 import type { NodeCall } from '../route.js';
@@ -19,8 +20,11 @@ export function frontendOnNode({ req, res, hasQuery, principal, requestId, deps 
   const read = query.ok ? readContext(query.input) : query;
   if (!read.ok) return false;
   const { body, etag } = frontendAnswer(deps, principal, read.context, req.socket.remoteAddress);
+  const seen = revisionedMatch(req.headers['if-none-match'], etag);
+  // A browser ahead of this node (several nodes): the route waits for the node to catch up.
+  if (seen !== 'match' && aheadOfNode(deps, seen)) return false;
   const headers: Record<string, string | number> = { 'X-Request-Id': requestId };
   for (const [name, value] of corsHeaders(deps.config.frontendCorsOrigins)(req.headers.origin)) headers[name] = value;
   Object.assign(headers, frontendHeaders(etag));
-  return conditionalAnswer({ req, res }, etag, headers, () => ({ bytes: body, headers: JSON_TYPE }));
+  return conditionalAnswer({ req, res }, etag, headers, () => ({ bytes: body, headers: JSON_TYPE }), seen === 'match');
 }

@@ -1,8 +1,11 @@
+import type { Context } from 'hono';
 import * as v from 'valibot';
+import type { ProjectActor } from '../../actors/actor-types.js';
+import { ok, type Result } from '../../domain/result.js';
 import { isAllowed, mayWriteSomeSegment, noAccessMessage, type Principal } from '../../auth/permissions.js';
 import { projectOfFlag } from '../../queries/tags.query.js';
 import { ApiError, apiError } from '../errors.js';
-import type { AppDeps, RouteSpec, Step } from '../route.js';
+import type { AppDeps, AppEnv, RouteSpec, Step } from '../route.js';
 
 /**
  * Step 2 of every route, right after `authenticate`: an API token (admin, client, frontend) holds the same
@@ -23,36 +26,52 @@ export function refuseTokenWithoutPermission(route: RouteSpec): Step {
   };
 }
 
+/** The path parameters that name where a route acts. */
+type PathParams = { projectId?: string; environment?: string; featureName?: string };
+
 /**
  * After the path is validated: the project it names must exist (404, or 503 when it could not be recovered),
  * and the caller must hold the route's permission there (403 naming the permission and the environment).
  * Flag routes without a project in their path (`scope: 'flag'`) are checked in the project holding the flag.
  * Segment routes (`scope: 'segment'`) let through callers who may write some segment; their use cases check
- * the segment at hand.
+ * the segment at hand. On a store several nodes share, a project or flag this node does not know is looked
+ * for again once the node has caught up with the database.
  */
 export function authorize(route: RouteSpec, deps: AppDeps): Step {
   return (c) => {
-    const params = (route.params ? c.req.valid('param' as never) : {}) as { projectId?: string; environment?: string; featureName?: string };
-    let actor;
-    let projectId = params.projectId;
-    if (projectId === undefined && route.scope === 'flag' && params.featureName !== undefined) {
-      const holder = projectOfFlag(deps.registry, params.featureName);
-      if (!holder.ok) throw new ApiError(holder.error);
-      projectId = holder.value;
+    const params = (route.params ? c.req.valid('param' as never) : {}) as PathParams;
+    const found = projectOf(route, deps, params);
+    // Several nodes: a project or flag made a moment ago on another node (a load balancer sent the next request
+    // here) is learnt by catching up with the database once, before a 404 is answered.
+    if (!found.ok && found.error.kind === 'NotFoundError' && deps.registry.shared) {
+      return deps.registry.freshen(deps.config.nodes.catchUpWaitMs).then(() => allow(c, route, deps, params, projectOf(route, deps, params)));
     }
-    if (projectId !== undefined) {
-      const found = deps.registry.find(projectId);
-      if (!found.ok) throw new ApiError(found.error);
-      actor = found.value;
-    }
-    c.set('actor', actor);
-    const principal = c.get('principal');
-    const role = principal.kind === 'user' && actor ? actor.state.meta.members[String(principal.user.id)] : undefined;
-    const allowed = route.scope === 'segment'
-      ? mayWriteSomeSegment(principal, principal.kind === 'user' ? rolesOf(deps, principal.user.id) : [])
-      : isAllowed(principal, route.permission, role);
-    if (!allowed) throw refusal(route, principal, params.environment === '*' ? undefined : params.environment);
+    allow(c, route, deps, params, found);
   };
+}
+
+/** The actor of the project the path names (or that holds the flag it names); undefined when it names none. */
+function projectOf(route: RouteSpec, deps: AppDeps, params: PathParams): Result<ProjectActor | undefined> {
+  let projectId = params.projectId;
+  if (projectId === undefined && route.scope === 'flag' && params.featureName !== undefined) {
+    const holder = projectOfFlag(deps.registry, params.featureName);
+    if (!holder.ok) return holder;
+    projectId = holder.value;
+  }
+  return projectId === undefined ? ok(undefined) : deps.registry.find(projectId);
+}
+
+/** Sets the project's actor for the route and checks the caller's permission there (404, 503 or 403 thrown). */
+function allow(c: Context<AppEnv>, route: RouteSpec, deps: AppDeps, params: PathParams, found: Result<ProjectActor | undefined>): void {
+  if (!found.ok) throw new ApiError(found.error);
+  const actor = found.value;
+  c.set('actor', actor);
+  const principal = c.get('principal');
+  const role = principal.kind === 'user' && actor ? actor.state.meta.members[String(principal.user.id)] : undefined;
+  const allowed = route.scope === 'segment'
+    ? mayWriteSomeSegment(principal, principal.kind === 'user' ? rolesOf(deps, principal.user.id) : [])
+    : isAllowed(principal, route.permission, role);
+  if (!allowed) throw refusal(route, principal, params.environment === '*' ? undefined : params.environment);
 }
 
 /** The 403 of a caller without the route's permission; `environment` (a validated path parameter) is named when given. */

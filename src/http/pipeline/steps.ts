@@ -4,6 +4,7 @@ import { pageHeaders } from '../console/page-headers.js';
 import { authenticate } from '../middleware/authenticate.js';
 import { authorize, refuseTokenWithoutPermission } from '../middleware/authorize.js';
 import { bodySteps } from '../middleware/body.js';
+import { freshReads, freshReadsFor } from '../middleware/fresh-reads.js';
 import { validateSync } from '../middleware/validate.js';
 import type { AppDeps, RouteSpec, Step } from '../route.js';
 
@@ -12,7 +13,8 @@ import type { AppDeps, RouteSpec, Step } from '../route.js';
  * 1. authenticate (401; a page's missing session is a redirect to `/login`);
  * 2. refuse an API token without the route's permission (403), before anything of the request is read;
  * 3. validate path and query (400);
- * 4. find the project and authorize (404, 503, 403);
+ * 4. on several nodes, a read of the admin API or a page catches up with the database (`fresh-reads.ts`); find
+ *    the project and authorize (404, 503, 403);
  * 5. bound, read and validate the body (413, 415, 400): JSON, or a page's form;
  * 6. a page's state-changing request (and the sign-in): the CSRF checks (403, `src/http/console/csrf.ts`).
  * Then `handleRoute` runs the route: use case → `ETag` → view. A public route (`authentication: 'none'`) has no
@@ -26,6 +28,7 @@ export function pipelineOf(route: RouteSpec, deps: AppDeps): Step[] {
   if (!open) steps.push(authenticate(route, deps), refuseTokenWithoutPermission(route));
   if (route.params) steps.push(validateSync('param', route.params));
   if (route.query) steps.push(validateSync('query', route.query));
+  if (freshReadsFor(route, deps)) steps.push(freshReads(deps));
   if (!open) steps.push(authorize(route, deps));
   const writes = route.method !== 'get';
   if (route.page && writes) steps.push(...formBodySteps(route.body, deps, route.bodyLimit === 'import' ? deps.config.importBodyLimit : deps.config.bodyLimit));

@@ -15,7 +15,7 @@ import { apiError } from '../errors.js';
 import { answerWith, setResponseHeader } from '../answer.js';
 import { frontendAnswer, frontendHeaders } from '../frontend-answer.js';
 import { frontendOnNode } from '../fast-paths/frontend.fast-path.js';
-import { ifNoneMatches } from '../if-none-match.js';
+import { aheadOfNode, caughtUpWith, revisionedMatch } from '../client-ahead.js';
 import { defineRoute, type AppDeps, type AppEnv, type RouteSpec } from '../route.js';
 
 /** The request's peer address, when the server knows it (not under `app.request` in tests). */
@@ -27,11 +27,22 @@ export function peerAddress(c: Context<AppEnv>): string | undefined {
   }
 }
 
-/** Answers the toggles with a weak `ETag`; `If-None-Match` naming it: 304. */
-function answerToggles(c: Context<AppEnv>, principal: Principal, context: RequestContext, deps: AppDeps): Response {
-  const { body, etag } = frontendAnswer(deps, principal, context, peerAddress(c));
-  for (const [name, value] of Object.entries(frontendHeaders(etag))) setResponseHeader(c, name, value);
-  if (ifNoneMatches(c.req.header('if-none-match'), etag)) return answerWith(c, null, 304);
+/**
+ * Answers the toggles with a weak `ETag`; `If-None-Match` naming the same answer: 304. A browser ahead of this
+ * node (several nodes) waits for it a little, or is told "no change" rather than given an older answer.
+ */
+async function answerToggles(c: Context<AppEnv>, principal: Principal, context: RequestContext, deps: AppDeps): Promise<Response> {
+  const header = c.req.header('if-none-match');
+  let answer = frontendAnswer(deps, principal, context, peerAddress(c));
+  let seen = revisionedMatch(header, answer.etag);
+  if (seen !== 'match' && aheadOfNode(deps, seen)) {
+    if (!(await caughtUpWith(deps, seen))) return answerWith(c, null, 304, frontendHeaders(header!.split(',')[0]!.trim()));
+    answer = frontendAnswer(deps, principal, context, peerAddress(c));
+    seen = revisionedMatch(header, answer.etag);
+  }
+  for (const [name, value] of Object.entries(frontendHeaders(answer.etag))) setResponseHeader(c, name, value);
+  if (seen === 'match') return answerWith(c, null, 304);
+  const { body } = answer;
   return answerWith(c, new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), 200, { 'content-type': 'application/json' });
 }
 

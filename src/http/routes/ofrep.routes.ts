@@ -10,7 +10,7 @@ import { parseRevision } from '../../queries/client-delta.query.js';
 import { weakEtagOf } from '../../queries/evaluation.query.js';
 import type { RequestContext } from '../../schemas/frontend.schema.js';
 import { OfrepBodySchema, OfrepBulkQuerySchema, OfrepEventsQuerySchema, OfrepFlagParamsSchema, ofrepContext } from '../../schemas/ofrep.schema.js';
-import { ifNoneMatches } from '../if-none-match.js';
+import { aheadOfNode, caughtUpWith, presentedRevision, revisionedEtag, revisionedMatch } from '../client-ahead.js';
 import type { Closable } from '../client-stream-sinks.js';
 import { apiError } from '../errors.js';
 import { OFREP_ERROR_CODE } from '../middleware/ofrep-errors.js';
@@ -54,13 +54,18 @@ export const ofrepRoutes: RouteSpec[] = [
     query: OfrepBulkQuerySchema, body: OfrepBodySchema, bodyOptional: true,
     success: { status: 200, description: '`{flags: [{key, value, reason, variant?, metadata}], eventStreams?: [{type: "sse", url}]}`' },
     handle: async ({ c, principal, body, deps }) => {
+      const header = c.req.header('if-none-match');
+      // A provider ahead of this node (several nodes; its ETag names the revision) waits for it a little, or hears "no change".
+      const presented = presentedRevision(header);
+      if (aheadOfNode(deps, presented) && !(await caughtUpWith(deps, presented))) return c.body(null, 304, { ETag: header!.split(',')[0]!.trim() });
+      const revision = deps.registry.feed.revision;
       const flags = deps.ofrep.bulk(ofrepScopeOf(principal), contextOf(c, body));
       const eventStreams = await eventStreamsOf(c, principal, deps);
       const text = JSON.stringify(eventStreams ? { flags, eventStreams } : { flags });
-      const etag = weakEtagOf(text);
+      const etag = revisionedEtag(weakEtagOf(text), revision);
       c.header('ETag', etag);
       c.header('Cache-Control', 'private, no-cache');
-      if (ifNoneMatches(c.req.header('if-none-match'), etag)) return c.body(null, 304);
+      if (revisionedMatch(header, etag) === 'match') return c.body(null, 304);
       return c.body(text, 200, { 'content-type': 'application/json' });
     },
   }),

@@ -17,6 +17,7 @@ type Kind =
   | 'segment' // global segments (a project's segments follow 'project': test/http/segments.test.ts)
   | 'tag-type' // tag types: service-wide, as Unleash's *_TAG_TYPE permissions
   | 'definition' // context fields and strategy definitions: service-wide, as Unleash's *_CONTEXT_FIELD and *_STRATEGY
+  | 'addon' // addons (integrations): service-wide, as Unleash's *_ADDON
   | 'admin' // users, tokens, environments, new projects, service-wide dumps
   | 'client' // what SDKs call: client and admin tokens only, never a personal token
   | 'frontend' // the frontend API: frontend tokens and admin tokens only
@@ -28,11 +29,11 @@ type Caller = 'admin token' | 'client token' | 'frontend token' | 'root Admin' |
 
 /** Who may do what: the rules of API-DECISIONS, restated. */
 const MAY: Record<Caller, Kind[]> = {
-  'admin token': ['read', 'flag', 'project', 'segment', 'tag-type', 'definition', 'admin', 'client', 'frontend', 'evaluate', 'public'],
+  'admin token': ['read', 'flag', 'project', 'segment', 'tag-type', 'definition', 'addon', 'admin', 'client', 'frontend', 'evaluate', 'public'],
   'client token': ['client', 'evaluate', 'public'],
   'frontend token': ['frontend', 'evaluate', 'public'],
-  'root Admin': ['read', 'flag', 'project', 'segment', 'tag-type', 'definition', 'admin', 'self', 'public'],
-  'root Editor': ['read', 'flag', 'segment', 'tag-type', 'definition', 'self', 'public'],
+  'root Admin': ['read', 'flag', 'project', 'segment', 'tag-type', 'definition', 'addon', 'admin', 'self', 'public'],
+  'root Editor': ['read', 'flag', 'segment', 'tag-type', 'definition', 'addon', 'self', 'public'],
   'root Viewer': ['read', 'self', 'public'],
   Owner: ['read', 'flag', 'project', 'self', 'public'],
   Member: ['read', 'flag', 'self', 'public'],
@@ -120,6 +121,13 @@ const EXPECTED: Record<string, Row> = {
   'PUT /api/admin/segments/:id': { kind: 'segment', params: { id: 'segment' }, body: { name: 'm-segment', description: 'put', constraints: [] } },
   'DELETE /api/admin/segments/:id': { kind: 'segment', params: { id: 'doomedSegment' } },
   'GET /api/admin/tag-types': { kind: 'read' },
+  // slack-app has no URL to check (no lookup), and this world delivers nothing.
+  'GET /api/admin/addons': { kind: 'read' },
+  'POST /api/admin/addons': { kind: 'addon', body: { provider: 'slack-app', parameters: { accessToken: 'xoxb-made' } } },
+  'GET /api/admin/addons/:id': { kind: 'read', params: { id: 'addon' } },
+  'PUT /api/admin/addons/:id': { kind: 'addon', params: { id: 'addon' }, body: { provider: 'slack-app', parameters: { accessToken: '*****' }, description: 'put' } },
+  'DELETE /api/admin/addons/:id': { kind: 'addon', params: { id: 'doomedAddon' } },
+  'GET /api/admin/addons/:id/events': { kind: 'admin', params: { id: 'addon' } },
   'GET /api/admin/feature-types': { kind: 'read' },
   'GET /api/admin/flag-creators': { kind: 'read' },
   [`GET ${P}/flag-creators`]: { kind: 'read' },
@@ -255,6 +263,7 @@ async function buildWorld(): Promise<World> {
   for (const name of ['m-type', 'm-doomed-type']) await ok('POST', '/api/admin/tag-types', { name });
   for (const name of ['m-field', 'm-doomed-field']) await ok('POST', '/api/admin/context', { name });
   for (const name of ['m-strategy', 'm-doomed-strategy']) await ok('POST', '/api/admin/strategies', { name });
+  const [addon, doomedAddon] = [await ok('POST', '/api/admin/addons', { provider: 'slack-app', parameters: { accessToken: 'xoxb-m' } }), await ok('POST', '/api/admin/addons', { provider: 'slack-app', parameters: { accessToken: 'xoxb-d' } })];
   const tokens: Record<Caller, string> = {
     'admin token': ADMIN_TOKEN,
     'client token': client.secret,
@@ -270,7 +279,7 @@ async function buildWorld(): Promise<World> {
     projectId: 'matrix', featureName: 'm-flag', environment: 'development', strategyId: strategy.id,
     userId: String(ids.outsider), roleId: String(READER), id: victimApiToken.id,
     victim: String(ids.victim), victimApiToken: victimApiToken.id, outsiderToken: outsiderToken.id,
-    segment: String(segment.id), doomedSegment: String(doomedSegment.id),
+    segment: String(segment.id), doomedSegment: String(doomedSegment.id), addon: String(addon.id), doomedAddon: String(doomedAddon.id),
   };
   return { h, tokens, values };
 }

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { legacyHash } from '../../../src/auth/token-hasher.js';
 import { test as it } from '../../helpers/fixtures.js';
 import { ADMIN_TOKEN } from '../../helpers/harness.js';
@@ -84,10 +84,16 @@ describe('GET and DELETE /api/admin/api-tokens', () => {
   });
 
   it('an expired token gets 401', async ({ h }) => {
-    const created = await h.json('POST', '/api/admin/api-tokens', { tokenName: 'soon', type: 'admin', expiresAt: new Date(Date.now() + 300).toISOString() });
+    const expiresAt = new Date(Date.now() + 60_000).toISOString();
+    const created = await h.json('POST', '/api/admin/api-tokens', { tokenName: 'soon', type: 'admin', expiresAt });
     expect((await h.json('GET', '/api/admin/roles', undefined, { token: created.body.secret })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 350));
-    expect((await h.json('GET', '/api/admin/roles', undefined, { token: created.body.secret })).status).toBe(401);
+    // The clock moved to the moment it expires, rather than a wait for it.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(expiresAt) });
+    try {
+      expect((await h.json('GET', '/api/admin/roles', undefined, { token: created.body.secret })).status).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -12,6 +12,7 @@ import { addStrategy, createFlag, flagPath, switchOn } from '../../helpers/flags
 import { readConfig } from '../../../src/config.js';
 import { createProject } from '../access/access-fixtures.js';
 import { clientToken } from './client-fixtures.js';
+import { untilState } from '../../helpers/wait.js';
 
 const DELTA = '/api/client/delta';
 
@@ -99,7 +100,7 @@ describe('large answers', () => {
     const plain = await h.req('GET', DELTA, undefined, { token });
     const text = await plain.text();
     expect(text.length).toBeGreaterThan(32 * 1024);
-    await expect.poll(async () => (await h.req('GET', DELTA, undefined, { token, headers: { 'accept-encoding': 'gzip' } })).headers.get('content-encoding')).toBe('gzip');
+    await expect.poll(async () => (await h.req('GET', DELTA, undefined, { token, headers: { 'accept-encoding': 'gzip' } })).headers.get('content-encoding'), untilState()).toBe('gzip');
     const zipped = await h.req('GET', DELTA, undefined, { token, headers: { 'accept-encoding': 'gzip' } });
     expect(gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString()).toBe(text);
   });

@@ -12,8 +12,9 @@ import { test } from '../../helpers/fixtures.js';
 import { addStrategy, createFlag, envPath, flagPath, switchOn } from '../../helpers/flags.js';
 import { freePort } from '../../helpers/net.js';
 import { clientToken } from './client-fixtures.js';
+import { untilState } from '../../helpers/wait.js';
 
-const WAIT = { timeout: 5000, interval: 50 };
+const WAIT = untilState(50);
 
 /** Serves `app` as `npm start` does (`serveApp`: its 304s answered by Node) on a free port of 127.0.0.1; resolves once it listens. */
 async function listen(app: Hono<AppEnv>): Promise<{ port: number; server: ServerType }> {

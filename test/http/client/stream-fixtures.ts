@@ -5,8 +5,10 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { serveApp } from '../../../src/http/server.js';
+import { closeGracefully } from '../../helpers/close-server.js';
 import { harnessTest } from '../../helpers/fixtures.js';
 import { freePort } from '../../helpers/net.js';
+import { STATE_TIMEOUT_MS } from '../../helpers/wait.js';
 
 /** A request the served harness received: path and the headers the streaming and delta tests look at. */
 export interface SeenRequest {
@@ -47,6 +49,7 @@ export function servedTest(env: Record<string, string> = {}) {
           return response;
         },
       }) as Server;
+      const close = closeGracefully(server);
       server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
         const writeHead = res.writeHead;
         res.writeHead = ((status: number, ...rest: unknown[]) => {
@@ -59,8 +62,7 @@ export function servedTest(env: Record<string, string> = {}) {
       try {
         await use(`http://127.0.0.1:${port}`);
       } finally {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await close();
       }
     },
     url: async ({ base }, use) => use(`${base}/api/`),
@@ -82,7 +84,7 @@ export interface SseReader {
   messages: SseMessage[];
   /**
    * The next message that passes `match`, in order: messages are taken as a queue, each returned at most once
-   * (those skipped over are taken too); fails after `ms`.
+   * (those skipped over are taken too); fails after `ms` ({@link STATE_TIMEOUT_MS} unless given).
    */
   next(match: (m: SseMessage) => boolean, ms?: number): Promise<SseMessage>;
   /** Resolves with `end` when the server ends the stream cleanly, `error` when the connection breaks. */
@@ -135,7 +137,7 @@ export async function openSse(base: string, token: string | null, headers: Recor
   })();
   return {
     status: response.status, headers: response.headers, messages, ended,
-    next: (match, ms = 3000) => new Promise((resolve, reject) => {
+    next: (match, ms = STATE_TIMEOUT_MS) => new Promise((resolve, reject) => {
       const check = () => {
         while (taken < messages.length) {
           const m = messages[taken]!;

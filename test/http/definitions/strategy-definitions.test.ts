@@ -15,6 +15,7 @@ import type { Harness } from '../../helpers/harness.js';
 import { freePort } from '../../helpers/net.js';
 import { createUser, personalToken } from '../access/access-fixtures.js';
 import { clientToken } from '../client/client-fixtures.js';
+import { untilState } from '../../helpers/wait.js';
 
 const STRATEGIES = '/api/admin/strategies';
 const BUILT_IN = ['flexibleRollout', 'default', 'userWithId', 'remoteAddress', 'applicationHostname'];
@@ -169,7 +170,7 @@ describe('flags use the definitions', () => {
     let client: Unleash | undefined;
     try {
       client = initialize({ url: `http://127.0.0.1:${port}/api/`, appName: 'custom-strategy-test', customHeaders: { Authorization: token }, refreshInterval: 200, disableMetrics: true, strategies: [new TenantStrategy()] });
-      await vi.waitFor(() => expect(client!.isSynchronized()).toBe(true), { timeout: 5000, interval: 50 });
+      await vi.waitFor(() => expect(client!.isSynchronized()).toBe(true), untilState(50));
       expect(client.isEnabled('tenanted', { properties: { tenant: 'acme' } })).toBe(true);
       expect(client.isEnabled('tenanted', { properties: { tenant: 'initech' } })).toBe(false);
     } finally {

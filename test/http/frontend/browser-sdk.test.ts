@@ -4,19 +4,22 @@
  */
 import { UnleashClient } from 'unleash-proxy-client';
 import { expect } from 'vitest';
+import { countedFetch } from '../../helpers/counted-fetch.js';
 import { harnessTest } from '../../helpers/fixtures.js';
 import { envPath } from '../../helpers/flags.js';
 import { buildWorld, frontendToken, togglesOf } from './frontend-fixtures.js';
-import { eventually, serveHarness } from './served.js';
+import { serveHarness } from './served.js';
+import { untilState } from '../../helpers/wait.js';
 
 const test = harnessTest({ arrange: buildWorld });
 
 test('unleash-proxy-client reads flags and variants, sees a toggle on the next poll, and follows updateContext', async ({ h }) => {
   const served = await serveHarness(h);
   const token = await frontendToken(h, ['default']);
+  const counted = countedFetch();
   const client = new UnleashClient({
     url: `${served.base}/api/frontend`, clientKey: token, appName: 'browser-test', refreshInterval: 1, disableMetrics: true,
-    fetch: globalThis.fetch, context: { userId: 'alice', properties: { plan: 'pro' } },
+    fetch: counted.fetch, context: { userId: 'alice', properties: { plan: 'pro' } },
   });
   const errors: unknown[] = [];
   client.on('error', (e: unknown) => errors.push(e));
@@ -35,7 +38,7 @@ test('unleash-proxy-client reads flags and variants, sees a toggle on the next p
 
     // A toggle switched on is seen on the next poll.
     expect((await h.req('POST', `${envPath('off', 'development')}/on`)).status).toBe(200);
-    await eventually(() => client.isEnabled('off'), 5000, 'the next poll to see "off" on');
+    await expect.poll(() => client.isEnabled('off'), { message: 'the next poll to see "off" on', ...untilState() }).toBe(true);
 
     // updateContext: the SDK answers what the API answers for each user, and the 50% rollout differs between users.
     const seen = new Set<boolean>();
@@ -52,6 +55,7 @@ test('unleash-proxy-client reads flags and variants, sees a toggle on the next p
     expect(errors).toEqual([]);
   } finally {
     client.stop();
+    await counted.settled();
     await served.close();
   }
 });

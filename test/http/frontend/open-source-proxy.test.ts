@@ -14,10 +14,13 @@ import { LogLevel } from '@unleash/proxy/dist/logger.js';
 import { UnleashClient } from 'unleash-proxy-client';
 import { expect } from 'vitest';
 import { ROUTES } from '../../../src/app.js';
+import { closeGracefully } from '../../helpers/close-server.js';
+import { countedFetch } from '../../helpers/counted-fetch.js';
 import { harnessTest } from '../../helpers/fixtures.js';
 import { envPath } from '../../helpers/flags.js';
 import { buildWorld, frontendToken, tokenOf } from './frontend-fixtures.js';
-import { eventually, serveHarness } from './served.js';
+import { serveHarness } from './served.js';
+import { untilState } from '../../helpers/wait.js';
 
 const test = harnessTest({ arrange: buildWorld });
 const hasClientFeatures = ROUTES.some((r) => r.method === 'get' && r.path === '/api/client/features');
@@ -34,19 +37,22 @@ async function startProxy(base: string, clientToken: string): Promise<{ url: str
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  const close = closeGracefully(server);
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}/proxy`,
     close: async () => {
       sdk.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await close();
     },
   };
 }
 
+/** The browser SDKs' requests, counted: a test stops them and waits for `settled()` before it closes the servers. */
+const browsers = countedFetch();
+
 function browser(url: string, clientKey: string, userId: string): UnleashClient {
-  return new UnleashClient({ url, clientKey, appName: 'browser-test', refreshInterval: 1, disableMetrics: true, fetch: globalThis.fetch, context: { userId, properties: { plan: 'pro', country: 'no' } } });
+  return new UnleashClient({ url, clientKey, appName: 'browser-test', refreshInterval: 1, disableMetrics: true, fetch: browsers.fetch, context: { userId, properties: { plan: 'pro', country: 'no' } } });
 }
 
 async function started(client: UnleashClient): Promise<void> {
@@ -62,7 +68,7 @@ test.skipIf(!hasClientFeatures)('the browser SDK through @unleash/proxy answers 
   const clients: UnleashClient[] = [];
   try {
     // The proxy answers 503 until its SDK has read the flags.
-    await eventually(async () => (await fetch(`${proxy.url}?userId=a`, { headers: { authorization: 'proxy-secret' } })).status === 200, 10_000, 'the proxy to be ready');
+    await expect.poll(async () => (await fetch(`${proxy.url}?userId=a`, { headers: { authorization: 'proxy-secret' } })).status, { message: 'the proxy to be ready', ...untilState() }).toBe(200);
     const viaProxy = browser(proxy.url, 'proxy-secret', 'alice');
     const direct = browser(`${served.base}/api/frontend`, token, 'alice');
     clients.push(viaProxy, direct);
@@ -76,9 +82,10 @@ test.skipIf(!hasClientFeatures)('the browser SDK through @unleash/proxy answers 
     }
     // A change reaches both: the proxy on its next fetch, the browser SDKs on their next poll.
     expect((await h.req('POST', `${envPath('off', 'development')}/on`)).status).toBe(200);
-    await eventually(() => viaProxy.isEnabled('off') && direct.isEnabled('off'), 10_000, 'both to see "off" on');
+    await expect.poll(() => viaProxy.isEnabled('off') && direct.isEnabled('off'), { message: 'both to see "off" on', ...untilState() }).toBe(true);
   } finally {
     for (const c of clients) c.stop();
+    await browsers.settled();
     await proxy.close();
     await served.close();
   }
@@ -93,6 +100,7 @@ test('the browser SDK reads /api/frontend directly (the half of the comparison t
     expect(['off', 'archived', 'prod-only', 'other-on'].some((n) => client.isEnabled(n))).toBe(false);
   } finally {
     client.stop();
+    await browsers.settled();
     await served.close();
   }
 });

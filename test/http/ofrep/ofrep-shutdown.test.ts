@@ -5,6 +5,7 @@
 import { expect, test as base } from 'vitest';
 import { openSse } from '../client/stream-fixtures.js';
 import { startServer, type ServerProcess } from '../../helpers/process.js';
+import { CHILD_PROCESS_TEST_MS } from '../../helpers/wait.js';
 
 const FRONTEND = 'default:development.ofrep-shutdown-0123456789';
 
@@ -34,4 +35,4 @@ test('SIGTERM ends every open OFREP stream cleanly and exits 0', async ({ server
   // The process logged the requests (route templates) and never the ticket.
   expect(server.output()).toContain('/ofrep/v1/events');
   expect(server.output()).not.toContain(url.searchParams.get('ticket')!);
-}, 30_000);
+}, CHILD_PROCESS_TEST_MS);

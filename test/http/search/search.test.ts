@@ -4,6 +4,7 @@
  * filter-and-sort of the flags, fresh answers after writes and a restart, and bad input (400, nothing written).
  */
 import { describe, expect, vi } from 'vitest';
+import { clockPast } from '../../helpers/clock.js';
 import { expectError, expectNoChange } from '../../helpers/expect.js';
 import { test } from '../../helpers/fixtures.js';
 import { addStrategy, createFlag, flagPath, switchOn } from '../../helpers/flags.js';
@@ -173,7 +174,7 @@ describe('sorting and paging', () => {
   test('default: createdAt ascending; sortBy name, type, stale, project, environment:<name>, with createdAt then name breaking ties', async ({ h }) => {
     await createProject(h, 'aaa');
     // Each created in its own millisecond, so that createdAt orders them (a tie falls back to the names).
-    const nextMillisecond = () => new Promise((resolve) => setTimeout(resolve, 2));
+    const nextMillisecond = () => clockPast();
     await createFlag(h, 'b', { type: 'release' });
     await nextMillisecond();
     await createFlag(h, 'a', { type: 'experiment' });

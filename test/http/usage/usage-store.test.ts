@@ -6,11 +6,13 @@
  */
 import { describe, expect } from 'vitest';
 import { HOUR_MS, hourStart } from '../../../src/domain/usage-records.js';
+import { clockPast } from '../../helpers/clock.js';
 import { positions } from '../../helpers/expect.js';
 import { harnessTest } from '../../helpers/fixtures.js';
 import { harness } from '../../helpers/harness.js';
 import { P, ISO, clientToken, countedBuckets, createFlag, flagPath, nodeMetricsBody, postMetrics, storedKeys } from './usage-fixtures.js';
 import { storeOf } from '../../helpers/store-of.js';
+import { untilState } from '../../helpers/wait.js';
 
 /** Every test starts with a development client token (`sdk`) and flag `checkout`. */
 const test = harnessTest().extend<{ sdk: string }>({
@@ -85,7 +87,7 @@ describe('lastSeenAt', () => {
     await postMetrics(h, sdk, seen());
     await h.registry.usage.flush();
     const first = (await h.json('GET', flagPath('checkout'))).body.lastSeenAt as string;
-    await new Promise((r) => setTimeout(r, 5));
+    await clockPast(first);
     await postMetrics(h, prod, seen());
     await h.registry.usage.flush();
     const detail = (await h.json('GET', flagPath('checkout'))).body;
@@ -161,8 +163,8 @@ describe('durability', () => {
       const token = await clientToken(timed);
       await createFlag(timed, 'checkout');
       await postMetrics(timed, token, seen(7));
-      const deadline = Date.now() + 5000;
-      while ((await storedKeys(timed, 'use/c/')).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      // No flush is asked for: the counts reach the disk by the 1 s timer alone.
+      await expect.poll(async () => (await storedKeys(timed, 'use/c/')).length, untilState()).toBeGreaterThan(0);
       expect((await countedBuckets(timed, 'checkout')).map((b) => b.yes)).toEqual([7]);
     } finally {
       await timed.close();

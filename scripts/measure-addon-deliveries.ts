@@ -1,0 +1,13 @@
+import { harness } from '../test/helpers/harness.js';
+import { receiver } from '../test/helpers/receiver.js';
+const r = await receiver();
+const h = await harness({ UNLEASH_ALLOW_LIST_INTEGRATION: '127.0.0.1' }, undefined, { deliver: true });
+await h.json('POST', '/api/admin/addons', { provider: 'webhook', parameters: { url: `${r.url}/hook` }, events: ['feature-created'] });
+const N = 1000;
+const t0 = performance.now();
+await Promise.all(Array.from({ length: N }, (_, i) => h.json('POST', '/api/admin/projects/default/features', { name: `m${i}` })));
+const t1 = performance.now();
+while (r.received.length < N) await new Promise((res) => setTimeout(res, 20));
+const t2 = performance.now();
+console.log(`writes ${N} in ${(t1 - t0).toFixed(0)} ms; all delivered ${(t2 - t0).toFixed(0)} ms after the first write: ${(N / ((t2 - t0) / 1000)).toFixed(0)} events/s`);
+await h.close(); await r.close();
