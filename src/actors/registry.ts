@@ -135,7 +135,7 @@ export class Registry {
         log: base.log,
         exists: (project, flag) => registry.projects.get(project)?.state.flags.has(flag) ?? false,
       });
-      registry.sessions = await SessionStore.open(store, options.sessions ?? { idleMs: 720 * 60_000, maxMs: 168 * 3_600_000 }, base.log);
+      registry.sessions = await SessionStore.open(store, options.sessions ?? { idleMs: 720 * 60_000, maxMs: 168 * 3_600_000 }, base.log, () => registry.node.snapshotLease?.held ?? true);
       registry.pastCheckpoints = new PastCheckpoints(options.pastViewCheckpointBytes);
       registry.deliveries = await AddonDeliveries.open({
         store, feed: registry.feed, logger: base.log, service: () => registry.service, project: (id) => registry.projects.get(id), projectIds: () => registry.projectIds(),

@@ -69,7 +69,7 @@ export class SessionStore {
   readonly #shared: SharedLog | null;
   readonly #unsubscribe: () => void;
 
-  private constructor(private readonly store: Store, private readonly lifetimes: SessionLifetimes, private readonly log: Logger) {
+  private constructor(private readonly store: Store, private readonly lifetimes: SessionLifetimes, private readonly log: Logger, private readonly sweepsStore: () => boolean) {
     this.#timer = setInterval(() => void this.sweep(), SWEEP_MS);
     this.#timer.unref();
     this.#shared = store.shared;
@@ -77,9 +77,13 @@ export class SessionStore {
     this.#unsubscribe = this.#shared?.onSignal((signal) => this.heard(signal)) ?? (() => undefined);
   }
 
-  /** Loads the stored sessions (dropping expired and unreadable ones). */
-  static async open(store: Store, lifetimes: SessionLifetimes, log: Logger): Promise<SessionStore> {
-    const sessions = new SessionStore(store, lifetimes, log);
+  /**
+   * Loads the stored sessions (dropping expired and unreadable ones). On a store several nodes share, the
+   * expired sessions of every node are deleted from the store by one node, the one `sweepsStore` says is it now
+   * (the holder of the snapshot lease); the others only forget theirs.
+   */
+  static async open(store: Store, lifetimes: SessionLifetimes, log: Logger, sweepsStore: () => boolean = () => true): Promise<SessionStore> {
+    const sessions = new SessionStore(store, lifetimes, log, sweepsStore);
     const unreadable: string[] = [];
     for await (const [key, value] of store.entries(keys.sessionPrefix)) {
       const record = readRecord(value);
@@ -193,6 +197,11 @@ export class SessionStore {
   }
 
   private async sweep(now = Date.now()): Promise<void> {
+    // Every node's sweep would read every stored session and delete the same ones: one node does it for all.
+    if (this.#shared && !this.sweepsStore()) {
+      this.forget([...this.#sessions].filter(([, record]) => this.expired(record, now)).map(([hash]) => hash));
+      return;
+    }
     try {
       await this.endWhere((record) => this.expired(record, now));
     } catch (error) {

@@ -38,7 +38,7 @@ const HEAD_POLL_MS = 2000;
  */
 export class ClusterNode {
   readonly sequencer: Sequencer;
-  /** Whose holder writes snapshots and trims logs; absent on LevelDB (this node always does). */
+  /** Whose holder writes snapshots, trims logs and sweeps expired sessions from the store; absent on LevelDB (this node always does). */
   readonly snapshotLease: Lease | undefined;
   private unsubscribe: (() => void) | null = null;
   private poll: NodeJS.Timeout | null = null;
