@@ -3,19 +3,24 @@
  * post to different nodes, and once the nodes have flushed, every node answers the sum of all of them (raw
  * buckets, the flag's and its environments' last seen, the applications that saw it, the applications list
  * and their instances), each post counted once: across flushes at the same moment, flushes with nothing
- * new, restarts. A node further behind the other nodes' flushes than they are kept reads every record again.
+ * new, restarts, a node killed with SIGKILL after its flush. A node further behind the other nodes' flushes than they are kept reads every record again.
  * Posts are the bodies the SDKs send (`usage-fixtures.ts`, the Edge fixture).
  */
 import { afterEach, expect, test } from 'vitest';
 import { JOURNAL_KEPT } from '../../src/actors/usage-journal.js';
 import { cluster, type Cluster } from '../helpers/cluster.js';
-import type { Harness } from '../helpers/harness.js';
+import { ADMIN_TOKEN, HARNESS_TOKEN_SECRET, type Harness } from '../helpers/harness.js';
+import { nodeProcess, type NodeProcess } from '../helpers/node-process.js';
+import { CHILD_PROCESS_TEST_MS, untilState } from '../helpers/wait.js';
 import { chronoTime, edgeBody, edgePost } from '../http/edge/edge-fixtures.js';
 import { browserMetricsBody, clientToken, countedBuckets, createFlag, flagPath, frontendToken, nodeMetricsBody, nodeRegisterBody, postMetrics } from '../http/usage/usage-fixtures.js';
 
 let current: Cluster | null = null;
+let child: NodeProcess | null = null;
 
 afterEach(async () => {
+  await child?.dispose();
+  child = null;
   await current?.close();
   current = null;
 });
@@ -26,7 +31,7 @@ async function world(count: number, env: Record<string, string> = {}): Promise<{
   const all = current.nodes;
   await createFlag(all[0]!, 'checkout');
   const token = await clientToken(all[0]!);
-  for (const node of all) await expect.poll(async () => (await node.req('GET', '/api/client/features', undefined, { token })).status).toBe(200);
+  for (const node of all) await expect.poll(async () => (await node.req('GET', '/api/client/features', undefined, { token })).status, untilState()).toBe(200);
   return { all, token };
 }
 
@@ -66,7 +71,7 @@ async function seenOn(node: Harness) {
 test('an SDK, a browser and Edge posting to three nodes: every node answers the sum of every node\'s posts', async () => {
   const { all: [a, b, c], token } = await world(3);
   const browser = `Bearer ${await frontendToken(a!)}`;
-  await expect.poll(async () => (await b!.req('GET', '/api/frontend', undefined, { token: browser })).status).toBe(200);
+  await expect.poll(async () => (await b!.req('GET', '/api/frontend', undefined, { token: browser })).status, untilState()).toBe(200);
   // Node SDK instances register and post to a and b; a browser posts to b; Edge posts a batch (checkout-service, billing-service) to c.
   for (const [i, node] of [a!, b!].entries()) {
     expect((await node.req('POST', '/api/client/register', nodeRegisterBody('shop', `pod-${i}`), { token })).status).toBe(202);
@@ -80,7 +85,7 @@ test('an SDK, a browser and Edge posting to three nodes: every node answers the 
   // shop 1+2 yes, 2 no; the browser 3 yes; Edge's development entry 7 yes, 2 no (its production entry is another token's).
   const expected = { development: { yes: 1 + 2 + 3 + 7, no: 2 + 2, variants: { blue: 1 + 2 + 2 + 4, green: 3 } } };
   for (const node of [a!, b!, c!]) {
-    await expect.poll(() => totalsOn(node)).toEqual(expected);
+    await expect.poll(() => totalsOn(node), untilState()).toEqual(expected);
     expect(await appsOn(node)).toEqual(['checkout-service', 'shop', 'web-shop']);
     expect(await instancesOn(node, 'shop')).toEqual(['pod-0', 'pod-1']);
     expect(await instancesOn(node, 'checkout-service')).toEqual(['checkout-7f9c']);
@@ -102,7 +107,7 @@ test('nodes flushing the same hour bucket at the same moment, round after round,
       sent += round * 10 + i;
     }));
     await Promise.all(all.map((node) => node.registry.usage.flush()));
-    for (const node of all) await expect.poll(() => yesOn(node)).toBe(sent);
+    for (const node of all) await expect.poll(() => yesOn(node), untilState()).toBe(sent);
   }
   for (const node of all) expect(await instancesOn(node, 'shop')).toEqual(['pod-0', 'pod-1', 'pod-2']);
 });
@@ -118,7 +123,7 @@ test('flushes with nothing new and a restart (its last flush at close) count not
   await postMetrics(a!, token, nodeMetricsBody({ checkout: { yes: 100, no: 0, variants: {} } }, 'shop', 'pod-0'));
   await a!.registry.usage.flush();
   await b!.registry.usage.flush();
-  for (const node of [a!, b!, c!]) await expect.poll(() => yesOn(node)).toBe(1 + 2 + 3 + 10 + 100);
+  for (const node of [a!, b!, c!]) await expect.poll(() => yesOn(node), untilState()).toBe(1 + 2 + 3 + 10 + 100);
   expect(await instancesOn(a!, 'shop')).toEqual(['pod-0', 'pod-1', 'pod-2']);
 });
 
@@ -142,5 +147,33 @@ test('a node further behind the others\' flushes than they are kept reads every 
   await postMetrics(b!, token, nodeMetricsBody({ checkout: { yes: 7, no: 0, variants: {} } }, 'shop', 'pod-1'));
   await b!.registry.usage.flush();
   expect(await yesOn(b!)).toBe(JOURNAL_KEPT + 2 + 5 + 7);
-  await expect.poll(() => yesOn(a!)).toBe(JOURNAL_KEPT + 2 + 5 + 7);
+  await expect.poll(() => yesOn(a!), untilState()).toBe(JOURNAL_KEPT + 2 + 5 + 7);
 });
+
+test('a node killed with SIGKILL after its flush counts nothing twice once started again', async () => {
+  const { all: [a, b], token } = await world(2);
+  // A third node as a process of its own on the same schema and token key, flushing every second.
+  child = await nodeProcess('usage-node', { ...current!.env, TOKEN_SECRET: HARNESS_TOKEN_SECRET, METRICS_FLUSH_SECONDS: '1', LOG_LEVEL: 'warn' });
+  await child.start();
+  const post = async (body: unknown) => {
+    const answer = await fetch(`${child!.base}/api/client/metrics`, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(answer.status).toBe(202);
+  };
+  const yesOnChild = async () => {
+    const answer = await fetch(`${child!.base}/api/admin/client-metrics/features/checkout/raw`, { headers: { authorization: ADMIN_TOKEN } });
+    return (((await answer.json()) as { data: { yes: number }[] }).data).reduce((sum, bucket) => sum + bucket.yes, 0);
+  };
+  await post(nodeMetricsBody({ checkout: { yes: 5, no: 0, variants: {} } }, 'shop', 'pod-9'));
+  await postMetrics(a!, token, nodeMetricsBody({ checkout: { yes: 1, no: 0, variants: {} } }, 'shop', 'pod-0'));
+  await a!.registry.usage.flush();
+  // b shows the child's 5: the child's flush is committed. Then the child dies at once.
+  await expect.poll(() => yesOn(b!), untilState()).toBe(6);
+  await child.kill9();
+  await child.start();
+  expect(await yesOnChild()).toBe(6);
+  await post(nodeMetricsBody({ checkout: { yes: 100, no: 0, variants: {} } }, 'shop', 'pod-9'));
+  await postMetrics(b!, token, nodeMetricsBody({ checkout: { yes: 1000, no: 0, variants: {} } }, 'shop', 'pod-1'));
+  await b!.registry.usage.flush();
+  for (const read of [() => yesOn(a!), () => yesOn(b!), yesOnChild]) await expect.poll(read, untilState()).toBe(1106);
+  expect(await instancesOn(a!, 'shop')).toEqual(['pod-0', 'pod-1', 'pod-9']);
+}, CHILD_PROCESS_TEST_MS);

@@ -7,6 +7,7 @@
 import { afterEach, expect, test } from 'vitest';
 import { cluster, type Cluster } from '../helpers/cluster.js';
 import type { Harness } from '../helpers/harness.js';
+import { untilState } from '../helpers/wait.js';
 import { receiver, type Receiver } from '../helpers/receiver.js';
 import { storeOf } from '../helpers/store-of.js';
 import { keys } from '../../snapshots/keys.js';
@@ -34,15 +35,15 @@ test('an addon gets each event once from several nodes, and from the next node o
   await create(a, 'one');
   await create(b, 'two');
   await create(a, 'three');
-  await expect.poll(() => namesAt(r!).sort()).toEqual(['one', 'three', 'two']);
+  await expect.poll(() => namesAt(r!).sort(), untilState()).toEqual(['one', 'three', 'two']);
   // Whichever node delivers, the other does not: after a later event, still one request per event.
   await create(b, 'four');
-  await expect.poll(() => namesAt(r!).sort()).toEqual(['four', 'one', 'three', 'two']);
+  await expect.poll(() => namesAt(r!).sort(), untilState()).toEqual(['four', 'one', 'three', 'two']);
 
   // Stop both one after the other: the survivor takes the lease and delivers what comes next.
   await a.close();
   await create(b, 'five');
-  await expect.poll(() => namesAt(r!).filter((name) => name === 'five'), { timeout: 15_000 }).toEqual(['five']);
+  await expect.poll(() => namesAt(r!).filter((name) => name === 'five'), untilState()).toEqual(['five']);
   expect(namesAt(r!)).toHaveLength(5);
 });
 
@@ -51,7 +52,7 @@ const holdsSnapshotLease = (node: Harness): boolean => node.registry['node'].sna
 
 /** The node of `nodes` holding the snapshot lease, once one does, and the other. */
 async function leaseHolder(nodes: [Harness, Harness]): Promise<[Harness, Harness]> {
-  await expect.poll(() => nodes.filter(holdsSnapshotLease).length).toBe(1);
+  await expect.poll(() => nodes.filter(holdsSnapshotLease).length, untilState()).toBe(1);
   return holdsSnapshotLease(nodes[0]) ? nodes : [nodes[1], nodes[0]];
 }
 
@@ -64,13 +65,13 @@ test('snapshots are written by the node holding the snapshot lease only, and by 
     node.registry.observers.snapshot = (ms, bytes) => { written.set(node, written.get(node)! + 1); metrics?.(ms, bytes); };
   }
   for (let i = 0; i < 12; i += 1) await create(i % 2 === 0 ? holder : other, `flag-${i}`);
-  await expect.poll(() => written.get(holder)).toBeGreaterThan(0);
+  await expect.poll(() => written.get(holder), untilState()).toBeGreaterThan(0);
   expect(written.get(other)).toBe(0);
 
   await holder.close();
-  await expect.poll(() => holdsSnapshotLease(other), { timeout: 15_000 }).toBe(true);
+  await expect.poll(() => holdsSnapshotLease(other), untilState()).toBe(true);
   for (let i = 12; i < 20; i += 1) await create(other, `flag-${i}`);
-  await expect.poll(() => written.get(other)).toBeGreaterThan(0);
+  await expect.poll(() => written.get(other), untilState()).toBeGreaterThan(0);
 });
 
 test('expired sessions are swept from the store by the node holding the snapshot lease; the other only forgets its own', async () => {
@@ -95,11 +96,11 @@ test('a flag reported from production on two nodes at once enters its stage once
   const [a, b] = current.nodes as [Harness, Harness];
   await create(a, 'checkout');
   const token = await clientToken(a, 'production');
-  await expect.poll(async () => (await b.req('GET', '/api/client/features', undefined, { token })).status).toBe(200);
+  await expect.poll(async () => (await b.req('GET', '/api/client/features', undefined, { token })).status, untilState()).toBe(200);
   const report = (node: Harness) => postMetrics(node, token, nodeMetricsBody({ checkout: { yes: 1, no: 0, variants: {} } }));
   await Promise.all([report(a), report(b), report(a), report(b)]);
   for (const node of [a, b]) {
-    await expect.poll(async () => ((await node.json('GET', '/api/admin/projects/default/features/checkout')).body.lifecycle as { stage: string }).stage).toBe('pre-live');
+    await expect.poll(async () => ((await node.json('GET', '/api/admin/projects/default/features/checkout')).body.lifecycle as { stage: string }).stage, untilState()).toBe('pre-live');
     const types = ((await node.json('GET', '/api/admin/events?project=default&feature=checkout')).body.events as { type: string }[]).map((e) => e.type);
     expect(types.filter((type) => type === 'flag.stages-entered')).toHaveLength(1);
   }
