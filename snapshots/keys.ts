@@ -38,6 +38,12 @@ export const keys = {
   usageApp: (appName: string) => `use/a/${part(appName)}`,
   usageInstancesPrefix: 'use/i/',
   usageInstance: (appName: string, instanceId: string) => `use/i/${part(appName)}/${part(instanceId)}`,
+  /** On a store several nodes share: the number of the last usage flush any node wrote, and each flush's changes by number (`z`: after every record in key order). */
+  usageGeneration: 'use/g',
+  usageJournalPrefix: 'use/z/',
+  usageJournal: (generation: number) => `use/z/${seqPart(generation)}`,
+  /** On a store several nodes share: the fingerprint of the token key its tokens are hashed under (docs/storage.md "Token hashes"). */
+  tokenKeyFingerprint: 'cfg/token-key',
   /**
    * Addon deliveries, outside every log (docs/storage.md "Integrations"): each addon's position in each scope's log
    * (`<scope>` as in log keys), when it started counting events, and its delivery log by entry id.

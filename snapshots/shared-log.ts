@@ -4,6 +4,7 @@
  * node does. PostgreSQL keeps it (`pg/pg-shared-log.ts`); LevelDB has none (one process owns its directory).
  */
 import type { LogKey } from './keys.js';
+import type { BatchOp, EntriesOptions } from './store-types.js';
 
 /** One log record as every node reads it: its scope's key part and seq, its global `rev`, and its stored text. */
 export interface SharedRow extends LogKey {
@@ -37,6 +38,34 @@ export interface Contact {
   lostSince: number | null;
 }
 
+/** The most bytes a signal's topic and message may hold together (PostgreSQL's NOTIFY payload is below 8,000). */
+export const SIGNAL_MAX_BYTES = 7_900;
+
+/** What a charge against a budget across nodes ({@link SharedLog.charge}) answered. */
+export type BudgetCharge =
+  /** Taken from the window that started at `window` (the database's clock, ms): give it back against that. */
+  | { taken: true; window: number }
+  /** The window's budget is spent: nothing was taken; it ends in `waitMs`. */
+  | { taken: false; waitMs: number };
+
+/** What a {@link SharedLog.transact} reads through: the store's reads, inside its transaction. */
+export interface TransactionReads {
+  get(key: string): Promise<string | undefined>;
+  entries(prefix: string, options?: EntriesOptions): AsyncGenerator<[string, string]>;
+}
+
+/** What the work of a {@link SharedLog.transact} answers: the ops the transaction writes, and its result. */
+export interface TransactionWork<T> {
+  ops: BatchOp[];
+  result: T;
+}
+
+/** A message one node sent every node ({@link SharedLog.signal}): what it is about, and its text. */
+export interface Signal {
+  topic: string;
+  message: string;
+}
+
 /**
  * The global log and the coordination primitives of a store several nodes share.
  *
@@ -61,6 +90,36 @@ export interface SharedLog {
   lease(name: string): Lease;
   /** How the node's contact with the store fares. */
   contact(now?: number): Contact;
+  /**
+   * Takes `cost` from budget `key`, one count for every node: at most `perWindow` in each window of `windowMs`
+   * (a window starts at the first charge after the last one ended, on the database's clock), in one atomic
+   * statement, so charges from any number of nodes at once never pass the budget between them.
+   */
+  charge(key: string, cost: number, perWindow: number, windowMs: number): Promise<BudgetCharge>;
+  /** Gives `cost` back to budget `key` if its window is still the one that started at `window`; else nothing. */
+  giveBack(key: string, cost: number, window: number): Promise<void>;
+  /**
+   * Sends `message` (at most {@link SIGNAL_MAX_BYTES} of UTF-8 with its topic) to every node listening, this one
+   * included, once the database has it; a node whose listening connection was away misses it (and is told null).
+   */
+  signal(topic: string, message: string): Promise<void>;
+  /** Told every signal, and `null` after the listening connection came back (signals may have been missed). */
+  onSignal(listener: (signal: Signal | null) => void): () => void;
+  /**
+   * Writes `value` under `key` only if the key holds a value now: a write that must never bring back what
+   * another node deleted meanwhile (a session's last use after its sign-out).
+   */
+  replaceExisting(key: string, value: string): Promise<void>;
+  /**
+   * Runs `work` in one transaction that holds lock `name` across nodes from its start to its end, then writes
+   * the ops it answers in that transaction (unsynced unless `sync`): a read-modify-write no other node's
+   * `transact` of the same name interleaves with. The lock is the transaction's: a node that dies or loses its
+   * connection midway lets go of it and wrote nothing. Rejects when `work` throws (nothing written) or the
+   * database fails; a connection lost at COMMIT leaves the outcome open (it rejects all the same).
+   *
+   * @example await shared.transact('usage-flush', async (tx) => ({ ops: plan(await tx.get('k')), result: null }), { sync: false });
+   */
+  transact<T>(name: string, work: (tx: TransactionReads) => Promise<TransactionWork<T>>, options: { sync: boolean }): Promise<T>;
   /** Closes the listening connection, the locks' and the leases' connections. */
   close(): Promise<void>;
 }

@@ -6,6 +6,9 @@
  */
 import type { WriteGate } from './disk-faults.js';
 import type { SharedLog } from './shared-log.js';
+import type { BatchOp, EntriesOptions } from './store-types.js';
+
+export type { BatchOp, EntriesOptions } from './store-types.js';
 
 /** How a store is opened: the test gate and how often a failing store is probed. */
 export interface StoreOptions {
@@ -20,9 +23,6 @@ export interface StoreOptions {
   /** An offline tool: PostgreSQL refuses it while nodes serve the database (and nodes wait for it); LevelDB is one process anyway. */
   alone?: boolean | undefined;
 }
-
-/** One write of a batch: a put or a delete of a string key. */
-export type BatchOp = { type: 'put'; key: string; value: string } | { type: 'del'; key: string };
 
 /**
  * Whether the store takes writes, as it saw them: the last write that failed (until one succeeds), and how
@@ -45,16 +45,6 @@ export interface CommitReceipt {
    * null where the store keeps no such counter (LevelDB: one process, whose commit order is the order).
    */
   revs: readonly number[] | null;
-}
-
-/** A range read: key order (or reversed), after `gt`, up to `lte`, at most `limit` entries. */
-export interface EntriesOptions {
-  reverse?: boolean;
-  gt?: string;
-  lte?: string;
-  limit?: number;
-  /** How much to read ahead per trip to the store, in bytes (LevelDB's iterator; PostgreSQL sizes its pages by it). */
-  highWaterMarkBytes?: number;
 }
 
 /** Told of every synced batch written: its wall time (ms) and its number of ops (the metrics set it). */

@@ -54,7 +54,6 @@ import { HealthQuery } from './queries/health.query.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 import { metricsRoutes, METRICS_PATH, scrape } from './http/routes/metrics.routes.js';
 import { edgeRoutes } from './http/routes/edge.routes.js';
-import { AddressBudget } from './http/address-budget.js';
 import { EDGE_VALIDATE_BUDGET, SIGN_IN_TRACKED, SIGN_IN_WINDOW_MS } from './limits.js';
 import { WorkGate } from './auth/work-gate.js';
 import { consoleDeps } from './console/console-deps.js';
@@ -157,10 +156,11 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     ofrep: new OfrepQuery(evaluation), streamTickets: new StreamTickets(tokenHasher, config.ofrepStreamTicketSeconds),
     metrics: new ServiceMetrics(registry),
     search,
-    edgeValidation: new AddressBudget(EDGE_VALIDATE_BUDGET.tokensPerWindow, EDGE_VALIDATE_BUDGET.windowMs, EDGE_VALIDATE_BUDGET.addresses),
+    edgeValidation: registry.budget('edge-validate', { perWindow: EDGE_VALIDATE_BUDGET.tokensPerWindow, windowMs: EDGE_VALIDATE_BUDGET.windowMs, maxKeys: EDGE_VALIDATE_BUDGET.addresses }),
+    // Counted across every node on a shared store (`registry.budget`), in memory on one.
     signInLimits: {
-      byAccount: new AddressBudget(config.console.loginFailuresPerUser, SIGN_IN_WINDOW_MS, SIGN_IN_TRACKED),
-      byAddress: new AddressBudget(config.console.loginFailuresPerAddress, SIGN_IN_WINDOW_MS, SIGN_IN_TRACKED),
+      byAccount: registry.budget('sign-in-account', { perWindow: config.console.loginFailuresPerUser, windowMs: SIGN_IN_WINDOW_MS, maxKeys: SIGN_IN_TRACKED }),
+      byAddress: registry.budget('sign-in-address', { perWindow: config.console.loginFailuresPerAddress, windowMs: SIGN_IN_WINDOW_MS, maxKeys: SIGN_IN_TRACKED }),
       passwordChecks: new WorkGate(config.console.passwordChecksRunning, config.console.passwordChecksWaiting),
     },
   };

@@ -4,7 +4,7 @@ import { ChangeRequestScheduler } from './scheduling/change-request-scheduler.js
 import { SYSTEM_CLOCK } from './scheduling/clock.js';
 import { serveApp } from './http/server.js';
 import { ensureAdminPassword, ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from './bootstrap-tokens.js';
-import { loadTokenHasher } from './auth/token-key.js';
+import { loadTokenHasher, tokenKeyFingerprint } from './auth/token-key.js';
 import { readConfig } from './config.js';
 import { createLogger, flushLogSync } from './log.js';
 import { processMetrics } from './metrics/service-metrics.js';
@@ -22,6 +22,7 @@ async function main(): Promise<void> {
     snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits,
     usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs, contactTimeoutMs: config.nodes.contactTimeoutMs,
     sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes,
+    tokenKeyFingerprint: tokenKeyFingerprint(tokenKey.hasher),
     addons: config.addons,
   });
   processMetrics();

@@ -1,12 +1,18 @@
 import type pg from 'pg';
-import type { Contact } from '../shared-log.js';
+import type { Contact, Signal } from '../shared-log.js';
 import { closeSession, openSession, type Session } from './pg-connection.js';
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** The channels a listener follows: the log's (each commit's last rev) and the signals' (`topic` NL `message`). */
+export interface Channels {
+  log: string;
+  signals: string;
+}
+
 /**
- * A connection of its own that LISTENs on the store's channel and passes on every commit's last rev, plus
- * `null` each time it (re)connects, since notifications sent while it was away are lost. It checks itself
+ * A connection of its own that LISTENs on the store's channels and passes on every commit's last rev and
+ * every signal, plus `null` each time it (re)connects, since notifications sent while it was away are lost. It checks itself
  * every `checkMs` (a `SELECT 1` bounded by the driver's query timeout), so a connection the network dropped
  * is noticed and replaced, and {@link contact} says how long the node has been without the store.
  *
@@ -15,18 +21,26 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export class PgListener {
   private session: Session | null = null;
   private readonly listeners = new Set<(rev: number | null) => void>();
+  private readonly signalListeners = new Set<(signal: Signal | null) => void>();
   private lastContact = Date.now();
   private lostSince: number | null = Date.now();
   private closed = false;
   private loop: Promise<void> | null = null;
 
-  constructor(private readonly config: pg.ClientConfig, private readonly channel: string, private readonly checkMs: number) {}
+  constructor(private readonly config: pg.ClientConfig, private readonly channels: Channels, private readonly checkMs: number) {}
 
-  /** Subscribes `listener` (starting the connection on the first); returns the unsubscribe. */
+  /** Subscribes `listener` to the log's revs (starting the connection on the first); returns the unsubscribe. */
   listen(listener: (rev: number | null) => void): () => void {
     this.listeners.add(listener);
     this.loop ??= this.run();
     return () => this.listeners.delete(listener);
+  }
+
+  /** Subscribes `listener` to the signals (starting the connection on the first); returns the unsubscribe. */
+  onSignal(listener: (signal: Signal | null) => void): () => void {
+    this.signalListeners.add(listener);
+    this.loop ??= this.run();
+    return () => this.signalListeners.delete(listener);
   }
 
   /** Notes a successful exchange with the store made elsewhere (a read of the log). */
@@ -46,6 +60,21 @@ export class PgListener {
 
   private tell(rev: number | null): void {
     for (const listener of [...this.listeners]) listener(rev);
+    if (rev === null) this.tellSignal(null);
+  }
+
+  private tellSignal(signal: Signal | null): void {
+    for (const listener of [...this.signalListeners]) listener(signal);
+  }
+
+  private heardFrom(channel: string, payload: string): void {
+    if (channel === this.channels.signals) {
+      const newline = payload.indexOf('\n');
+      if (newline > 0) this.tellSignal({ topic: payload.slice(0, newline), message: payload.slice(newline + 1) });
+      return;
+    }
+    const rev = Number(payload);
+    if (Number.isSafeInteger(rev)) this.tell(rev);
   }
 
   /** Connects and listens, checks the connection every `checkMs`, and reconnects when it breaks. */
@@ -56,10 +85,9 @@ export class PgListener {
         this.session = session;
         session.client.on('notification', (message) => {
           this.lastContact = Date.now();
-          const rev = Number(message.payload);
-          if (Number.isSafeInteger(rev)) this.tell(rev);
+          this.heardFrom(message.channel, message.payload ?? '');
         });
-        await session.client.query(`LISTEN "${this.channel.replace(/"/g, '""')}"`);
+        for (const channel of [this.channels.log, this.channels.signals]) await session.client.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
         this.lastContact = Date.now();
         this.lostSince = null;
         this.tell(null);

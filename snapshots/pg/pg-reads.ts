@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { logKeyOf, parseLogKey, prefixEnd, prefixHolds } from '../keys.js';
 import type { EntriesOptions } from '../store.js';
 import type { Tables } from './pg-schema.js';
@@ -24,7 +24,8 @@ const pageRows = (options: EntriesOptions, limit: number): number => {
  * both, merged in key order.
  */
 export class PgReads {
-  constructor(private readonly pool: Pool, private readonly t: Tables) {}
+  /** Reads through `pool`, or through one connection (a transaction's). */
+  constructor(private readonly pool: Pool | PoolClient, private readonly t: Tables) {}
 
   /** The value of `key`, or undefined. */
   async get(key: string): Promise<string | undefined> {

@@ -16,6 +16,10 @@ export interface Tables {
   logPrimaryKey: string;
   /** The channel told the last rev of every commit that appends records (`pg_notify`). */
   channel: string;
+  /** The budgets counted across nodes (`pg-budgets.ts`): one row per key and window. */
+  budget: string;
+  /** The channel of the signals nodes send each other (`SharedLog.signal`). */
+  signals: string;
   /**
    * The advisory lock keys of this schema: migrations (a transaction lock), and the one every node holds shared
    * while it runs and an offline tool holds alone (a session lock).
@@ -40,6 +44,8 @@ export function tablesOf(schema: string): Tables {
     version: `${q}.flagpole_schema`,
     logPrimaryKey: 'flagpole_log_pkey',
     channel: schema === 'public' ? 'flagpole_log' : `flagpole_log.${schema}`,
+    budget: `${q}.flagpole_budget`,
+    signals: schema === 'public' ? 'flagpole_signal' : `flagpole_signal.${schema}`,
     locks: { migrate: lockKey('migrate', schema), node: lockKey('node', schema) },
   };
 }
@@ -60,6 +66,16 @@ const MIGRATIONS: ((t: Tables) => string[])[] = [
     `CREATE TABLE ${t.kv} (key text COLLATE "C" PRIMARY KEY, value text NOT NULL)`,
     `CREATE TABLE ${t.counter} (id integer PRIMARY KEY CHECK (id = 1), rev bigint NOT NULL)`,
     `INSERT INTO ${t.counter} (id, rev) VALUES (1, 0)`,
+  ],
+  // 2: budgets shared by the nodes (sign-in failures, Edge validations); `ends` finds the windows to clean up.
+  (t) => [
+    `CREATE TABLE ${t.budget} (
+       key text COLLATE "C" PRIMARY KEY,
+       start bigint NOT NULL,
+       ends bigint NOT NULL,
+       used integer NOT NULL,
+       granted boolean NOT NULL)`,
+    `CREATE INDEX flagpole_budget_ends ON ${t.budget} (ends)`,
   ],
 ];
 

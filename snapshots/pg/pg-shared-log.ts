@@ -1,11 +1,13 @@
 import type pg from 'pg';
-import type { Contact, HeldLock, Lease, SharedLog, SharedRow } from '../shared-log.js';
+import { SIGNAL_MAX_BYTES, type BudgetCharge, type Contact, type HeldLock, type Lease, type SharedLog, type SharedRow, type Signal, type TransactionReads, type TransactionWork } from '../shared-log.js';
+import { PgBudgets } from './pg-budgets.js';
 import { unavailable } from './pg-errors.js';
 import { PgLease } from './pg-lease.js';
 import { PgListener } from './pg-listener.js';
 import { PgLocks } from './pg-locks.js';
 import type { DatabaseOptions } from './pg-options.js';
 import { lockKey, type Tables } from './pg-schema.js';
+import { runTransaction } from './pg-transaction.js';
 
 /** How often the listening connection and the leases check themselves, ms. */
 export const SHARED_CHECK_MS = 1000;
@@ -19,6 +21,7 @@ export class PgSharedLog implements SharedLog {
   private readonly listener: PgListener;
   private readonly locks: PgLocks;
   private readonly leases: PgLease[] = [];
+  private readonly budgets: PgBudgets;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -27,8 +30,9 @@ export class PgSharedLog implements SharedLog {
     private readonly options: Pick<DatabaseOptions, 'url'>,
     private readonly checkMs = SHARED_CHECK_MS,
   ) {
-    this.listener = new PgListener(config, tables.channel, checkMs);
+    this.listener = new PgListener(config, { log: tables.channel, signals: tables.signals }, checkMs);
     this.locks = new PgLocks(config);
+    this.budgets = new PgBudgets(pool, tables, options);
   }
 
   async head(): Promise<number> {
@@ -64,17 +68,46 @@ export class PgSharedLog implements SharedLog {
     return this.listener.contact(now);
   }
 
+  charge(key: string, cost: number, perWindow: number, windowMs: number): Promise<BudgetCharge> {
+    return this.budgets.charge(key, cost, perWindow, windowMs);
+  }
+
+  giveBack(key: string, cost: number, window: number): Promise<void> {
+    return this.budgets.giveBack(key, cost, window);
+  }
+
+  async signal(topic: string, message: string): Promise<void> {
+    const payload = `${topic}\n${message}`;
+    if (topic === '' || topic.includes('\n') || Buffer.byteLength(payload) > SIGNAL_MAX_BYTES) {
+      throw new RangeError(`a signal's topic is one non-empty line and it holds at most ${SIGNAL_MAX_BYTES} bytes`);
+    }
+    await this.query('SELECT pg_notify($1, $2)', [this.tables.signals, payload], 'send a signal');
+  }
+
+  onSignal(listener: (signal: Signal | null) => void): () => void {
+    return this.listener.onSignal(listener);
+  }
+
+  async replaceExisting(key: string, value: string): Promise<void> {
+    await this.query(`UPDATE ${this.tables.kv} SET value = $2 WHERE key = $1`, [key, value], 'write');
+  }
+
+  /** A lock of the same name as {@link lock}'s: a transaction waits for a holder of `lock(name)` and the other way round. */
+  transact<T>(name: string, work: (tx: TransactionReads) => Promise<TransactionWork<T>>, options: { sync: boolean }): Promise<T> {
+    return runTransaction({ pool: this.pool, tables: this.tables, options: this.options }, lockKey(`lock:${name}`, this.tables.schema), work, options.sync);
+  }
+
   async close(): Promise<void> {
     await Promise.all([this.listener.close(), this.locks.close(), ...this.leases.map((lease) => lease.close())]);
   }
 
-  private async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+  private async query<R extends pg.QueryResultRow>(text: string, values: unknown[], doing = 'read the shared log'): Promise<pg.QueryResult<R>> {
     try {
       const result = await this.pool.query<R>(text, values);
       this.listener.heard();
       return result;
     } catch (error) {
-      throw unavailable(error, this.options, 'read the shared log');
+      throw unavailable(error, this.options, doing);
     }
   }
 }

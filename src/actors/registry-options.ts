@@ -27,6 +27,8 @@ export interface RegistryOptions extends Partial<ActorOptions> {
   pastViewCheckpointBytes?: number | undefined;
   /** On a store several nodes share: how long without contact with it makes this node unhealthy, ms (`DATABASE_CONTACT_TIMEOUT_MS`). */
   contactTimeoutMs?: number | undefined;
+  /** On a store several nodes share: the fingerprint of this node's token key, checked against the store's (`token-key-check.ts`). */
+  tokenKeyFingerprint?: string | undefined;
   /** Test seam: consulted before every write of the store (`snapshots/disk-faults.ts`); absent in production. */
   writeGate?: WriteGate | undefined;
   /** How addon events are delivered, once started (`PUBLIC_URL`, `ADDON_*`, `UNLEASH_ALLOW_*`); {@link DEFAULT_DELIVERY_SETTINGS} when absent. */

@@ -27,7 +27,9 @@ import { recoverService, serviceReadOnlyMessage, type UnavailableError } from '.
 import { serviceModel } from './service-model.js';
 import { servingState, type ServingState } from './serving-state.js';
 import { UsageActor } from './usage-actor.js';
+import { windowBudget, type BudgetBounds, type WindowBudget } from './window-budget.js';
 import { SessionStore } from './session-store.js';
+import { checkTokenKey } from './token-key-check.js';
 import { ClusterNode } from './cluster/cluster-node.js';
 import type { ClusterQueue } from './cluster/cluster-queue.js';
 import { foreignTargetsOf } from './cluster/foreign-targets.js';
@@ -123,6 +125,7 @@ export class Registry {
     const base = actorOptionsOf(options);
     const store = await openStore({ dataDir: options.dataDir, database: options.database }, { gate: options.writeGate });
     try {
+      if (options.tokenKeyFingerprint !== undefined) await checkTokenKey(store, options.tokenKeyFingerprint);
       const registry = new Registry(store, base, options.limits ?? DEFAULT_LIMITS, new CommittedFeed(0, options.feedHistory ?? DEFAULT_HISTORY_BOUNDS));
       registry.node.contactTimeoutMs = options.contactTimeoutMs ?? DEFAULT_CONTACT_TIMEOUT_MS;
       await registry.recover(options.initEnvironments);
@@ -131,7 +134,7 @@ export class Registry {
         log: base.log,
         exists: (project, flag) => registry.projects.get(project)?.state.flags.has(flag) ?? false,
       });
-      registry.sessions = await SessionStore.open(store, options.sessions ?? { idleMs: 720 * 60_000, maxMs: 168 * 3_600_000 }, base.log);
+      registry.sessions = await SessionStore.open(store, options.sessions ?? { idleMs: 720 * 60_000, maxMs: 168 * 3_600_000 }, base.log, () => registry.node.snapshotLease?.held ?? true);
       registry.pastCheckpoints = new PastCheckpoints(options.pastViewCheckpointBytes);
       registry.deliveries = await AddonDeliveries.open({
         store, feed: registry.feed, logger: base.log, service: () => registry.service, project: (id) => registry.projects.get(id), projectIds: () => registry.projectIds(),
@@ -219,6 +222,11 @@ export class Registry {
   /** Deletes a project and removes its data (`ProjectLifecycle.delete`). Run it in {@link access}. */
   deleteProject(id: string, by: string): Promise<Decision<ProjectEvent, string[]>> {
     return this.lifecycle.delete(id, by);
+  }
+
+  /** A budget of cost per key over windows of time, one count for every node on the store (`window-budget.ts`). */
+  budget(name: string, bounds: BudgetBounds): WindowBudget {
+    return windowBudget(this.store.shared, name, bounds);
   }
 
   /** Whether other nodes write to this store too (PostgreSQL): revisions clients show may be ahead of this node's. */

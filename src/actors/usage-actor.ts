@@ -1,11 +1,14 @@
-import { CorruptRecordError, decode, encode } from '../../snapshots/codec.js';
-import { keys, usageKeyParts } from '../../snapshots/keys.js';
+import { CorruptRecordError } from '../../snapshots/codec.js';
+import { keys } from '../../snapshots/keys.js';
+import type { TransactionReads } from '../../snapshots/shared-log.js';
 import type { BatchOp, Store } from '../../snapshots/store.js';
-import { ClientApplications, type ApplicationChange, type ClientApplication, type ClientInstance, type ClientSighting } from '../domain/client-applications.js';
+import { ClientApplications, type ApplicationChange, type ClientSighting } from '../domain/client-applications.js';
 import { UsageCounts } from '../domain/usage-counts.js';
-import type { CountChange, CountReport, Counts, SeenRecord } from '../domain/usage-records.js';
+import type { CountReport } from '../domain/usage-records.js';
 import type { Logger } from '../log.js';
 import type { CommittedBatch, CommittedFeed } from './committed-feed.js';
+import { USAGE_FLUSHED, UsageJournal } from './usage-journal.js';
+import { applicationOp, applyStored, countOp, loadStored } from './usage-keys.js';
 
 export interface UsageActorOptions {
   /** Milliseconds between two flushes (`METRICS_FLUSH_SECONDS`). */
@@ -28,9 +31,14 @@ export interface MetricsReport {
 const SLICE = 500;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** An hour as a key part: `2026-11-23T19`. */
-const hourPart = (hour: number) => new Date(hour).toISOString().slice(0, 13);
-const parseHour = (part: string) => Date.parse(`${part}:00:00.000Z`);
+/** One interval planned: the ops that write it, what a written one publishes, and what could not be written. */
+interface PlannedInterval {
+  ops: BatchOp[];
+  apply(): void;
+  buckets: number;
+  skipped: number;
+  examples: string[];
+}
 
 /**
  * The usage metrics of the service: counts, sightings, applications and instances, gathered in memory from
@@ -41,6 +49,10 @@ const parseHour = (part: string) => Date.parse(`${part}:00:00.000Z`);
  * Flushes use an unsynced write (LevelDB's log reaches the OS at once, so a process crash keeps it; the next
  * synced write of any command, or the OS within seconds, makes it durable) so they never hold up a flag write
  * behind an fsync; the flush at close is synced.
+ *
+ * On a store several nodes share, each node adds what it received to what every node flushed, in one transaction
+ * of the store that holds the flush lock of every node, and reads the other nodes' flushes (`UsageJournal`):
+ * what it stores and shows is the sum of every node's, each post counted once.
  */
 export class UsageActor {
   readonly counts = new UsageCounts();
@@ -51,18 +63,30 @@ export class UsageActor {
   private running: Promise<void> = Promise.resolve();
   private stopped = false;
   private readonly unsubscribe: () => void;
+  /** On a store several nodes share: the numbered flushes of every node, and the signal that tells of them. */
+  private readonly journal: UsageJournal | null;
+  private unsubscribeSignals: () => void = () => undefined;
   /** Flushes written, the count buckets (hour, flag, environment) they wrote, and flushes that failed; read by the metrics. */
   readonly stats = { flushes: 0, bucketsFlushed: 0, failedFlushes: 0 };
 
   private constructor(private readonly store: Store, feed: CommittedFeed, private readonly options: UsageActorOptions) {
     // A deleted flag takes its usage with it: a flag created again under its name starts unseen.
     this.unsubscribe = feed.subscribe((batch) => this.committed(batch));
+    this.journal = store.shared ? new UsageJournal(store.shared) : null;
   }
 
-  /** Loads what the store holds under `use/` and starts the flush timer. */
+  /** Loads what the store holds under `use/` (and what other nodes flushed meanwhile) and starts the flush timer. */
   static async open(store: Store, feed: CommittedFeed, options: UsageActorOptions): Promise<UsageActor> {
     const actor = new UsageActor(store, feed, options);
-    await actor.load();
+    const journal = actor.journal;
+    if (journal) {
+      actor.unsubscribeSignals = store.shared!.onSignal((signal) => {
+        if (signal === null || (signal.topic === USAGE_FLUSHED && Number(signal.message) > journal.generation)) void actor.follow();
+      });
+      journal.generation = await journal.head(store);
+    }
+    await actor.load(store);
+    if (journal) await actor.catchUp(store);
     actor.timer = setInterval(() => void actor.flush(), options.flushMs);
     actor.timer.unref();
     return actor;
@@ -87,10 +111,18 @@ export class UsageActor {
     return next;
   }
 
+  /** On a store several nodes share: reads the flushes other nodes wrote since this node last did (one at a time with flushes). */
+  follow(): Promise<void> {
+    const next = this.running.then(() => (this.stopped ? undefined : this.catchUp(this.store)));
+    this.running = next.catch((error: unknown) => this.options.log.warn({ err: error }, 'usage metrics: reading other nodes\' flushes failed; the next flush reads them'));
+    return this.running;
+  }
+
   /** Stops the timer and writes the last interval (synced). */
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.unsubscribe();
+    this.unsubscribeSignals();
     await this.flush(undefined, true);
     this.stopped = true;
   }
@@ -99,16 +131,47 @@ export class UsageActor {
   abandon(): void {
     if (this.timer) clearInterval(this.timer);
     this.unsubscribe();
+    this.unsubscribeSignals();
     this.stopped = true;
   }
 
   private async flushOnce(now: number, sync: boolean): Promise<void> {
     if (this.stopped) return;
+    const journal = this.journal;
+    let planned = false;
+    try {
+      if (!journal) {
+        planned = true;
+        const interval = await this.planInterval(now);
+        if (interval.ops.length > 0) await this.store.writeInSlices(interval.ops, { sync, slice: SLICE });
+        this.written(interval);
+        return;
+      }
+      // Several nodes: under the flush lock, what the others flushed is read first, so the sums written are of every node.
+      const interval = await journal.transact(async (tx) => {
+        await this.catchUp(tx);
+        planned = true;
+        const interval = await this.planInterval(now);
+        return { ops: interval.ops.length > 0 ? [...interval.ops, ...journal.entryOps(interval.ops)] : [], result: interval };
+      }, sync);
+      this.written(interval);
+      if (interval.ops.length > 0) await journal.written().catch((error: unknown) => this.options.log.warn({ err: error }, 'usage metrics: telling the other nodes of a flush failed; they read it at their next flush'));
+    } catch (error) {
+      if (planned) this.options.log.warn({ err: error }, 'usage metrics: the flush failed; this interval of counts is lost');
+      else this.options.log.warn({ err: error }, 'usage metrics: other nodes\' flushes could not be read; what this node gathered waits for the next flush');
+      this.stats.failedFlushes += 1;
+    }
+  }
+
+  /**
+   * Plans what was gathered since the last flush as the ops that write it (merged into what is published);
+   * whatever throws here or in the write loses this interval, reported and counted, and never escapes to the
+   * timer or to `close` (a stop must go on to the final snapshots).
+   */
+  private async planInterval(now: number): Promise<PlannedInterval> {
     const ops: BatchOp[] = this.junk.map((key) => ({ type: 'del' as const, key }));
     this.junk = [];
-    let buckets = 0;
-    let skipped = 0;
-    const examples: string[] = [];
+    const interval: PlannedInterval = { ops, apply: () => undefined, buckets: 0, skipped: 0, examples: [] };
     const unwritable: ApplicationChange[] = [];
     // One record that cannot be written (no key can hold its name) is left out and reported: never the others.
     const add = (build: () => BatchOp, what: () => string): boolean => {
@@ -116,27 +179,24 @@ export class UsageActor {
         ops.push(build());
         return true;
       } catch (error) {
-        skipped += 1;
-        if (examples.length < 5) examples.push(`${what()}: ${(error as Error).message}`);
+        interval.skipped += 1;
+        if (interval.examples.length < 5) interval.examples.push(`${what()}: ${(error as Error).message}`);
         return false;
       }
     };
-    // Planned, encoded and written inside one handler: whatever throws loses this interval, reported and counted, and
-    // never escapes to the timer or to `close` (a stop must go on to the final snapshots).
-    try {
-      const counts = this.counts.plan(now);
-      const apps = this.applications.plan(now);
-      // A flush of many flags is planned and encoded in slices, yielding between them, so requests keep flowing.
-      for (const change of counts.changes) {
-        buckets += 1;
-        add(() => countOp(change), () => `the usage of ${JSON.stringify(change.flag)} in project ${JSON.stringify(change.project)}`);
-        if (ops.length % SLICE === 0) await yieldToEventLoop();
-      }
-      for (const change of apps.changes) {
-        if (!add(() => applicationOp(change), () => `the application ${JSON.stringify(change.kind === 'app' ? change.app.appName : change.kind === 'instance' ? change.instance.appName : change.appName)}`)) unwritable.push(change);
-        if (ops.length % SLICE === 0) await yieldToEventLoop();
-      }
-      if (ops.length > 0) await this.store.writeInSlices(ops, { sync, slice: SLICE });
+    const counts = this.counts.plan(now);
+    const apps = this.applications.plan(now);
+    // A flush of many flags is planned and encoded in slices, yielding between them, so requests keep flowing.
+    for (const change of counts.changes) {
+      interval.buckets += 1;
+      add(() => countOp(change), () => `the usage of ${JSON.stringify(change.flag)} in project ${JSON.stringify(change.project)}`);
+      if (ops.length % SLICE === 0) await yieldToEventLoop();
+    }
+    for (const change of apps.changes) {
+      if (!add(() => applicationOp(change), () => `the application ${JSON.stringify(change.kind === 'app' ? change.app.appName : change.kind === 'instance' ? change.instance.appName : change.appName)}`)) unwritable.push(change);
+      if (ops.length % SLICE === 0) await yieldToEventLoop();
+    }
+    interval.apply = () => {
       counts.apply();
       apps.apply();
       // What was not written is not shown either: a restart would not show it.
@@ -144,18 +204,20 @@ export class UsageActor {
         if (change.kind === 'app') this.applications.forget(change.app.appName);
         else if (change.kind === 'instance') this.applications.forget(change.instance.appName, change.instance.instanceId);
       }
-    } catch (error) {
-      this.options.log.warn({ err: error, ops: ops.length }, 'usage metrics: the flush failed; this interval of counts is lost');
+    };
+    return interval;
+  }
+
+  /** After an interval's ops are written: publishes them, counts and reports. */
+  private written(interval: PlannedInterval): void {
+    interval.apply();
+    if (interval.skipped > 0) {
+      this.options.log.warn({ records: interval.skipped, first: interval.examples }, 'usage metrics: records the store cannot hold were left out of the flush; the rest was written');
       this.stats.failedFlushes += 1;
-      return;
-    }
-    if (skipped > 0) {
-      this.options.log.warn({ records: skipped, first: examples }, 'usage metrics: records the store cannot hold were left out of the flush; the rest was written');
-      this.stats.failedFlushes += 1;
-    } else if (ops.length > 0) {
+    } else if (interval.ops.length > 0) {
       this.stats.flushes += 1;
     }
-    this.stats.bucketsFlushed += buckets;
+    this.stats.bucketsFlushed += interval.buckets;
   }
 
   private committed(batch: CommittedBatch): void {
@@ -167,10 +229,30 @@ export class UsageActor {
     }
   }
 
-  private async load(): Promise<void> {
-    for await (const [key, value] of this.store.entries(keys.usagePrefix)) {
+  /** Shared store: applies the flushes other nodes wrote since this node's last; reads every record again when some are no longer kept. */
+  private async catchUp(reads: TransactionReads): Promise<void> {
+    const journal = this.journal!;
+    for (;;) {
+      const read = await journal.since(reads);
+      if (read) {
+        for (const [key, value] of read.changes) applyStored(this.counts, this.applications, key, value);
+        journal.generation = read.head;
+        return;
+      }
+      this.options.log.info('usage metrics: this node is further behind the other nodes\' flushes than they are kept; reading every usage record again');
+      journal.generation = await journal.head(reads);
+      this.counts.clearPublished();
+      this.applications.clearPublished();
+      await this.load(reads);
+    }
+  }
+
+  private async load(reads: TransactionReads): Promise<void> {
+    // Every record but the journal of several nodes' flushes (`use/z/`, after every record in key order) and its number.
+    for await (const [key, value] of reads.entries(keys.usagePrefix, { lte: keys.usageJournalPrefix.slice(0, -1) })) {
+      if (key === keys.usageGeneration) continue;
       try {
-        this.loadEntry(key, value);
+        loadStored(this.counts, this.applications, key, value);
       } catch (error) {
         // Usage is not worth a failed start: a damaged entry is reported and dropped.
         const message = error instanceof CorruptRecordError ? error.message : `corrupt record at key ${JSON.stringify(key)}: ${(error as Error).message}`;
@@ -180,54 +262,5 @@ export class UsageActor {
     }
     this.counts.afterLoad(this.options.exists);
     this.applications.afterLoad();
-  }
-
-  private loadEntry(key: string, value: string): void {
-    const bad = (reason: string) => new CorruptRecordError(key, reason);
-    if (key.startsWith(keys.usageCountsPrefix)) {
-      const [hour, project, flag, environment, ...rest] = usageKeyParts(key, keys.usageCountsPrefix);
-      const ms = parseHour(hour ?? '');
-      if (!project || !flag || !environment || rest.length > 0 || !Number.isFinite(ms)) throw bad('not a usage count key');
-      const counts = decode<Counts>(key, value);
-      this.counts.loadCell(project, flag, { hour: ms, environment, yes: counts.yes, no: counts.no, variants: counts.variants ?? {} });
-    } else if (key.startsWith(keys.usageSeenPrefix)) {
-      const [project, flag, ...rest] = usageKeyParts(key, keys.usageSeenPrefix);
-      if (!project || !flag || rest.length > 0) throw bad('not a usage sighting key');
-      this.counts.loadSeen(project, flag, decode<SeenRecord>(key, value));
-    } else if (key.startsWith(keys.usageAppsPrefix)) {
-      this.applications.loadApp(decode<ClientApplication>(key, value));
-    } else if (key.startsWith(keys.usageInstancesPrefix)) {
-      this.applications.loadInstance(decode<ClientInstance>(key, value));
-    } else {
-      throw bad('unknown usage key');
-    }
-  }
-}
-
-function countOp(change: CountChange): BatchOp {
-  switch (change.kind) {
-    case 'cell': {
-      const { hour, environment, yes, no, variants } = change.cell;
-      return { type: 'put', key: keys.usageCount(hourPart(hour), change.project, change.flag, environment), value: encode({ yes, no, variants }) };
-    }
-    case 'cell-removed':
-      return { type: 'del', key: keys.usageCount(hourPart(change.hour), change.project, change.flag, change.environment) };
-    case 'seen':
-      return { type: 'put', key: keys.usageSeen(change.project, change.flag), value: encode(change.seen) };
-    case 'seen-removed':
-      return { type: 'del', key: keys.usageSeen(change.project, change.flag) };
-  }
-}
-
-function applicationOp(change: ApplicationChange): BatchOp {
-  switch (change.kind) {
-    case 'app':
-      return { type: 'put', key: keys.usageApp(change.app.appName), value: encode(change.app) };
-    case 'app-removed':
-      return { type: 'del', key: keys.usageApp(change.appName) };
-    case 'instance':
-      return { type: 'put', key: keys.usageInstance(change.instance.appName, change.instance.instanceId), value: encode(change.instance) };
-    case 'instance-removed':
-      return { type: 'del', key: keys.usageInstance(change.appName, change.instanceId) };
   }
 }

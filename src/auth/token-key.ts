@@ -90,3 +90,12 @@ function syncDirectory(dir: string): void {
     if (fd !== undefined) closeSync(fd);
   }
 }
+
+/**
+ * What the store keeps to tell whether a node has the installation's token key: an HMAC of a fixed text under
+ * it (never the key, nor anything a token's hash could be told from). Nodes on one database compare it at
+ * start (`src/actors/token-key-check.ts`).
+ *
+ * @example tokenKeyFingerprint(new TokenHasher(key)) // 64 hex digits, the same on every node with that key
+ */
+export const tokenKeyFingerprint = (hasher: TokenHasher): string => hasher.hash('flagpole:token-key-fingerprint:v1');

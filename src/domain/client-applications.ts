@@ -109,12 +109,14 @@ export class ClientApplications {
     for (const [appName, sightings] of pending) {
       let app = this.apps.get(appName);
       for (const s of sightings) {
+        // What only the latest sighting tells comes from it, unless the stored record is later (another node's).
+        const newer = !app || s.at >= app.seenAt;
         app = {
           appName,
-          createdAt: app?.createdAt ?? s.at,
+          createdAt: app && app.createdAt < s.at ? app.createdAt : s.at,
           seenAt: app && app.seenAt > s.at ? app.seenAt : s.at,
-          sdkVersion: s.sdkVersion ?? app?.sdkVersion ?? null,
-          strategies: s.strategies ? [...s.strategies] : app?.strategies ?? [],
+          sdkVersion: (newer ? s.sdkVersion ?? app?.sdkVersion : app?.sdkVersion ?? s.sdkVersion) ?? null,
+          strategies: s.strategies && (newer || !app?.strategies.length) ? [...s.strategies] : app?.strategies ?? [],
           usage: withUsage(app?.usage ?? [], s.projects, s.environment),
         };
       }
@@ -124,9 +126,14 @@ export class ClientApplications {
     const instances = new Map<string, ClientInstance>();
     for (const [key, s] of pendingInstances) {
       const before = this.instances.get(key);
+      const newer = !before || s.at >= before.seenAt;
       const instance: ClientInstance = {
-        appName: s.appName, instanceId: s.instanceId, sdkVersion: s.sdkVersion ?? before?.sdkVersion ?? null,
-        clientIp: s.clientIp ?? before?.clientIp ?? null, environment: s.environment, createdAt: before?.createdAt ?? s.at, seenAt: s.at,
+        appName: s.appName, instanceId: s.instanceId,
+        sdkVersion: (newer ? s.sdkVersion ?? before?.sdkVersion : before.sdkVersion ?? s.sdkVersion) ?? null,
+        clientIp: (newer ? s.clientIp ?? before?.clientIp : before.clientIp ?? s.clientIp) ?? null,
+        environment: newer ? s.environment : before.environment,
+        createdAt: before && before.createdAt < s.at ? before.createdAt : s.at,
+        seenAt: newer ? s.at : before.seenAt,
       };
       instances.set(key, instance);
       changes.push({ kind: 'instance', instance });
@@ -177,13 +184,28 @@ export class ClientApplications {
     for (const [key, instance] of this.instances) if (instance.appName === appName) this.instances.delete(key);
   }
 
-  /** Stored records, read at start in any order; {@link afterLoad} puts them in the order they were seen. */
+  /**
+   * Stored records, read at start in any order ({@link afterLoad} puts them in the order they were seen), or
+   * from another node's flush (then the most recently seen: last).
+   */
   loadApp(app: ClientApplication): void {
-    this.apps.set(app.appName, app);
+    touch(this.apps, app.appName, app, Number.MAX_SAFE_INTEGER);
   }
 
   loadInstance(instance: ClientInstance): void {
-    this.instances.set(instanceKey(instance.appName, instance.instanceId), instance);
+    touch(this.instances, instanceKey(instance.appName, instance.instanceId), instance, Number.MAX_SAFE_INTEGER);
+  }
+
+  /** Drops a stored application (not its instances) or one instance another node's flush removed. */
+  remove(appName: string, instanceId?: string): void {
+    if (instanceId === undefined) this.apps.delete(appName);
+    else this.instances.delete(instanceKey(appName, instanceId));
+  }
+
+  /** Forgets every published record, before they are read from the store again (what is pending stays). */
+  clearPublished(): void {
+    this.apps.clear();
+    this.instances.clear();
   }
 
   afterLoad(): void {

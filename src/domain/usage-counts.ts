@@ -25,6 +25,7 @@ const emptyUsage = (): FlagUsage => ({ cells: new Map(), environments: new Map()
 const cellKey = (hour: number, environment: string) => `${hour}/${environment}`;
 /** Project ids and flag names cannot hold NUL. */
 const flagKey = (project: string, flag: string) => `${project}\u0000${flag}`;
+const laterOf = (a: string | undefined, b: string): string => (a !== undefined && a > b ? a : b);
 const latest = (dates: Iterable<string>): string | null => {
   let max: string | null = null;
   for (const date of dates) if (max === null || date > max) max = date;
@@ -149,10 +150,11 @@ export class UsageCounts {
       cells.push(cell);
       yield { kind: 'cell', project, flag, cell };
     }
+    // The latest sighting wins: another node may have stored a later one than this node's interval holds.
     const environments = new Map(published?.environments);
-    for (const [environment, at] of update.environments) environments.set(environment, at);
+    for (const [environment, at] of update.environments) if ((environments.get(environment) ?? '') < at) environments.set(environment, at);
     const apps = new Map(published?.apps);
-    for (const [app, at] of update.apps) touchRecent(apps, app, at, USAGE_BOUNDS.applicationsPerFlag);
+    for (const [app, at] of update.apps) touchRecent(apps, app, laterOf(apps.get(app), at), USAGE_BOUNDS.applicationsPerFlag);
     yield { kind: 'seen', project, flag, seen: { environments: Object.fromEntries(environments), apps: Object.fromEntries(apps) } };
     steps.push(() => {
       const usage = this.usageOf(project, flag);
@@ -189,16 +191,32 @@ export class UsageCounts {
     this.versions.set(project, (this.versions.get(project) ?? 0) + 1);
   }
 
-  /** A stored hourly bucket, read at start. */
+  /** A stored hourly bucket, read at start (or from another node's flush). */
   loadCell(project: string, flag: string, cell: CountCell): void {
     this.usageOf(project, flag).cells.set(cellKey(cell.hour, cell.environment), cell);
   }
 
-  /** A stored sighting record, read at start. */
+  /** A stored sighting record, read at start (or from another node's flush). */
   loadSeen(project: string, flag: string, seen: SeenRecord): void {
     const byDate = (a: [string, string], b: [string, string]) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
     const apps = new Map(Object.entries(seen.apps).sort(byDate));
     this.setSeen(project, this.usageOf(project, flag), new Map(Object.entries(seen.environments)), apps);
+  }
+
+  /** Drops a stored hourly bucket another node's flush removed. */
+  removeCell(project: string, flag: string, hour: number, environment: string): void {
+    this.flags.get(project)?.get(flag)?.cells.delete(cellKey(hour, environment));
+  }
+
+  /** Drops what is published of a flag whose usage another node's flush removed. */
+  removeFlag(project: string, flag: string): void {
+    if (this.flags.get(project)?.delete(flag)) this.bump(project);
+  }
+
+  /** Forgets every published record, before they are read from the store again (what is pending stays). */
+  clearPublished(): void {
+    for (const project of this.flags.keys()) this.bump(project);
+    this.flags.clear();
   }
 
   /** After loading: flags that no longer exist (deleted while their usage was not yet written) are forgotten. */

@@ -17,7 +17,7 @@ import type { HealthQuery } from '../queries/health.query.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { Result } from '../domain/result.js';
 import type { SignInLimits } from '../auth/sign-in-limits.js';
-import type { AddressBudget } from './address-budget.js';
+import type { WindowBudget } from '../actors/window-budget.js';
 import type { ClientStreams } from './streams/client-streams.js';
 import type { DumpStreams } from './streams/dump-streams.js';
 import type { ErrorKind } from './errors.js';
@@ -53,8 +53,8 @@ export interface AppDeps {
   metrics: ServiceMetrics;
   /** `GET /api/admin/search/features`: per-project sort orders, kept per state version. */
   search: FeatureSearch;
-  /** What each address may still have checked by `POST /edge/validate` (token texts per minute). */
-  edgeValidation: AddressBudget;
+  /** What each address may still have checked by `POST /edge/validate` (token texts per minute), across every node. */
+  edgeValidation: WindowBudget;
   /** Failed credential checks per account and address, and password checks at once (docs/limits.md "Sign-in"). */
   signInLimits: SignInLimits;
 }

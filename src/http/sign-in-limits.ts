@@ -16,8 +16,14 @@ import { peerAddress } from './routes/frontend.routes.js';
  * @example const result = await limitedCheck(c, deps, { account: 'user:3', password: true }, () => checkPassword(registry, body));
  */
 export async function limitedCheck<T>(c: Context<AppEnv>, deps: AppDeps, checked: Omit<CheckedCredential, 'address'>, attempt: () => Promise<Result<T>>): Promise<Result<T>> {
-  // In-process requests (tests through `app.request`) have no peer: they share one budget.
-  const { retryAfter, ...result } = await withinSignInLimits(deps.signInLimits, { ...checked, address: peerAddress(c) ?? 'in-process' }, attempt);
+  // In-process requests (tests through `app.request`) have no peer: they share one budget. Budgets count under
+  // keyed hashes: a name typed on the sign-in form (a password, by mistake) is never stored as typed.
+  const address = budgetKey(deps, `address:${peerAddress(c) ?? 'in-process'}`);
+  const account = checked.account === undefined ? undefined : budgetKey(deps, `account:${checked.account}`);
+  const { retryAfter, ...result } = await withinSignInLimits(deps.signInLimits, { ...checked, address, account }, attempt);
   if (retryAfter !== undefined) setResponseHeader(c, 'Retry-After', String(retryAfter));
   return result as Result<T>;
 }
+
+/** The key a budget counts `what` under: its keyed hash (the same on every node, which share the token key). */
+const budgetKey = (deps: AppDeps, what: string): string => deps.tokenHasher.hash(`sign-in-budget:${what}`);

@@ -6,7 +6,7 @@ import { LocalSingletonWork, type SingletonWork } from '../../src/actors/addons/
 import { createApp, type App } from '../../src/app.js';
 import { ensureAdminTokens, ensureClientTokens, ensureFrontendTokens } from '../../src/bootstrap-tokens.js';
 import type { TokenHasher } from '../../src/auth/token-hasher.js';
-import { loadTokenHasher } from '../../src/auth/token-key.js';
+import { loadTokenHasher, tokenKeyFingerprint } from '../../src/auth/token-key.js';
 import { readConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import type { WriteGate } from '../../snapshots/disk-faults.js';
@@ -74,7 +74,7 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
   const lines: string[] = [];
   const log = createLogger({ level: config.logLevel, format: 'json' }, { write: (line: string) => { lines.push(line); } });
   const open = async () => {
-    const registry = await Registry.open({ dataDir, database: config.database ?? undefined, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits, usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs, contactTimeoutMs: config.nodes.contactTimeoutMs, writeGate: seams.writeGate, sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes, addons: config.addons, now: seams.clock ? () => seams.clock!.now() : undefined });
+    const registry = await Registry.open({ dataDir, database: config.database ?? undefined, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits, usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs, contactTimeoutMs: config.nodes.contactTimeoutMs, writeGate: seams.writeGate, sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes, addons: config.addons, now: seams.clock ? () => seams.clock!.now() : undefined, tokenKeyFingerprint: tokenKeyFingerprint(tokenHasher) });
     // Addon deliveries run where a test asks for them, as `flagpole start` runs them (on one node of several).
     if (seams.deliver) registry.deliveries.start(registry.node.singletonWork());
     if (config.authType === 'api-token' && !registry.serviceUnavailable) {

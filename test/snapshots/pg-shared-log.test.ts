@@ -97,3 +97,77 @@ test('a lease is held by one node; when that node closes, the other takes it ove
   await expect.poll(() => leaseB.held, { timeout: 10_000 }).toBe(true);
   expect(changes).toEqual([true]);
 });
+
+test('a budget is one count on every node: charges at once never pass it, a give-back returns to its own window only', async () => {
+  const [a, b] = await twoNodes();
+  const charges = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? a : b).shared.charge('sign-in:x', 1, 10, 60_000)));
+  const taken = charges.filter((c) => c.taken);
+  expect(taken).toHaveLength(10);
+  expect(new Set(taken.map((c) => (c.taken ? c.window : 0))).size).toBe(1);
+  for (const refused of charges.filter((c) => !c.taken)) expect(refused.taken ? 0 : refused.waitMs).toBeGreaterThan(0);
+  // One given back on the other node: one more is taken, then none.
+  await b.shared.giveBack('sign-in:x', 1, taken[0]!.taken ? taken[0]!.window : 0);
+  expect((await a.shared.charge('sign-in:x', 1, 10, 60_000)).taken).toBe(true);
+  expect((await b.shared.charge('sign-in:x', 1, 10, 60_000)).taken).toBe(false);
+  // A give-back against another window (one that ended) gives nothing back; other keys have budgets of their own.
+  await a.shared.giveBack('sign-in:x', 5, 1);
+  expect((await a.shared.charge('sign-in:x', 1, 10, 60_000)).taken).toBe(false);
+  expect((await a.shared.charge('sign-in:y', 1, 10, 60_000)).taken).toBe(true);
+  // A window that has ended starts afresh.
+  expect((await a.shared.charge('short', 2, 2, 50)).taken).toBe(true);
+  expect((await b.shared.charge('short', 1, 2, 50)).taken).toBe(false);
+  await expect.poll(async () => (await b.shared.charge('short', 1, 2, 50)).taken).toBe(true);
+});
+
+test('a signal reaches every node, the sender too; a key is replaced only while it exists', async () => {
+  const [a, b] = await twoNodes();
+  const heard: Record<string, unknown[]> = { a: [], b: [] };
+  a.shared.onSignal((signal) => heard['a']!.push(signal));
+  b.shared.onSignal((signal) => heard['b']!.push(signal));
+  await expect.poll(() => [heard['a']!.length, heard['b']!.length]).toEqual([1, 1]);
+  await a.shared.signal('sessions', 'ended one\ntwo');
+  const sent = { topic: 'sessions', message: 'ended one\ntwo' };
+  await expect.poll(() => heard).toEqual({ a: [null, sent], b: [null, sent] });
+  await expect(a.shared.signal('bad\ntopic', '')).rejects.toThrow(RangeError);
+  await expect(a.shared.signal('big', 'x'.repeat(8000))).rejects.toThrow(RangeError);
+
+  await a.commit([{ type: 'put', key: 'ses/h', value: 'one' }]);
+  await b.shared.replaceExisting('ses/h', 'two');
+  expect(await a.get('ses/h')).toBe('two');
+  await a.commit([{ type: 'del', key: 'ses/h' }]);
+  await b.shared.replaceExisting('ses/h', 'three');
+  expect(await a.get('ses/h')).toBeUndefined();
+});
+
+test('a transaction reads and writes under its lock: two nodes adding to one key at once both count; a failed one writes nothing', async () => {
+  const [a, b] = await twoNodes();
+  const add = (store: PgStore, n: number, inside?: { entered: () => void; held: Promise<void> }) => store.shared.transact('counter', async (tx) => {
+    const before = Number(await tx.get('cnt') ?? '0');
+    inside?.entered();
+    await inside?.held;
+    return { ops: [{ type: 'put' as const, key: 'cnt', value: String(before + n) }], result: before };
+  }, { sync: true });
+  // a reads 0 and holds its transaction open until b waits on the lock: b then reads what a wrote.
+  let letGo!: () => void;
+  let entered!: () => void;
+  const held = new Promise<void>((resolve) => { letGo = resolve; });
+  const inside = new Promise<void>((resolve) => { entered = resolve; });
+  const first = add(a, 5, { entered, held });
+  await inside;
+  const second = add(b, 7);
+  await expect.poll(() => waitingLocks()).toBe(1);
+  letGo();
+  expect(await first).toBe(0);
+  expect(await second).toBe(5);
+  expect(await a.get('cnt')).toBe('12');
+  // A transaction whose work throws rejects with that error and writes nothing; its entries read the same range as the store.
+  await a.commit([{ type: 'put', key: 'r/1', value: 'x' }, { type: 'put', key: 'r/2', value: 'y' }]);
+  await expect(b.shared.transact('counter', async (tx) => {
+    const seen: string[] = [];
+    for await (const [key] of tx.entries('r/')) seen.push(key);
+    expect(seen).toEqual(['r/1', 'r/2']);
+    throw new RangeError('refused by the work');
+  }, { sync: false }).then(() => undefined)).rejects.toThrow(RangeError);
+  await expect(a.shared.transact('counter', async () => ({ ops: [{ type: 'put', key: 'cnt', value: '0' }], result: null }), { sync: false })).resolves.toBeNull();
+  expect(await b.get('cnt')).toBe('0');
+});

@@ -42,7 +42,7 @@ const HEAD_POLL_MS = 2000;
  */
 export class ClusterNode {
   readonly sequencer: Sequencer;
-  /** Whose holder writes snapshots and trims logs; absent on LevelDB (this node always does). */
+  /** Whose holder writes snapshots, trims logs and sweeps expired sessions from the store; absent on LevelDB (this node always does). */
   readonly snapshotLease: Lease | undefined;
   /** How long without the database makes this node unhealthy and its answers stale (`DATABASE_CONTACT_TIMEOUT_MS`). */
   contactTimeoutMs = DEFAULT_CONTACT_TIMEOUT_MS;

@@ -17,10 +17,10 @@ import { attemptSignIn, openSession, sessionCallerOf } from '../pipeline/session
 import { LoginPage, type LoginPageProps } from '../views/login/login-page.js';
 
 /** Whether the request comes with a live session (the sign-in page then sends the browser on). */
-function signedIn(c: Context<ConsoleEnv>, deps: ConsoleDeps): boolean {
+async function signedIn(c: Context<ConsoleEnv>, deps: ConsoleDeps): Promise<boolean> {
   if (deps.config.authType === 'none') return true;
   try {
-    c.set('principal', sessionCallerOf(c, deps));
+    c.set('principal', await sessionCallerOf(c, deps));
     return true;
   } catch {
     return false;
@@ -37,9 +37,9 @@ export const loginPages = [
   definePage({
     method: 'get', path: '/login', permission: 'NONE', authentication: 'none', query: NextQuerySchema,
     summary: 'The sign-in page (a signed-in browser goes on to `next`)',
-    handle: ({ c, deps, query }) => {
+    handle: async ({ c, deps, query }) => {
       const next = safeNext(query.next);
-      if (signedIn(c, deps)) return c.redirect(next, 303);
+      if (await signedIn(c, deps)) return c.redirect(next, 303);
       return loginPage(c, deps, { next, notice: c.req.query('signed-out') !== undefined ? 'You have signed out.' : undefined });
     },
   }),

@@ -4,6 +4,7 @@
  * limits failed attempts.
  */
 import type { Context } from 'hono';
+import type { SessionRecord } from '../../actors/session-store.js';
 import type { Principal } from '../../auth/permissions.js';
 import { passwordStamp, sessionKey } from '../../auth/session-keys.js';
 import type { Result } from '../../domain/result.js';
@@ -12,7 +13,7 @@ import { principalOf } from '../../http/middleware/principal-of.js';
 import type { AppEnv } from '../../http/route.js';
 import { limitedCheck } from '../../http/sign-in-limits.js';
 import { endSession, signInAccount, startSession, type SignedIn } from '../../use-cases/sessions.use-cases.js';
-import type { ConsoleDeps, ConsoleEnv, ConsoleStep } from '../console-deps.js';
+import type { ConsoleDeps, ConsoleEnv, ConsoleSession, ConsoleStep } from '../console-deps.js';
 import { sessionIdOf, setSessionCookie } from './cookies.js';
 
 const SIGN_IN = 'Sign in to use the console; your session has ended or never began';
@@ -22,13 +23,21 @@ const SIGN_IN = 'Sign in to use the console; your session has ended or never beg
  * the user who signed in by password (`{kind: 'user', tokenName: 'session'}`) or as the token that signed in.
  * A session whose user is gone, whose password has changed or whose token was revoked or has expired ends
  * here. With `AUTH_TYPE=none` every request acts as an admin, as on the API. Sets `c.get('session')`.
+ * Synchronous when this node holds the session; a promise when it is read from a store several nodes share
+ * (a session begun or last used on another node).
  */
-export function sessionCallerOf(c: Context<ConsoleEnv>, deps: ConsoleDeps): Principal {
+export function sessionCallerOf(c: Context<ConsoleEnv>, deps: ConsoleDeps): Principal | Promise<Principal> {
   if (deps.config.authType === 'none') return { kind: 'admin', name: 'auth-none' };
   const id = sessionIdOf(c);
   if (id === undefined) throw apiError('AuthenticationRequired', SIGN_IN);
   const key = sessionKey(deps.tokenHasher, id);
-  const record = deps.registry.sessions.use(key);
+  const record = deps.registry.sessions.lookup(key);
+  if (record instanceof Promise) return record.then((found) => callerOfRecord(c, deps, { id, key }, found));
+  return callerOfRecord(c, deps, { id, key }, record);
+}
+
+/** The principal of session `record` (stored under `session.key`), or a 401 (ending a session whose principal is gone). */
+function callerOfRecord(c: Context<ConsoleEnv>, deps: ConsoleDeps, session: ConsoleSession, record: SessionRecord | undefined): Principal {
   if (!record) throw apiError('AuthenticationRequired', SIGN_IN);
   const state = deps.registry.service.state;
   let principal: Principal | undefined;
@@ -44,16 +53,24 @@ export function sessionCallerOf(c: Context<ConsoleEnv>, deps: ConsoleDeps): Prin
     }
   }
   if (!principal) {
-    void endSession(deps.registry, key).catch(() => undefined);
+    void endSession(deps.registry, session.key).catch(() => undefined);
     throw apiError('AuthenticationRequired', SIGN_IN);
   }
-  c.set('session', { id, key });
+  c.set('session', session);
   return principal;
 }
 
-/** The step that authenticates a page of a signed-in person (401: a redirect to `/login`, as a page's error). */
+/**
+ * The step that authenticates a page of a signed-in person (401: a redirect to `/login`, as a page's error);
+ * it awaits only a session read from the store.
+ */
 export const sessionStep = (deps: ConsoleDeps): ConsoleStep => (c) => {
-  c.set('principal', sessionCallerOf(c, deps));
+  const caller = sessionCallerOf(c, deps);
+  if (!(caller instanceof Promise)) {
+    c.set('principal', caller);
+    return;
+  }
+  return caller.then((principal) => c.set('principal', principal));
 };
 
 /**

@@ -21,12 +21,16 @@ export const edgeRoutes: RouteSpec[] = [
     summary: `Which of the listed token texts are valid API tokens, with their type, projects and environment (what Unleash Edge asks before it serves a token); no token needed. Invalid texts are left out. Each address may have ${PER_MINUTE} texts checked a minute`,
     body: EdgeValidateSchema,
     success: { status: 200, description: '`{tokens: [{token, type, projects, environment}]}`: the valid ones, in the order sent', schema: EdgeTokensView },
-    errors: ['TooManyRequests'],
-    handle: ({ c, body, registry, deps }) => {
+    errors: ['TooManyRequests', 'Unavailable'],
+    handle: async ({ c, body, registry, deps }) => {
       // In-process requests (tests through `app.request`) have no peer: they share one budget.
-      const wait = deps.edgeValidation.take(peerAddress(c) ?? 'in-process', Math.max(1, body.tokens.length));
-      if (wait > 0) {
-        const seconds = Math.ceil(wait / 1000);
+      const charge = await deps.edgeValidation.take(peerAddress(c) ?? 'in-process', Math.max(1, body.tokens.length));
+      if (charge.kind === 'unavailable') {
+        setResponseHeader(c, 'Retry-After', '5');
+        throw apiError('Unavailable', 'The validation budget cannot be counted: the database is unreachable; try again in a moment');
+      }
+      if (charge.kind === 'spent') {
+        const seconds = Math.ceil(charge.waitMs / 1000);
         setResponseHeader(c, 'Retry-After', String(seconds));
         throw apiError('TooManyRequests', `This address has had ${PER_MINUTE} token texts checked in the last minute, as many as it may; try again in ${seconds} s`);
       }

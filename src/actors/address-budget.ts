@@ -1,7 +1,8 @@
 /**
- * A budget of work per peer address over fixed windows of time, for the one route anyone may call without a
- * token (`POST /edge/validate`). It counts a cost per call (the tokens a call asks to check), which the
- * request-counting rate limiters for Hono do not; the bound on addresses keeps its memory fixed.
+ * A budget of work per key (a peer address, an account) over fixed windows of time, in the memory of one
+ * process: what `window-budget.ts` counts with on a store one process owns. It counts a cost per call (the
+ * tokens a call asks to check), which the request-counting rate limiters for Hono do not; the bound on keys
+ * keeps its memory fixed.
  */
 
 /** The state of one address's window. */
@@ -10,7 +11,7 @@ interface Window {
   used: number;
 }
 
-/** Costs taken per address and window; built once per app (`AppDeps`), never shared between apps. */
+/** Costs taken per address and window; built once per app (through `windowBudget`), never shared between apps. */
 export class AddressBudget {
   /** In order of window start: a window that starts again is moved to the end, so the first is the oldest. */
   readonly #windows = new Map<string, Window>();

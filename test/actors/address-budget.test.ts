@@ -4,7 +4,7 @@
  * is forgotten (memory stays bounded; the forgotten address only gets a fresh budget).
  */
 import { describe, expect, it } from 'vitest';
-import { AddressBudget } from '../../../src/http/address-budget.js';
+import { AddressBudget } from '../../src/actors/address-budget.js';
 
 describe('AddressBudget', () => {
   it('grants costs up to the budget within a window, refuses past it without taking, and starts afresh in the next window', () => {
