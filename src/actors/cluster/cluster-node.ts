@@ -28,6 +28,9 @@ export interface ForeignTargets {
   forgotten(records: LogRecord<never, { type: string; project?: string }>): void;
 }
 
+/** The least time between two warnings that reading other nodes' commits failed, ms. */
+const READ_WARNING_EVERY_MS = 30_000;
+
 /** How often the store's head is read besides its notifications, ms: a notification lost on a live connection costs at most this. */
 const HEAD_POLL_MS = 2000;
 
@@ -47,13 +50,20 @@ export class ClusterNode {
   /** How long without the database makes this node unhealthy and its answers stale (`DATABASE_CONTACT_TIMEOUT_MS`). */
   contactTimeoutMs = DEFAULT_CONTACT_TIMEOUT_MS;
   private unsubscribe: (() => void) | null = null;
+  private lastReadWarning = 0;
   private poll: NodeJS.Timeout | null = null;
 
   constructor(private readonly shared: SharedLog | null, private readonly log: Logger, private readonly targets: ForeignTargets, private readonly feed: CommittedFeed) {
     this.sequencer = new Sequencer({
       shared,
       applyForeign: (row) => this.apply(row),
-      failed: (error) => log.warn({ err: error }, 'reading what other nodes committed failed; tried again'),
+      // Retried several times a second while the database is away: one warning per 30 s, the rest at debug.
+      failed: (error) => {
+        const now = Date.now();
+        const level = now - this.lastReadWarning >= READ_WARNING_EVERY_MS ? 'warn' : 'debug';
+        if (level === 'warn') this.lastReadWarning = now;
+        log[level]({ err: error }, 'reading what other nodes committed failed; tried again');
+      },
     }, 0);
     this.snapshotLease = shared?.lease('snapshots');
   }
