@@ -60,6 +60,8 @@ export class PgStore implements Store {
     const pool = new pg.Pool({ ...config, max: options.poolSize });
     // An idle connection that breaks is dropped by the pool; unheard, its error would end the process.
     pool.on('error', () => undefined);
+    // So does a checked-out one between two queries (a transaction's reads, a partition): its next query fails instead.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const lock = new NodeLock(config, tables, databaseLabel(options), storeOptions.alone ? 'exclusive' : 'shared');
     try {
       const client = await pool.connect();
