@@ -13,6 +13,7 @@ import { flagStrategyPages } from './pages/flag-strategy.pages.js';
 import { flagSwitchPages } from './pages/flag-switch.pages.js';
 import { flagPages } from './pages/flag.pages.js';
 import { historyPages } from './pages/history.pages.js';
+import { integrationPages } from './pages/integrations.pages.js';
 import { loginPages } from './pages/login.pages.js';
 import { playgroundPages } from './pages/playground.pages.js';
 import { projectFlagsPages } from './pages/project-flags.pages.js';
@@ -44,4 +45,5 @@ export const CONSOLE_ROUTES: RouteSpec[] = [
   ...environmentPages,
   ...segmentPages,
   ...projectSettingsPages,
+  ...integrationPages,
 ];

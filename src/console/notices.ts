@@ -22,6 +22,7 @@ export const NOTICES = {
   users: { created: 'User created.', role: 'Root role saved.', deleted: 'User deleted.', password: 'Password set. Their sessions signed in with the old one have ended.' },
   tokens: { revoked: 'Token revoked.' },
   account: { password: 'Password saved. Your other sessions have ended.', revoked: 'Token revoked.' },
+  integrations: { created: 'Integration added.', saved: 'Integration saved.', enabled: 'Integration enabled.', disabled: 'Integration disabled.', deleted: 'Integration deleted.' },
   archive: { revived: 'Flag revived: it is off in every environment.', deleted: 'Flag deleted.' },
 } as const;
 

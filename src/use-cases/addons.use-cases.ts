@@ -12,7 +12,7 @@ import { checkUrl } from '../addons/url-guard.js';
 import { principalLabel, type Principal } from '../auth/permissions.js';
 import { MASKED_VALUE, type Addon, type AddonInput } from '../domain/addons/addon.js';
 import { addonInputRefusal } from '../domain/decide/service-addons.js';
-import { fail } from '../domain/errors.js';
+import { about, fail } from '../domain/errors.js';
 import { failed, fromDecision, ok, type Result } from '../domain/result.js';
 import type { AddonBody } from '../schemas/addon.schema.js';
 
@@ -21,7 +21,7 @@ async function urlRefusal(registry: Registry, input: AddonInput): Promise<Result
   const url = input.parameters['url'];
   if (typeof url !== 'string' || url === '' || url === MASKED_VALUE) return ok(null);
   const checked = await checkUrl(url, registry.deliveries.settings.sender.guard);
-  return checked.ok ? ok(null) : failed(fail('ValidationError', checked.error.message));
+  return checked.ok ? ok(null) : failed(about('parameters.url', fail('ValidationError', checked.error.message)));
 }
 
 /** The body as the command takes it; an absent `description` is `fallback`. */

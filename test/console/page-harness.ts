@@ -206,12 +206,12 @@ export interface Pages {
   as(username: string, rootRole?: number): Promise<Browser>;
 }
 
-/** A vitest `test` with `h` (a fresh app over a fresh data directory) and `pages`, its browsers. */
-export function pageTest(env: Record<string, string> = {}) {
+/** A vitest `test` with `h` (a fresh app over a fresh data directory) and `pages`, its browsers; `seams` as the harness's (`deliver`). */
+export function pageTest(env: Record<string, string> = {}, seams: Parameters<typeof harness>[2] = {}) {
   return base.extend<{ h: Harness; pages: Pages }>({
     // vitest reads a fixture's dependencies from its first parameter's destructuring: `{}` is none.
     h: async ({}, use) => {
-      const h = await harness(env);
+      const h = await harness(env, undefined, seams);
       try {
         await use(h);
       } finally {

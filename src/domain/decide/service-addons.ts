@@ -6,7 +6,7 @@
 import { LIMIT_VARIABLES, overLimit } from '../../limits.js';
 import { MASKED_VALUE, providerNamed, sensitiveParameters, type Addon, type AddonInput, type ParameterValue } from '../addons/addon.js';
 import type { CommandContext } from '../context.js';
-import { accept, fail, refuse, type Decision, type DomainError } from '../errors.js';
+import { about, accept, fail, refuse, type Decision, type DomainError } from '../errors.js';
 import type { ServiceCommand } from '../service-commands.js';
 import type { ServiceEvent } from '../service-events.js';
 import type { ServiceState } from '../service-state.js';
@@ -24,8 +24,8 @@ export function addonInputRefusal(input: Pick<AddonInput, 'provider' | 'paramete
   const provider = providerNamed(input.provider);
   if (!provider) return fail('ValidationError', `Unknown addon provider ${input.provider}`);
   const missing = provider.parameters.filter((p) => p.required && !Object.hasOwn(input.parameters, p.name)).map((p) => p.name);
-  // The trailing space is Unleash's.
-  if (missing.length > 0) return fail('ValidationError', `Missing required parameters: ${missing.join(',')} `);
+  // The trailing space is Unleash's; the path (the first one missing) is where a console form marks it.
+  if (missing.length > 0) return about(`parameters.${missing[0]}`, fail('ValidationError', `Missing required parameters: ${missing.join(',')} `));
   if (write === 'create' && provider.deprecated) return fail('ValidationError', provider.deprecated);
   return null;
 }

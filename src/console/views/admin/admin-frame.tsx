@@ -17,6 +17,7 @@ export const ADMIN_PLACES = [
   { id: 'context-fields', href: '/admin/context-fields', label: 'Context fields', permission: 'READ', about: 'The fields constraints test, with legal values.' },
   { id: 'tag-types', href: '/admin/tag-types', label: 'Tag types', permission: 'READ', about: 'The kinds of tag flags can carry.' },
   { id: 'strategies', href: '/admin/strategies', label: 'Strategies', permission: 'READ', about: 'Built-in and custom activation strategies.' },
+  { id: 'integrations', href: '/admin/integrations', label: 'Integrations', permission: 'READ', about: 'Events sent to webhooks, Slack, Teams, Datadog or New Relic.' },
 ] as const satisfies readonly { id: string; href: string; label: string; permission: Permission; about: string }[];
 
 /** A place of the administration. */
