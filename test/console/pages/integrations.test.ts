@@ -190,7 +190,7 @@ describe('test sends and the delivery log', () => {
     await expect.poll(async () => ((await h.json('GET', `/api/admin/addons/${id}/events`)).body.integrationEvents as unknown[]).length).toBeGreaterThanOrEqual(2);
     const ann = await pages.as('ann', 1);
     const log = await ann.get(`/admin/integrations/${id}/deliveries`);
-    expect(log.title).toBe('Delivery log: Webhook: Orders');
+    expect([log.title, log.text('.def-back')]).toEqual(['Delivery log', '← Webhook: Orders']);
     const first = log.doc.querySelector('.delivery-table tbody tr')!;
     expect(first.querySelector('th')?.textContent).toMatch(/^Failed/);
     expect(first.querySelector('[data-label="Event"]')?.textContent).toBe('feature-createdcheckout');

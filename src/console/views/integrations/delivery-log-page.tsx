@@ -25,11 +25,13 @@ function Row({ entry }: { entry: DeliveryLogEntry }) {
     <tr>
       <th scope="row" class="list-name"><DeliveryState entry={entry} /></th>
       <td class="nowrap" data-label="When"><When at={entry.createdAt} /></td>
-      <td data-label="Event"><code>{entry.event.type}</code>{entry.event.featureName ? <span class="list-desc">{entry.event.featureName}</span> : null}</td>
-      <td data-label="Attempt">{entry.attempt}{entry.retryAt ? <span class="list-desc">next <When at={entry.retryAt} /></span> : null}</td>
+      <td data-label="Event"><span class="cell-body"><code>{entry.event.type}</code>{entry.event.featureName ? <span class="list-desc">{entry.event.featureName}</span> : null}</span></td>
+      <td data-label="Attempt"><span class="cell-body">{entry.attempt}{entry.retryAt ? <span class="list-desc">next <When at={entry.retryAt} /></span> : null}</span></td>
       <td data-label="Details" class="delivery-cell">
-        <p class="delivery-details">{entry.stateDetails}</p>
-        <details><summary>Request</summary><pre class="delivery-json">{JSON.stringify(entry.details, null, 2)}</pre></details>
+        <div class="cell-body">
+          <p class="delivery-details">{entry.stateDetails}</p>
+          <details><summary>Request</summary><pre class="delivery-json" tabindex={0}>{JSON.stringify(entry.details, null, 2)}</pre></details>
+        </div>
       </td>
     </tr>
   );
@@ -40,8 +42,8 @@ export function DeliveryLogPage({ addon, entries, page, more }: DeliveryLogPageP
   const base = integrationUrl(addon.id, 'deliveries');
   const title = `${addonTitle(addon)}${addon.description ? `: ${addon.description}` : ''}`;
   return (
-    <AdminFrame title={`Delivery log: ${title}`} current="integrations" lead="Every attempt to deliver an event, newest first; the newest 200 are kept. A failed attempt is tried again with growing waits for up to a day, unless the receiver refused it for good.">
-      <BackLink href={integrationUrl(addon.id)} label={`Back to ${addonTitle(addon)}`} />
+    <AdminFrame title="Delivery log" current="integrations" lead="Every attempt to deliver an event, newest first; the newest 200 are kept. A failed attempt is tried again with growing waits for up to a day, unless the receiver refused it for good.">
+      <BackLink href={integrationUrl(addon.id)} label={title} />
       <p><EnabledBadge enabled={addon.enabled} /></p>
       <ListCard id="deliveries-title" title="Attempts">
         {entries.length === 0

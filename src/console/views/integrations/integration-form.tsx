@@ -56,7 +56,7 @@ function ParameterField({ p, value, addon, error }: { p: ProviderParameter; valu
           ? <textarea rows={p.name === 'bodyTemplate' ? 8 : 4} spellcheck={false} class="mono-input" {...attrs}>{value}</textarea>
           : <input type="text" inputmode={p.type === 'url' ? 'url' : undefined} value={value} autocapitalize="none" spellcheck={false} {...attrs} />}
       <p class="hint" id={hint}>
-        {p.description ?? ''}
+        {(p.description ?? '').replace(/^\((Required|Optional)\)\s*/, '')}
         {p.sensitive ? ` Kept secret: ${addon && Object.hasOwn(addon.parameters, p.name) ? 'leave ***** to keep the saved value, type a new one to replace it, or empty it to remove it.' : 'it is never shown again once saved.'}` : ''}
       </p>
       <FieldError error={error} form={FORM} field={field} id={id} />

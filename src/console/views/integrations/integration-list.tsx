@@ -83,7 +83,7 @@ export function IntegrationList({ list, providers, mayEdit, mayReadLog, notice, 
       <Notice notice={notice} />
       <FormAlert error={refused} form="enabled" />
       <ListCard id="integrations-title" title="Configured"
-        head={<ListSearch action={INTEGRATIONS} q={list.q} id="integrations-q" class="list-search" label="Find integrations" placeholder="Provider or description" name="Search integrations" clear />}>
+        head={list.total === 0 && list.q === '' ? undefined : <ListSearch action={INTEGRATIONS} q={list.q} id="integrations-q" class="list-search" label="Find integrations" placeholder="Provider or description" name="Search integrations" clear />}>
         <ListRows list={list} labelledBy="integrations-title" class="list-table addon-table" scroll="list-scroll" columns={columns}
           empty={<ListEmpty title={list.q === '' ? 'No integrations yet' : 'No integration matches'} level={3}>
             <p class="muted">{list.q === '' ? (mayEdit ? 'Add one from the providers below.' : 'An Admin or Editor can add one.') : `No provider or description contains "${list.q}".`}</p>

@@ -54,7 +54,7 @@ function TestResult({ entry }: { entry: DeliveryLogEntry }) {
       <h2 id="test-result-title">Test event <DeliveryState entry={entry} /></h2>
       <p class="delivery-details" role={failed ? 'alert' : 'status'}>{entry.stateDetails}</p>
       <p class="small muted">Sent <When at={entry.createdAt} />, once, without a retry: a <code>{entry.event.type}</code> event about <code>{entry.event.featureName ?? ''}</code>.</p>
-      <details><summary>Request details</summary><pre class="delivery-json">{JSON.stringify(entry.details, null, 2)}</pre></details>
+      <details><summary>Request details</summary><pre class="delivery-json" tabindex={0}>{JSON.stringify(entry.details, null, 2)}</pre></details>
     </section>
   );
 }
