@@ -102,6 +102,23 @@ describe('adding and editing', () => {
     expect(JSON.stringify(h.logs())).not.toContain('typed-secret-3');
   });
 
+  test('every provider\'s form has its definition\'s parameters and events; a parameter the form has no field for is kept', async ({ h, pages }) => {
+    const ann = await pages.as('ann', 1);
+    const { providers } = (await h.json('GET', '/api/admin/addons')).body as { providers: { name: string; deprecated?: string; parameters: { name: string; sensitive: boolean }[]; events: string[] }[] };
+    for (const provider of providers.filter((p) => !p.deprecated)) {
+      const form = await ann.get(`/admin/new-integration/${provider.name}`);
+      const fields = [...form.doc.querySelectorAll('.addon-form [name^="parameters."]')];
+      expect(fields.map((el) => el.getAttribute('name')), provider.name).toEqual(provider.parameters.map((p) => `parameters.${p.name}`));
+      expect(fields.map((el) => el.getAttribute('type') === 'password'), provider.name).toEqual(provider.parameters.map((p) => p.sensitive));
+      expect([...form.doc.querySelectorAll('input[name="events"]')].map((el) => el.getAttribute('value')), provider.name).toEqual(provider.events);
+    }
+    const made = await h.json('POST', '/api/admin/addons', { provider: 'webhook', parameters: { url: 'https://93.184.216.34/h', extraSetting: 'kept' }, events: ['custom-event'] });
+    const page = await ann.get(`/admin/integrations/${made.body.id}`);
+    expect(page.doc.querySelector('input[name="events"][value="custom-event"]')?.hasAttribute('checked')).toBe(true);
+    expect((await ann.post(`/admin/integrations/${made.body.id}`, { ...page.fieldsOf(`/admin/integrations/${made.body.id}`), description: 'saved' })).status).toBe(303);
+    expect((await addons(h))[0]).toMatchObject({ description: 'saved', parameters: { url: '*****', extraSetting: 'kept' }, events: ['custom-event'] });
+  });
+
   test('refusals of the use case and the schema are marked on their field, the secret typed not shown again; nothing is made', async ({ h, pages }) => {
     const ann = await pages.as('ann', 1);
     const base = { provider: 'webhook', enabled: 'on', events: 'feature-created' };

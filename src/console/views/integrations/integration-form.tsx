@@ -64,6 +64,14 @@ function ParameterField({ p, value, addon, error }: { p: ProviderParameter; valu
   );
 }
 
+/**
+ * Parameters the addon holds that its provider's form has no field for (the API takes any name): sent back as they
+ * are, so a save keeps them. None is sensitive (only the provider's named ones are); a name a form field cannot carry
+ * (a dot would nest it) is left out.
+ */
+const extraParameters = (provider: ProviderDefinition, values: AddonDraft): [string, string][] =>
+  Object.entries(values.parameters).filter(([name]) => /^[A-Za-z0-9_-]{1,100}$/.test(name) && !provider.parameters.some((p) => p.name === name));
+
 /** A list of checkboxes (events, projects, environments) with its message; `all` offers `*` first. */
 function Choices(props: { name: 'events' | 'projects' | 'environments'; legend: string; hint: string; options: { value: string; label: string }[]; checked: string[]; all?: string; error: Refusal<AddonDraft> | undefined }) {
   const id = `addon-${props.name}`;
@@ -99,6 +107,7 @@ export function AddonForm({ provider, addon, values, projects, environments, ref
         <FieldError error={refused} form={FORM} field="description" id="addon-description" />
       </div>
       {provider.parameters.map((p) => <ParameterField p={p} value={values.parameters[p.name] ?? ''} addon={addon} error={refused} />)}
+      {extraParameters(provider, values).map(([name, value]) => <input type="hidden" name={`parameters.${name}`} value={value} />)}
       <Choices name="events" legend="Events" hint="The events this integration sends." error={refused} checked={values.events}
         options={events.map((e) => ({ value: e, label: e }))} />
       <div class="field-column">
