@@ -6,8 +6,7 @@
  * a stored one shows `*****`, which sent back keeps it; after a refusal it is `*****` again (or empty), never what was
  * typed. A Viewer gets the same as facts (`AddonFacts`), secrets as "Set".
  */
-import type { Addon } from '../../../domain/addons/addon.js';
-import { MASKED_VALUE } from '../../../domain/addons/addon.js';
+import { MASKED_VALUE, type Addon } from '../../../domain/addons/addon.js';
 import type { ProviderDefinition, ProviderParameter } from '../../../domain/addons/provider-definition.js';
 import type { AddonDraft } from '../../forms/addon.forms.js';
 import { Csrf, errorAttrs, FieldError, FormAlert, idOf, type Refusal } from '../form-parts.js';

@@ -4,8 +4,7 @@
  * (its provider's display name, then its description).
  */
 import type { DeliveryLogEntry } from '../../../actors/addons/delivery-log.js';
-import type { Addon } from '../../../domain/addons/addon.js';
-import { providerNamed } from '../../../domain/addons/addon.js';
+import { providerNamed, type Addon } from '../../../domain/addons/addon.js';
 
 /** The list of integrations (and where a new one is posted). */
 export const INTEGRATIONS = '/admin/integrations';
