@@ -5,13 +5,21 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { backupCommand } from './cli/backup.command.js';
-import { copyStoreCommand } from './cli/copy-store.command.js';
-import { dumpCommand } from './cli/dump.command.js';
-import { migrateCommand } from './cli/migrate.command.js';
 import { EXIT } from './cli/exit-codes.js';
-import { restoreCommand } from './cli/restore.command.js';
-import { startCommand } from './cli/start.command.js';
+
+/**
+ * The commands in the order the help lists them, each imported when needed: a command's module brings what it
+ * runs on (the store, the migration's readers: up to a second of CPU to load), so `flagpole dump` loads dump's
+ * alone and `--help`, `--version` or a wrong command loads them all.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  start: async () => (await import('./cli/start.command.js')).startCommand(),
+  dump: async () => (await import('./cli/dump.command.js')).dumpCommand(),
+  restore: async () => (await import('./cli/restore.command.js')).restoreCommand(),
+  backup: async () => (await import('./cli/backup.command.js')).backupCommand(),
+  migrate: async () => (await import('./cli/migrate.command.js')).migrateCommand(),
+  'copy-store': async () => (await import('./cli/copy-store.command.js')).copyStoreCommand(),
+};
 
 /** The package's version: package.json is two levels up when compiled (dist/src/), one from the source. */
 function version(): string {
@@ -32,13 +40,12 @@ const program = new Command('flagpole')
   // Settings set here are inherited by the commands added below.
   .exitOverride()
   .showHelpAfterError('(add --help for usage)')
-  .addHelpText('after', '\nExit codes: 0 done, 1 the work failed (message on standard error), 2 the command line is wrong.\nDocs: docs/operations.md')
-  .addCommand(startCommand())
-  .addCommand(dumpCommand())
-  .addCommand(restoreCommand())
-  .addCommand(backupCommand())
-  .addCommand(migrateCommand())
-  .addCommand(copyStoreCommand());
+  .addHelpText('after', '\nExit codes: 0 done, 1 the work failed (message on standard error), 2 the command line is wrong.\nDocs: docs/operations.md');
+
+// The command named first on the line, when it is one (commander's options all follow it): that one alone.
+const named = process.argv[2];
+const wanted = named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
+for (const command of await Promise.all(wanted.map((name) => COMMANDS[name]!()))) program.addCommand(command);
 
 for (const command of program.commands) command.exitOverride().showHelpAfterError('(add --help for usage)');
 

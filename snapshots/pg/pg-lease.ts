@@ -1,8 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import type { Lease } from '../shared-log.js';
 import { closeSession, openSession, type Session } from './pg-connection.js';
-
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * A lease as a PostgreSQL session-level advisory lock, tried every `retryMs` by a connection of its own until
@@ -17,6 +16,8 @@ export class PgLease implements Lease {
   private session: Session | null = null;
   private holding = false;
   private closed = false;
+  /** Ends the wait between two checks at once when closing: a stop never waits out a check interval. */
+  private readonly stopping = new AbortController();
   private readonly listeners = new Set<(held: boolean) => void>();
   private readonly loop: Promise<void>;
 
@@ -35,6 +36,7 @@ export class PgLease implements Lease {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.stopping.abort();
     this.set(false);
     await closeSession(this.session);
     await this.loop.catch(() => undefined);
@@ -44,6 +46,11 @@ export class PgLease implements Lease {
     if (this.holding === held) return;
     this.holding = held;
     for (const listener of [...this.listeners]) listener(held);
+  }
+
+  /** Waits `ms`, or less when {@link close} comes first. */
+  private pause(ms: number): Promise<void> {
+    return sleep(ms, undefined, { signal: this.stopping.signal }).catch(() => undefined);
   }
 
   private async run(): Promise<void> {
@@ -65,7 +72,7 @@ export class PgLease implements Lease {
         await closeSession(this.session);
         this.session = null;
       }
-      await pause(this.retryMs);
+      await this.pause(this.retryMs);
     }
   }
 }

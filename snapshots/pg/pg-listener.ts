@@ -1,8 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import type { Contact, Signal } from '../shared-log.js';
 import { closeSession, openSession, type Session } from './pg-connection.js';
-
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The channels a listener follows: the log's (each commit's last rev) and the signals' (`topic` NL `message`). */
 export interface Channels {
@@ -25,6 +24,8 @@ export class PgListener {
   private lastContact = Date.now();
   private lostSince: number | null = Date.now();
   private closed = false;
+  /** Ends the wait between two checks at once when closing: a stop never waits out a check interval. */
+  private readonly stopping = new AbortController();
   private loop: Promise<void> | null = null;
 
   constructor(private readonly config: pg.ClientConfig, private readonly channels: Channels, private readonly checkMs: number) {}
@@ -54,6 +55,7 @@ export class PgListener {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.stopping.abort();
     await closeSession(this.session);
     await this.loop?.catch(() => undefined);
   }
@@ -77,6 +79,11 @@ export class PgListener {
     if (Number.isSafeInteger(rev)) this.tell(rev);
   }
 
+  /** Waits `ms`, or less when {@link close} comes first. */
+  private pause(ms: number): Promise<void> {
+    return sleep(ms, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+  }
+
   /** Connects and listens, checks the connection every `checkMs`, and reconnects when it breaks. */
   private async run(): Promise<void> {
     while (!this.closed) {
@@ -92,7 +99,7 @@ export class PgListener {
         this.lostSince = null;
         this.tell(null);
         while (!this.closed && !session.broken) {
-          await pause(this.checkMs);
+          await this.pause(this.checkMs);
           if (this.closed || session.broken) break;
           await session.client.query('SELECT 1');
           this.lastContact = Date.now();
@@ -104,7 +111,7 @@ export class PgListener {
       this.session = null;
       if (this.closed) return;
       this.lostSince ??= Date.now();
-      await pause(Math.min(this.checkMs, 500));
+      await this.pause(Math.min(this.checkMs, 500));
     }
   }
 }
