@@ -3,10 +3,13 @@
  * with ADDON_RETRY_*; the tests wait on the delivery log, never on a clock), delivery from the durable position
  * after a restart, isolation from a receiver that hangs, filters, disabled addons, and the delivery log's bound.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { harness, type Harness } from '../helpers/harness.js';
 import { receiver, type Receiver } from '../helpers/receiver.js';
-import { untilState } from '../helpers/wait.js';
+import { HEAVY_TEST_MS, untilState } from '../helpers/wait.js';
+
+// Each test starts a service, receivers and deliveries: on a loaded machine that outlasts vitest's 30 s default.
+vi.setConfig({ testTimeout: HEAVY_TEST_MS, hookTimeout: HEAVY_TEST_MS });
 
 const FAST = { UNLEASH_ALLOW_LIST_INTEGRATION: '127.0.0.1', ADDON_RETRY_FIRST_MS: '10', ADDON_RETRY_MAX_MS: '40' };
 

@@ -234,7 +234,8 @@ describe('flagpole backup refuses', () => {
 
 test('a stream cut short, or stalled past --timeout, leaves no file and exits 1', async ({ tempDir }) => {
   const header = `${JSON.stringify({ flagpoleBackup: 1, dumpFormat: 1, createdAt: new Date().toISOString(), machines: {}, projects: 1, flags: 2 })}\n{"service":{}}\n{"project":{"id":"p"},"flags":2}\n{"flag":{"name":"a"}}\n`;
-  // One answer ends after the first flag; the other sends as much and then nothing more.
+  // One answer ends after the first flag; the other sends as much and then nothing more. The stall's --timeout
+  // is 5 s: on a loaded machine 1 s ran out before this server's first bytes reached the CLI.
   const server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
     res.write(header);
@@ -251,9 +252,9 @@ test('a stream cut short, or stalled past --timeout, leaves no file and exits 1'
   const short = await flagpole(['backup', '--url', `${base}/short`, '--out', out]);
   expect(short.code).toBe(1);
   expect(short.stderr).toBe('backup failed: the backup stream ended without its end line: it was cut short\n');
-  const stalled = await flagpole(['backup', '--url', `${base}/stall`, '--out', out, '--timeout', '1']);
+  const stalled = await flagpole(['backup', '--url', `${base}/stall`, '--out', out, '--timeout', '5']);
   expect(stalled.code).toBe(1);
-  expect(stalled.stderr).toBe(`backup failed: the backup stream from ${base}/stall/api/admin/backup broke off after ${Buffer.byteLength(header)} bytes: no answer within 1 s (--timeout)\n`);
+  expect(stalled.stderr).toBe(`backup failed: the backup stream from ${base}/stall/api/admin/backup broke off after ${Buffer.byteLength(header)} bytes: no answer within 5 s (--timeout)\n`);
   expect(readdirSync(dir)).toEqual([]);
 }, CHILD_PROCESS_TEST_MS);
 
