@@ -18,6 +18,7 @@ import { tableUrl } from './views/flags/flag-urls.js';
 import type { NewFlagDraft } from './forms/flag-table.forms.js';
 import type { Refusal } from './forms/form.js';
 import { ProjectFlagsPage } from './views/flags/project-flags-page.js';
+import { openDraftsOf } from './change-drafts.js';
 
 const DEFAULT_QUERY = v.parse(FlagTableQuerySchema, {});
 
@@ -90,7 +91,8 @@ export function tablePage(c: Context<ConsoleEnv>, deps: ConsoleDeps, actor: Proj
   const may = { toggle: mayIn(c, actor, 'UPDATE_FEATURE_ENVIRONMENT'), create: mayIn(c, actor, 'CREATE_FEATURE'), bulk: bulkPermissions(c, actor) };
   return renderPage(c, (
     <ProjectFlagsPage project={{ id: meta.id, name: meta.name, description: meta.description || null }}
-      query={query} page={page.value} now={now} may={may} notice={notice} notes={extras.notes} newFlag={extras.newFlag} />
+      query={query} page={page.value} now={now} may={may} notice={notice} notes={extras.notes} newFlag={extras.newFlag}
+      drafts={openDraftsOf(actor.state, c.get('principal'))} />
   ), extras.status ?? (state.error ? 400 : undefined));
 }
 

@@ -16,6 +16,8 @@ import type { NewFlagDraft } from '../../forms/flag-table.forms.js';
 import type { Refusal } from '../form-parts.js';
 import { NewFlagForm } from './new-flag-form.js';
 import { Notice } from '../notice.js';
+import type { OpenDraft } from '../../change-drafts.js';
+import { DraftBanner } from '../change-requests/draft-banner.js';
 
 export interface ProjectFlagsPageProps {
   project: { id: string; name: string; description: string | null };
@@ -27,6 +29,8 @@ export interface ProjectFlagsPageProps {
   notice?: { kind: 'error' | 'done'; message: string } | undefined;
   notes?: ReadonlyMap<string, RowNote> | undefined;
   newFlag?: Refusal<NewFlagDraft> | undefined;
+  /** The viewer's change requests of the project that still take changes (the banner). */
+  drafts?: readonly OpenDraft[] | undefined;
 }
 
 function EmptyState({ projectId, query, mayCreate }: { projectId: string; query: FlagTableQuery; mayCreate: boolean }) {
@@ -52,7 +56,7 @@ function EmptyState({ projectId, query, mayCreate }: { projectId: string; query:
 }
 
 /** The whole page. */
-export function ProjectFlagsPage({ project, query, page, now, may, notice, notes, newFlag }: ProjectFlagsPageProps) {
+export function ProjectFlagsPage({ project, query, page, now, may, notice, notes, newFlag, drafts }: ProjectFlagsPageProps) {
   const anyBulk = Object.values(may.bulk).some(Boolean);
   const back = tableUrl(project.id, flagTableSearch(query));
   const archivedLink = tableUrl(project.id, flagTableSearch({ ...query, archived: !query.archived, offset: 0 }));
@@ -72,6 +76,7 @@ export function ProjectFlagsPage({ project, query, page, now, may, notice, notes
       </div>
       <ProjectNav projectId={project.id} projectName={project.name} current="flags" />
       <Notice notice={notice} />
+      <DraftBanner projectId={project.id} drafts={drafts} />
       <section class="card flags-card" aria-labelledby="flags-title">
         <div class="flags-head">
           <h2 id="flags-title">{query.archived ? 'Archived flags' : 'Flags'}</h2>
