@@ -23,6 +23,11 @@ export const NOTICES = {
   tokens: { revoked: 'Token revoked.' },
   account: { password: 'Password saved. Your other sessions have ended.', revoked: 'Token revoked.' },
   archive: { revived: 'Flag revived: it is off in every environment.', deleted: 'Flag deleted.' },
+  changeRequests: {
+    titled: 'Title saved.', commented: 'Comment added.', submitted: 'Sent for review.', approved: 'Approval added.', rejected: 'Change request rejected.',
+    cancelled: 'Change request cancelled.', applied: 'Change request applied: its changes are live.', scheduled: 'Change request scheduled.',
+    discardedChange: 'Change discarded.', discarded: 'Draft discarded.',
+  },
 } as const;
 
 /** A page with confirmations. */
