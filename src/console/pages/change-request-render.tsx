@@ -87,7 +87,7 @@ export function listPage(c: Context<ConsoleEnv>, deps: ConsoleDeps, projectId: s
   const all = projectChangeRequests(deps.registry, projectId);
   const waiting = actionableRequests(deps.registry, projectId, c.get('principal'));
   if (!all.ok || !waiting.ok) throw apiError('NotFoundError', `No project "${projectId}"`);
-  const found = searchPage(all.value, searchText, query.q, 1, Number.POSITIVE_INFINITY);
+  const found = searchPage(all.value, searchText, query.q, 1, Math.max(1, all.value.length));
   return renderPage(c, (
     <ChangeRequestList project={{ id: actor.state.meta.id, name: actor.state.meta.name }} q={found.q} people={peopleOf(deps)}
       waiting={waiting.value} open={found.rows.filter((r) => isOpen(r.state))}

@@ -4,10 +4,11 @@
  * `changesOf`, so a change reads the same here and, once applied, in the history.
  */
 import type { Change } from '../../../domain/change-request.js';
-import type { Dependency, Strategy, StrategyOrder, Variant } from '../../../domain/types.js';
-import { changesOf, type ChangeSides } from '../../../queries/history/event-diff.js';
-import { added, moved, pathOf, removed, scalar, words, type FieldChange } from '../../../queries/history/change-words.js';
-import { constraintChanges, strategyLabel } from '../../../queries/history/strategy-diff.js';
+import type { Constraint, Dependency, Strategy, StrategyOrder, Variant } from '../../../domain/types.js';
+import { changesOf } from '../../../queries/history/event-diff.js';
+import { added, lists, moved, pathOf, removed, scalar, words, type FieldChange } from '../../../queries/history/change-words.js';
+import { dependencyWords } from '../../../queries/history/flag-diff.js';
+import { constraintChanges, strategyLabel, strategyWords } from '../../../queries/history/strategy-diff.js';
 
 /** What each kind of change does, as its heading. */
 export function changeTitle(change: Change): string {
@@ -26,23 +27,73 @@ export function changeTitle(change: Change): string {
   }
 }
 
-/** The history entry the change would make, as its sides (`event-diff.ts`), for the changes the history words. */
-function sidesOf(change: Change, environment: string): ChangeSides | null {
+type Segmentish = { name?: string; description?: string | null; constraints?: Constraint[] } | null | undefined;
+
+/** What moved in a segment, between two of its versions. */
+function segmentDiff(before: Segmentish, after: Segmentish): FieldChange[] {
+  if (!after) return before ? [removed('segment', before.name ?? '')] : [];
+  const out: FieldChange[] = [];
+  scalar('name', before?.name, after.name, out);
+  scalar('description', before?.description ?? null, after.description ?? null, out);
+  constraintChanges('constraints', before?.constraints ?? [], after.constraints ?? [], out);
+  return out;
+}
+
+/**
+ * What moved between two values of what `change` changes (its snapshot, the value now, the value proposed),
+ * said by the history's diff of the write it stands for.
+ *
+ * @example valuesDiff(change, 'production', conflict.whenAdded, conflict.now) // [{ path: 'production › Half › rollout', before: '50', after: '20', ... }]
+ */
+export function valuesDiff(change: Change, environment: string, before: unknown, after: unknown): FieldChange[] {
   const at = { environment, feature: change.feature ?? null };
-  const snapshot = change.snapshot;
   switch (change.action) {
-    case 'addStrategy': return { ...at, type: 'strategy.added', before: null, after: change.payload };
-    case 'updateStrategy': {
-      const before = (snapshot ?? {}) as Strategy;
-      return { ...at, type: 'strategy.updated', before, after: { ...before, ...change.payload, name: change.payload.name ?? before.name } };
+    case 'updateEnabled': {
+      const [was, is] = [(before as { enabled?: boolean } | undefined)?.enabled, (after as { enabled?: boolean } | undefined)?.enabled];
+      return was === is ? [] : [moved(environment, was === undefined ? null : words(was), is === undefined ? null : words(is))];
     }
-    case 'deleteStrategy': return snapshot === undefined ? null : { ...at, type: 'strategy.deleted', before: snapshot, after: null };
-    case 'reorderStrategy': return { ...at, type: 'strategies.sorted', before: (snapshot ?? []) as StrategyOrder[], after: change.payload };
-    case 'patchVariant': return { ...at, type: 'variants.updated', before: (snapshot ?? []) as Variant[], after: change.payload.variants };
-    case 'archiveFeature': return { ...at, type: 'flag.archived', before: null, after: null };
-    case 'addDependency': return { ...at, type: 'dependency.added', before: (snapshot ?? null) as Dependency | null, after: change.payload };
-    case 'deleteDependency': return { ...at, type: 'dependencies.removed', before: (snapshot ?? []) as Dependency[], after: [] };
-    default: return null;
+    case 'addStrategy':
+    case 'updateStrategy':
+    case 'deleteStrategy': {
+      if (!before) return after ? [added(pathOf(environment, 'strategy'), strategyWords(after as Strategy))] : [];
+      if (!after) return [removed(pathOf(environment, 'strategy'), strategyWords(before as Strategy))];
+      return changesOf({ ...at, type: 'strategy.updated', before, after });
+    }
+    case 'reorderStrategy': return changesOf({ ...at, type: 'strategies.sorted', before: (before ?? []) as StrategyOrder[], after: (after ?? []) as StrategyOrder[] });
+    case 'patchVariant': return changesOf({ ...at, type: 'variants.updated', before: (before ?? []) as Variant[], after: (after ?? []) as Variant[] });
+    case 'archiveFeature': return (before as { archived?: boolean } | undefined)?.archived ? [] : [moved('archived', 'no', 'yes')];
+    case 'addDependency': {
+      if (!after) return before ? [removed('dependency', dependencyWords(before as Dependency))] : [];
+      return changesOf({ ...at, type: 'dependency.added', before: (before ?? null) as Dependency | null, after });
+    }
+    case 'deleteDependency': {
+      const out: FieldChange[] = [];
+      lists('dependencies', ((before ?? []) as Dependency[]).map(dependencyWords), ((after ?? []) as Dependency[]).map(dependencyWords), out);
+      return out;
+    }
+    case 'updateSegment':
+    case 'deleteSegment':
+      return segmentDiff(before as Segmentish, after as Segmentish);
+  }
+}
+
+/** What `change` proposes, as the value it changes (beside its snapshot, the value when it was added). */
+function proposedOf(change: Change): unknown {
+  switch (change.action) {
+    case 'updateEnabled': return { enabled: change.payload.enabled };
+    case 'addStrategy': return change.payload;
+    case 'updateStrategy': {
+      const before = (change.snapshot ?? {}) as Strategy;
+      return { ...before, ...change.payload, name: change.payload.name ?? before.name };
+    }
+    case 'deleteStrategy': return null;
+    case 'reorderStrategy': return change.payload;
+    case 'patchVariant': return change.payload.variants;
+    case 'archiveFeature': return { archived: true };
+    case 'addDependency': return change.payload;
+    case 'deleteDependency': return [];
+    case 'updateSegment': return change.payload;
+    case 'deleteSegment': return null;
   }
 }
 
@@ -53,23 +104,9 @@ function sidesOf(change: Change, environment: string): ChangeSides | null {
  * // [{ path: 'production', before: 'off', after: 'on', ... }]
  */
 export function changeDiff(change: Change, environment: string): FieldChange[] {
-  if (change.action === 'updateEnabled') {
-    const was = (change.snapshot as { enabled?: boolean } | undefined)?.enabled;
-    const out = [moved(environment, was === undefined ? null : words(was), words(change.payload.enabled))];
-    if (change.payload.shouldActivateDisabledStrategies) out.push(added(pathOf(environment, 'strategies'), 'its disabled strategies enabled'));
-    return out;
-  }
-  if (change.action === 'updateSegment') {
-    const before = (change.snapshot ?? {}) as { name?: string; description?: string | null; constraints?: [] };
-    const out: FieldChange[] = [];
-    scalar('name', before.name, change.payload.name, out);
-    scalar('description', before.description ?? null, change.payload.description ?? null, out);
-    constraintChanges('constraints', before.constraints ?? [], change.payload.constraints ?? [], out);
-    return out;
-  }
-  if (change.action === 'deleteSegment') return [removed('segment', (change.snapshot as { name?: string } | undefined)?.name ?? String(change.payload.id))];
-  const sides = sidesOf(change, environment);
-  return sides ? changesOf(sides) : [];
+  const out = valuesDiff(change, environment, change.snapshot, proposedOf(change));
+  if (change.action === 'updateEnabled' && change.payload.shouldActivateDisabledStrategies) out.push(added(pathOf(environment, 'strategies'), 'its disabled strategies enabled'));
+  return out;
 }
 
 /** A conflict's value in words (`(none)` when there is none). */

@@ -10,19 +10,35 @@ import { flagUrl } from '../flags/flag-urls.js';
 import { idOf, PostButton, When } from '../form-parts.js';
 import { ChangeList } from '../history/change-list.js';
 import { personWords } from '../history/entry-words.js';
-import { changeDiff, changeTitle, valueWords } from './change-diff.js';
+import { changeDiff, changeTitle, valuesDiff, valueWords } from './change-diff.js';
 import { changeRequestUrl } from './change-request-urls.js';
 import type { RequestPageModel } from './request-model.js';
 
-function Conflict({ conflict }: { conflict: ChangeConflict }) {
+/** A diff, or what an empty one means here. */
+function Moved({ diff, none }: { diff: ReturnType<typeof valuesDiff>; none: string }) {
+  return diff.length > 0 ? <ChangeList changes={diff} /> : <span class="muted">{none}</span>;
+}
+
+/**
+ * A change's conflict: why, then its three values as two diffs (what moved since it was added: when added → now;
+ * what applying it now does: now → proposed), and the values themselves as JSON for whoever needs them exact.
+ */
+function Conflict({ conflict, change, environment }: { conflict: ChangeConflict; change: Change; environment: string }) {
   return (
     <div class="cr-conflict">
       <p class="cr-conflict-title"><strong>Conflict:</strong> {conflict.conflict}</p>
       <dl class="cr-conflict-values">
-        <div><dt>When added</dt><dd><code>{valueWords(conflict.whenAdded)}</code></dd></div>
-        <div><dt>Now</dt><dd><code>{valueWords(conflict.now)}</code></dd></div>
-        <div><dt>Proposed</dt><dd><code>{valueWords(conflict.proposed)}</code></dd></div>
+        <div><dt>Since it was added</dt><dd><Moved diff={valuesDiff(change, environment, conflict.whenAdded, conflict.now)} none="Nothing it changes moved." /></dd></div>
+        <div><dt>Applying it now</dt><dd><Moved diff={valuesDiff(change, environment, conflict.now, conflict.proposed)} none="Changes nothing." /></dd></div>
       </dl>
+      <details class="cr-conflict-json">
+        <summary>The values when added, now and proposed</summary>
+        <dl class="cr-conflict-values">
+          <div><dt>When added</dt><dd><code>{valueWords(conflict.whenAdded)}</code></dd></div>
+          <div><dt>Now</dt><dd><code>{valueWords(conflict.now)}</code></dd></div>
+          <div><dt>Proposed</dt><dd><code>{valueWords(conflict.proposed)}</code></dd></div>
+        </dl>
+      </details>
     </div>
   );
 }
@@ -41,7 +57,7 @@ function ChangeItem({ model, change }: { model: RequestPageModel; change: Change
       </div>
       <p class="muted small">{'Added by '}{personWords(change.createdBy, model.people)}{', '}<When at={change.createdAt} /></p>
       {diff.length > 0 ? <ChangeList changes={diff} label={`What "${changeTitle(change)}" changes`} /> : <p class="muted">Nothing moves: the value proposed is the value it had.</p>}
-      {conflict ? <Conflict conflict={conflict} /> : null}
+      {conflict ? <Conflict conflict={conflict} change={change} environment={request.environment} /> : null}
     </li>
   );
 }

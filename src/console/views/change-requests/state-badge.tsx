@@ -3,7 +3,7 @@
 import type { ChangeRequest } from '../../../domain/change-request.js';
 
 const CLASS: Record<ChangeRequest['state'], string> = {
-  Draft: 'cr-draft', 'In review': 'cr-review', Approved: 'cr-approved', Scheduled: 'cr-scheduled', Applied: 'cr-applied', Cancelled: 'cr-closed', Rejected: 'cr-rejected',
+  Draft: 'cr-s-draft', 'In review': 'cr-s-review', Approved: 'cr-s-approved', Scheduled: 'cr-s-scheduled', Applied: 'cr-s-applied', Cancelled: 'cr-s-closed', Rejected: 'cr-s-rejected',
 };
 
 /**
@@ -13,5 +13,5 @@ const CLASS: Record<ChangeRequest['state'], string> = {
  */
 export function StateBadge({ request }: { request: Pick<ChangeRequest, 'state' | 'schedule'> }) {
   const trouble = request.state === 'Scheduled' && request.schedule && request.schedule.status !== 'pending' ? `, ${request.schedule.status}` : '';
-  return <span class={`cr-state ${CLASS[request.state]}${trouble ? ' cr-trouble' : ''}`}>{`${request.state}${trouble}`}</span>;
+  return <span class={`cr-state ${CLASS[request.state]}${trouble ? ' cr-s-trouble' : ''}`}>{`${request.state}${trouble}`}</span>;
 }
