@@ -48,16 +48,32 @@ describe('a change request', () => {
     await expect.poll(() => ed.getByRole('status').filter({ hasText: 'Added to your change request #1' }).count()).toBe(1);
     expect(await ed.getByRole('switch', { name: 'checkout in production' }).getAttribute('aria-checked')).toBe('false');
     expect((await production(server)).enabled).toBe(false);
+    await screenshot(ed, 'change-request-drafted');
     await ed.getByRole('status').getByRole('link', { name: 'change request #1' }).click();
     await ed.waitForURL(/\/change-requests\/1$/);
     await ed.getByRole('button', { name: 'Submit for review' }).click();
     await ed.waitForURL(/done=submitted/);
     expect(await ed.getByRole('button', { name: 'Approve' }).count()).toBe(0);
 
-    // Olga (an Owner) approves it and schedules it a few seconds ahead (again, should the page take longer).
-    const olga = await signedIn(server, 'olga');
+    // Olga (an Owner) finds it waiting for her; the pages pass axe and fit a phone.
+    const olga = await signedIn(server, 'olga', PHONE);
     await olga.goto(`${server.base}/projects/default/change-requests`);
-    await olga.getByRole('region', { name: 'Waiting for me', exact: true }).getByRole('link', { name: '#1 Change Request #1' }).click();
+    expect(await scrollsSideways(olga)).toBe(false);
+    expect(await seriousViolations(olga)).toEqual([]);
+    await screenshot(olga, 'change-request-list-phone');
+    await olga.setViewportSize(DESKTOP);
+    await olga.getByRole('region', { name: 'Waiting for me', exact: true }).getByRole('link', { name: 'Change Request #1' }).click();
+    await olga.waitForURL(/\/change-requests\/1$/);
+    expect(await seriousViolations(olga)).toEqual([]);
+    await screenshot(olga, 'change-request-desktop');
+    await olga.setViewportSize(PHONE);
+    await olga.reload();
+    expect(await scrollsSideways(olga)).toBe(false);
+    expect(await seriousViolations(olga)).toEqual([]);
+    await screenshot(olga, 'change-request-phone');
+    await olga.setViewportSize(DESKTOP);
+
+    // She approves it and schedules it a few seconds ahead (again, should the page take longer than that).
     await olga.getByRole('button', { name: 'Approve' }).click();
     await olga.waitForURL(/done=approved/);
     for (let attempt = 0; ; attempt += 1) {
@@ -68,19 +84,14 @@ describe('a change request', () => {
     }
     await olga.waitForURL(/done=scheduled/);
     expect(await olga.locator('.cr-schedule').textContent()).toMatch(/Scheduled for \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
-    expect(await seriousViolations(olga)).toEqual([]);
-    await screenshot(olga, 'change-request-desktop');
-    await olga.setViewportSize(PHONE);
-    await olga.reload();
-    expect(await scrollsSideways(olga)).toBe(false);
-    expect(await seriousViolations(olga)).toEqual([]);
-    await screenshot(olga, 'change-request-phone');
+    await screenshot(olga, 'change-request-scheduled');
 
     // The scheduler applies it at its time: the flag is on, and the page says the request was applied on schedule.
     await expect.poll(async () => (await production(server)).enabled, untilState(100)).toBe(true);
-    await olga.reload();
+    await olga.goto(`${server.base}/projects/default/change-requests/1`);
     expect(await olga.locator('.cr-state').first().textContent()).toBe('Applied');
     expect(await olga.locator('.cr-facts').textContent()).toContain('on schedule');
+    await screenshot(olga, 'change-request-applied');
     await ed.goto(`${server.base}/projects/default/features/checkout`);
     expect(await ed.getByRole('switch', { name: 'checkout in production' }).getAttribute('aria-checked')).toBe('true');
     await ed.context().close();

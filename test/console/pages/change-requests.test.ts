@@ -63,7 +63,7 @@ describe('protected environments put the change in the person\'s draft', () => {
     const after = await ed.get(`${FLAG}?done=drafted&request=1`);
     expect(after.statuses.join(' ')).toContain('Added to your change request #1');
     expect(after.doc.querySelector('[role="status"] a')?.getAttribute('href')).toBe(request(1));
-    expect(after.text('.draft-banner')).toContain('#1 Change Request #1');
+    expect(after.text('.draft-banner')).toContain('Change Request #1');
     // Another person's request is not theirs to be told about.
     const olga = await person(h, 'olga', 3, true);
     expect((await olga.get(`${FLAG}?done=drafted&request=1`)).statuses.join(' ')).not.toContain('change request #1');
@@ -128,7 +128,7 @@ describe('a change request\'s page', () => {
     const ed = await person(h, 'ed', 2);
     await drafted(h, ed);
     const page = await ed.get(request(1));
-    expect(page.title).toBe('#1 Change Request #1');
+    expect(page.title).toBe('Change Request #1');
     expect(page.text('.cr-change')).toContain('Switch on');
     expect(page.text('.cr-change .diff')).toMatch(/production: before off → after on/);
     expect(page.doc.querySelector('button[name="state"][value="Approved"]')).toBeNull();
@@ -198,6 +198,7 @@ describe('a change request\'s page', () => {
     expect((await requestOf(h, 1)).title).toBe('Change Request #1');
     expect((await ed.post(`${request(1)}/title`, { title: 'Checkout launch' })).location).toBe(`${request(1)}?done=titled`);
     expect((await requestOf(h, 1)).title).toBe('Checkout launch');
+    expect((await ed.get(request(1))).title).toBe('#1 Checkout launch');
     const empty = await ed.post(`${request(1)}/comments`, { text: '' });
     expect([empty.status, empty.invalid()]).toEqual([400, ['text']]);
     expect((await requestOf(h, 1)).comments).toEqual([]);
@@ -229,6 +230,12 @@ describe('a change request\'s page', () => {
     const late = await ed.post(`${request(again)}/state`, { state: 'In review' });
     expect(late.status).toBe(409);
     expect(late.alerts.join(' ')).toContain('Cancelled');
+    await drafted(h, ed, 3);
+    await ed.post(`${request(3)}/state`, { state: 'In review' });
+    const olga = await person(h, 'olga', 3, true);
+    expect((await olga.post(`${request(3)}/state`, { state: 'Rejected', comment: 'not now' })).location).toBe(`${request(3)}?done=rejected`);
+    expect(await requestOf(h, 3)).toMatchObject({ state: 'Rejected', comments: [{ text: 'not now' }] });
+    expect((await production(h)).enabled).toBe(false);
   });
 
   test('conflicts are shown per change with the values when added, now and proposed', async ({ h }) => {
@@ -261,13 +268,13 @@ describe('a project\'s change requests', () => {
     expect(list.text('section[aria-labelledby="cr-waiting"]')).toContain('Nothing waits for you');
     await ed.post(`${request(1)}/state`, { state: 'In review' });
     list = await olga.get(LIST);
-    expect(list.text('section[aria-labelledby="cr-waiting"]')).toContain('#1 Change Request #1');
-    expect(list.text('section[aria-labelledby="cr-in-review"]')).toContain('#1 Change Request #1');
+    expect(list.text('section[aria-labelledby="cr-waiting"]')).toContain('Change Request #1');
+    expect(list.text('section[aria-labelledby="cr-in-review"]')).toContain('Change Request #1');
     expect((await ed.get(LIST)).text('section[aria-labelledby="cr-waiting"]')).toContain('Nothing waits for you');
     await olga.post(`${request(1)}/state`, { state: 'Approved' });
     await olga.post(`${request(1)}/state`, { state: 'Applied' });
     list = await olga.get(`${LIST}?q=checkout`);
-    expect(list.text('section[aria-labelledby="cr-closed"]')).toContain('#1 Change Request #1');
+    expect(list.text('section[aria-labelledby="cr-closed"]')).toContain('Change Request #1');
     expect((await olga.get(`${LIST}?q=nothing-like-it`)).text('#cr-closed')).toBe('Closed (0)');
     expect((await olga.get('/projects/nope/change-requests')).status).toBe(404);
   });

@@ -13,7 +13,7 @@ import { personWords } from '../history/entry-words.js';
 import { Notice } from '../notice.js';
 import { ProjectNav } from '../project-nav.js';
 import { changeRequestsUrl, changeRequestUrl } from './change-request-urls.js';
-import { StateBadge } from './state-badge.js';
+import { requestName, StateBadge } from './state-badge.js';
 
 /** The open states, each a section of its own, in the order a request moves through them. */
 export const OPEN_SECTIONS = [
@@ -46,7 +46,7 @@ function Rows({ projectId, requests, people, label }: { projectId: string; reque
     <ListTable class="list-table cr-table" label={label} columns={['Change request', 'Environment', 'State', 'Author', 'Changes', 'Updated']}>
       {requests.map((r) => (
         <tr>
-          <th scope="row" class="list-name"><a href={changeRequestUrl(projectId, r.id)}>{`#${r.id} ${r.title}`}</a></th>
+          <th scope="row" class="list-name"><a href={changeRequestUrl(projectId, r.id)}>{requestName(r)}</a></th>
           <td data-label="Environment">{r.environment}</td>
           <td data-label="State"><StateBadge request={r} /></td>
           <td data-label="Author">{personWords(r.createdBy, people)}</td>

@@ -15,7 +15,7 @@ import { changeRequestsUrl, changeRequestUrl } from './change-request-urls.js';
 import type { RequestPageModel } from './request-model.js';
 import { RequestChanges } from './request-changes.js';
 import { RequestReview } from './request-review.js';
-import { StateBadge } from './state-badge.js';
+import { requestName, StateBadge } from './state-badge.js';
 
 function Rename({ model }: { model: RequestPageModel }) {
   if (!model.may.rename) return null;
@@ -42,7 +42,7 @@ export function ChangeRequestPage({ model }: { model: RequestPageModel }) {
   const { project, request } = model;
   const conflicts = model.conflicts ? model.conflicts.features.size + model.conflicts.changes.length : 0;
   return (
-    <Layout title={`#${request.id} ${request.title} · ${project.name}`} current="projects">
+    <Layout title={`${requestName(request)} · ${project.name}`} current="projects">
       <nav aria-label="Breadcrumb" class="breadcrumb">
         <ol>
           <li><a href="/projects">Projects</a></li>
@@ -53,7 +53,7 @@ export function ChangeRequestPage({ model }: { model: RequestPageModel }) {
       </nav>
       <div class="page-header">
         <div class="title-block">
-          <h1 class="cr-title"><span class="muted">{`#${request.id}`}</span> {request.title}</h1>
+          <h1 class="cr-title">{requestName(request)}</h1>
           <p class="cr-meta">
             <StateBadge request={request} />
             <span>{'in '}<strong>{request.environment}</strong></span>

@@ -5,6 +5,7 @@
  */
 import type { OpenDraft } from '../../change-drafts.js';
 import { changeRequestUrl } from './change-request-urls.js';
+import { requestName } from './state-badge.js';
 
 const changes = (n: number) => `${n} ${n === 1 ? 'change' : 'changes'}`;
 
@@ -21,7 +22,7 @@ export function DraftBanner({ projectId, drafts }: { projectId: string; drafts: 
       <ul class="draft-banner-list">
         {drafts.map((d) => (
           <li>
-            <a href={changeRequestUrl(projectId, d.id)}>{`#${d.id} ${d.title}`}</a>
+            <a href={changeRequestUrl(projectId, d.id)}>{requestName(d)}</a>
             {' '}<span class="muted">{`${d.environment} · ${d.state} · ${changes(d.changes)}`}</span>
           </li>
         ))}

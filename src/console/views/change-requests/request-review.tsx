@@ -51,7 +51,7 @@ function StepForm({ model, base }: { model: RequestPageModel; base: string }) {
     <form method="post" action={`${base}/state`} class="form-stack cr-step" aria-label="Review">
       <Csrf />
       <div class="field">
-        <label for="cr-step-comment">Comment <span class="muted">(optional, kept with the step)</span></label>
+        <label for="cr-step-comment">Note with this step <span class="muted">(optional, kept as a comment)</span></label>
         <textarea id="cr-step-comment" name="comment" rows={2} maxlength={1000} autofocus={error?.fields['comment'] !== undefined} {...errorAttrs(error, 'step', 'comment', 'cr-step-comment')}>{error?.draft.comment ?? ''}</textarea>
         <FieldError error={error} form="step" field="comment" id="cr-step-comment" />
       </div>

@@ -1,5 +1,5 @@
 /** @jsxImportSource hono/jsx */
-/** A change request's state as a badge, in words (never by colour alone); a schedule that did not run says so. */
+/** A change request's state as a badge, in words (never by colour alone; a schedule that did not run says so), and its name. */
 import type { ChangeRequest } from '../../../domain/change-request.js';
 
 const CLASS: Record<ChangeRequest['state'], string> = {
@@ -15,3 +15,11 @@ export function StateBadge({ request }: { request: Pick<ChangeRequest, 'state' |
   const trouble = request.state === 'Scheduled' && request.schedule && request.schedule.status !== 'pending' ? `, ${request.schedule.status}` : '';
   return <span class={`cr-state ${CLASS[request.state]}${trouble ? ' cr-s-trouble' : ''}`}>{`${request.state}${trouble}`}</span>;
 }
+
+/**
+ * A request as people name it: its title, with its number first unless the title holds it already (the default
+ * title, `Change Request #3`, does).
+ *
+ * @example requestName({ id: 3, title: 'Launch' }) // '#3 Launch'
+ */
+export const requestName = (r: Pick<ChangeRequest, 'id' | 'title'>): string => (r.title.includes(`#${r.id}`) ? r.title : `#${r.id} ${r.title}`);
