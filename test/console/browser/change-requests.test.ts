@@ -21,7 +21,7 @@ async function production(server: ConsoleServer): Promise<{ enabled: boolean }> 
 }
 
 /** A page of a new context at `viewport`, signed in as `username`. */
-async function signedIn(server: ConsoleServer, username: string, viewport = DESKTOP): Promise<Page> {
+async function signedIn(server: ConsoleServer, username: string, viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
   const page = await (await browser().newContext({ viewport })).newPage();
   await signIn(page, server, username, `${username}-secret-42`);
   return page;
@@ -48,6 +48,7 @@ describe('a change request', () => {
     await expect.poll(() => ed.getByRole('status').filter({ hasText: 'Added to your change request #1' }).count()).toBe(1);
     expect(await ed.getByRole('switch', { name: 'checkout in production' }).getAttribute('aria-checked')).toBe('false');
     expect((await production(server)).enabled).toBe(false);
+    await ed.evaluate('window.scrollTo(0, 0)');
     await screenshot(ed, 'change-request-drafted');
     await ed.getByRole('status').getByRole('link', { name: 'change request #1' }).click();
     await ed.waitForURL(/\/change-requests\/1$/);
