@@ -105,7 +105,14 @@ export const flagStrategyPages = [
     method: 'post', path: '/projects/:projectId/features/:featureName/environments/:environment/copy', permission: 'CREATE_FEATURE_STRATEGY',
     params: FeatureEnvironmentParamsSchema, form: CopyForm, conditional: true, success: BACK,
     summary: 'Copy every strategy of another environment (`fromEnvironment`) to this one',
-    handle: ({ registry, params, form, ifMatch, principal }) => copyStrategies(registry, inputOf(params, form, { ifMatch }), principal),
+    handle: (call) => directOrDraft(call, () => copyStrategies(call.registry, inputOf(call.params, call.form, { ifMatch: call.ifMatch }), call.principal), () => {
+      // Each strategy of the source, as a new one here (a copy keeps every field but its id and place).
+      const found = flagInEnvironment(call.project().state, call.params.featureName, call.form.fromEnvironment);
+      const source = found.ok ? [...found.value.strategies].sort((a, b) => a.sortOrder - b.sortOrder) : [];
+      return inDraft(call.params, ...source.map(({ name, title, parameters, constraints, variants, segments, disabled }): ChangeBody => ({
+        feature: call.params.featureName, action: 'addStrategy', payload: { name, title, parameters, constraints, variants, segments, disabled } as Extract<ChangeBody, { action: 'addStrategy' }>['payload'],
+      })))();
+    }),
     done: toEnvironment('copied'),
     refused: (call, refusal) => refusedOnFlag(call, refusal, `copy:${call.params.environment}`),
   }),

@@ -86,7 +86,7 @@ describe('protected environments put the change in the person\'s draft', () => {
     expect((await h.json('GET', `${P}/features/checkout/variants`)).body.variants).toEqual([]);
   });
 
-  test('the strategy controls (add, edit, disable, move, delete) and archive go to the draft; an admin writes directly', async ({ h }) => {
+  test('the strategy controls (add, edit, disable, move, delete, copy) and archive go to the draft; an admin writes directly', async ({ h }) => {
     const id = await setup(h);
     const ed = await person(h, 'ed', 2);
     const strategies = `${FLAG}/environments/production/strategies`;
@@ -97,12 +97,15 @@ describe('protected environments put the change in the person\'s draft', () => {
     expect((await submit(ed, FLAG, `${strategies}/${id}/disable`)).location).toMatch(/done=drafted&request=1/);
     expect((await submit(ed, FLAG, `${strategies}/${id}/move`, { direction: 'down' })).location).toMatch(/done=drafted&request=1/);
     expect((await ed.post(`${strategies}/${id}/delete`, { ifMatch: (await ed.get(FLAG)).fieldsOf(`${strategies}/${id}/delete`)['ifMatch']! })).location).toMatch(/done=drafted/);
+    expect((await h.json('POST', `${P}/features/checkout/environments/development/strategies`, { name: 'userWithId', parameters: { userIds: '42' } })).status).toBe(200);
+    expect((await submit(ed, FLAG, `${FLAG}/environments/production/copy`, { fromEnvironment: 'development' })).location).toMatch(/done=drafted&request=1/);
     expect((await submit(ed, FLAG, `${FLAG}/archive`)).location).toMatch(/done=drafted&request=1/);
     const cr = await requestOf(h, 1);
-    expect(cr.features[0].changes.map((c: any) => c.action)).toEqual(['addStrategy', 'updateStrategy', 'updateStrategy', 'reorderStrategy', 'deleteStrategy', 'archiveFeature']);
+    expect(cr.features[0].changes.map((c: any) => c.action)).toEqual(['addStrategy', 'updateStrategy', 'updateStrategy', 'reorderStrategy', 'deleteStrategy', 'addStrategy', 'archiveFeature']);
     expect(cr.features[0].changes[1].payload).toMatchObject({ id, parameters: { rollout: '75' } });
     expect(cr.features[0].changes[2].payload).toMatchObject({ id, disabled: true, parameters: { rollout: '50' } });
     expect(cr.features[0].changes[3].payload).toEqual([expect.objectContaining({ sortOrder: 0 }), { id, sortOrder: 1 }]);
+    expect(cr.features[0].changes[5].payload).toMatchObject({ name: 'userWithId', parameters: { userIds: '42' } });
     const flag = (await h.json('GET', `${P}/features/checkout`)).body;
     expect([flag.archived, flag.environments.find((e: any) => e.name === 'production').strategies.length]).toEqual([false, 2]);
     // An admin may skip change requests: the same control writes directly.
