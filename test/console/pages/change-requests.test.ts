@@ -115,6 +115,24 @@ describe('protected environments put the change in the person\'s draft', () => {
     expect((await ada.get(FLAG)).text('section#env-production')).not.toContain('Changes here go through change requests');
   });
 
+  test('the bulk bar\'s switch and archive put every selected flag in the draft, said on the table', async ({ h }) => {
+    await setup(h);
+    expect((await h.json('POST', `${P}/features`, { name: 'search' })).status).toBe(201);
+    expect((await h.json('POST', `${P}/features/search/environments/production/strategies`, { name: 'default' })).status).toBe(200);
+    const ed = await person(h, 'ed', 2);
+    await ed.get('/projects/default');
+    const on = await ed.post('/projects/default/bulk', { features: ['checkout', 'search'], action: 'on', environment: 'production', back: '/projects/default' });
+    expect([on.status, on.location]).toEqual([303, '/projects/default?done=drafted&request=1']);
+    const table = await ed.get(on.location!);
+    expect(table.statuses.join(' ')).toContain('Added to your change request #1');
+    expect((await requestOf(h, 1)).features.map((f: any) => [f.name, f.changes[0].action])).toEqual([['checkout', 'updateEnabled'], ['search', 'updateEnabled']]);
+    expect((await production(h)).enabled).toBe(false);
+    const archived = await ed.post('/projects/default/bulk', { features: ['search'], action: 'archive', back: '/projects/default' });
+    expect(archived.location).toBe('/projects/default?done=drafted&request=1');
+    expect((await requestOf(h, 1)).features[1].changes.map((c: any) => c.action)).toEqual(['updateEnabled', 'archiveFeature']);
+    expect((await h.json('GET', `${P}/features/search`)).body.archived).toBe(false);
+  });
+
   test('a refused draft change says why and adds nothing (a Viewer: 403)', async ({ h }) => {
     await setup(h);
     const vic = await person(h, 'vic', 3);
