@@ -71,7 +71,6 @@ export function requestPage(c: Context<ConsoleEnv>, deps: ConsoleDeps, p: { proj
     project: { id: actor.state.meta.id, name: actor.state.meta.name },
     request, conflicts, people: peopleOf(deps),
     may: actionsFor(request, principal, roleIn(principal, actor.state.meta.members)),
-    author: request.createdBy === principalLabel(principal),
     now: new Date().toISOString(),
     refused, notice: noticeOf('changeRequests', c.req.query('done')),
   };

@@ -136,7 +136,9 @@ describe('protected environments put the change in the person\'s draft', () => {
   test('a refused draft change says why and adds nothing (a Viewer: 403)', async ({ h }) => {
     await setup(h);
     const vic = await person(h, 'vic', 3);
-    expect((await vic.get(FLAG)).doc.querySelector(`form[action="${FLAG}/environments/production/toggle"]`)).toBeNull();
+    const shown = await vic.get(FLAG);
+    expect(shown.doc.querySelector(`form[action="${FLAG}/environments/production/toggle"]`)).toBeNull();
+    expect(shown.text('section#env-production')).not.toContain('Changes here go through change requests');
     const answer = await vic.post(`${FLAG}/environments/production/toggle`, { enabled: 'on' });
     expect(answer.status).toBe(403);
     expect((await h.json('GET', CR)).body).toEqual([]);

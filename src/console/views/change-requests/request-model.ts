@@ -27,8 +27,6 @@ export interface RequestPageModel {
   /** `user:3` → the user's name. */
   people: ReadonlyMap<string, string>;
   may: RequestActions;
-  /** Whether the viewer wrote the request. */
-  author: boolean;
   /** The current time (ISO), for the schedule's hint and its field's minimum. */
   now: string;
   refused?: Refusal<unknown> | undefined;
