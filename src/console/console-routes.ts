@@ -7,6 +7,7 @@ import { accountPages } from './pages/account.pages.js';
 import { adminPages } from './pages/admin.pages.js';
 import { applicationPages } from './pages/applications.pages.js';
 import { archivePages } from './pages/archive.pages.js';
+import { changeRequestPages } from './pages/change-requests.pages.js';
 import { definitionPages } from './pages/definitions.pages.js';
 import { environmentPages } from './pages/environments.pages.js';
 import { flagStrategyPages } from './pages/flag-strategy.pages.js';
@@ -46,4 +47,5 @@ export const CONSOLE_ROUTES: RouteSpec[] = [
   ...segmentPages,
   ...projectSettingsPages,
   ...integrationPages,
+  ...changeRequestPages,
 ];

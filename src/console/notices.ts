@@ -24,6 +24,11 @@ export const NOTICES = {
   account: { password: 'Password saved. Your other sessions have ended.', revoked: 'Token revoked.' },
   integrations: { created: 'Integration added.', saved: 'Integration saved.', enabled: 'Integration enabled.', disabled: 'Integration disabled.', deleted: 'Integration deleted.' },
   archive: { revived: 'Flag revived: it is off in every environment.', deleted: 'Flag deleted.' },
+  changeRequests: {
+    titled: 'Title saved.', commented: 'Comment added.', submitted: 'Sent for review.', approved: 'Approval added.', rejected: 'Change request rejected.',
+    cancelled: 'Change request cancelled.', applied: 'Change request applied: its changes are live.', scheduled: 'Change request scheduled.',
+    discardedChange: 'Change discarded.', discarded: 'Draft discarded.',
+  },
 } as const;
 
 /** A page with confirmations. */

@@ -109,10 +109,10 @@ export function changeRequestCounts(registry: Registry, projectId: string): Resu
 }
 
 /**
- * `GET .../change-requests/actionable`: requests the caller can move on: in review, one they may approve
- * (not their own unless an admin, not approved by them yet); approved or scheduled, one they may apply.
+ * The requests the caller can move on, newest first: in review, one they may approve (not their own unless an
+ * admin, not approved by them yet); approved or scheduled, one they may apply. The console's "Waiting for me".
  */
-export function actionableCount(registry: Registry, projectId: string, principal: Principal): Result<{ total: number }> {
+export function actionableRequests(registry: Registry, projectId: string, principal: Principal): Result<ChangeRequest[]> {
   const found = registry.find(projectId);
   if (!found.ok) return failed(found.error);
   const { meta, changeRequests } = found.value.state;
@@ -121,12 +121,16 @@ export function actionableCount(registry: Registry, projectId: string, principal
   const admin = principal.kind === 'admin' || (principal.kind === 'user' && isAllowed(principal, 'ADMIN', role));
   const approve = isAllowed(principal, 'APPROVE_CHANGE_REQUEST', role);
   const apply = isAllowed(principal, 'APPLY_CHANGE_REQUEST', role);
-  let total = 0;
-  for (const r of changeRequests.requests.values()) {
-    if (r.state === 'In review' && approve && (admin || r.createdBy !== me) && !r.approvals.some((a) => a.by === me)) total += 1;
-    else if ((r.state === 'Approved' || r.state === 'Scheduled') && apply) total += 1;
-  }
-  return ok({ total });
+  const actionable = Array.from(changeRequests.requests.values()).filter((r) =>
+    (r.state === 'In review' && approve && (admin || r.createdBy !== me) && !r.approvals.some((a) => a.by === me))
+    || ((r.state === 'Approved' || r.state === 'Scheduled') && apply));
+  return ok(actionable.reverse());
+}
+
+/** `GET .../change-requests/actionable`: how many requests the caller can move on ({@link actionableRequests}). */
+export function actionableCount(registry: Registry, projectId: string, principal: Principal): Result<{ total: number }> {
+  const actionable = actionableRequests(registry, projectId, principal);
+  return actionable.ok ? ok({ total: actionable.value.length }) : actionable;
 }
 
 /** Users who may approve the project's requests (root Admins, its Owners), by id. */

@@ -25,6 +25,8 @@ import type { PageCall } from '../page.js';
 import type { FlagPageModel } from '../views/flag/flag-model.js';
 import { FlagPage } from '../views/flag/flag-page.js';
 import { done, noticeOf, type Done } from '../notices.js';
+import { draftedNamed, openDraftsOf, protectedFor, type Drafted } from '../change-drafts.js';
+import { draftedUrl } from '../views/change-requests/change-request-urls.js';
 
 /** The path parameters every flag page route has. */
 export interface FlagPath {
@@ -38,6 +40,11 @@ export const flagPath = (p: FlagPath): string => `/projects/${encodeURIComponent
 /** Back to the flag page after a change (a 303's address), with its confirmation and the place to scroll to. */
 export function flagDone(p: FlagPath, key: Done<'flag'>, anchor = ''): string {
   return done(flagPath(p), 'flag', key, anchor);
+}
+
+/** Back to the flag page after a change went to the person's change request instead, saying so. */
+export function flagDrafted(p: FlagPath, value: Drafted, anchor = ''): string {
+  return draftedUrl(flagPath(p), value.drafted.id, anchor);
 }
 
 const HOURS = 48;
@@ -80,6 +87,9 @@ function model(c: Context<ConsoleEnv>, deps: ConsoleDeps, p: FlagPath, shown: Sh
     error: shown.refusal,
     offer: shown.offer,
     notice: noticeOf('flag', c.req.query('done')),
+    drafts: openDraftsOf(state, principal),
+    drafted: draftedNamed(state, principal, c.req.query('done'), c.req.query('request')),
+    protectedEnvironments: protectedFor(state, principal),
   };
 }
 

@@ -68,7 +68,8 @@ export const flagSwitchPages = [
       const back = backTo(params.projectId, form.back);
       const outcome = await sendSwitch(call);
       const note: RowNote | undefined = outcome.kind === 'offer' ? { kind: 'offer', ...outcome.offer }
-        : outcome.kind === 'refused' ? { kind: 'refused', environment: params.environment, message: refusalText(outcome.error) } : undefined;
+        : outcome.kind === 'refused' ? { kind: 'refused', environment: params.environment, message: refusalText(outcome.error) }
+          : outcome.kind === 'drafted' ? { kind: 'drafted', environment: params.environment, requestId: outcome.request.id } : undefined;
       if (c.req.header('hx-request') === 'true') return rowFragment(c, deps, actor, params.featureName, back, note);
       if (note === undefined) return c.redirect(back, 303);
       const search = new URL(back, 'http://console').searchParams;

@@ -18,7 +18,8 @@ import { refusalOf } from '../forms/form.js';
 import { VariantsForm } from '../forms/variants.form.js';
 import { definePage } from '../page.js';
 import { idOf } from '../views/form-parts.js';
-import { flagDone, flagPage, refusedOnFlag } from './flag-page-render.js';
+import { directOrDraft, firstProtected, isDrafted } from '../change-drafts.js';
+import { flagDone, flagDrafted, flagPage, refusedOnFlag } from './flag-page-render.js';
 
 const FLAG = '/projects/:projectId/features/:featureName';
 const BACK = { status: 303, description: 'Back to the flag page' };
@@ -59,6 +60,7 @@ export const flagPages = [
       const { c, deps, params } = call;
       const outcome = await sendSwitch(call);
       if (outcome.kind === 'switched') return c.redirect(flagDone(params, 'toggled', idOf('env', params.environment)), 303);
+      if (outcome.kind === 'drafted') return c.redirect(flagDrafted(params, { drafted: outcome.request, environment: outcome.environment }, idOf('env', params.environment)), 303);
       if (outcome.kind === 'offer') return flagPage(c, deps, params, { offer: outcome.offer });
       const refusal = refusalOf(SwitchForm, outcome.error, undefined);
       c.status(refusal.status as 400);
@@ -68,8 +70,9 @@ export const flagPages = [
   definePage({
     method: 'post', path: `${FLAG}/archive`, permission: 'DELETE_FEATURE', params: FeatureParamsSchema, form: LIFECYCLE, conditional: true, success: BACK,
     summary: 'Archive a flag',
-    handle: ({ registry, params, ifMatch, principal }) => archiveFlag(registry, inputOf(params, { ifMatch }), principal),
-    done: (_, { params }) => flagDone(params, 'archived'),
+    handle: (call) => directOrDraft(call, () => archiveFlag(call.registry, inputOf(call.params, { ifMatch: call.ifMatch }), call.principal),
+      () => ({ environment: firstProtected(call.project().state), changes: [{ feature: call.params.featureName, action: 'archiveFeature' }] })),
+    done: (value, { params }) => (isDrafted(value) ? flagDrafted(params, value) : flagDone(params, 'archived')),
     refused: refusedOnFlag,
   }),
   definePage({
@@ -96,8 +99,9 @@ export const flagPages = [
   definePage({
     method: 'post', path: `${FLAG}/variants`, permission: 'UPDATE_FEATURE_VARIANTS', params: FeatureParamsSchema, form: VariantsForm, conditional: true, success: BACK,
     summary: 'Replace a flag\'s variants (the rows of the variants form, with their overrides)',
-    handle: ({ registry, params, form, ifMatch, principal }) => setVariants(registry, inputOf(params, { variants: form, ifMatch }), principal),
-    done: (_, { params }) => flagDone(params, 'saved', 'variants-title'),
+    handle: (call) => directOrDraft(call, () => setVariants(call.registry, inputOf(call.params, { variants: call.form, ifMatch: call.ifMatch }), call.principal),
+      () => ({ environment: firstProtected(call.project().state), changes: [{ feature: call.params.featureName, action: 'patchVariant', payload: { variants: call.form } }] })),
+    done: (value, { params }) => (isDrafted(value) ? flagDrafted(params, value, 'variants-title') : flagDone(params, 'saved', 'variants-title')),
     refused: refusedOnFlag,
   }),
   definePage({

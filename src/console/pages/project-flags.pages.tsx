@@ -15,6 +15,8 @@ import { definePage } from '../page.js';
 import { LIVE_REFUSALS } from '../live/table-events.js';
 import { flagUrl } from '../views/flags/flag-urls.js';
 import { bulkNotice } from '../notices.js';
+import { directOrDraft, draftedNamed, firstProtected, isDrafted } from '../change-drafts.js';
+import { draftedUrl } from '../views/change-requests/change-request-urls.js';
 
 /** The table's address `back` names, its state kept. */
 const searchOf = (back: string) => new URL(back, 'http://console').searchParams;
@@ -26,7 +28,8 @@ export const projectFlagsPages = [
     handle: ({ c, deps, project }) => {
       const search = new URL(c.req.url).searchParams;
       const done = bulkNotice(search.get('done'), Number(search.get('count') ?? '0'), search.get('environment') ?? '');
-      return tablePage(c, deps, project(), { notice: done ? { kind: 'done', message: done } : undefined });
+      const drafted = draftedNamed(project().state, c.get('principal'), search.get('done') ?? undefined, search.get('request') ?? undefined);
+      return tablePage(c, deps, project(), { notice: done ? { kind: 'done', message: done } : undefined, drafted });
     },
   }),
   definePage({
@@ -49,15 +52,23 @@ export const projectFlagsPages = [
   definePage({
     method: 'post', path: '/projects/:projectId/bulk', permission: 'UPDATE_FEATURE', params: ProjectParamsSchema, form: BulkForm,
     summary: 'Switch, mark stale or archive the selected flags (the bulk bar of a project\'s page)', success: { status: 303, description: 'Back to the table' },
-    handle: async ({ c, registry, params, form, principal, project }) => {
+    handle: async (call) => {
+      const { c, registry, params, form, principal, project } = call;
       if (!bulkPermissions(c, project())[form.action]) throw apiError('NoAccessError', 'You may not do this to flags in this project');
       if (form.features.length === 0) return { ok: false, error: { kind: 'ValidationError', message: 'Select at least one flag first.' } };
       const ref = { projectId: params.projectId, features: form.features };
       if (form.action === 'stale') return markFlagsStale(registry, { ...ref, stale: true }, principal);
-      if (form.action === 'archive') return archiveFlags(registry, ref, principal);
-      return toggleFlags(registry, { ...ref, environment: form.environment, enabled: form.action === 'on' }, principal);
+      // On a protected environment, the same changes go to the person's change request (`change-drafts.ts`).
+      if (form.action === 'archive') {
+        return directOrDraft(call, () => archiveFlags(registry, ref, principal),
+          () => ({ environment: firstProtected(project().state), changes: form.features.map((feature) => ({ feature, action: 'archiveFeature' as const })) }));
+      }
+      const enabled = form.action === 'on';
+      return directOrDraft(call, () => toggleFlags(registry, { ...ref, environment: form.environment, enabled }, principal),
+        () => ({ environment: form.environment, changes: form.features.map((feature) => ({ feature, action: 'updateEnabled' as const, payload: { enabled } })) }));
     },
-    done: (_, { params, form }) => {
+    done: (value, { params, form }) => {
+      if (isDrafted(value)) return draftedUrl(backTo(params.projectId, form.back), value.drafted.id);
       const back = new URL(backTo(params.projectId, form.back), 'http://console');
       back.searchParams.set('done', form.action);
       back.searchParams.set('count', String(form.features.length));

@@ -1,11 +1,12 @@
 /** @jsxImportSource hono/jsx */
-/** The places of one project (its flags, its history, two moments compared, its settings), under its heading. */
+/** The places of one project (its flags, its change requests, its history, two moments compared, its settings), under its heading. */
 
 /** A place of a project's navigation. */
-export type ProjectPlace = 'flags' | 'history' | 'compare' | 'transfer' | 'settings';
+export type ProjectPlace = 'flags' | 'change-requests' | 'history' | 'compare' | 'transfer' | 'settings';
 
 const PLACES: readonly { id: ProjectPlace; label: string; path: string }[] = [
   { id: 'flags', label: 'Flags', path: '' },
+  { id: 'change-requests', label: 'Change requests', path: '/change-requests' },
   { id: 'history', label: 'History', path: '/history' },
   { id: 'compare', label: 'Compare', path: '/compare' },
   { id: 'transfer', label: 'Export and import', path: '/transfer' },

@@ -194,7 +194,7 @@ describe('the table itself', () => {
     await flag(h, 'checkout', { strategyIn: ['development'] });
     const ann = await pages.as('ann', 1);
     const flagPage = await ann.get('/projects/default/features/checkout');
-    expect(flagPage.texts('nav[aria-label="Project Default"] a')).toEqual(['Flags', 'History', 'Compare', 'Export and import', 'Settings']);
+    expect(flagPage.texts('nav[aria-label="Project Default"] a')).toEqual(['Flags', 'Change requests', 'History', 'Compare', 'Export and import', 'Settings']);
     const history = [...flagPage.doc.querySelectorAll('a')].find((a) => a.textContent === 'History of this flag')!.getAttribute('href')!;
     expect(history).toBe('/projects/default/history?feature=checkout');
     const timeline = await ann.get(history);

@@ -61,6 +61,9 @@ export function EnvironmentSection({ model, env }: { model: FlagPageModel; env: 
         </div>
         <Switch model={model} env={env} />
       </div>
+      {model.protectedEnvironments?.includes(env.name) && editable && model.may.toggle
+        ? <p class="hint env-protected">Changes here go through change requests: the switch and the strategy controls add them to your draft.</p>
+        : null}
       <FormAlert error={model.error} form={`toggle:${env.name}`} />
       {offer ? <SwitchOffer flag={model.flag.name} offer={offer} action={toggle} ifMatch={model.ifMatch} cancel={<a class="button button-small" href={`${model.base}#${id}`}>Cancel</a>} /> : null}
       {strategies.length === 0

@@ -1,6 +1,7 @@
 /** What the flag page shows: the flag, its project's environments and definitions, and what the viewer may do. */
 import type { Flag, FlagEnvironment } from '../../../domain/types.js';
 import type { SwitchOffer } from '../../../queries/switch-offer.query.js';
+import type { OpenDraft } from '../../change-drafts.js';
 import type { Refusal } from '../form-parts.js';
 
 /** One environment of the flag's project, in the service's order. */
@@ -60,4 +61,10 @@ export interface FlagPageModel {
   offer?: SwitchOffer | undefined;
   /** A short confirmation of the last change (from the `done` query parameter). */
   notice?: string | undefined;
+  /** The viewer's change requests of the project that still take changes (the banner). */
+  drafts?: OpenDraft[] | undefined;
+  /** The request the last change went to instead of being made (`?done=drafted&request=<id>`). */
+  drafted?: OpenDraft | undefined;
+  /** The environments whose changes the viewer makes through change requests. */
+  protectedEnvironments?: string[] | undefined;
 }

@@ -13,6 +13,7 @@ import { FlagVariants } from './flag-variants.js';
 import { ProjectNav } from '../project-nav.js';
 import { eventsUrl, flagUrl } from '../flags/flag-urls.js';
 import { Notice } from '../notice.js';
+import { DraftBanner, DraftedNotice } from '../change-requests/draft-banner.js';
 
 /** The whole page. */
 export function FlagPage({ model }: { model: FlagPageModel }) {
@@ -42,6 +43,8 @@ export function FlagPage({ model }: { model: FlagPageModel }) {
           <ProjectNav projectId={project.id} projectName={project.name} />
           <div id="flag-live" role="status"></div>
           <Notice notice={model.notice} />
+          <DraftedNotice projectId={project.id} drafted={model.drafted} />
+          <DraftBanner projectId={project.id} drafts={model.drafts} />
           {flag.archived ? <p class="alert alert-error">This flag is archived: SDKs no longer receive it and it cannot be changed. Revive it to work on it again.</p> : null}
           {model.may.update ? null : <p class="alert alert-info">You can read this flag; your roles do not allow changing it.</p>}
           <div class="flag-grid">

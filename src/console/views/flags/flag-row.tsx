@@ -9,10 +9,17 @@ import type { SwitchOffer as Offer } from '../../../queries/switch-offer.query.j
 import { etagOf } from '../../../http/answers/if-match.js';
 import { Csrf } from '../form-parts.js';
 import { flagUrl, rowUrl, toggleUrl } from './flag-urls.js';
+import { changeRequestUrl } from '../change-requests/change-request-urls.js';
 import { SwitchOffer } from './switch-offer.js';
 
-/** What a row shows under itself after a switch: the API's message, or the offer to add a strategy first. */
-export type RowNote = { kind: 'refused'; environment: string; message: string } | ({ kind: 'offer' } & Offer);
+/**
+ * What a row shows under itself after a switch: the API's message, the offer to add a strategy first, or the
+ * change request the switch went to (an environment that takes the person's changes through requests).
+ */
+export type RowNote =
+  | { kind: 'refused'; environment: string; message: string }
+  | { kind: 'drafted'; environment: string; requestId: number }
+  | ({ kind: 'offer' } & Offer);
 
 /** What the viewer may do in the rows. */
 export interface RowPermissions {
@@ -87,6 +94,16 @@ function Note({ projectId, row, note, back, columns }: { projectId: string; row:
     return (
       <tr class="row-note"><td colspan={columns}>
         <p class="alert alert-error" role="alert">{`${row.name} in ${note.environment}: ${note.message}`}</p>
+      </td></tr>
+    );
+  }
+  if (note.kind === 'drafted') {
+    return (
+      <tr class="row-note"><td colspan={columns}>
+        <p class="alert alert-info" role="status">
+          {`${row.name} in ${note.environment}: added to your `}<a href={changeRequestUrl(projectId, note.requestId)}>{`change request #${note.requestId}`}</a>
+          {`. ${note.environment} takes changes through change requests: the switch moves once the request is approved and applied.`}
+        </p>
       </td></tr>
     );
   }

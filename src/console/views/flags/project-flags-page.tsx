@@ -16,6 +16,8 @@ import type { NewFlagDraft } from '../../forms/flag-table.forms.js';
 import type { Refusal } from '../form-parts.js';
 import { NewFlagForm } from './new-flag-form.js';
 import { Notice } from '../notice.js';
+import type { OpenDraft } from '../../change-drafts.js';
+import { DraftBanner, DraftedNotice } from '../change-requests/draft-banner.js';
 
 export interface ProjectFlagsPageProps {
   project: { id: string; name: string; description: string | null };
@@ -27,6 +29,10 @@ export interface ProjectFlagsPageProps {
   notice?: { kind: 'error' | 'done'; message: string } | undefined;
   notes?: ReadonlyMap<string, RowNote> | undefined;
   newFlag?: Refusal<NewFlagDraft> | undefined;
+  /** The viewer's change requests of the project that still take changes (the banner). */
+  drafts?: readonly OpenDraft[] | undefined;
+  /** The request a bulk change went to instead of being made. */
+  drafted?: OpenDraft | undefined;
 }
 
 function EmptyState({ projectId, query, mayCreate }: { projectId: string; query: FlagTableQuery; mayCreate: boolean }) {
@@ -52,7 +58,7 @@ function EmptyState({ projectId, query, mayCreate }: { projectId: string; query:
 }
 
 /** The whole page. */
-export function ProjectFlagsPage({ project, query, page, now, may, notice, notes, newFlag }: ProjectFlagsPageProps) {
+export function ProjectFlagsPage({ project, query, page, now, may, notice, notes, newFlag, drafts, drafted }: ProjectFlagsPageProps) {
   const anyBulk = Object.values(may.bulk).some(Boolean);
   const back = tableUrl(project.id, flagTableSearch(query));
   const archivedLink = tableUrl(project.id, flagTableSearch({ ...query, archived: !query.archived, offset: 0 }));
@@ -72,6 +78,8 @@ export function ProjectFlagsPage({ project, query, page, now, may, notice, notes
       </div>
       <ProjectNav projectId={project.id} projectName={project.name} current="flags" />
       <Notice notice={notice} />
+      <DraftedNotice projectId={project.id} drafted={drafted} />
+      <DraftBanner projectId={project.id} drafts={drafts} />
       <section class="card flags-card" aria-labelledby="flags-title">
         <div class="flags-head">
           <h2 id="flags-title">{query.archived ? 'Archived flags' : 'Flags'}</h2>
