@@ -86,6 +86,13 @@ export interface SharedLog {
   listen(listener: (rev: number | null) => void): () => void;
   /** Waits for lock `name` across every node (and this one), exclusive or shared. */
   lock(name: string, mode?: 'exclusive' | 'shared'): Promise<HeldLock>;
+  /**
+   * Waits for the turn at appending to the log of `scope` (its key part: `svc`, `p/<id>`) across every node:
+   * while it is held, no other node's turn of that scope is, so a writer that catches up, decides and appends
+   * in its turn finds its place free unless a writer outside any turn took it. Only a help against
+   * conflicts: an append is checked by the log alone (`LogConflictError`), turn or not.
+   */
+  turn(scope: string): Promise<HeldLock>;
   /** The lease of work `name`; one node holds it at a time. */
   lease(name: string): Lease;
   /** How the node's contact with the store fares. */

@@ -1,0 +1,55 @@
+import type { HeldLock } from '../../../snapshots/shared-log.js';
+import { within } from '../within.js';
+import type { Sequencer } from './sequencer.js';
+
+/**
+ * How long after another node last wrote a scope (its record applied here, or an append of ours refused) a
+ * batch of that scope takes its turn first, ms.
+ */
+export const CONTENDED_MS = 1000;
+
+/**
+ * One actor's turns at appending to its scope's log across nodes (docs/architecture.md "Several nodes"). A
+ * scope written by this node alone appends optimistically: catch up, decide, append. Once another node writes
+ * it too, each batch first takes the scope's turn (`SharedLog.turn`, an advisory lock), so the nodes append
+ * one after the other, each deciding on the state the one before it committed, instead of deciding on a
+ * stale state, colliding in the log and deciding again. Without a shared log it never takes one.
+ *
+ * @example if ((await turn.take(ms)) !== 'done') fail(); ...decide and append...; turn.release();
+ */
+export class LogTurn {
+  private lastContention = Number.NEGATIVE_INFINITY;
+  private held: HeldLock | null = null;
+
+  constructor(private readonly sequencer: Sequencer, private readonly scope: string, private readonly now: () => number = () => performance.now()) {}
+
+  /** Notes that another node wrote this scope: a record of it applied here, or an append of ours refused. */
+  contended(): void {
+    this.lastContention = this.now();
+  }
+
+  /** Whether the next batch takes its turn: another node wrote this scope within {@link CONTENDED_MS}. */
+  get wanted(): boolean {
+    return this.sequencer.shared && this.now() - this.lastContention < CONTENDED_MS;
+  }
+
+  /**
+   * Takes the turn if {@link wanted} and not held yet, waiting at most `ms`: `done` (held, or not wanted),
+   * `timeout`, or the store's error. A turn granted after the wait is given back at once.
+   */
+  async take(ms: number): Promise<'done' | 'timeout' | { error: unknown }> {
+    if (this.held !== null || !this.wanted) return 'done';
+    const taking = this.sequencer.turn(this.scope);
+    const got = await within(taking, Math.max(ms, 0));
+    if (got === 'done') this.held = await taking;
+    else void taking.then((late) => late.release(), () => undefined);
+    return got;
+  }
+
+  /** Gives the turn back (nothing when not held): once the batch's append is committed or refused for good. */
+  release(): void {
+    const held = this.held;
+    this.held = null;
+    if (held) void held.release().catch(() => undefined);
+  }
+}
