@@ -4,8 +4,10 @@
  * 412) and none fails because another node wrote at the same moment.
  */
 import { afterEach, expect, test, vi } from 'vitest';
+import { DiskFaults } from '../../snapshots/disk-faults.js';
 import { cluster, type Cluster } from '../helpers/cluster.js';
-import type { Harness } from '../helpers/harness.js';
+import { harness, type Harness } from '../helpers/harness.js';
+import { freshSchema } from '../helpers/postgres.js';
 import { HEAVY_TEST_MS } from '../helpers/wait.js';
 
 // Several nodes on one PostgreSQL in one process, hundreds of writes: seconds of work, far more on a loaded machine.
@@ -104,3 +106,49 @@ test('three nodes toggling one project without pause: no write fails because ano
 
 /** Writes each writer of the test above sends, one after the other. */
 const WRITES_PER_WRITER = 30;
+
+// A node's own batch is committed but must wait for a record another node committed just before it, which
+// this node cannot read (held here, as when the database stops answering its reads): the caller is answered
+// 503 within WRITE_TIMEOUT_MS instead of waiting with the mailbox, and the batch is published once it can be.
+test('a batch committed behind a record this node cannot read yet is answered 503 in time, then published in its place', async () => {
+  const schema = freshSchema();
+  const env = { DATABASE_URL: schema.database.url, DATABASE_SCHEMA: schema.database.schema, DATABASE_POOL_SIZE: '4', WRITE_TIMEOUT_MS: '3000' };
+  const faults = new DiskFaults();
+  const a = await harness(env, undefined, { store: 'postgres', writeGate: faults });
+  const b = await harness(env, undefined, { store: 'postgres' });
+  try {
+    expect((await b.json('POST', '/api/admin/projects', { id: 'web', name: 'Web' })).status).toBe(201);
+    await converged([a, b]);
+
+    // a decides its create, then waits at the gate before its statement goes out.
+    faults.hang();
+    let answered: { status: number; body: { message: string } } | null = null;
+    const pending = a.json('POST', FEATURES, { name: 'late' }).then((r) => { answered = r; });
+    await expect.poll(() => faults.faulted).toBe(1);
+    // Meanwhile b commits to another project: a record a has not read, with the revision before a's.
+    const release = a.registry.node.sequencer.hold();
+    expect((await b.json('POST', '/api/admin/projects/web/features', { name: 'first' })).status).toBe(201);
+    faults.heal();
+
+    await expect.poll(() => answered?.status).toBe(503);
+    expect(answered!.body.message).toContain('the database');
+    expect(answered!.body.message).not.toContain('disk');
+    // The project's mailbox holds that batch: another write is refused at once, naming it.
+    const refused = await a.json('POST', FEATURES, { name: 'meanwhile' });
+    expect(refused.status).toBe(503);
+    expect(refused.body.message).toContain('an earlier write is still waiting for the database');
+
+    release();
+    await pending;
+    await expect.poll(async () => (await a.json('GET', `${FEATURES}/late`)).status).toBe(200);
+    expect(a.logs().some((line) => String(line['msg']).includes('took its place in the global order after its callers were answered 503'))).toBe(true);
+    expect((await a.json('POST', FEATURES, { name: 'after' })).status).toBe(201);
+    await converged([a, b]);
+    expect((await b.json('GET', `${FEATURES}/late`)).status).toBe(200);
+    expect((await b.json('GET', `${FEATURES}/meanwhile`)).status).toBe(404);
+  } finally {
+    await a.close();
+    await b.close();
+    await schema.drop();
+  }
+});
