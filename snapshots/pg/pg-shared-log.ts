@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { SIGNAL_MAX_BYTES, type BudgetCharge, type Contact, type HeldLock, type Lease, type SharedLog, type SharedRow, type Signal, type TransactionReads, type TransactionWork } from '../shared-log.js';
+import { SIGNAL_MAX_BYTES, type BudgetCharge, type Contact, type HeldLock, type HeldTurn, type Lease, type SharedLog, type SharedRow, type Signal, type TransactionReads, type TransactionWork } from '../shared-log.js';
 import { PgBudgets } from './pg-budgets.js';
 import { unavailable } from './pg-errors.js';
 import { PgLease } from './pg-lease.js';
@@ -34,7 +34,7 @@ export class PgSharedLog implements SharedLog {
   ) {
     this.listener = new PgListener(config, { log: tables.channel, signals: tables.signals }, checkMs);
     this.locks = new PgLocks(config);
-    this.turns = new PgTurns(config, options);
+    this.turns = new PgTurns(config, tables, options);
     this.budgets = new PgBudgets(pool, tables, options);
   }
 
@@ -61,7 +61,7 @@ export class PgSharedLog implements SharedLog {
     return this.locks.lock(name, lockKey(`lock:${name}`, this.tables.schema), mode);
   }
 
-  turn(scope: string): Promise<HeldLock> {
+  turn(scope: string): Promise<HeldTurn> {
     return this.turns.take(lockKey(`turn:${scope}`, this.tables.schema));
   }
 

@@ -1,8 +1,9 @@
 import type pg from 'pg';
-import type { HeldLock } from '../shared-log.js';
+import type { HeldTurn } from '../shared-log.js';
 import { closeSession, openSession, type Session } from './pg-connection.js';
 import { unavailable } from './pg-errors.js';
 import type { DatabaseOptions } from './pg-options.js';
+import type { Tables } from './pg-schema.js';
 
 /** Connections a process holds at most for turns; more scopes wanting one at once wait for one to be free. */
 export const TURN_CONNECTIONS = 4;
@@ -26,24 +27,31 @@ export class PgTurns {
   private readonly sessions = new Set<Session>();
   private closed = false;
 
-  constructor(private readonly config: pg.ClientConfig, private readonly options: Pick<DatabaseOptions, 'url'>, private readonly max = TURN_CONNECTIONS) {}
+  constructor(private readonly config: pg.ClientConfig, private readonly tables: Pick<Tables, 'counter'>, private readonly options: Pick<DatabaseOptions, 'url'>, private readonly max = TURN_CONNECTIONS) {}
 
-  /** Waits for the turn of advisory key `key` across every node (a node that dies lets go of its turns). */
-  async take(key: [number, number]): Promise<HeldLock> {
+  /**
+   * Waits for the turn of advisory key `key` across every node (a node that dies lets go of its turns), and
+   * reads the head once it is granted, in the same round trip.
+   */
+  async take(key: [number, number]): Promise<HeldTurn> {
     let session: Session;
     try {
       session = await this.acquire();
     } catch (error) {
       throw unavailable(error, this.options, 'take a turn at a log');
     }
+    let head: number;
     try {
-      await session.client.query('SELECT pg_advisory_lock($1, $2)', key);
+      // Two statements in one simple query: the second's snapshot is taken once the lock is granted (read committed).
+      const results = await session.client.query(`SELECT pg_advisory_lock(${key[0] | 0}, ${key[1] | 0}); SELECT rev::text AS rev FROM ${this.tables.counter} WHERE id = 1`) as unknown as pg.QueryResult<{ rev: string }>[];
+      head = Number(results[1]?.rows[0]?.rev ?? 0);
     } catch (error) {
       this.discard(session);
       throw unavailable(error, this.options, 'take a turn at a log');
     }
     let released = false;
     return {
+      head,
       release: async () => {
         if (released) return;
         released = true;

@@ -138,7 +138,8 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     try {
       for (;;) {
         if (this.sequencer.shared) {
-          const ready = await this.takeTurnAndCatchUp(left);
+          // Turns while another node writes this scope too (what arrives while waiting joins the batch); catch up.
+          const ready = await this.turn.ready(left, () => envelopes.push(...this.mailbox.topUp(batch)));
           if (ready !== null) return this.failAll(envelopes, ready);
         }
         // 1. Decide every command in order against one draft, so later commands see earlier ones.
@@ -173,15 +174,6 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     } finally {
       this.turn.release();
     }
-  }
-
-  /** Takes the scope's turn when another node writes it too, then catches up; null when done, else why not in time. */
-  private async takeTurnAndCatchUp(left: () => number): Promise<unknown> {
-    const turn = await this.turn.take(left());
-    if (turn !== 'done') return turn === 'timeout' ? new Error(`no turn at the log of ${JSON.stringify(this.model.scope)} in time`) : turn.error;
-    const caughtUp = await within(this.sequencer.catchUp(), left());
-    if (caughtUp !== 'done') return caughtUp === 'timeout' ? new Error('no answer from the store in time') : caughtUp.error;
-    return null;
   }
 
   /**

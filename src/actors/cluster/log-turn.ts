@@ -1,4 +1,4 @@
-import type { HeldLock } from '../../../snapshots/shared-log.js';
+import type { HeldTurn } from '../../../snapshots/shared-log.js';
 import { within } from '../within.js';
 import type { Sequencer } from './sequencer.js';
 
@@ -15,11 +15,13 @@ export const CONTENDED_MS = 1000;
  * one after the other, each deciding on the state the one before it committed, instead of deciding on a
  * stale state, colliding in the log and deciding again. Without a shared log it never takes one.
  *
- * @example if ((await turn.take(ms)) !== 'done') fail(); ...decide and append...; turn.release();
+ * @example const late = await turn.ready(left, () => {}); if (late === null) { ...decide and append...; } turn.release();
  */
 export class LogTurn {
   private lastContention = Number.NEGATIVE_INFINITY;
-  private held: HeldLock | null = null;
+  private lock: HeldTurn | null = null;
+  /** The head read when the turn was granted, until a catch-up uses it. */
+  private grantedHead: number | null = null;
 
   constructor(private readonly sequencer: Sequencer, private readonly scope: string, private readonly now: () => number = () => performance.now()) {}
 
@@ -33,23 +35,54 @@ export class LogTurn {
     return this.sequencer.shared && this.now() - this.lastContention < CONTENDED_MS;
   }
 
+  /** Whether this actor holds the turn now. */
+  get held(): boolean {
+    return this.lock !== null;
+  }
+
   /**
    * Takes the turn if {@link wanted} and not held yet, waiting at most `ms`: `done` (held, or not wanted),
    * `timeout`, or the store's error. A turn granted after the wait is given back at once.
    */
-  async take(ms: number): Promise<'done' | 'timeout' | { error: unknown }> {
-    if (this.held !== null || !this.wanted) return 'done';
+  private async take(ms: number): Promise<'done' | 'timeout' | { error: unknown }> {
+    if (this.lock !== null || !this.wanted) return 'done';
     const taking = this.sequencer.turn(this.scope);
     const got = await within(taking, Math.max(ms, 0));
-    if (got === 'done') this.held = await taking;
+    if (got === 'done') {
+      this.lock = await taking;
+      this.grantedHead = this.lock.head;
+    }
     else void taking.then((late) => late.release(), () => undefined);
     return got;
   }
 
+  /**
+   * Takes the turn when {@link wanted} (`granted` runs once it is granted now), then catches up with the
+   * store (to the head read with the grant, else to one read now), within `left()` ms each; null when done,
+   * else why not in time.
+   */
+  async ready(left: () => number, granted: () => void): Promise<unknown> {
+    const held = this.held;
+    const turn = await this.take(left());
+    if (turn !== 'done') return turn === 'timeout' ? new Error(`no turn at the log of ${this.scope} in time`) : turn.error;
+    if (!held && this.held) granted();
+    const caughtUp = await within(this.sequencer.catchUp(this.takeHead()), left());
+    if (caughtUp !== 'done') return caughtUp === 'timeout' ? new Error('no answer from the store in time') : caughtUp.error;
+    return null;
+  }
+
+  /** The head read as the turn was granted, once (a later catch-up reads its own); undefined otherwise. */
+  private takeHead(): number | undefined {
+    const head = this.grantedHead ?? undefined;
+    this.grantedHead = null;
+    return head;
+  }
+
   /** Gives the turn back (nothing when not held): once the batch's append is committed or refused for good. */
   release(): void {
-    const held = this.held;
-    this.held = null;
+    const held = this.lock;
+    this.lock = null;
+    this.grantedHead = null;
     if (held) void held.release().catch(() => undefined);
   }
 }

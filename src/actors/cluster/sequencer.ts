@@ -1,4 +1,4 @@
-import type { HeldLock, SharedLog, SharedRow } from '../../../snapshots/shared-log.js';
+import type { HeldTurn, SharedLog, SharedRow } from '../../../snapshots/shared-log.js';
 
 /** A batch this node committed, waiting for its turn in the global order. */
 interface OwnBatch {
@@ -110,7 +110,7 @@ export class Sequencer {
   }
 
   /** Waits for the turn at appending to `scope`'s log across nodes (`SharedLog.turn`); only on a shared log. */
-  turn(scope: string): Promise<HeldLock> {
+  turn(scope: string): Promise<HeldTurn> {
     if (!this.parts.shared) return Promise.reject(new Error('a turn is only taken on a shared log'));
     return this.parts.shared.turn(scope);
   }
@@ -138,12 +138,13 @@ export class Sequencer {
   }
 
   /**
-   * Reads the store's head and resolves once every change up to it is applied: what any node committed
-   * before the call is then in this node's state. Immediate without a shared log.
+   * Reads the store's head (or takes `known`, a head read after the call was due) and resolves once every
+   * change up to it is applied: what any node committed before the call is then in this node's state.
+   * Immediate without a shared log.
    */
-  async catchUp(): Promise<void> {
+  async catchUp(known?: number): Promise<void> {
     if (!this.parts.shared) return;
-    const head = await this.headAfterNow();
+    const head = known ?? await this.headAfterNow();
     if (head <= this.applied) return;
     await new Promise<void>((resolve, reject) => {
       this.caughtUp.push({ upTo: head, resolve, reject });
