@@ -123,8 +123,8 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
   }
 
   /**
-   * Decides `batch` against the committed state, writes it, publishes it in the global order and replies, all
-   * within the write timeout. On a store several nodes share, the node first catches up with what any node
+   * Decides `batch` against the committed state, writes it, publishes it in the global order and replies,
+   * each wait within the write timeout. On a store several nodes share, the node first catches up with what any node
    * committed (in the scope's turn when another node writes it too, `LogTurn`), and a batch whose log
    * position another node took meanwhile (`LogConflictError`) is decided again on the caught-up state, as if
    * it had arrived after that node's command, until the timeout.
@@ -133,13 +133,16 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     let envelopes = batch;
     let firstOps = this.firstOps;
     this.firstOps = [];
+    // Each wait (turn, catch-up, append, publication) is bounded by the write timeout; retries after conflicts too, in all.
     const deadline = performance.now() + this.writeTimeoutMs;
-    const left = () => deadline - performance.now();
     try {
       for (;;) {
         if (this.sequencer.shared) {
           // Turns while another node writes this scope too (what arrives while waiting joins the batch); catch up.
-          const ready = await this.turn.ready(left, () => envelopes.push(...this.mailbox.topUp(batch)));
+          const ready = await this.turn.ready(this.writeTimeoutMs, () => {
+            const more = this.mailbox.topUp(batch);
+            if (envelopes !== batch) envelopes.push(...more);
+          });
           if (ready !== null) return this.failAll(envelopes, ready);
         }
         // 1. Decide every command in order against one draft, so later commands see earlier ones.
@@ -148,11 +151,11 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
           seq: this.seq, at: new Date(this.options.now?.() ?? Date.now()).toISOString(), ops: firstOps, countTypes: this.options.onCommitted !== undefined,
         });
         // 2. Write the batch durably; 3. publish the draft in the global order; 4. reply.
-        const written = decided.ops.length === 0 ? null : await this.write(envelopes, decided, left());
+        const written = decided.ops.length === 0 ? null : await this.write(envelopes, decided, this.writeTimeoutMs);
         if (written === 'conflict') {
           // Another node appended first: its records are in the state once caught up; decide again, in turn.
           this.turn.contended();
-          if (left() <= 0) return this.failAll(envelopes, new Error(`the log of ${JSON.stringify(this.model.scope)} kept moving for ${this.writeTimeoutMs} ms`));
+          if (performance.now() >= deadline) return this.failAll(envelopes, new Error(`the log of ${JSON.stringify(this.model.scope)} kept moving for ${this.writeTimeoutMs} ms`));
           envelopes = envelopes.filter((_, i) => decided.decisions[i] !== null);
           firstOps = [];
           continue;
@@ -162,7 +165,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
         const published = this.sequencer.own(written === null ? [] : written.revs, decided.committed.length, (revision) => this.publish(draft, decided, revision));
         // The sequencer may be waiting on this batch's mark to publish it: end the mark once it is registered.
         written?.end();
-        if ((await within(published, left())) === 'timeout') await this.stall.outwait(envelopes, decided.decisions, published);
+        if ((await within(published, this.writeTimeoutMs)) === 'timeout') await this.stall.outwait(envelopes, decided.decisions, published);
         envelopes.forEach((envelope, i) => {
           const decision = decided.decisions[i];
           // Answered already when the batch outlasted its timeout.

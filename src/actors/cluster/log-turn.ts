@@ -15,7 +15,7 @@ export const CONTENDED_MS = 1000;
  * one after the other, each deciding on the state the one before it committed, instead of deciding on a
  * stale state, colliding in the log and deciding again. Without a shared log it never takes one.
  *
- * @example const late = await turn.ready(left, () => {}); if (late === null) { ...decide and append...; } turn.release();
+ * @example const late = await turn.ready(10_000, () => {}); if (late === null) { ...decide and append...; } turn.release();
  */
 export class LogTurn {
   private lastContention = Number.NEGATIVE_INFINITY;
@@ -58,15 +58,15 @@ export class LogTurn {
 
   /**
    * Takes the turn when {@link wanted} (`granted` runs once it is granted now), then catches up with the
-   * store (to the head read with the grant, else to one read now), within `left()` ms each; null when done,
-   * else why not in time.
+   * store (to the head read with the grant, else to one read now), within `ms` each; null when done, else
+   * why not in time.
    */
-  async ready(left: () => number, granted: () => void): Promise<unknown> {
+  async ready(ms: number, granted: () => void): Promise<unknown> {
     const held = this.held;
-    const turn = await this.take(left());
+    const turn = await this.take(ms);
     if (turn !== 'done') return turn === 'timeout' ? new Error(`no turn at the log of ${this.scope} in time`) : turn.error;
     if (!held && this.held) granted();
-    const caughtUp = await within(this.sequencer.catchUp(this.takeHead()), left());
+    const caughtUp = await within(this.sequencer.catchUp(this.takeHead()), ms);
     if (caughtUp !== 'done') return caughtUp === 'timeout' ? new Error('no answer from the store in time') : caughtUp.error;
     return null;
   }
