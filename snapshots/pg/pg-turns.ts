@@ -25,6 +25,8 @@ export class PgTurns {
   private readonly idle: Session[] = [];
   private readonly waiting: Waiting[] = [];
   private readonly sessions = new Set<Session>();
+  /** Connections being opened, counted against the bound. */
+  private opening = 0;
   private closed = false;
 
   constructor(private readonly config: pg.ClientConfig, private readonly tables: Pick<Tables, 'counter'>, private readonly options: Pick<DatabaseOptions, 'url'>, private readonly max = TURN_CONNECTIONS) {}
@@ -81,28 +83,28 @@ export class PgTurns {
       if (!session.broken) return Promise.resolve(session);
       this.forget(session);
     }
-    if (this.sessions.size < this.max) return this.open();
+    if (this.sessions.size + this.opening < this.max) return this.open();
     return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
 
   private async open(): Promise<Session> {
     // Counted while it opens, so no more than `max` are ever open.
-    const placeholder = { broken: true } as Session;
-    this.sessions.add(placeholder);
+    this.opening += 1;
+    let session: Session;
     try {
-      const session = await openSession(this.config);
-      this.sessions.delete(placeholder);
-      this.sessions.add(session);
-      if (this.closed) {
-        await closeSession(session);
-        throw new Error('the store is closed');
-      }
-      return session;
+      session = await openSession(this.config);
     } catch (error) {
-      this.sessions.delete(placeholder);
+      this.opening -= 1;
       this.handOn();
       throw error;
     }
+    this.opening -= 1;
+    if (this.closed) {
+      await closeSession(session);
+      throw new Error('the store is closed');
+    }
+    this.sessions.add(session);
+    return session;
   }
 
   private give(session: Session): void {

@@ -9,6 +9,13 @@ import type { Sequencer } from './sequencer.js';
 export const CONTENDED_MS = 1000;
 
 /**
+ * The longest a batch waits for its turn, ms (less when the write timeout is shorter: half of it); then it
+ * appends without one, as a scope written by one node does. A turn held by a node cut off from the database
+ * (its connection not yet noticed dead) so slows the others' writes without stopping them.
+ */
+export const TURN_WAIT_MS = 2000;
+
+/**
  * One actor's turns at appending to its scope's log across nodes (docs/architecture.md "Several nodes"). A
  * scope written by this node alone appends optimistically: catch up, decide, append. Once another node writes
  * it too, each batch first takes the scope's turn (`SharedLog.turn`, an advisory lock), so the nodes append
@@ -41,19 +48,21 @@ export class LogTurn {
   }
 
   /**
-   * Takes the turn if {@link wanted} and not held yet, waiting at most `ms`: `done` (held, or not wanted),
-   * `timeout`, or the store's error. A turn granted after the wait is given back at once.
+   * Takes the turn if {@link wanted} and not held yet, waiting at most {@link TURN_WAIT_MS} (or half of `ms`):
+   * `done` (held, not wanted, or not granted in time: the batch goes without), or the store's error. A turn
+   * granted after the wait is given back at once.
    */
-  private async take(ms: number): Promise<'done' | 'timeout' | { error: unknown }> {
+  private async take(ms: number): Promise<'done' | { error: unknown }> {
     if (this.lock !== null || !this.wanted) return 'done';
     const taking = this.sequencer.turn(this.scope);
-    const got = await within(taking, Math.max(ms, 0));
+    const got = await within(taking, Math.min(TURN_WAIT_MS, ms / 2));
     if (got === 'done') {
       this.lock = await taking;
       this.grantedHead = this.lock.head;
+      return 'done';
     }
-    else void taking.then((late) => late.release(), () => undefined);
-    return got;
+    void taking.then((late) => late.release(), () => undefined);
+    return got === 'timeout' ? 'done' : got;
   }
 
   /**
@@ -64,7 +73,7 @@ export class LogTurn {
   async ready(ms: number, granted: () => void): Promise<unknown> {
     const held = this.held;
     const turn = await this.take(ms);
-    if (turn !== 'done') return turn === 'timeout' ? new Error(`no turn at the log of ${this.scope} in time`) : turn.error;
+    if (turn !== 'done') return turn.error;
     if (!held && this.held) granted();
     const caughtUp = await within(this.sequencer.catchUp(this.takeHead()), ms);
     if (caughtUp !== 'done') return caughtUp === 'timeout' ? new Error('no answer from the store in time') : caughtUp.error;
