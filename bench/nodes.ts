@@ -9,7 +9,8 @@
  *    the nodes alone (PostgreSQL, LevelDB), the others idle;
  * 3. the write rate of one project (`toggle`) from the N nodes at once, `--connections` split between them
  *    (each node its own share of the 200 flags, so every request changes a flag), against the node alone
- *    with all the connections; who goes first alternates between rounds.
+ *    with all the connections; who goes first alternates between rounds. With `--against PATH`, N nodes of that
+ *    build on a schema of their own are measured the same way in the same round (before and after a change).
  *
  * The load average (`os.loadavg()`, 1 minute) is noted beside each figure: the machine may be shared.
  */
@@ -27,6 +28,8 @@ import { BENCH_TOKEN, freePort, startServer, stopServer, type RunningServer } fr
 /** Inputs of the phase of several nodes. */
 export interface NodesOptions {
   entry: string;
+  /** Another build's entry (`--against`): N nodes of it on their own schema, measured in the write-rate step too. */
+  against?: string | undefined;
   workDir: string;
   /** Nodes on the shared schema (at least 2). */
   nodes: number;
@@ -61,11 +64,11 @@ export async function runNodes(options: NodesOptions): Promise<ScaleRow[]> {
   const database = await startPostgres();
   const servers: RunningServer[] = [];
   /** A process named `name` on `schema` of the database, or on LevelDB in its data directory (`schema` null). */
-  const start = async (name: string, schema: string | null): Promise<RunningServer> => {
+  const start = async (name: string, schema: string | null, entry = options.entry): Promise<RunningServer> => {
     const dataDir = join(options.workDir, `nodes-${name}`);
     await mkdir(dataDir, { recursive: true });
     const server = await startServer({
-      entry: options.entry, dataDir, port: await freePort(), logFile: logFileOf(options.workDir, name),
+      entry, dataDir, port: await freePort(), logFile: logFileOf(options.workDir, name),
       env: { ...(schema === null ? {} : { DATABASE_URL: database.url, DATABASE_SCHEMA: schema }), TOKEN_SECRET, INIT_CLIENT_API_TOKENS: CLIENT_TOKEN, LOG_LEVEL: 'warn' },
     });
     servers.push(server);
@@ -84,11 +87,19 @@ export async function runNodes(options: NodesOptions): Promise<ScaleRow[]> {
     const [single] = await seeded([alone], ['alone'], runId, options.workDir);
     const [onLevel] = await seeded([level], ['leveldb'], runId, options.workDir);
     const loners = [{ label: 'alone on PostgreSQL', node: single! }, { label: 'alone on LevelDB', node: onLevel! }];
+    let other: Node[] | null = null;
+    if (options.against) {
+      const otherNames = Array.from({ length: options.nodes }, (_, i) => `other${i + 1}`);
+      const firstOther = await start(otherNames[0]!, 'bench_nodes_other', options.against);
+      const restOther = await Promise.all(otherNames.slice(1).map((name) => start(name, 'bench_nodes_other', options.against)));
+      other = await seeded([firstOther, ...restOther], otherNames, runId, options.workDir);
+      log(`nodes: ${options.nodes} nodes of ${options.against} started on their own schema`);
+    }
     const rows: ScaleRow[] = [];
     for (let round = 1; round <= options.rounds; round += 1) {
       rows.push(...await propagationRows(cluster, options, round));
       rows.push(...await pollCpuRows(cluster, loners, options, round));
-      rows.push(...await writeRateRows(cluster, single!, options, round));
+      rows.push(...await writeRateRows(cluster, single!, options, round, other));
     }
     return rows;
   } finally {
@@ -154,38 +165,52 @@ async function pollCpuRows(cluster: Node[], loners: { label: string; node: Node 
   return rows;
 }
 
-/** The toggle rate of one project from every node at once (connections split), and from the node alone. */
-async function writeRateRows(cluster: Node[], single: Node, options: NodesOptions, round: number): Promise<ScaleRow[]> {
+/** The toggle rate of one project from every node at once (connections split), and from the node alone; and from the other build's nodes. */
+async function writeRateRows(cluster: Node[], single: Node, options: NodesOptions, round: number, other: Node[] | null): Promise<ScaleRow[]> {
   const toggle = SCENARIOS.find((s) => s.name === 'toggle')!;
-  const measureCluster = async () => {
-    const share = (i: number) => Math.floor(options.connections / cluster.length) + (i < options.connections % cluster.length ? 1 : 0);
+  const measureMany = async (nodes: Node[]) => {
+    const share = (i: number) => Math.floor(options.connections / nodes.length) + (i < options.connections % nodes.length ? 1 : 0);
     // Each node toggles its own share of the flags, so no request repeats another node's (a no-op).
-    const built = await Promise.all(cluster.map((node, i) => toggle.build(node.target, { ...node.context, hotFlags: node.context.hotFlags.filter((_, k) => k % cluster.length === i) })));
-    const results = await Promise.all(cluster.map((node, i) => runLoad(node.target, built[i]!, { duration: options.duration, connections: share(i), warmup: 1, serverPid: node.server.pid })));
-    return results;
+    const built = await Promise.all(nodes.map((node, i) => toggle.build(node.target, { ...node.context, hotFlags: node.context.hotFlags.filter((_, k) => k % nodes.length === i) })));
+    return Promise.all(nodes.map((node, i) => runLoad(node.target, built[i]!, { duration: options.duration, connections: share(i), warmup: 1, serverPid: node.server.pid })));
   };
-  const measureAlone = async () => runLoad(single.target, await toggle.build(single.target, single.context), { duration: options.duration, connections: options.connections, warmup: 1, serverPid: single.server.pid });
+  const measureAlone = async () => [await runLoad(single.target, await toggle.build(single.target, single.context), { duration: options.duration, connections: options.connections, warmup: 1, serverPid: single.server.pid })];
   const before = load();
-  const marks = await Promise.all([...cluster, single].map((node) => logMark(node.logFile)));
-  let many: LoadResult[];
-  let one: LoadResult;
-  if (round % 2 === 1) {
-    one = await measureAlone();
-    many = await measureCluster();
-  } else {
-    many = await measureCluster();
-    one = await measureAlone();
+  const watched = [...cluster, single, ...(other ?? [])];
+  const marks = await Promise.all(watched.map((node) => logMark(node.logFile)));
+  // Who goes first turns between rounds.
+  const steps: { name: 'many' | 'one' | 'other'; run: () => Promise<LoadResult[]> }[] = [
+    { name: 'one', run: measureAlone }, { name: 'many', run: () => measureMany(cluster) },
+    ...(other ? [{ name: 'other' as const, run: () => measureMany(other) }] : []),
+  ];
+  const results = new Map<string, LoadResult[]>();
+  for (let k = 0; k < steps.length; k += 1) {
+    const step = steps[(k + round - 1) % steps.length]!;
+    results.set(step.name, await step.run());
   }
-  const warnings = await Promise.all([...cluster, single].map((node, i) => warningsSince(node.logFile, marks[i]!)));
-  const total = many.reduce((sum, r) => sum + r.rps, 0);
-  const failures = many.reduce((sum, r) => sum + r.failures, 0);
-  const p99 = Math.max(...many.map((r) => r.p99Ms));
-  options.log(`nodes round ${round}: toggle from ${cluster.length} nodes ${Math.round(total)} req/s (${many.map((r) => Math.round(r.rps)).join(' + ')}), alone ${Math.round(one.rps)} req/s`);
+  const warnings = await Promise.all(watched.map((node, i) => warningsSince(node.logFile, marks[i]!)));
+  const one = results.get('one')![0]!;
+  const describe = (many: LoadResult[]) => {
+    const total = many.reduce((sum, r) => sum + r.rps, 0);
+    const failures = many.reduce((sum, r) => sum + r.failures, 0);
+    const unavailable = many.reduce((sum, r) => sum + (r.statusCounts['503'] ?? 0), 0);
+    const answered = many.reduce((sum, r) => sum + Object.values(r.statusCounts).reduce((a, n) => a + n, 0), 0);
+    const p99 = Math.max(...many.map((r) => r.p99Ms));
+    return {
+      total,
+      text: `${cluster.length} nodes at once: ${Math.round(total)} req/s (${many.map((r) => Math.round(r.rps)).join(' + ')}), worst p99 ${f1(p99)} ms, `
+        + `503: ${unavailable} of ${answered}${failures > unavailable ? `, ${failures} non-2xx ${JSON.stringify(many.map((r) => r.statusCounts))}` : ''}; ratio to one node alone ${(total / one.rps).toFixed(2)}`,
+    };
+  };
+  const many = describe(results.get('many')!);
+  const others = other ? describe(results.get('other')!) : null;
+  options.log(`nodes round ${round}: toggle ${many.text}; alone ${Math.round(one.rps)} req/s${others ? `; other build: ${others.text}` : ''}`);
+  const names = watched.map((_, i) => (i < cluster.length ? `node ${i + 1}` : i === cluster.length ? 'alone' : `other node ${i - cluster.length}`));
   return [{
     measure: `round ${round}: toggles of one project, ${options.connections} connections (load ${before} → ${load()})`,
-    value: `${cluster.length} nodes at once: ${Math.round(total)} req/s (${many.map((r) => Math.round(r.rps)).join(' + ')}), worst p99 ${f1(p99)} ms${failures > 0 ? `, ${failures} non-2xx ${JSON.stringify(many.map((r) => r.statusCounts))}` : ''}; `
-      + `one node alone: ${Math.round(one.rps)} req/s, p99 ${f1(one.p99Ms)} ms${one.failures > 0 ? `, ${one.failures} non-2xx` : ''}; ratio ${(total / one.rps).toFixed(2)}`
-      + (warnings.some((w) => w !== '') ? `; logged meanwhile: ${warnings.map((w, i) => `${i < cluster.length ? `node ${i + 1}` : 'alone'}: ${w || 'nothing'}`).join('; ')}` : ''),
+    value: `${many.text}; one node alone: ${Math.round(one.rps)} req/s, p99 ${f1(one.p99Ms)} ms${one.failures > 0 ? `, ${one.failures} non-2xx` : ''}`
+      + (others ? `; other build (${options.against}): ${others.text}` : '')
+      + (warnings.some((w) => w !== '') ? `; logged meanwhile: ${warnings.map((w, i) => `${names[i]}: ${w || 'nothing'}`).join('; ')}` : ''),
     goal: '',
     met: undefined,
   }];

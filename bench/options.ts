@@ -46,7 +46,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --server PATH       server entry to start (default dist/src/main.js)
   --against PATH      also start another build's entry (e.g. an older commit's dist/src/main.js) and run each
                       scenario on both at once, --connections each: the server CPU per request of the two
-                      builds, measured under the same machine load (the figure to compare on a shared machine)
+                      builds, measured under the same machine load (the figure to compare on a shared machine);
+                      with --nodes, N nodes of that build are measured in each write-rate step of the nodes phase too
   --no-abuse          skip the abuse phase (/health latency while abusive requests run)
   --no-usage          skip the usage phase (admin writes while 1,000 SDK instances post metrics)
   --no-addons         skip the addons phase (toggles while a webhook addon's receiver answers, hangs 30 s or fails)

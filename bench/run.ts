@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     let nodeRows: ScaleRow[] = [];
     if (options.nodes > 0) {
       log(`nodes: ${options.nodes} nodes on one PostgreSQL and one node alone, ${options.nodeRounds} rounds`);
-      nodeRows = await runNodes({ entry, workDir, nodes: options.nodes, rounds: options.nodeRounds, writes: options.quick ? 30 : 100, duration: options.duration, connections: options.connections, log });
+      nodeRows = await runNodes({ entry, against: options.against, workDir, nodes: options.nodes, rounds: options.nodeRounds, writes: options.quick ? 30 : 100, duration: options.duration, connections: options.connections, log });
     }
     let consoleRows: ScaleRow[] = [];
     if (options.console) consoleRows = await runConsolePhase(entry, workDir, options);

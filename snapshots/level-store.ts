@@ -38,6 +38,7 @@ export class DataDirLockedError extends Error {
  */
 export class LevelStore implements Store {
   readonly kind = 'leveldb';
+  readonly writesTo = 'the disk';
   /** One process owns a data directory: nothing is shared. */
   readonly shared = null;
   private pending: Waiter[] = [];

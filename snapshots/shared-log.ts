@@ -17,6 +17,12 @@ export interface HeldLock {
   release(): Promise<void>;
 }
 
+/** A turn at a scope's log ({@link SharedLog.turn}): held until released, with the head read once it was granted. */
+export interface HeldTurn extends HeldLock {
+  /** The last rev any node committed, read after the turn was granted. */
+  head: number;
+}
+
 /**
  * Work that one node at a time does (snapshots, scheduled changes, deliveries): held while {@link held} is
  * true, taken over by another node when its holder dies or lets go.
@@ -86,6 +92,14 @@ export interface SharedLog {
   listen(listener: (rev: number | null) => void): () => void;
   /** Waits for lock `name` across every node (and this one), exclusive or shared. */
   lock(name: string, mode?: 'exclusive' | 'shared'): Promise<HeldLock>;
+  /**
+   * Waits for the turn at appending to the log of `scope` (its key part: `svc`, `p/<id>`) across every node:
+   * while it is held, no other node's turn of that scope is, so a writer that catches up, decides and appends
+   * in its turn finds its place free unless a writer outside any turn took it. Only a help against
+   * conflicts: an append is checked by the log alone (`LogConflictError`), turn or not. The turn carries the
+   * head read once it was granted (the catch-up needs no read of its own).
+   */
+  turn(scope: string): Promise<HeldTurn>;
   /** The lease of work `name`; one node holds it at a time. */
   lease(name: string): Lease;
   /** How the node's contact with the store fares. */

@@ -71,6 +71,8 @@ export interface StoreObservers {
 export interface Store {
   /** `leveldb` or `postgres`: for the start's log line and the tools' messages, never to branch on above this folder. */
   readonly kind: 'leveldb' | 'postgres';
+  /** What a write waits for, in words for messages: `the disk` (LevelDB) or `the database` (PostgreSQL). */
+  readonly writesTo: 'the disk' | 'the database';
   /** Where the data lives, safe to print: the directory, or the database without its credentials. */
   readonly label: string;
   /** Number of synced batches written, and ops in them; read by the benchmark and tests. */

@@ -1,10 +1,11 @@
 import type pg from 'pg';
-import { SIGNAL_MAX_BYTES, type BudgetCharge, type Contact, type HeldLock, type Lease, type SharedLog, type SharedRow, type Signal, type TransactionReads, type TransactionWork } from '../shared-log.js';
+import { SIGNAL_MAX_BYTES, type BudgetCharge, type Contact, type HeldLock, type HeldTurn, type Lease, type SharedLog, type SharedRow, type Signal, type TransactionReads, type TransactionWork } from '../shared-log.js';
 import { PgBudgets } from './pg-budgets.js';
 import { unavailable } from './pg-errors.js';
 import { PgLease } from './pg-lease.js';
 import { PgListener } from './pg-listener.js';
 import { PgLocks } from './pg-locks.js';
+import { PgTurns } from './pg-turns.js';
 import type { DatabaseOptions } from './pg-options.js';
 import { lockKey, type Tables } from './pg-schema.js';
 import { runTransaction } from './pg-transaction.js';
@@ -14,12 +15,13 @@ export const SHARED_CHECK_MS = 1000;
 
 /**
  * The shared log of a PostgreSQL store (`SharedLog`): the log table read by `rev`, the channel every commit
- * notifies, advisory locks and leases keyed under the schema. Reads go through the store's pool; the
- * listener, each lock and each lease have a connection of their own.
+ * notifies, advisory locks, turns and leases keyed under the schema. Reads go through the store's pool; the
+ * listener, each lock and each lease have a connection of their own, and turns a few between them.
  */
 export class PgSharedLog implements SharedLog {
   private readonly listener: PgListener;
   private readonly locks: PgLocks;
+  private readonly turns: PgTurns;
   private readonly leases: PgLease[] = [];
   private readonly budgets: PgBudgets;
 
@@ -32,6 +34,7 @@ export class PgSharedLog implements SharedLog {
   ) {
     this.listener = new PgListener(config, { log: tables.channel, signals: tables.signals }, checkMs);
     this.locks = new PgLocks(config);
+    this.turns = new PgTurns(config, tables, options);
     this.budgets = new PgBudgets(pool, tables, options);
   }
 
@@ -56,6 +59,10 @@ export class PgSharedLog implements SharedLog {
 
   lock(name: string, mode: 'exclusive' | 'shared' = 'exclusive'): Promise<HeldLock> {
     return this.locks.lock(name, lockKey(`lock:${name}`, this.tables.schema), mode);
+  }
+
+  turn(scope: string): Promise<HeldTurn> {
+    return this.turns.take(lockKey(`turn:${scope}`, this.tables.schema));
   }
 
   lease(name: string): Lease {
@@ -98,7 +105,7 @@ export class PgSharedLog implements SharedLog {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.listener.close(), this.locks.close(), ...this.leases.map((lease) => lease.close())]);
+    await Promise.all([this.listener.close(), this.locks.close(), this.turns.close(), ...this.leases.map((lease) => lease.close())]);
   }
 
   private async query<R extends pg.QueryResultRow>(text: string, values: unknown[], doing = 'read the shared log'): Promise<pg.QueryResult<R>> {

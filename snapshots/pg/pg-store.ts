@@ -21,6 +21,7 @@ import { writeArrays, writeStatement, writeValues } from './pg-sql.js';
  */
 export class PgStore implements Store {
   readonly kind = 'postgres';
+  readonly writesTo = 'the database';
   readonly stats = { batches: 0, ops: 0 };
   readonly observers: StoreObservers = {};
   readonly label: string;

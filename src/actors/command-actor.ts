@@ -1,17 +1,19 @@
 import { scopePart } from '../../snapshots/keys.js';
 import type { LogRecord } from '../../snapshots/records.js';
-import { LogConflictError, type BatchOp, type CommitReceipt, type Store } from '../../snapshots/store.js';
+import { LogConflictError, type BatchOp, type Store } from '../../snapshots/store.js';
 import type { CallerRights } from '../domain/context.js';
 import { fail, refuse, type Decision } from '../domain/errors.js';
 import type { Command, Model, Replies } from './actor-model.js';
 import { DEFAULT_WRITE_TIMEOUT_MS, type ActorOptions } from './actor-options.js';
 import { LogGapError } from './cluster/log-gap-error.js';
+import { LogTurn } from './cluster/log-turn.js';
 import type { Sequencer } from './cluster/sequencer.js';
 import { decideBatch, type DecidedBatch, type Envelope } from './decide-batch.js';
 import { within } from './within.js';
 import { Mailbox } from './mailbox.js';
 import { SnapshotSchedule } from './snapshot-schedule.js';
 import { StorageError } from './storage-error.js';
+import { WriteStall } from './write-stall.js';
 
 /** What a {@link CommandActor} is made of. */
 export interface CommandActorParts<S, D, C extends Command, E, RM extends Replies<C>> {
@@ -29,9 +31,6 @@ export interface CommandActorParts<S, D, C extends Command, E, RM extends Replie
   /** Stored size of the latest snapshot (as recovered); 0 when there is none. */
   snapshotBytes?: number | undefined;
 }
-
-/** How many times a batch is decided again after other nodes took its log position, before it fails (503). */
-const MAX_ATTEMPTS = 8;
 
 /**
  * An actor with a mailbox: commands run one at a time in arrival order against a draft of the state, a
@@ -53,9 +52,11 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
   private firstOps: BatchOp[];
   private readonly snapshots: SnapshotSchedule;
   private readonly mailbox: Mailbox<C, E>;
+  /** Turns at this scope's log across nodes, taken while another node writes it too. */
+  private readonly turn: LogTurn;
+  /** A batch past its write timeout, still waiting for the store: new commands are refused at once. */
+  private readonly stall: WriteStall;
   private closed = false;
-  /** A batch is past its write timeout and still waiting for the disk: new commands are refused at once. */
-  private stalled = false;
   /** Why this actor takes no command (its log could not be fully recovered); null: it does. */
   private readOnly: string | null = null;
 
@@ -69,6 +70,10 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     this.firstOps = parts.firstOps ?? [];
     this.snapshots = new SnapshotSchedule({ store: parts.store, scope: parts.model.scope, machines: parts.model.machines, options: parts.options, bytes: parts.snapshotBytes ?? 0 });
     this.mailbox = new Mailbox(parts.options.maxBatch, (batch) => this.runBatch(batch));
+    this.turn = new LogTurn(parts.sequencer, scopePart(parts.model.scope));
+    this.stall = new WriteStall({
+      refuseQueued: (error) => this.mailbox.refuseQueued(error), writesTo: parts.store.writesTo, scope: parts.model.scope, log: parts.options.log, writeTimeoutMs: this.writeTimeoutMs,
+    });
   }
 
   /**
@@ -76,9 +81,9 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
    * one the model's reply map gives the command's type.
    */
   send<K extends C>(command: K, by: string, rights?: CallerRights): Promise<Decision<E, RM[K['type']]>> {
-    if (this.closed) return Promise.reject(new StorageError(new Error('actor closed')));
+    if (this.closed) return Promise.reject(new StorageError(new Error('actor closed'), 'failed', undefined, this.store.writesTo));
     if (this.readOnly !== null) return Promise.resolve(refuse(fail('Unavailable', this.readOnly)));
-    if (this.stalled) return Promise.reject(new StorageError(new Error('a write is waiting for the disk'), 'stalled'));
+    if (this.stall.stalled) return Promise.reject(this.stall.refusal());
     // The envelope forgets the reply type; the model decided it for this very command.
     return this.mailbox.post(command, by, rights) as Promise<Decision<E, RM[K['type']]>>;
   }
@@ -118,60 +123,74 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
   }
 
   /**
-   * Decides `batch` against the committed state, writes it, publishes it in the global order and replies. On
-   * a store several nodes share, the node first catches up with what any node committed, and a batch whose
-   * log position another node took meanwhile (`LogConflictError`) is decided again on the caught-up state, as
-   * if it had arrived after that node's command.
+   * Decides `batch` against the committed state, writes it, publishes it in the global order and replies,
+   * each wait within the write timeout. On a store several nodes share, the node first catches up with what any node
+   * committed (in the scope's turn when another node writes it too, `LogTurn`), and a batch whose log
+   * position another node took meanwhile (`LogConflictError`) is decided again on the caught-up state, as if
+   * it had arrived after that node's command, until the timeout.
    */
   private async runBatch(batch: Envelope<C, E>[]): Promise<void> {
     let envelopes = batch;
     let firstOps = this.firstOps;
     this.firstOps = [];
-    for (let attempt = 1; ; attempt += 1) {
-      if (this.sequencer.shared) {
-        const caughtUp = await within(this.sequencer.catchUp(), this.writeTimeoutMs);
-        if (caughtUp !== 'done') return this.failAll(envelopes, caughtUp === 'timeout' ? new Error('no answer from the store in time') : caughtUp.error);
+    // Each wait (turn, catch-up, append, publication) is bounded by the write timeout; retries after conflicts too, in all.
+    const deadline = performance.now() + this.writeTimeoutMs;
+    try {
+      for (;;) {
+        if (this.sequencer.shared) {
+          // Turns while another node writes this scope too (what arrives while waiting joins the batch); catch up.
+          const ready = await this.turn.ready(this.writeTimeoutMs, () => {
+            const more = this.mailbox.topUp(batch);
+            if (envelopes !== batch) envelopes.push(...more);
+          });
+          if (ready !== null) return this.failAll(envelopes, ready);
+        }
+        // 1. Decide every command in order against one draft, so later commands see earlier ones.
+        const draft = this.model.fork(this.state);
+        const decided = decideBatch(this.model, draft, envelopes, {
+          seq: this.seq, at: new Date(this.options.now?.() ?? Date.now()).toISOString(), ops: firstOps, countTypes: this.options.onCommitted !== undefined,
+        });
+        // 2. Write the batch durably; 3. publish the draft in the global order; 4. reply.
+        const written = decided.ops.length === 0 ? null : await this.write(envelopes, decided, this.writeTimeoutMs);
+        if (written === 'conflict') {
+          // Another node appended first: its records are in the state once caught up; decide again, in turn.
+          this.turn.contended();
+          if (performance.now() >= deadline) return this.failAll(envelopes, new Error(`the log of ${JSON.stringify(this.model.scope)} kept moving for ${this.writeTimeoutMs} ms`));
+          envelopes = envelopes.filter((_, i) => decided.decisions[i] !== null);
+          firstOps = [];
+          continue;
+        }
+        this.turn.release();
+        if (written === 'failed') return;
+        const published = this.sequencer.own(written === null ? [] : written.revs, decided.committed.length, (revision) => this.publish(draft, decided, revision));
+        // The sequencer may be waiting on this batch's mark to publish it: end the mark once it is registered.
+        written?.end();
+        if ((await within(published, this.writeTimeoutMs)) === 'timeout') await this.stall.outwait(envelopes, decided.decisions, published);
+        envelopes.forEach((envelope, i) => {
+          const decision = decided.decisions[i];
+          // Answered already when the batch outlasted its timeout.
+          if (decision) envelope.resolve(decision);
+        });
+        if (!this.closed && this.readOnly === null && this.snapshotsHere()) this.snapshots.writeIfDue(this.seq, () => this.model.snapshotOf(this.state));
+        return;
       }
-      // 1. Decide every command in order against one draft, so later commands see earlier ones.
-      const draft = this.model.fork(this.state);
-      const decided = decideBatch(this.model, draft, envelopes, {
-        seq: this.seq, at: new Date(this.options.now?.() ?? Date.now()).toISOString(), ops: firstOps, countTypes: this.options.onCommitted !== undefined,
-      });
-      // 2. Write the batch durably; 3. publish the draft in the global order; 4. reply.
-      const written = decided.ops.length === 0 ? null : await this.write(envelopes, decided);
-      if (written === 'conflict' && attempt < MAX_ATTEMPTS) {
-        // Another node appended first: its records are in the state once caught up; decide again.
-        envelopes = envelopes.filter((_, i) => decided.decisions[i] !== null);
-        firstOps = [];
-        continue;
-      }
-      if (written === 'conflict') return this.failAll(envelopes, new Error(`the log of ${JSON.stringify(this.model.scope)} kept moving under ${MAX_ATTEMPTS} attempts`));
-      if (written === 'failed') return;
-      const published = this.sequencer.own(written === null ? [] : written.revs, decided.committed.length, (revision) => this.publish(draft, decided, revision));
-      // The sequencer may be waiting on this batch's mark to publish it: end the mark once it is registered.
-      written?.end();
-      await published;
-      envelopes.forEach((envelope, i) => {
-        const decision = decided.decisions[i];
-        // Answered already when the batch outlasted its timeout.
-        if (decision) envelope.resolve(decision);
-      });
-      if (!this.closed && this.readOnly === null && this.snapshotsHere()) this.snapshots.writeIfDue(this.seq, () => this.model.snapshotOf(this.state));
-      return;
+    } finally {
+      this.turn.release();
     }
   }
 
   /**
-   * Writes a decided batch, marked in flight with the sequencer until its outcome is known. Answers its revs
-   * (null on a store without a shared log) and the function ending the mark, `conflict` when another writer
-   * took its log position, or `failed` when it was not written (its callers are answered then).
+   * Writes a decided batch, marked in flight with the sequencer until its outcome is known, waiting `ms` at
+   * most. Answers its revs (null on a store without a shared log) and the function ending the mark,
+   * `conflict` when another writer took its log position, or `failed` when it was not written (its callers are
+   * answered then).
    */
-  private async write(envelopes: Envelope<C, E>[], decided: DecidedBatch<E>): Promise<{ revs: readonly number[] | null; end: () => void } | 'conflict' | 'failed'> {
+  private async write(envelopes: Envelope<C, E>[], decided: DecidedBatch<E>, ms: number): Promise<{ revs: readonly number[] | null; end: () => void } | 'conflict' | 'failed'> {
     const end = this.sequencer.begin(scopePart(this.model.scope));
     const written = this.store.commit(decided.ops);
-    const landed = await within(written, this.writeTimeoutMs);
+    const landed = await within(written, Math.max(ms, 0));
     if (landed === 'timeout') {
-      const receipt = await this.outlast(envelopes, decided.decisions, written);
+      const receipt = await this.stall.outlast(envelopes, decided.decisions, written);
       if (receipt === null) end();
       return receipt === null ? 'failed' : { revs: receipt.revs, end };
     }
@@ -209,6 +228,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
       return;
     }
     if (record.seq !== this.seq + 1) throw new LogGapError(scopePart(this.model.scope), this.seq, record.seq);
+    this.turn.contended();
     const draft = this.model.fork(this.state);
     for (const event of record.events) this.model.evolve(draft, event);
     this.state = this.model.publish(this.state, draft);
@@ -235,31 +255,8 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
    * is on disk.
    */
   private failAll(envelopes: Envelope<C, E>[], cause: unknown, decisions?: (Decision<E, unknown> | null)[]): void {
-    const error = new StorageError(cause);
+    const error = new StorageError(cause, 'failed', undefined, this.store.writesTo);
     envelopes.forEach((envelope, i) => (!decisions || decisions[i]) && envelope.reject(error));
-  }
-
-  /**
-   * The batch outlasted the write timeout: its callers and every queued command are answered now with a
-   * {@link StorageError} (a bounded wait), new commands are refused while the disk holds this batch, and the
-   * mailbox waits for the batch's real outcome. Answers its receipt when it was written after all (the caller
-   * then publishes it, so the state equals the disk: nothing acknowledged, nothing on disk missing from
-   * memory), null when it was not.
-   */
-  private async outlast(batch: Envelope<C, E>[], decisions: (Decision<E, unknown> | null)[], written: Promise<CommitReceipt>): Promise<CommitReceipt | null> {
-    const receipt = written.catch(() => null);
-    const outcome = receipt.then((landed) => landed !== null);
-    const error = new StorageError(new Error(`no answer from the disk within ${this.writeTimeoutMs} ms`), 'timeout', outcome);
-    batch.forEach((envelope, i) => {
-      if (decisions[i]) envelope.reject(error);
-      decisions[i] = null;
-    });
-    this.stalled = true;
-    this.mailbox.refuseQueued(new StorageError(new Error('a write is waiting for the disk'), 'stalled'));
-    const landed = await receipt;
-    this.stalled = false;
-    if (landed) this.options.log.warn({ scope: this.model.scope }, `a batch of ${JSON.stringify(this.model.scope)} reached the disk after its callers were answered 503; it is now in the state`);
-    return landed;
   }
 
   private get writeTimeoutMs(): number {

@@ -47,6 +47,16 @@ export class Mailbox<C, E> {
     return new Promise((resolve) => this.settledWaiters.push({ upTo: this.sent, resolve }));
   }
 
+  /**
+   * Moves commands queued since `batch` was handed to `run` into it, up to the batch bound, and returns them
+   * (the batch waited, for its turn at a log shared with other nodes: what arrived meanwhile goes with it).
+   */
+  topUp(batch: Envelope<C, E>[]): Envelope<C, E>[] {
+    const more = this.queue.splice(0, Math.max(this.maxBatch - batch.length, 0));
+    batch.push(...more);
+    return more;
+  }
+
   /** Answers every queued command with `error` at once (a batch is stuck on the store). */
   refuseQueued(error: unknown): void {
     const waiting = this.queue.splice(0);

@@ -1,4 +1,3 @@
-import { CorruptRecordError } from '../../snapshots/codec.js';
 import type { RecoveryNotice } from '../../snapshots/recovery.js';
 import { openStore } from '../../snapshots/open-store.js';
 import type { Store, WriteHealth } from '../../snapshots/store.js';
@@ -9,22 +8,20 @@ import { failed, ok, type Result } from '../domain/result.js';
 import type { ProjectMeta } from '../domain/types.js';
 import type { ProjectActor, ServiceActor } from './actor-types.js';
 import { DEFAULT_WRITE_TIMEOUT_MS, type ActorOptions } from './actor-options.js';
-import { CommandActor } from './command-actor.js';
 import { CommittedFeed } from './committed-feed.js';
 import { DEFAULT_HISTORY_BOUNDS } from './feed-history.js';
 import { firstStart } from './first-start.js';
 import { readHistory, type HistoryPage, type HistoryQuery } from './past/history.js';
 import { settlePendingImports } from './import-settle.js';
+import { recoverActors } from './recovery/actors-recovery.js';
+import type { UnavailableError } from './recovery/service-recovery.js';
 import { settlePendingSegments } from './change-request-settle.js';
 import { ProjectActors } from './project-actors.js';
 import { pastOf, type ProjectPast } from './past/project-past.js';
 import { PastCheckpoints } from './past/past-checkpoints.js';
-import { recoverProjects } from './recovery/project-recovery.js';
 import { DEFAULT_CONTACT_TIMEOUT_MS, actorOptionsOf, type RegistryObservers, type RegistryOptions } from './registry-options.js';
 import { SegmentFences } from './segment-fences.js';
 import { ProjectLifecycle } from './project-lifecycle.js';
-import { recoverService, serviceReadOnlyMessage, type UnavailableError } from './recovery/service-recovery.js';
-import { serviceModel } from './service-model.js';
 import { servingState, type ServingState } from './serving-state.js';
 import { UsageActor } from './usage-actor.js';
 import { windowBudget, type BudgetBounds, type WindowBudget } from './window-budget.js';
@@ -149,33 +146,16 @@ export class Registry {
 
   /** The service, then every project; a new data directory's first state; deletions and imports a stop interrupted. */
   private async recover(initEnvironments: string[]): Promise<void> {
-    // On a store several nodes share: the revision this node starts at. Every record up to it is in what is
-    // recovered below; what other nodes commit meanwhile comes through the sequencer (cluster-node.ts).
-    const head = await this.store.shared?.head();
-    const model = serviceModel(this.projects.serviceLookups(), this.limits);
-    this.serviceModel = model;
-    const { recovered, unavailable } = await recoverService(this.store, model);
-    this.service = new CommandActor({ store: this.store, model, state: recovered.state, seq: recovered.seq, options: this.options, sequencer: this.node.sequencer, snapshotBytes: recovered.snapshotBytes });
-    this.serviceUnavailable = unavailable;
-    if (unavailable) {
-      const reason = serviceReadOnlyMessage(unavailable, recovered.seq);
-      this.service.refuseWrites(reason);
-      this.options.log.error({ key: unavailable instanceof CorruptRecordError ? unavailable.key : undefined }, `service NOT fully recovered, served READ-ONLY: ${reason}`);
-    }
-    this.notices.push(...recovered.notices);
-    const projects = await recoverProjects(this.store, (id) => this.lifecycle.modelOf(id));
-    this.notices.push(...projects.notices);
-    for (const [id, error] of projects.unavailable) this.unavailable.set(id, error);
-    // One process: the revision is the sum of every log's sequence number (`CommittedFeed`).
-    let revision = recovered.seq;
-    for (const { id, model: projectModel, recovered: project } of projects.served) {
-      this.lifecycle.serve(id, projectModel, project);
-      revision += project.seq;
-    }
-    this.feed.startAt(head ?? revision);
-    this.node.sequencer.startAt(head ?? revision);
-    this.node.follow();
-    await this.node.sequencer.catchUp();
+    const { notices, deleted } = await recoverActors({
+      store: this.store, limits: this.limits, options: this.options, projects: this.projects, lifecycle: this.lifecycle, feed: this.feed, node: this.node,
+      adoptService: (service, model, unavailable) => {
+        this.service = service;
+        this.serviceModel = model;
+        this.serviceUnavailable = unavailable;
+      },
+    });
+    this.notices.push(...notices);
+    const unavailable = this.serviceUnavailable;
     if (this.service.seq === 0 && !unavailable) {
       // Once for the installation: nodes starting together on a new database take turns, and one finds it done.
       await this.access.run(async () => {
@@ -186,7 +166,7 @@ export class Registry {
       });
     }
     // A project deleted just before the process stopped: finish removing it.
-    for (const id of projects.deleted) {
+    for (const id of deleted) {
       this.projects.deletingStarted(id);
       try {
         await this.lifecycle.purge(id, 'system');
@@ -249,6 +229,7 @@ export class Registry {
     return servingState({
       writes: this.store.writeHealth(now),
       writeTimeoutMs: this.options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS,
+      writesTo: this.store.writesTo,
       serviceReadOnly: this.service.readOnlyReason,
       unavailable: this.unavailable,
       contact: this.store.shared ? { contact: this.store.shared.contact(now), timeoutMs: this.node.contactTimeoutMs, now } : undefined,

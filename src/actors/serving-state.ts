@@ -11,7 +11,7 @@ export interface ServingState {
   status: 'serving' | 'degraded' | 'unhealthy';
   /** One sentence per cause, for an operator. */
   problems: string[];
-  /** The last write failed, or one has waited for the disk past the write timeout. */
+  /** The last write failed, or one has waited for the store past the write timeout. */
   writesFailing: boolean;
   writes: WriteHealth;
 }
@@ -21,6 +21,8 @@ export interface ServingFacts {
   writes: WriteHealth;
   /** The write timeout (ms): a write waiting longer is stuck. */
   writeTimeoutMs: number;
+  /** What a write waits for, in words (`Store.writesTo`); `the disk` when absent. */
+  writesTo?: string | undefined;
   /** Why the service log is read-only, or null. */
   serviceReadOnly: string | null;
   /** The projects not served, with why. */
@@ -36,14 +38,14 @@ export interface ServingFacts {
  *
  * @example servingState({ writes, writeTimeoutMs: 10_000, serviceReadOnly: null, unavailable: new Map() }).status // 'serving' while writes work
  */
-export function servingState({ writes, writeTimeoutMs, serviceReadOnly, unavailable, contact }: ServingFacts): ServingState {
+export function servingState({ writes, writeTimeoutMs, writesTo = 'the disk', serviceReadOnly, unavailable, contact }: ServingFacts): ServingState {
   const problems: string[] = [];
   const silentMs = contact ? contact.now - contact.contact.lastContact : 0;
   const cutOff = contact !== undefined && silentMs > contact.timeoutMs;
   if (cutOff) problems.push(`no contact with the database for ${silentMs} ms (DATABASE_CONTACT_TIMEOUT_MS ${contact.timeoutMs}): this node takes no writes, and may serve an older state than the other nodes`);
   if (writes.failingSince !== null) problems.push(`writes are failing since ${new Date(writes.failingSince).toISOString()}: ${writes.lastError ?? 'unknown error'}`);
   const stuck = writes.writingForMs > writeTimeoutMs;
-  if (stuck) problems.push(`a write has been waiting for the disk for ${writes.writingForMs} ms (timeout ${writeTimeoutMs} ms)`);
+  if (stuck) problems.push(`a write has been waiting for ${writesTo} for ${writes.writingForMs} ms (timeout ${writeTimeoutMs} ms)`);
   if (serviceReadOnly !== null) problems.push(serviceReadOnly);
   for (const [id, error] of unavailable) problems.push(`project "${id}" is not served: ${error.message}`);
   const status = cutOff ? 'unhealthy' : problems.length === 0 ? 'serving' : 'degraded';

@@ -55,16 +55,16 @@ export class ServiceMetrics {
       labelNames: ['route', 'method', 'status'], buckets: LATENCY_BUCKETS, registers,
     });
     this.storageErrors = new client.Counter({
-      name: 'flagpole_storage_errors_total', help: 'Writes answered 503 StorageUnavailable: failed (not written), timeout (no answer from the disk in time), stalled (refused while a write is stuck)',
+      name: 'flagpole_storage_errors_total', help: 'Writes answered 503 StorageUnavailable: failed (not written), timeout (no answer from the store in time), stalled (refused while a write is stuck)',
       labelNames: ['reason'], registers,
     });
     this.delivery = new client.Histogram({
       name: 'flagpole_streaming_delivery_seconds', help: 'From a commit until the fan-out that carried it has handed its writes to the sockets: the server\'s part of a change reaching streaming SDKs',
       buckets: DELIVERY_BUCKETS, registers,
     });
-    const commands = new client.Counter({ name: 'flagpole_commands_committed_total', help: 'Commands written to a log (on disk), by command type', labelNames: ['type'], registers });
-    const batchOps = new client.Histogram({ name: 'flagpole_group_commit_ops', help: 'Ops (log records and their companions) in one synced LevelDB batch: the group commit', buckets: BATCH_BUCKETS, registers });
-    const writeSeconds = new client.Histogram({ name: 'flagpole_group_commit_write_seconds', help: 'Wall time of one synced LevelDB batch (the fsync)', buckets: WRITE_BUCKETS, registers });
+    const commands = new client.Counter({ name: 'flagpole_commands_committed_total', help: 'Commands written to a log (in the store), by command type', labelNames: ['type'], registers });
+    const batchOps = new client.Histogram({ name: 'flagpole_group_commit_ops', help: 'Ops (log records and their companions) in one synced write of the store (a LevelDB batch, a PostgreSQL statement): the group commit', buckets: BATCH_BUCKETS, registers });
+    const writeSeconds = new client.Histogram({ name: 'flagpole_group_commit_write_seconds', help: 'Wall time of one synced write of the store (the fsync, or the PostgreSQL commit)', buckets: WRITE_BUCKETS, registers });
     const snapshotSeconds = new client.Histogram({ name: 'flagpole_snapshot_duration_seconds', help: 'Time to write one snapshot', buckets: SNAPSHOT_BUCKETS, registers });
     const snapshotBytes = new client.Counter({ name: 'flagpole_snapshot_bytes_total', help: 'Bytes of the snapshots written', registers });
     const lastSnapshotBytes = new client.Gauge({ name: 'flagpole_snapshot_last_bytes', help: 'Bytes of the latest snapshot written', registers });

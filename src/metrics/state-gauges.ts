@@ -64,11 +64,11 @@ export function stateGauges(registry: Registry, streaming: () => StreamingSource
     },
   });
   new client.Gauge({
-    name: 'flagpole_writes_failing', help: '1 while the last write to the disk failed or one is stuck past WRITE_TIMEOUT_MS (writes answer 503; reads work)', registers,
+    name: 'flagpole_writes_failing', help: '1 while the last write to the store failed or one is stuck past WRITE_TIMEOUT_MS (writes answer 503; reads work)', registers,
     collect() { this.set(registry.serving().writesFailing ? 1 : 0); },
   });
   new client.Gauge({
-    name: 'flagpole_write_in_progress_seconds', help: 'How long the synced write in progress has been waiting for the disk (0: none)', registers,
+    name: 'flagpole_write_in_progress_seconds', help: 'How long the synced write in progress has been waiting for the store (0: none)', registers,
     collect() { this.set(registry.writeHealth().writingForMs / 1000); },
   });
   new client.Gauge({
@@ -76,7 +76,7 @@ export function stateGauges(registry: Registry, streaming: () => StreamingSource
     collect() { this.set(registry.serviceUnavailable ? 1 : 0); },
   });
   new client.Counter({
-    name: 'flagpole_usage_buckets_flushed_total', help: 'SDK usage count buckets (hour, flag, environment) written to disk by the usage flushes', registers,
+    name: 'flagpole_usage_buckets_flushed_total', help: 'SDK usage count buckets (hour, flag, environment) written to the store by the usage flushes', registers,
     collect() { setCounter(this, registry.usage.stats.bucketsFlushed); },
   });
   new client.Counter({

@@ -53,6 +53,9 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
 
 const health = async (h: Harness) => (await h.json('GET', '/health', undefined, { token: null })).body as { health: string; status: string; problems?: string[] };
 
+/** How the answers name the store the harness runs on (the same test runs on LevelDB and on PostgreSQL). */
+const writesTo = (h: Harness): string => (h.store === 'postgres' ? 'the database' : 'the disk');
+
 describe.each<DiskErrorCode>(['ENOSPC', 'EIO'])('a disk that fails writes with %s', (code) => {
   test('writes answer 503 StorageUnavailable and record nothing; reads keep working; writes resume when it heals', async ({ h, faults }) => {
     await createFlag(h, 'kept');
@@ -61,7 +64,7 @@ describe.each<DiskErrorCode>(['ENOSPC', 'EIO'])('a disk that fails writes with %
     faults.fail(code);
 
     const created = await h.json('POST', featuresPath(), { name: 'lost' });
-    expectError(created, 503, 'StorageUnavailable', /could not be written to disk; nothing of it was recorded/);
+    expectError(created, 503, 'StorageUnavailable', new RegExp(`could not be written to ${writesTo(h)}; nothing of it was recorded. Reads still work; writes resume once ${writesTo(h)} takes them again`));
     expect(created.headers.get('retry-after')).toBe('5');
     expect(JSON.stringify(created.body)).not.toContain(code); // the cause goes to the log, not to the client
     const on = await h.json('POST', `${envPath('kept', 'development')}/on`);
@@ -149,13 +152,13 @@ describe('a disk that hangs', () => {
     expectError(await h.json('GET', flagPath('slow')), 404, 'NotFoundError');
     const stuck = await health(h);
     expect(stuck.status).toBe('degraded');
-    expect(stuck.problems!.join(' ')).toMatch(/a write has been waiting for the disk for \d+ ms \(timeout 300 ms\)/);
+    expect(stuck.problems!.join(' ')).toMatch(new RegExp(`a write has been waiting for ${writesTo(h)} for \\d+ ms \\(timeout 300 ms\\)`));
 
     faults.heal();
     // The held batch reaches the disk now: the state follows it, so memory never disagrees with disk.
     await until(async () => (await h.json('GET', flagPath('slow'))).status === 200, 'the late batch to be published');
     await expectStateIsDisk(h);
-    expect(h.logs().some((line) => String(line['msg']).includes('reached the disk after its callers were answered 503'))).toBe(true);
+    expect(h.logs().some((line) => String(line['msg']).includes(`reached ${writesTo(h)} after its callers were answered 503`))).toBe(true);
     // Counted as committed (it is on disk), and the timeout and the refusal as storage errors.
     const metrics = await (await h.req('GET', '/internal-backstage/prometheus')).text();
     expect(metrics).toContain('flagpole_commands_committed_total{type="flag.create"} 2');

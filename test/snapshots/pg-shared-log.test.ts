@@ -171,3 +171,23 @@ test('a transaction reads and writes under its lock: two nodes adding to one key
   await expect(a.shared.transact('counter', async () => ({ ops: [{ type: 'put', key: 'cnt', value: '0' }], result: null }), { sync: false })).resolves.toBeNull();
   expect(await b.get('cnt')).toBe('0');
 });
+
+test("a scope's turn is held by one node at a time, granted with the head read after the grant; other scopes' turns are apart", async () => {
+  const [a, b] = await twoNodes();
+  await a.commit([append('p', 1, 'one')]);
+  const first = await a.shared.turn('p/p');
+  expect(first.head).toBe(1);
+  // Another scope's turn is not held up by it.
+  const other = await b.shared.turn('p/q');
+  await other.release();
+  let granted: { head: number; release(): Promise<void> } | null = null;
+  const second = b.shared.turn('p/p').then((turn) => { granted = turn; return turn; });
+  await expect.poll(waitingLocks).toBe(1);
+  // Appended in the first turn, before it is released: the second turn's head, read once granted, holds it.
+  await a.commit([append('p', 2, 'two')]);
+  expect(granted).toBeNull();
+  await first.release();
+  expect((await second).head).toBe(2);
+  await (await second).release();
+  expect(await waitingLocks()).toBe(0);
+});

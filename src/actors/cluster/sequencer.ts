@@ -1,4 +1,4 @@
-import type { SharedLog, SharedRow } from '../../../snapshots/shared-log.js';
+import type { HeldTurn, SharedLog, SharedRow } from '../../../snapshots/shared-log.js';
 
 /** A batch this node committed, waiting for its turn in the global order. */
 interface OwnBatch {
@@ -87,9 +87,13 @@ export class Sequencer {
   /**
    * Publishes a batch this node committed, as revisions `revs` (null: a store without a shared log, where the
    * batch's `count` records take the next revisions): `publish(revision)` runs once every earlier revision is
-   * applied. Resolves once it has run.
+   * applied. Resolves once it has run (or, revs unknown on a shared log, once the records are applied as read
+   * back from it, without `publish`).
    */
   own(revs: readonly number[] | null, count: number, publish: (revision: number) => void): Promise<void> {
+    // On a shared log, revs unknown (a commit whose outcome was found out, whose revs could not be read back):
+    // the records come back from the log as another node's would, in their place; the draft is not published.
+    if (revs === null && this.parts.shared) return this.catchUp();
     if (revs === null || revs.length === 0) {
       if (revs === null) this.applied += count;
       this.wanted = Math.max(this.wanted, this.applied);
@@ -103,6 +107,12 @@ export class Sequencer {
       this.wanted = Math.max(this.wanted, last);
       this.kick();
     });
+  }
+
+  /** Waits for the turn at appending to `scope`'s log across nodes (`SharedLog.turn`); only on a shared log. */
+  turn(scope: string): Promise<HeldTurn> {
+    if (!this.parts.shared) return Promise.reject(new Error('a turn is only taken on a shared log'));
+    return this.parts.shared.turn(scope);
   }
 
   /**
@@ -128,12 +138,13 @@ export class Sequencer {
   }
 
   /**
-   * Reads the store's head and resolves once every change up to it is applied: what any node committed
-   * before the call is then in this node's state. Immediate without a shared log.
+   * Reads the store's head (or takes `known`, a head read after the call was due) and resolves once every
+   * change up to it is applied: what any node committed before the call is then in this node's state.
+   * Immediate without a shared log.
    */
-  async catchUp(): Promise<void> {
+  async catchUp(known?: number): Promise<void> {
     if (!this.parts.shared) return;
-    const head = await this.headAfterNow();
+    const head = known ?? await this.headAfterNow();
     if (head <= this.applied) return;
     await new Promise<void>((resolve, reject) => {
       this.caughtUp.push({ upTo: head, resolve, reject });

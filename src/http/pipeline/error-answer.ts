@@ -36,15 +36,15 @@ export function errorAnswer(c: Context<AppEnv>, error: unknown, observers: Obser
 }
 
 /**
- * A write the disk refused or did not confirm in time: 503 `StorageUnavailable` with `Retry-After`, the cause
- * (which may name files) in the log only. Nothing of a `failed` or `stalled` write is recorded; a `timeout`
- * one may land later, and then it is in the state as on disk.
+ * A write the store (the disk, the database) refused or did not confirm in time: 503 `StorageUnavailable` with
+ * `Retry-After`, the cause (which may name files) in the log only. Nothing of a `failed` or `stalled` write is
+ * recorded; a `timeout` one may land later, and then it is in the state as in the store.
  */
 function storageErrorResponse(c: Context<AppEnv>, error: StorageError, { log, metrics }: Observers, route: string | null): Response {
   metrics?.storageError(error.reason);
   log.warn({ reqId: c.get('requestId'), route, reason: error.reason, err: error.cause }, 'write refused: storage unavailable');
   setResponseHeader(c, 'Retry-After', '5');
-  return errorResponse(c, { kind: 'StorageUnavailable', message: `Storage unavailable: ${error.message}. Reads still work; writes resume once the disk takes them again.` });
+  return errorResponse(c, { kind: 'StorageUnavailable', message: `Storage unavailable: ${error.message}. Reads still work; writes resume once ${error.writesTo} takes them again.` });
 }
 
 /**
