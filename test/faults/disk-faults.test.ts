@@ -19,11 +19,14 @@ interface FaultFixtures {
   h: Harness;
 }
 
-/** A harness whose store writes through `faults`; a short write timeout so a hang is answered quickly. */
+/**
+ * A harness whose store writes through `faults`, with a write timeout short enough that a hang is answered soon and
+ * long enough that a healthy write on a loaded machine (PostgreSQL included) never meets it (300 ms did).
+ */
 const test = base.extend<FaultFixtures>({
   faults: async ({}, use) => use(new DiskFaults()),
   h: async ({ faults }, use) => {
-    const h = await harness({ WRITE_TIMEOUT_MS: '300' }, undefined, { writeGate: faults });
+    const h = await harness({ WRITE_TIMEOUT_MS: '1500' }, undefined, { writeGate: faults });
     try {
       await use(h);
     } finally {
@@ -152,7 +155,7 @@ describe('a disk that hangs', () => {
     expectError(await h.json('GET', flagPath('slow')), 404, 'NotFoundError');
     const stuck = await health(h);
     expect(stuck.status).toBe('degraded');
-    expect(stuck.problems!.join(' ')).toMatch(new RegExp(`a write has been waiting for ${writesTo(h)} for \\d+ ms \\(timeout 300 ms\\)`));
+    expect(stuck.problems!.join(' ')).toMatch(new RegExp(`a write has been waiting for ${writesTo(h)} for \\d+ ms \\(timeout 1500 ms\\)`));
 
     faults.heal();
     // The held batch reaches the disk now: the state follows it, so memory never disagrees with disk.
