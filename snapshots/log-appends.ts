@@ -35,7 +35,8 @@ export class LogAppends {
       for (const op of waiter.ops) {
         const log = op.type === 'put' ? parseLogKey(op.key) : null;
         if (!log) continue;
-        const held = mine.get(log.scope) ?? claimed.get(log.scope) ?? await this.lastSeq(log.scope);
+        // The end as held, read without a turn of the event loop; only a log not seen yet is looked up.
+        const held = mine.get(log.scope) ?? claimed.get(log.scope) ?? this.last.get(log.scope) ?? await this.lastSeq(log.scope);
         if (log.seq <= held) {
           conflict = new LogConflictError(log.scope, log.seq);
           break;

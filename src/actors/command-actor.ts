@@ -7,7 +7,7 @@ import type { Command, Model, Replies } from './actor-model.js';
 import { DEFAULT_WRITE_TIMEOUT_MS, type ActorOptions } from './actor-options.js';
 import { LogGapError } from './cluster/log-gap-error.js';
 import { LogTurn } from './cluster/log-turn.js';
-import type { Sequencer } from './cluster/sequencer.js';
+import { PUBLISHED, type Sequencer } from './cluster/sequencer.js';
 import { decideBatch, type DecidedBatch, type Envelope } from './decide-batch.js';
 import { within } from './within.js';
 import { Mailbox } from './mailbox.js';
@@ -165,7 +165,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
         const published = this.sequencer.own(written === null ? [] : written.revs, decided.committed.length, (revision) => this.publish(draft, decided, revision));
         // The sequencer may be waiting on this batch's mark to publish it: end the mark once it is registered.
         written?.end();
-        if ((await within(published, this.writeTimeoutMs)) === 'timeout') await this.stall.outwait(envelopes, decided.decisions, published);
+        if (published !== PUBLISHED && (await within(published, this.writeTimeoutMs)) === 'timeout') await this.stall.outwait(envelopes, decided.decisions, published);
         envelopes.forEach((envelope, i) => {
           const decision = decided.decisions[i];
           // Answered already when the batch outlasted its timeout.

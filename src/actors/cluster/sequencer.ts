@@ -23,6 +23,12 @@ const PAGE = 500;
 /** After a failed read of the shared log, the next try (while something is left to apply). */
 const RETRY_MS = 250;
 
+/** What {@link Sequencer.own} answers when it published at once: nothing to wait for. */
+export const PUBLISHED: Promise<void> = Promise.resolve();
+
+/** The end of a mark that was not made (a store without a shared log). */
+const NO_MARK = (): void => {};
+
 /**
  * Puts every committed change of this node in the one global order of the store's revisions, whichever node
  * wrote it (docs/architecture.md "Several nodes"). The node's revision ({@link applied}) only grows, and a
@@ -75,6 +81,8 @@ export class Sequencer {
 
   /** Marks a batch of `scope` (its key part) as being committed; call the returned function once its outcome is known. */
   begin(scope: string): () => void {
+    // Only a shared log's reader waits on the mark: without one there is nothing to make.
+    if (!this.parts.shared) return NO_MARK;
     let end = () => {};
     const settled = new Promise<void>((resolve) => { end = resolve; });
     this.inFlight.set(scope, settled);
@@ -98,7 +106,7 @@ export class Sequencer {
       if (revs === null) this.applied += count;
       this.wanted = Math.max(this.wanted, this.applied);
       publish(this.applied);
-      return Promise.resolve();
+      return PUBLISHED;
     }
     const first = revs[0]!;
     const last = revs[revs.length - 1]!;
