@@ -24,6 +24,12 @@ const PAGE = 500;
 const RETRY_MS = 250;
 
 /**
+ * How long after another node's record was applied here (or a write decided on this node's state was refused
+ * because another node had committed) batches catch up with the store before they are decided, ms.
+ */
+export const QUIET_MS = 1000;
+
+/**
  * Puts every committed change of this node in the one global order of the store's revisions, whichever node
  * wrote it (docs/architecture.md "Several nodes"). The node's revision ({@link applied}) only grows, and a
  * state that shows revision N holds exactly the records up to N, as on every other node.
@@ -51,8 +57,10 @@ export class Sequencer {
   private held = 0;
   private headRead: Promise<number> | null = null;
   private nextHeadRead: Promise<number> | null = null;
+  /** When (performance.now()) another node was last seen writing: a record of it applied, or a basis refused. */
+  private lastForeign = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly parts: SequencerParts, start: number) {
+  constructor(private readonly parts: SequencerParts, start: number, private readonly now: () => number = () => performance.now()) {
     this.applied = start;
     this.wanted = start;
   }
@@ -71,6 +79,20 @@ export class Sequencer {
   /** Whether other nodes may write (the store is shared). */
   get shared(): boolean {
     return this.parts.shared !== null;
+  }
+
+  /**
+   * Whether a batch may be decided on this node's state as it is, and written with that revision as its basis
+   * (`CommitOptions.basis`: refused if another node committed since), rather than after a read of the head:
+   * on a shared store no other node has been seen writing for {@link QUIET_MS}.
+   */
+  get optimistic(): boolean {
+    return this.parts.shared !== null && this.now() - this.lastForeign >= QUIET_MS;
+  }
+
+  /** Notes that a write decided on this node's state was refused: another node committed since. */
+  refused(): void {
+    this.lastForeign = this.now();
   }
 
   /** Marks a batch of `scope` (its key part) as being committed; call the returned function once its outcome is known. */
@@ -228,6 +250,7 @@ export class Sequencer {
     const own = this.owns.get(row.rev);
     if (own) return this.publishOwn(own);
     if (row.rev <= this.applied) return;
+    this.lastForeign = this.now();
     await this.parts.applyForeign(row);
     this.applied = row.rev;
   }
