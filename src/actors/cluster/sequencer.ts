@@ -152,7 +152,18 @@ export class Sequencer {
     };
   }
 
-  /** Notes that revision `rev` is committed somewhere (a notification) and applies what is new. */
+  /**
+   * A notification that revision `rev` is committed: as {@link committed}, once the batches this node has in
+   * flight now are settled. The revision is often one of theirs (every commit notifies its own node too), and
+   * once they are registered (`own`) their records are published, not read back from the shared log.
+   */
+  notified(rev: number): void {
+    if (rev <= this.wanted) return;
+    if (this.inFlight.size === 0) return this.committed(rev);
+    void Promise.all(this.inFlight.values()).then(() => this.committed(rev));
+  }
+
+  /** Notes that revision `rev` is committed somewhere (a head read, a notification) and applies what is new. */
   committed(rev: number): void {
     if (rev <= this.wanted) return;
     this.wanted = rev;
