@@ -125,12 +125,11 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
   /**
    * Decides `batch` against the committed state, writes it, publishes it in the global order and replies,
    * each wait within the write timeout. On a store several nodes share, while no other node is seen writing
-   * (`Sequencer.optimistic`) the batch is decided on this node's state and written only if no other node
-   * committed after it (`CommitOptions.basis`): one round trip. Otherwise, or once that is refused
-   * (`StaleBasisError`), the node first catches up with what any node committed (in the scope's turn when
-   * another node writes it too, `LogTurn`), and a batch whose log position another node took meanwhile
-   * (`LogConflictError`) is decided again on the caught-up state, as if it had arrived after that node's
-   * command, until the timeout.
+   * (`Sequencer.optimistic`) it is decided on this node's state and written only if no other node committed
+   * after it (`CommitOptions.basis`). Otherwise, or once that is refused (`StaleBasisError`), the node first
+   * catches up with what any node committed (in the scope's turn when another node writes it too, `LogTurn`),
+   * and a batch whose log position another node took meanwhile (`LogConflictError`) is decided again on the
+   * caught-up state, as if it had arrived after that node's command, until the timeout.
    */
   private async runBatch(batch: Envelope<C, E>[]): Promise<void> {
     let envelopes = batch;
@@ -155,8 +154,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
         const decided = decideBatch(this.model, draft, envelopes, {
           seq: this.seq, at: new Date(this.options.now?.() ?? Date.now()).toISOString(), ops: [...firstOps], countTypes: this.options.onCommitted !== undefined,
         });
-        // 2. Write the batch durably (a batch decided on a basis is checked against it even with nothing to write);
-        // 3. publish the draft in the global order; 4. reply.
+        // 2. Write the batch durably (checked against its basis even with nothing to write); 3. publish it in order; 4. reply.
         const written = decided.ops.length === 0 && basis === undefined ? null : await this.write(envelopes, decided, this.writeTimeoutMs, basis);
         if (written === 'conflict' || written === 'stale') {
           // Another node committed first: its records are in the state once caught up; decide again (in turn after a conflict).
@@ -165,8 +163,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
           optimistic = false;
           if (performance.now() >= deadline) return this.failAll(envelopes, new Error(`the log of ${JSON.stringify(this.model.scope)} kept moving for ${this.writeTimeoutMs} ms`));
           envelopes = envelopes.filter((_, i) => decided.decisions[i] !== null);
-          // After a conflict another node wrote the first batch's ops; a stale basis wrote nothing.
-          if (written === 'conflict') firstOps = [];
+          if (written === 'conflict') firstOps = []; // another node wrote them; a stale basis wrote nothing
           continue;
         }
         this.turn.release();
