@@ -183,12 +183,23 @@ export class PgCommits {
     rejectAll(group, unavailable(error, this.parts.options, 'write'));
   }
 
-  /** The group commit's own connection, opened when there is none or it broke. */
+  /**
+   * The group commit's own connection, opened when there is none or it broke. Its write statement keeps one
+   * generic plan: left to choose, PostgreSQL plans it anew for every write once the log is large and analyzed,
+   * which costs about as much CPU as the write itself.
+   */
   private async writer(): Promise<Session> {
     if (this.session && !this.session.broken) return this.session;
     await this.dropWriter();
-    this.session = await openSession(this.parts.config);
-    return this.session;
+    const session = await openSession(this.parts.config);
+    try {
+      await session.client.query('SET plan_cache_mode = force_generic_plan');
+    } catch (error) {
+      await closeSession(session);
+      throw error;
+    }
+    this.session = session;
+    return session;
   }
 
   private async dropWriter(): Promise<void> {

@@ -196,3 +196,15 @@ test('a conditional commit waiting on the counter another writer updates is refu
   }
   expect(await store.get(keys.log('service', 2))).toBe('ROLLBACK');
 });
+
+test('the group commit keeps one plan of its write: a large, analyzed log does not make every write planned anew', async () => {
+  const { store, admin, schema } = await opened();
+  const log = Array.from({ length: 20_000 }, (_, i) => append(`p${i % 7}`, Math.floor(i / 7) + 1, 'r'.repeat(100)));
+  await store.writeInSlices(log, { sync: false, slice: 2_000 });
+  await admin.query(`ANALYZE "${schema.database.schema}".flagpole_log`);
+  for (let seq = 1; seq <= 12; seq += 1) await store.commit([append('service', seq, 'x'), { type: 'put', key: `reg/${seq}`, value: 'y' }]);
+  // The writer's own connection (private to the store: reached for, not replaced) says how its statement was planned.
+  const writer = (store as unknown as { commits: { session: { client: pg.Client } } }).commits.session.client;
+  const { rows } = await writer.query<{ generic: string; custom: string }>(`SELECT generic_plans::text AS generic, custom_plans::text AS custom FROM pg_prepared_statements WHERE name = 'flagpole_write'`);
+  expect(rows[0]).toEqual({ generic: '12', custom: '0' });
+});
