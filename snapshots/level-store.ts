@@ -2,7 +2,7 @@ import { open as openFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Level } from 'level';
 import { LogAppends } from './log-appends.js';
-import type { BatchOp, CommitReceipt, EntriesOptions, Store, StoreObservers, StoreOptions, WriteHealth } from './store.js';
+import type { BatchOp, CommitOptions, CommitReceipt, EntriesOptions, Store, StoreObservers, StoreOptions, WriteHealth } from './store.js';
 
 /** A put and a delete of one key in one synced batch: it reaches the disk's log and leaves nothing behind. */
 const PROBE: BatchOp[] = [{ type: 'put', key: 'probe', value: '' }, { type: 'del', key: 'probe' }];
@@ -161,8 +161,8 @@ export class LevelStore implements Store {
     this.probe = null;
   }
 
-  /** Writes `ops` atomically and durably (synced), sharing the batch with concurrent callers. */
-  commit(ops: BatchOp[]): Promise<CommitReceipt> {
+  /** Writes `ops` atomically and durably (synced), sharing the batch with concurrent callers; one writer, so no `basis` is refused. */
+  commit(ops: BatchOp[], _options?: CommitOptions): Promise<CommitReceipt> {
     return new Promise((resolve, reject) => {
       this.pending.push({ ops, resolve, reject });
       if (!this.writing) void this.flush();

@@ -47,6 +47,17 @@ export interface CommitReceipt {
   revs: readonly number[] | null;
 }
 
+/** How a {@link Store.commit} is written, beyond its ops. */
+export interface CommitOptions {
+  /**
+   * The global revision the caller decided on (its node had applied every record up to it, and no later one
+   * of another writer): on a store several nodes share, the commit is written only if no other writer has
+   * committed a record after it, else it is refused with a {@link StaleBasisError} and nothing of it is
+   * written (the caller catches up and decides again). A store one process owns (LevelDB) ignores it.
+   */
+  basis?: number | undefined;
+}
+
 /** Told of every synced batch written: its wall time (ms) and its number of ops (the metrics set it). */
 export interface StoreObservers {
   committed?: ((ms: number, ops: number) => void) | undefined;
@@ -60,7 +71,8 @@ export interface StoreObservers {
  *   A log record (`<scope>/log/<seq>`) is appended, never overwritten: appending a sequence number that is
  *   taken rejects that caller alone with a {@link LogConflictError}, and the rest of the group is written.
  *   A commit that rejects wrote nothing; when the store cannot tell (the connection died during the write)
- *   it finds out before it settles, so a caller never acts on a guess.
+ *   it finds out before it settles, so a caller never acts on a guess. A commit with a `basis`
+ *   ({@link CommitOptions}) is also checked against what other writers committed since, in the same write.
  * - {@link writeUnsynced}: atomic, not waited to be durable; a later commit makes it so.
  * - {@link writeInSlices}: one atomic write of a very large batch, built a slice at a time.
  *
@@ -83,8 +95,8 @@ export interface Store {
    * one process owns (LevelDB).
    */
   readonly shared: SharedLog | null;
-  /** Writes `ops` atomically and durably, sharing the write with concurrent callers. */
-  commit(ops: BatchOp[]): Promise<CommitReceipt>;
+  /** Writes `ops` atomically and durably, sharing the write with concurrent callers (only if `basis` still holds). */
+  commit(ops: BatchOp[], options?: CommitOptions): Promise<CommitReceipt>;
   /** Writes `ops` atomically without waiting for durability; a later synced write makes it durable. */
   writeUnsynced(ops: BatchOp[]): Promise<void>;
   /** Writes `ops` as one atomic batch built `slice` ops at a time, yielding between slices (not grouped). */
@@ -113,6 +125,18 @@ export class LogConflictError extends Error {
     readonly seq: number,
   ) {
     super(`the log of ${scope} already holds a record at ${seq}: another writer appended first`);
+  }
+}
+
+/**
+ * A commit decided on revision `basis` was refused: another writer may have committed a record after it
+ * (`CommitOptions.basis`). Only that caller gets it; nothing of its ops was written.
+ */
+export class StaleBasisError extends Error {
+  override name = 'StaleBasisError';
+
+  constructor(readonly basis: number) {
+    super(`another writer may have committed after revision ${basis}, which this write was decided on`);
   }
 }
 

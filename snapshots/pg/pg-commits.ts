@@ -1,17 +1,20 @@
 import type pg from 'pg';
 import type { WriteGate } from '../disk-faults.js';
 import { parseLogKey } from '../keys.js';
-import { LogConflictError, StoreUnavailableError, type BatchOp, type CommitReceipt, type StoreObservers } from '../store.js';
+import { LogConflictError, StaleBasisError, StoreUnavailableError, type BatchOp, type CommitOptions, type CommitReceipt, type StoreObservers } from '../store.js';
 import type { HealthTracker } from '../write-health.js';
 import { closeSession, openSession, type Session } from './pg-connection.js';
 import { healthLine, unavailable, writeFailure } from './pg-errors.js';
 import type { DatabaseOptions } from './pg-options.js';
 import { outcomeOf, revsOf } from './pg-outcome.js';
+import { OwnRevs, type Expectation } from './pg-own-revs.js';
 import type { Tables } from './pg-schema.js';
 import { takenStatement, writeArrays, writeStatement, writeValues, type WriteArrays } from './pg-sql.js';
 
 interface Waiter {
   ops: BatchOp[];
+  /** The revision its batch was decided on (`CommitOptions.basis`), if it asks to be checked against it. */
+  basis: number | undefined;
   resolve: (receipt: CommitReceipt) => void;
   reject: (error: unknown) => void;
 }
@@ -36,8 +39,10 @@ export interface CommitParts {
  * The PostgreSQL group commit: every {@link commit} that arrives while a write is under way joins the next
  * one, written as one statement (`writeStatement`) over a connection of its own, so N concurrent commands
  * cost one round trip and one WAL flush. A log append at a taken position rejects its caller alone with a
- * {@link LogConflictError} and the rest is written again. When the connection breaks after the statement
- * was sent, the outcome is found out (`outcomeOf`) before the callers are answered, while later groups go on.
+ * {@link LogConflictError} and the rest is written again. A group with callers that carry a basis is written
+ * conditional on the counter (`OwnRevs`): refused, those callers get a {@link StaleBasisError} and the rest
+ * is written again. When the connection breaks after the statement was sent, the outcome is found out
+ * (`outcomeOf`) before the callers are answered, while later groups go on.
  */
 export class PgCommits {
   private pending: Waiter[] = [];
@@ -46,13 +51,14 @@ export class PgCommits {
   /** Outcomes being found out: closing waits for them (or gives them up). */
   private readonly open = new Set<Promise<void>>();
   private closing = false;
+  private readonly revs = new OwnRevs();
 
   constructor(private readonly parts: CommitParts) {}
 
-  commit(ops: BatchOp[]): Promise<CommitReceipt> {
+  commit(ops: BatchOp[], options: CommitOptions = {}): Promise<CommitReceipt> {
     if (this.closing) return Promise.reject(new StoreUnavailableError('PostgreSQL: the store is closed'));
     return new Promise((resolve, reject) => {
-      this.pending.push({ ops, resolve, reject });
+      this.pending.push({ ops, basis: options.basis, resolve, reject });
       if (!this.writing) void this.flush();
     });
   }
@@ -69,10 +75,14 @@ export class PgCommits {
     this.writing = false;
   }
 
-  /** Writes `group` (again without the callers whose appends conflicted, until none does). */
+  /** Writes `group` (again without the callers whose appends conflicted or whose basis went stale, until none does). */
   private async write(group: Waiter[]): Promise<void> {
     const { health, tables } = this.parts;
     while (group.length > 0) {
+      const expectation = this.revs.expectation(group.flatMap((w) => (w.basis === undefined ? [] : [w.basis])));
+      group = refuseStale(group, expectation, 'before');
+      if (group.length === 0) return;
+      const expected = expectation && group.some((w) => w.basis !== undefined) ? expectation.expected : null;
       const ops = group.length === 1 ? group[0]!.ops : group.flatMap((w) => w.ops);
       const arrays = writeArrays(ops);
       let session: Session;
@@ -90,12 +100,20 @@ export class PgCommits {
       }
       const started = performance.now();
       try {
-        const { rows } = await session.client.query<{ rev: string | null }>({ ...writeStatement(tables, false), values: writeValues(arrays) });
+        const { rows } = await session.client.query<{ rev: string | null; open: boolean }>({ ...writeStatement(tables, false), values: writeValues(arrays, expected) });
+        if (rows[0]?.open === false) {
+          // Another writer committed since the counter this writer expected: nothing was written.
+          this.revs.forget();
+          group = refuseStale(group, null, 'after');
+          continue;
+        }
+        const last = rows[0]?.rev === null || rows[0]?.rev === undefined ? null : Number(rows[0].rev);
+        this.revs.wrote(expected, arrays.appended.length, last);
         this.parts.observers.committed?.(performance.now() - started, ops.length);
         this.parts.stats.batches += 1;
         this.parts.stats.ops += ops.length;
         health.succeeded();
-        answer(group, arrays, rows[0]?.rev === null || rows[0]?.rev === undefined ? 0 : Number(rows[0].rev));
+        answer(group, arrays, last ?? 0);
         return;
       } catch (error) {
         const failure = writeFailure(error, tables.logPrimaryKey);
@@ -105,6 +123,7 @@ export class PgCommits {
         }
         if (failure === 'refused') return this.fail(group, error);
         await this.dropWriter();
+        this.revs.forget();
         health.failed(healthLine(error));
         if (arrays.appended.length === 0) {
           rejectAll(group, new StoreUnavailableError(`PostgreSQL: the connection broke during a write without log records; it may or may not be stored (${unavailable(error, this.parts.options, 'write').message})`));
@@ -164,12 +183,23 @@ export class PgCommits {
     rejectAll(group, unavailable(error, this.parts.options, 'write'));
   }
 
-  /** The group commit's own connection, opened when there is none or it broke. */
+  /**
+   * The group commit's own connection, opened when there is none or it broke. Its write statement keeps one
+   * generic plan: left to choose, PostgreSQL plans it anew for every write once the log is large and analyzed,
+   * which costs about as much CPU as the write itself.
+   */
   private async writer(): Promise<Session> {
     if (this.session && !this.session.broken) return this.session;
     await this.dropWriter();
-    this.session = await openSession(this.parts.config);
-    return this.session;
+    const session = await openSession(this.parts.config);
+    try {
+      await session.client.query('SET plan_cache_mode = force_generic_plan');
+    } catch (error) {
+      await closeSession(session);
+      throw error;
+    }
+    this.session = session;
+    return session;
   }
 
   private async dropWriter(): Promise<void> {
@@ -190,6 +220,20 @@ export class PgCommits {
     await Promise.all([...this.open]);
     await this.dropWriter();
   }
+}
+
+/**
+ * Refuses, with a {@link StaleBasisError}, the callers with a basis that the expectation does not hold
+ * (`before` the write; every one of them when there is none), or every one of them once the conditional
+ * write was refused (`after`); returns the others.
+ */
+function refuseStale(group: Waiter[], expectation: Expectation | null, when: 'before' | 'after'): Waiter[] {
+  return group.filter((waiter) => {
+    const basis = waiter.basis;
+    if (basis === undefined || (when === 'before' && expectation?.holds(basis))) return true;
+    waiter.reject(new StaleBasisError(basis));
+    return false;
+  });
 }
 
 /** The later of two callers appending the same record in one group is refused (it cannot be the next). */

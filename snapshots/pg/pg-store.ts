@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { LogConflictError, StoreUnavailableError, type BatchOp, type CommitReceipt, type EntriesOptions, type Store, type StoreObservers, type StoreOptions, type WriteHealth } from '../store.js';
+import { LogConflictError, StoreUnavailableError, type BatchOp, type CommitOptions, type CommitReceipt, type EntriesOptions, type Store, type StoreObservers, type StoreOptions, type WriteHealth } from '../store.js';
 import { HealthTracker } from '../write-health.js';
 import { PgCommits } from './pg-commits.js';
 import { DatabaseInUseError, NodeLock } from './pg-connection.js';
@@ -94,8 +94,8 @@ export class PgStore implements Store {
     return this.health.report(now);
   }
 
-  commit(ops: BatchOp[]): Promise<CommitReceipt> {
-    return this.commits.commit(ops);
+  commit(ops: BatchOp[], options?: CommitOptions): Promise<CommitReceipt> {
+    return this.commits.commit(ops, options);
   }
 
   /** One statement of its own whose commit does not wait for the WAL flush (`synchronous_commit` off). */

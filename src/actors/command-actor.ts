@@ -1,6 +1,6 @@
 import { scopePart } from '../../snapshots/keys.js';
 import type { LogRecord } from '../../snapshots/records.js';
-import { LogConflictError, type BatchOp, type Store } from '../../snapshots/store.js';
+import { LogConflictError, StaleBasisError, type BatchOp, type Store } from '../../snapshots/store.js';
 import type { CallerRights } from '../domain/context.js';
 import { fail, refuse, type Decision } from '../domain/errors.js';
 import type { Command, Model, Replies } from './actor-model.js';
@@ -124,20 +124,23 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
 
   /**
    * Decides `batch` against the committed state, writes it, publishes it in the global order and replies,
-   * each wait within the write timeout. On a store several nodes share, the node first catches up with what any node
-   * committed (in the scope's turn when another node writes it too, `LogTurn`), and a batch whose log
-   * position another node took meanwhile (`LogConflictError`) is decided again on the caught-up state, as if
-   * it had arrived after that node's command, until the timeout.
+   * each wait within the write timeout. On a store several nodes share, while no other node is seen writing
+   * (`Sequencer.optimistic`) it is decided on this node's state and written only if no other node committed
+   * after it (`CommitOptions.basis`). Otherwise, or once that is refused (`StaleBasisError`), the node first
+   * catches up with what any node committed (in the scope's turn when another node writes it too, `LogTurn`),
+   * and a batch whose log position another node took meanwhile (`LogConflictError`) is decided again on the
+   * caught-up state, as if it had arrived after that node's command, until the timeout.
    */
   private async runBatch(batch: Envelope<C, E>[]): Promise<void> {
     let envelopes = batch;
     let firstOps = this.firstOps;
     this.firstOps = [];
+    let optimistic = this.sequencer.optimistic && !this.turn.wanted;
     // Each wait (turn, catch-up, append, publication) is bounded by the write timeout; retries after conflicts too, in all.
     const deadline = performance.now() + this.writeTimeoutMs;
     try {
       for (;;) {
-        if (this.sequencer.shared) {
+        if (this.sequencer.shared && !optimistic) {
           // Turns while another node writes this scope too (what arrives while waiting joins the batch); catch up.
           const ready = await this.turn.ready(this.writeTimeoutMs, () => {
             const more = this.mailbox.topUp(batch);
@@ -146,18 +149,21 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
           if (ready !== null) return this.failAll(envelopes, ready);
         }
         // 1. Decide every command in order against one draft, so later commands see earlier ones.
+        const basis = optimistic ? this.sequencer.revision : undefined;
         const draft = this.model.fork(this.state);
         const decided = decideBatch(this.model, draft, envelopes, {
-          seq: this.seq, at: new Date(this.options.now?.() ?? Date.now()).toISOString(), ops: firstOps, countTypes: this.options.onCommitted !== undefined,
+          seq: this.seq, at: new Date(this.options.now?.() ?? Date.now()).toISOString(), ops: [...firstOps], countTypes: this.options.onCommitted !== undefined,
         });
-        // 2. Write the batch durably; 3. publish the draft in the global order; 4. reply.
-        const written = decided.ops.length === 0 ? null : await this.write(envelopes, decided, this.writeTimeoutMs);
-        if (written === 'conflict') {
-          // Another node appended first: its records are in the state once caught up; decide again, in turn.
-          this.turn.contended();
+        // 2. Write the batch durably (checked against its basis even with nothing to write); 3. publish it in order; 4. reply.
+        const written = decided.ops.length === 0 && basis === undefined ? null : await this.write(envelopes, decided, this.writeTimeoutMs, basis);
+        if (written === 'conflict' || written === 'stale') {
+          // Another node committed first: its records are in the state once caught up; decide again (in turn after a conflict).
+          if (written === 'conflict') this.turn.contended();
+          else this.sequencer.refused();
+          optimistic = false;
           if (performance.now() >= deadline) return this.failAll(envelopes, new Error(`the log of ${JSON.stringify(this.model.scope)} kept moving for ${this.writeTimeoutMs} ms`));
           envelopes = envelopes.filter((_, i) => decided.decisions[i] !== null);
-          firstOps = [];
+          if (written === 'conflict') firstOps = []; // another node wrote them; a stale basis wrote nothing
           continue;
         }
         this.turn.release();
@@ -181,13 +187,14 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
 
   /**
    * Writes a decided batch, marked in flight with the sequencer until its outcome is known, waiting `ms` at
-   * most. Answers its revs (null on a store without a shared log) and the function ending the mark,
-   * `conflict` when another writer took its log position, or `failed` when it was not written (its callers are
+   * most, conditional on `basis` when given. Answers its revs (null on a store without a shared log) and the
+   * function ending the mark, `conflict` when another writer took its log position, `stale` when another
+   * writer committed after `basis` (nothing written), or `failed` when it was not written (its callers are
    * answered then).
    */
-  private async write(envelopes: Envelope<C, E>[], decided: DecidedBatch<E>, ms: number): Promise<{ revs: readonly number[] | null; end: () => void } | 'conflict' | 'failed'> {
+  private async write(envelopes: Envelope<C, E>[], decided: DecidedBatch<E>, ms: number, basis: number | undefined): Promise<{ revs: readonly number[] | null; end: () => void } | 'conflict' | 'stale' | 'failed'> {
     const end = this.sequencer.begin(scopePart(this.model.scope));
-    const written = this.store.commit(decided.ops);
+    const written = this.store.commit(decided.ops, basis === undefined ? undefined : { basis });
     const landed = await within(written, Math.max(ms, 0));
     if (landed === 'timeout') {
       const receipt = await this.stall.outlast(envelopes, decided.decisions, written);
@@ -197,6 +204,7 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
     if (landed !== 'done') {
       end();
       if (landed.error instanceof LogConflictError) return 'conflict';
+      if (landed.error instanceof StaleBasisError) return 'stale';
       this.failAll(envelopes, landed.error, decided.decisions);
       return 'failed';
     }

@@ -1,7 +1,8 @@
 /**
  * What the PostgreSQL store does beyond the contract both stores keep (store-contract.test.ts): the channel
  * told of every append, the node lock (shared by nodes, alone for a tool), the schema version check, a connection broken in the middle of a
- * write (its outcome found out before the caller is answered), and credentials kept out of every message.
+ * write (its outcome found out before the caller is answered), commits checked against the basis they were decided on,
+ * and credentials kept out of every message.
  */
 import pg from 'pg';
 import { expect, onTestFinished, test } from 'vitest';
@@ -11,7 +12,7 @@ import { outcomeOf } from '../../snapshots/pg/pg-outcome.js';
 import { clientConfigOf } from '../../snapshots/pg/pg-options.js';
 import { SCHEMA_VERSION, SchemaTooNewError } from '../../snapshots/pg/pg-schema.js';
 import { PgStore } from '../../snapshots/pg/pg-store.js';
-import { StoreUnavailableError } from '../../snapshots/store.js';
+import { StaleBasisError, StoreUnavailableError, type BatchOp } from '../../snapshots/store.js';
 import { freshSchema, testDatabaseUrl, type TestSchema } from '../helpers/postgres.js';
 
 /** A fresh schema and a store over it, closed and dropped after the test. */
@@ -133,4 +134,77 @@ test('a database not encoded in UTF-8 is refused at open, saying what to create 
   const error = await PgStore.open({ url: url.href, schema: 'public', poolSize: 1, statementTimeoutMs: 5000 }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(StoreUnavailableError);
   expect((error as Error).message).toMatch(/is encoded SQL_ASCII; flagpole needs UTF8/);
+});
+
+const append = (scope: 'service' | string, seq: number, value: string): BatchOp => ({ type: 'put', key: keys.log(scope === 'service' ? 'service' : { project: scope }, seq), value });
+
+test('a commit decided on a basis is written while no other node committed after it, and refused with nothing written once one did', async () => {
+  const { store, schema } = await opened();
+  const other = await PgStore.open(schema.database);
+  onTestFinished(() => other.close());
+  expect((await store.commit([append('service', 1, 'a')], { basis: 0 })).revs).toEqual([1]);
+  // This node's own later revs do not stale a basis decided before them.
+  expect((await store.commit([append('p', 1, 'b')])).revs).toEqual([2]);
+  expect((await store.commit([append('service', 2, 'c')], { basis: 1 })).revs).toEqual([3]);
+
+  // Another node commits, in another scope: a basis before its record is refused, with ops or without; the rest of the group is written.
+  expect((await other.commit([append('q', 1, 'd')])).revs).toEqual([4]);
+  const [stale, empty, plain] = await Promise.allSettled([
+    store.commit([append('service', 3, 'e'), { type: 'put', key: 'reg/lost', value: 'x' }], { basis: 3 }),
+    store.commit([], { basis: 3 }),
+    store.commit([append('p', 2, 'f')]),
+  ]);
+  expect((stale as PromiseRejectedResult).reason).toBeInstanceOf(StaleBasisError);
+  expect((empty as PromiseRejectedResult).reason).toBeInstanceOf(StaleBasisError);
+  expect((plain as PromiseFulfilledResult<{ revs: number[] }>).value.revs).toEqual([5]);
+  expect(await store.get(keys.log('service', 3))).toBeUndefined();
+  expect(await store.get('reg/lost')).toBeUndefined();
+
+  // Caught up past it, the basis holds again; so does one past this node's last write (it applied another node's).
+  expect((await store.commit([append('service', 3, 'e')], { basis: 5 })).revs).toEqual([6]);
+  expect((await store.commit([], { basis: 6 })).revs).toEqual([]);
+  expect((await other.commit([append('q', 2, 'g')])).revs).toEqual([7]);
+  expect((await store.commit([append('service', 4, 'h')], { basis: 7 })).revs).toEqual([8]);
+
+  // A write without a basis after another node's record: a basis before that record is refused, one at it holds.
+  expect((await other.commit([append('q', 3, 'i')])).revs).toEqual([9]);
+  expect((await store.commit([append('p', 3, 'j')])).revs).toEqual([10]);
+  await expect(store.commit([append('service', 5, 'k')], { basis: 8 })).rejects.toBeInstanceOf(StaleBasisError);
+  expect((await store.commit([append('service', 5, 'k')], { basis: 9 })).revs).toEqual([11]);
+  expect(await store.get(keys.log('service', 5))).toBe('k');
+});
+
+test('a conditional commit waiting on the counter another writer updates is refused when that one commits, written when it rolls back', async () => {
+  const { store, schema, admin } = await opened();
+  expect((await store.commit([append('service', 1, 'a')])).revs).toEqual([1]);
+  const holder = new pg.Client({ connectionString: testDatabaseUrl() });
+  await holder.connect();
+  onTestFinished(() => holder.end());
+  const counter = `"${schema.database.schema}".flagpole_counter`;
+  const waiting = async () => (await admin.query(`SELECT pid FROM pg_stat_activity WHERE application_name = 'flagpole' AND wait_event_type = 'Lock'`)).rows.length;
+  for (const end of ['COMMIT', 'ROLLBACK'] as const) {
+    // Another node in the middle of its commit: the counter row is updated, not committed yet.
+    await holder.query('BEGIN');
+    await holder.query(`UPDATE ${counter} SET rev = rev + 1 WHERE id = 1`);
+    const head = Number((await admin.query(`SELECT rev FROM ${counter}`)).rows[0].rev);
+    const write = store.commit([append('service', 2, end)], { basis: head });
+    void write.catch(() => undefined);
+    await expect.poll(waiting).toBe(1);
+    await holder.query(end);
+    if (end === 'COMMIT') await expect(write).rejects.toBeInstanceOf(StaleBasisError);
+    else expect((await write).revs).toEqual([head + 1]);
+  }
+  expect(await store.get(keys.log('service', 2))).toBe('ROLLBACK');
+});
+
+test('the group commit keeps one plan of its write: a large, analyzed log does not make every write planned anew', async () => {
+  const { store, admin, schema } = await opened();
+  const log = Array.from({ length: 20_000 }, (_, i) => append(`p${i % 7}`, Math.floor(i / 7) + 1, 'r'.repeat(100)));
+  await store.writeInSlices(log, { sync: false, slice: 2_000 });
+  await admin.query(`ANALYZE "${schema.database.schema}".flagpole_log`);
+  for (let seq = 1; seq <= 12; seq += 1) await store.commit([append('service', seq, 'x'), { type: 'put', key: `reg/${seq}`, value: 'y' }]);
+  // The writer's own connection (private to the store: reached for, not replaced) says how its statement was planned.
+  const writer = (store as unknown as { commits: { session: { client: pg.Client } } }).commits.session.client;
+  const { rows } = await writer.query<{ generic: string; custom: string }>(`SELECT generic_plans::text AS generic, custom_plans::text AS custom FROM pg_prepared_statements WHERE name = 'flagpole_write'`);
+  expect(rows[0]).toEqual({ generic: '12', custom: '0' });
 });

@@ -2,7 +2,8 @@
  * The store contract (`snapshots/store.ts`), one suite run against both stores: LevelDB in a fresh data
  * directory and PostgreSQL in a fresh schema of the tests' server. What the actors, recovery and the tools
  * rely on holds on each: atomic commits, group commit, key order and ranges, log appends that never
- * overwrite, unsynced and sliced writes, and health that reports failing writes and recovers.
+ * overwrite, commits checked against the basis they were decided on, unsynced and sliced writes, and health
+ * that reports failing writes and recovers.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -130,6 +131,16 @@ describe.each<Kind>(['leveldb', 'postgres'])('the %s store', (kind) => {
     expect(first.revs).toEqual([1, 2]);
     expect([...one.revs!, ...two.revs!]).toEqual([3, 4, 5]);
     expect(none.revs).toEqual([]);
+  });
+
+  test('a commit decided on a basis no other writer moved past is written, with ops or without (PostgreSQL checks it, LevelDB has one writer)', async ({ opened }) => {
+    const first = await opened.store.commit([put(keys.log(SVC, 1), 'a'), put('reg/a', 'A')], { basis: 0 });
+    const head = kind === 'postgres' ? 1 : 0;
+    expect(first.revs).toEqual(kind === 'postgres' ? [1] : null);
+    await opened.store.commit([], { basis: head });
+    expect((await opened.store.commit([put(keys.log(SVC, 2), 'b')], { basis: head })).revs).toEqual(kind === 'postgres' ? [2] : null);
+    expect(await all(opened.store.entries(keys.logPrefix(SVC)))).toEqual([[keys.log(SVC, 1), 'a'], [keys.log(SVC, 2), 'b']]);
+    expect(await opened.store.get('reg/a')).toBe('A');
   });
 
   test('unsynced writes are atomic and read back; a clean close keeps them', async ({ opened }) => {

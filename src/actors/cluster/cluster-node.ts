@@ -94,7 +94,7 @@ export class ClusterNode {
     const shared = this.shared;
     if (!shared || this.unsubscribe) return;
     const catchUp = () => void this.sequencer.catchUp().catch(() => undefined);
-    this.unsubscribe = shared.listen((rev) => (rev === null ? catchUp() : this.sequencer.committed(rev)));
+    this.unsubscribe = shared.listen((rev) => (rev === null ? catchUp() : this.sequencer.notified(rev)));
     this.poll = setInterval(catchUp, HEAD_POLL_MS);
     this.poll.unref();
   }

@@ -30,6 +30,12 @@ export const PUBLISHED: Promise<void> = Promise.resolve();
 const NO_MARK = (): void => {};
 
 /**
+ * How long after another node's record was applied here (or a write decided on this node's state was refused
+ * because another node had committed) batches catch up with the store before they are decided, ms.
+ */
+export const QUIET_MS = 1000;
+
+/**
  * Puts every committed change of this node in the one global order of the store's revisions, whichever node
  * wrote it (docs/architecture.md "Several nodes"). The node's revision ({@link applied}) only grows, and a
  * state that shows revision N holds exactly the records up to N, as on every other node.
@@ -57,8 +63,10 @@ export class Sequencer {
   private held = 0;
   private headRead: Promise<number> | null = null;
   private nextHeadRead: Promise<number> | null = null;
+  /** When (performance.now()) another node was last seen writing: a record of it applied, or a basis refused. */
+  private lastForeign = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly parts: SequencerParts, start: number) {
+  constructor(private readonly parts: SequencerParts, start: number, private readonly now: () => number = () => performance.now()) {
     this.applied = start;
     this.wanted = start;
   }
@@ -77,6 +85,20 @@ export class Sequencer {
   /** Whether other nodes may write (the store is shared). */
   get shared(): boolean {
     return this.parts.shared !== null;
+  }
+
+  /**
+   * Whether a batch may be decided on this node's state as it is, and written with that revision as its basis
+   * (`CommitOptions.basis`: refused if another node committed since), rather than after a read of the head:
+   * on a shared store no other node has been seen writing for {@link QUIET_MS}.
+   */
+  get optimistic(): boolean {
+    return this.parts.shared !== null && this.now() - this.lastForeign >= QUIET_MS;
+  }
+
+  /** Notes that a write decided on this node's state was refused: another node committed since. */
+  refused(): void {
+    this.lastForeign = this.now();
   }
 
   /** Marks a batch of `scope` (its key part) as being committed; call the returned function once its outcome is known. */
@@ -138,7 +160,18 @@ export class Sequencer {
     };
   }
 
-  /** Notes that revision `rev` is committed somewhere (a notification) and applies what is new. */
+  /**
+   * A notification that revision `rev` is committed: as {@link committed}, once the batches this node has in
+   * flight now are settled. The revision is often one of theirs (every commit notifies its own node too), and
+   * once they are registered (`own`) their records are published, not read back from the shared log.
+   */
+  notified(rev: number): void {
+    if (rev <= this.wanted) return;
+    if (this.inFlight.size === 0) return this.committed(rev);
+    void Promise.all(this.inFlight.values()).then(() => this.committed(rev));
+  }
+
+  /** Notes that revision `rev` is committed somewhere (a head read, a notification) and applies what is new. */
   committed(rev: number): void {
     if (rev <= this.wanted) return;
     this.wanted = rev;
@@ -236,6 +269,7 @@ export class Sequencer {
     const own = this.owns.get(row.rev);
     if (own) return this.publishOwn(own);
     if (row.rev <= this.applied) return;
+    this.lastForeign = this.now();
     await this.parts.applyForeign(row);
     this.applied = row.rev;
   }
