@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base } from 'vitest';
-import { harness, type Harness } from './harness.js';
+import { harness, type Harness, type HarnessSeams } from './harness.js';
 
 export interface HarnessFixtures {
   /** A fresh app over a fresh data directory (see `harness.ts`). */
@@ -36,6 +36,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** Runs on `h` before the test, like a `beforeEach` of the file. */
   arrange?: (h: Harness) => Promise<unknown>;
+  /** What `h` is built with in place of what `flagpole start` uses (`harness.ts`). */
+  seams?: HarnessSeams;
 }
 
 /** Hands a test a function that opens harnesses, and closes every one it opened once the test is done. */
@@ -57,7 +59,7 @@ export function harnessTest(options: HarnessOptions = {}) {
   return base.extend<HarnessFixtures>({
     // vitest reads what a fixture depends on from its first parameter's destructuring: `{}` is none.
     h: async ({}, use) => {
-      const h = await harness(options.env);
+      const h = await harness(options.env, undefined, options.seams);
       try {
         await options.arrange?.(h);
         await use(h);
