@@ -38,6 +38,11 @@ export interface HarnessOptions {
   arrange?: (h: Harness) => Promise<unknown>;
   /** What `h` is built with in place of what `flagpole start` uses (`harness.ts`). */
   seams?: HarnessSeams;
+  /**
+   * `'file'`: one `h` for every test of the file, for files whose tests only read (each proving it, e.g. with
+   * `expectNoChange`); built and closed once instead of once per test. Default `'test'`: an `h` of its own.
+   */
+  scope?: 'test' | 'file';
 }
 
 /** Hands a test a function that opens harnesses, and closes every one it opened once the test is done. */
@@ -58,7 +63,7 @@ async function openHarnesses(use: (open: HarnessFixtures['openHarness']) => Prom
 export function harnessTest(options: HarnessOptions = {}) {
   return base.extend<HarnessFixtures>({
     // vitest reads what a fixture depends on from its first parameter's destructuring: `{}` is none.
-    h: async ({}, use) => {
+    h: [async ({}, use) => {
       const h = await harness(options.env, undefined, options.seams);
       try {
         await options.arrange?.(h);
@@ -66,7 +71,7 @@ export function harnessTest(options: HarnessOptions = {}) {
       } finally {
         await h.close();
       }
-    },
+    }, { scope: options.scope ?? 'test' }],
     openHarness: async ({}, use) => openHarnesses(use),
     tempDir: async ({}, use) => {
       const made: string[] = [];
