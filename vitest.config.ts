@@ -62,15 +62,18 @@ export default defineConfig({
     expect: { poll: { timeout: 60_000 } },
     hookTimeout: 30_000,
     pool: 'forks',
-    // One worker per core, not vitest's default of one fewer: a worker spends much of its time waiting on a
-    // child process or a socket, so on two cores the default would leave one idle.
-    maxWorkers: availableParallelism(),
+    // One worker more than cores: a worker spends much of its time waiting on a child process (the CLI, the
+    // service, HAProxy, chromium) or a socket, and another file's CPU fills that time.
+    maxWorkers: availableParallelism() + 1,
     // Each worker imports the code under test once and runs file after file on it, instead of a fresh
     // process importing it all again for every file (~0.5 s of CPU each). Every test builds its own app over
-    // its own data directory, so no test reads another's state; a test must not depend on a process-wide
-    // counter or memo starting fresh.
+    // its own data directory (a file of read-only tests may share one: `harnessTest({ scope: 'file' })`), so no
+    // test reads another's state; a test must not depend on a process-wide counter or memo starting fresh.
     isolate: false,
     env: tmp ? { TMPDIR: tmp } : {},
+    // The transformed test and source files are kept on disk between runs (node_modules/.experimental-vitest-cache,
+    // keyed by their content): vitest's main process transformed them again every run, ~5-10 s of CPU per project.
+    experimental: { fsModuleCache: true },
     // The CLI tests run the compiled bin, built once per run; the PostgreSQL tests a server started once per
     // run (once for both projects: test/global-setup.ts).
     globalSetup: ['test/global-setup.ts'],

@@ -166,8 +166,10 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
   };
   const console = consoleDeps(deps);
   deps.metrics.setStreamingSource(clientStreams);
-  // Console pages answer HTML to browsers: they are not part of the API's document.
-  const openapi = JSON.stringify(openApiDocument(routes.filter((route) => !route.page), '1'));
+  // Console pages answer HTML to browsers: they are not part of the API's document. Built on the first ask:
+  // it costs ~15 ms of CPU, which every start (and every test's app) paid for a document few callers read.
+  let openapi: string | undefined;
+  const openapiText = () => (openapi ??= JSON.stringify(openApiDocument(routes.filter((route) => !route.page), '1')));
 
   const observe = { log, metrics: deps.metrics };
   // 200 while the service answers requests; `status` tells whether writes work too (docs/operations.md "Metrics").
@@ -184,7 +186,7 @@ export function createApp({ registry, config, tokenHasher, log = silentLogger(),
     return c.json(status === 'serving' ? { health: 'GOOD', status } : { health: 'GOOD', status, problems });
   }));
   app.get('/assets/:file', observed(observe, '/assets/:file', (c) => console.assets.answer(c.req.path) ?? errorResponse(c, { kind: 'NotFoundError', message: 'No such asset' })));
-  app.get('/docs/openapi.json', observed(observe, '/docs/openapi.json', (c) => c.body(openapi, 200, { 'content-type': 'application/json' })));
+  app.get('/docs/openapi.json', observed(observe, '/docs/openapi.json', (c) => c.body(openapiText(), 200, { 'content-type': 'application/json' })));
   // Without METRICS_REQUIRE_TOKEN the metrics answer without a token, as Unleash's do; with it, the route
   // record (ROUTES, permission ADMIN) answers instead.
   if (!config.metricsRequireToken) app.get(METRICS_PATH, observed(observe, METRICS_PATH, () => scrape(deps.metrics)));

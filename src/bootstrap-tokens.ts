@@ -100,7 +100,7 @@ async function setFirstPassword(registry: Registry): Promise<{ username: string;
   if (Object.keys(state.passwords).length > 0) return null;
   const users = Object.values(state.users);
   const password = randomBytes(18).toString('base64url');
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, registry.passwordWork);
   const admin = users.find((u) => u.username?.toLowerCase() === 'admin');
   if (admin) {
     const set = await registry.service.send({ type: 'user.password.set', userId: admin.id, passwordHash }, 'system');

@@ -10,7 +10,7 @@ import { EXIT } from './cli/exit-codes.js';
 /**
  * The commands in the order the help lists them, each imported when needed: a command's module brings what it
  * runs on (the store, the migration's readers: up to a second of CPU to load), so `flagpole dump` loads dump's
- * alone and `--help`, `--version` or a wrong command loads them all.
+ * alone (`flagpole help dump` too) and `--help`, `--version` or a wrong command loads them all.
  */
 const COMMANDS: Record<string, () => Promise<Command>> = {
   start: async () => (await import('./cli/start.command.js')).startCommand(),
@@ -42,8 +42,9 @@ const program = new Command('flagpole')
   .showHelpAfterError('(add --help for usage)')
   .addHelpText('after', '\nExit codes: 0 done, 1 the work failed (message on standard error), 2 the command line is wrong.\nDocs: docs/operations.md');
 
-// The command named first on the line, when it is one (commander's options all follow it): that one alone.
-const named = process.argv[2];
+// The command named first on the line, when it is one (commander's options all follow it), or the one
+// `help <command>` asks about: that one alone.
+const named = process.argv[2] === 'help' ? process.argv[3] : process.argv[2];
 const wanted = named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
 for (const command of await Promise.all(wanted.map((name) => COMMANDS[name]!()))) program.addCommand(command);
 

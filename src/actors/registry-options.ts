@@ -31,6 +31,11 @@ export interface RegistryOptions extends Partial<ActorOptions> {
   tokenKeyFingerprint?: string | undefined;
   /** Test seam: consulted before every write of the store (`snapshots/disk-faults.ts`); absent in production. */
   writeGate?: WriteGate | undefined;
+  /**
+   * Test seam: the scrypt work of the password hashes made through this registry (`auth/passwords.ts`
+   * `PasswordWork`); OWASP's `PASSWORD_WORK` when absent, as in production.
+   */
+  passwordWork?: { N: number; r: number; p: number } | undefined;
   /** How addon events are delivered, once started (`PUBLIC_URL`, `ADDON_*`, `UNLEASH_ALLOW_*`); {@link DEFAULT_DELIVERY_SETTINGS} when absent. */
   addons?: DeliverySettings | undefined;
 }

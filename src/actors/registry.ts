@@ -83,6 +83,8 @@ export class Registry {
   pastCheckpoints!: PastCheckpoints;
   /** The actors' options, with the hooks that report their commits to the feed and the observers. */
   private readonly options: ActorOptions;
+  /** The scrypt work of password hashes, when a test chose less than the default (`RegistryOptions.passwordWork`). */
+  passwordWork: RegistryOptions['passwordWork'];
 
   private constructor(
     /** The store (LevelDB or PostgreSQL): the actors write it, through this registry; nothing else touches it. */
@@ -125,6 +127,7 @@ export class Registry {
       if (options.tokenKeyFingerprint !== undefined) await checkTokenKey(store, options.tokenKeyFingerprint);
       const registry = new Registry(store, base, options.limits ?? DEFAULT_LIMITS, new CommittedFeed(0, options.feedHistory ?? DEFAULT_HISTORY_BOUNDS));
       registry.node.contactTimeoutMs = options.contactTimeoutMs ?? DEFAULT_CONTACT_TIMEOUT_MS;
+      registry.passwordWork = options.passwordWork;
       await registry.recover(options.initEnvironments);
       registry.usage = await UsageActor.open(store, registry.feed, {
         flushMs: options.usageFlushMs ?? 10_000,

@@ -10,11 +10,21 @@ export const PASSWORD_MIN_LENGTH = 8;
 /** Most characters a password may have (scrypt hashes any length; this bounds the work a request can ask for). */
 export const PASSWORD_MAX_LENGTH = 256;
 
-/** OWASP's scrypt setting (N=2^17 is its strongest; 2^15 keeps a sign-in near 100 ms on a small machine). */
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
+/** The scrypt work of one hash: cost `N`, block size `r`, parallelism `p` (kept in the stored form beside the key). */
+export interface PasswordWork {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/**
+ * OWASP's scrypt setting (N=2^17 is its strongest; 2^15 keeps a sign-in near 100 ms on a small machine): the work of
+ * every hash the service makes. Only tests hand a registry less (`RegistryOptions.passwordWork`).
+ */
+export const PASSWORD_WORK: PasswordWork = Object.freeze({ N: 2 ** 15, r: 8, p: 1 });
 const KEY_BYTES = 32;
 // scrypt needs 128 * N * r bytes; Node refuses more than 32 MiB unless told.
-const MAX_MEMORY = 256 * PARAMS.N * PARAMS.r;
+const MAX_MEMORY = 256 * PASSWORD_WORK.N * PASSWORD_WORK.r;
 
 /** The passwords attackers try first; a user who picks one is refused before it is ever stored. */
 const COMMON = new Set([
@@ -25,7 +35,7 @@ const COMMON = new Set([
   'unleash4all', 'unleash', 'flagpole', 'secret123', 'default1', 'test1234', 'testtest', 'aa123456', '1q2w3e4r',
 ]);
 
-function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> {
+function derive(password: string, salt: Buffer, params: PasswordWork): Promise<Buffer> {
   const options: ScryptOptions = { N: params.N, r: params.r, p: params.p, maxmem: Math.max(MAX_MEMORY, 256 * params.N * params.r) };
   return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEY_BYTES, options, (error, key) => (error ? reject(error) : resolve(key))));
 }
@@ -35,10 +45,10 @@ function derive(password: string, salt: Buffer, params: { N: number; r: number; 
  *
  * @example await hashPassword('correct horse battery') // 'scrypt$32768$8$1$…$…'
  */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, work: PasswordWork = PASSWORD_WORK): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await derive(password, salt, work);
+  return ['scrypt', work.N, work.r, work.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 /**
@@ -55,13 +65,18 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
-let dummy: Promise<string> | undefined;
+const dummies = new Map<string, Promise<string>>();
 
 /**
- * A hash of a random password, made once per process: a sign-in for an unknown user is checked against it,
- * so it takes as long as one for a known user with a wrong password.
+ * A hash of a random password made with `work`, once per process: a sign-in for an unknown user is checked against
+ * it, so it takes as long as one for a known user with a wrong password.
  */
-export const dummyPasswordHash = (): Promise<string> => (dummy ??= hashPassword(randomBytes(18).toString('base64url')));
+export function dummyPasswordHash(work: PasswordWork = PASSWORD_WORK): Promise<string> {
+  const key = `${work.N}$${work.r}$${work.p}`;
+  let dummy = dummies.get(key);
+  if (!dummy) dummies.set(key, dummy = hashPassword(randomBytes(18).toString('base64url'), work));
+  return dummy;
+}
 
 /**
  * Why `password` may not be used by the user named `names` (username, email), or null when it may: the

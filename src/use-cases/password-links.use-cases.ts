@@ -49,7 +49,7 @@ export function passwordLinkUser(registry: Registry, hasher: TokenHasher, secret
 export async function usePasswordLink(registry: Registry, hasher: TokenHasher, input: { secret: string; password: string }): Promise<Result<User>> {
   const user = passwordLinkUser(registry, hasher, input.secret);
   if (!user.ok) return user;
-  const hash = await acceptablePasswordHash(input.password, [user.value.username, user.value.email]);
+  const hash = await acceptablePasswordHash(input.password, [user.value.username, user.value.email], registry.passwordWork);
   if (!hash.ok) return hash;
   const used = fromDecision(await registry.service.send({ type: 'user.password-link.use', hash: passwordLinkKey(hasher, input.secret), passwordHash: hash.value }, `user:${user.value.id}`));
   if (!used.ok) return used;

@@ -1,6 +1,6 @@
 /** Users' passwords (README "Console"): set by an admin, changed by their owner; stored only as a hash. */
 import type { Registry } from '../actors/registry.js';
-import { hashPassword, passwordProblem, verifyPassword } from '../auth/passwords.js';
+import { hashPassword, passwordProblem, verifyPassword, type PasswordWork } from '../auth/passwords.js';
 import { principalLabel, type Principal } from '../auth/permissions.js';
 import { fail, failAt } from '../domain/errors.js';
 import { failed, fromDecision, ok, type Result } from '../domain/result.js';
@@ -8,15 +8,16 @@ import type { User } from '../domain/service-state.js';
 import { endSessionsOfUser } from './sessions.use-cases.js';
 
 /**
- * The stored form of a password the user `names` (username, email) may use, or the 400 saying why not.
+ * The stored form of a password the user `names` (username, email) may use, or the 400 saying why not; `work`:
+ * the registry's (`registry.passwordWork`, the default in production).
  *
- * @example const hash = await acceptablePasswordHash('s3cret-enough', ['ann']); if (!hash.ok) return hash;
+ * @example const hash = await acceptablePasswordHash('s3cret-enough', ['ann'], registry.passwordWork); if (!hash.ok) return hash;
  */
-export async function acceptablePasswordHash(password: string, names: readonly (string | null)[]): Promise<Result<string>> {
+export async function acceptablePasswordHash(password: string, names: readonly (string | null)[], work: PasswordWork | undefined): Promise<Result<string>> {
   const problem = passwordProblem(password, names);
   // Worded as the schemas' messages are (`src/schemas/issues.ts`): the property, then the rule.
   if (problem !== null) return failed(failAt('ValidationError', 'password', problem, { details: [{ message: `"password": ${problem}`, path: 'password' }] }));
-  return ok(await hashPassword(password));
+  return ok(await hashPassword(password, work));
 }
 
 /**
@@ -26,7 +27,7 @@ export async function acceptablePasswordHash(password: string, names: readonly (
 export async function setPassword(registry: Registry, input: { userId: number; password: string }, principal: Principal): Promise<Result<null>> {
   const user: User | undefined = registry.service.state.users[String(input.userId)];
   if (!user) return failed(fail('NotFoundError', `Could not find user with id ${input.userId}`));
-  const hash = await acceptablePasswordHash(input.password, [user.username, user.email]);
+  const hash = await acceptablePasswordHash(input.password, [user.username, user.email], registry.passwordWork);
   if (!hash.ok) return hash;
   const set = fromDecision(await registry.service.send({ type: 'user.password.set', userId: user.id, passwordHash: hash.value }, principalLabel(principal)));
   if (!set.ok) return set;

@@ -49,7 +49,7 @@ export const accountOf = (userId: number): string => `user:${userId}`;
 export async function checkPassword(registry: Registry, input: { username: string; password: string }): Promise<Result<SignedIn>> {
   const user = userNamed(registry, input.username);
   const stored = user ? registry.service.state.passwords[String(user.id)] : undefined;
-  const matches = await verifyPassword(input.password, stored ?? await dummyPasswordHash());
+  const matches = await verifyPassword(input.password, stored ?? await dummyPasswordHash(registry.passwordWork));
   // Read again: the user may have been deleted, or the password changed, while scrypt ran.
   if (!user || !stored || !matches || registry.service.state.passwords[String(user.id)] !== stored) return failed(fail('AuthenticationRequired', WRONG_CREDENTIALS));
   return ok({ kind: 'password', user });

@@ -13,7 +13,7 @@ import { endSessionsOfUser } from './sessions.use-cases.js';
 /** Creates a user, with a first password when `password` is given (hashed here, never stored as sent). */
 export async function createUser(registry: Registry, input: Omit<User, 'id' | 'createdAt'> & { password?: string | undefined }, principal: Principal): Promise<Result<User>> {
   const { password, ...user } = input;
-  const hash = password === undefined ? undefined : await acceptablePasswordHash(password, [user.username, user.email]);
+  const hash = password === undefined ? undefined : await acceptablePasswordHash(password, [user.username, user.email], registry.passwordWork);
   if (hash && !hash.ok) return hash;
   return fromDecision(await registry.service.send({ type: 'user.create', user, passwordHash: hash?.value }, principalLabel(principal)));
 }

@@ -3,7 +3,7 @@
  * fresh PostgreSQL schema, as several processes behind a load balancer share a database. The real processes
  * and a real load balancer are in test/cluster/end-to-end (this is the in-process form).
  */
-import { harness, type Harness } from './harness.js';
+import { harness, type Harness, type HarnessSeams } from './harness.js';
 import { freshSchema } from './postgres.js';
 
 export interface Cluster {
@@ -18,14 +18,14 @@ export interface Cluster {
 /**
  * `count` nodes on one fresh schema, started one after the other (or `together`: all at once, as after a
  * rolling start on a new database); `env` adds settings to every node; `deliver` runs the addons' deliveries
- * (on the node holding their lease).
+ * (on the node holding their lease); `passwordWork` is the nodes' scrypt work (the harness's unless given).
  *
  * @example const { nodes: [a, b], close } = await cluster(2); ...; await close();
  */
-export async function cluster(count: number, env: Record<string, string> = {}, options: { together?: boolean; deliver?: boolean } = {}): Promise<Cluster> {
+export async function cluster(count: number, env: Record<string, string> = {}, options: { together?: boolean; deliver?: boolean; passwordWork?: HarnessSeams['passwordWork'] } = {}): Promise<Cluster> {
   const schema = freshSchema();
   const shared = { DATABASE_URL: schema.database.url, DATABASE_SCHEMA: schema.database.schema, DATABASE_POOL_SIZE: '4', ...env };
-  const start = () => harness(shared, undefined, { store: 'postgres', deliver: options.deliver ?? false });
+  const start = () => harness(shared, undefined, { store: 'postgres', deliver: options.deliver ?? false, ...(options.passwordWork ? { passwordWork: options.passwordWork } : {}) });
   const nodes: Harness[] = [];
   if (options.together) nodes.push(...await Promise.all(Array.from({ length: count }, start)));
   else for (let i = 0; i < count; i += 1) nodes.push(await start());

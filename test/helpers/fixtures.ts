@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base } from 'vitest';
-import { harness, type Harness } from './harness.js';
+import { harness, type Harness, type HarnessSeams } from './harness.js';
 
 export interface HarnessFixtures {
   /** A fresh app over a fresh data directory (see `harness.ts`). */
@@ -36,6 +36,13 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** Runs on `h` before the test, like a `beforeEach` of the file. */
   arrange?: (h: Harness) => Promise<unknown>;
+  /** What `h` is built with in place of what `flagpole start` uses (`harness.ts`). */
+  seams?: HarnessSeams;
+  /**
+   * `'file'`: one `h` for every test of the file, for files whose tests only read (each proving it, e.g. with
+   * `expectNoChange`); built and closed once instead of once per test. Default `'test'`: an `h` of its own.
+   */
+  scope?: 'test' | 'file';
 }
 
 /** Hands a test a function that opens harnesses, and closes every one it opened once the test is done. */
@@ -56,15 +63,15 @@ async function openHarnesses(use: (open: HarnessFixtures['openHarness']) => Prom
 export function harnessTest(options: HarnessOptions = {}) {
   return base.extend<HarnessFixtures>({
     // vitest reads what a fixture depends on from its first parameter's destructuring: `{}` is none.
-    h: async ({}, use) => {
-      const h = await harness(options.env);
+    h: [async ({}, use) => {
+      const h = await harness(options.env, undefined, options.seams);
       try {
         await options.arrange?.(h);
         await use(h);
       } finally {
         await h.close();
       }
-    },
+    }, { scope: options.scope ?? 'test' }],
     openHarness: async ({}, use) => openHarnesses(use),
     tempDir: async ({}, use) => {
       const made: string[] = [];

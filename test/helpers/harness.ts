@@ -22,6 +22,13 @@ export const ADMIN_TOKEN = '*:*.test-admin-token-0123456789';
 /** The token key (`TOKEN_SECRET`) of every harness app, unless the test names a `TOKEN_SECRET_FILE`. */
 export const HARNESS_TOKEN_SECRET = 'harness-token-key-not-for-production-0123456789abcdef';
 
+/**
+ * The scrypt work of a harness's password hashes (`seams.passwordWork`) unless a test asks for the service's own
+ * (`PASSWORD_WORK`, src/auth/passwords.ts): ~4 ms of CPU a hash instead of ~140 ms. Page and browser tests make a
+ * user and sign in by password in most tests; the same code runs, over 1 MiB instead of 32.
+ */
+export const HARNESS_PASSWORD_WORK = { N: 2 ** 10, r: 8, p: 1 };
+
 export interface Harness {
   app: App;
   registry: Registry;
@@ -49,6 +56,17 @@ export interface Harness {
   logs(): Record<string, unknown>[];
 }
 
+/** What a test may put in place of what `flagpole start` would use (see {@link harness}). */
+export interface HarnessSeams {
+  writeGate?: WriteGate;
+  store?: 'leveldb' | 'postgres';
+  deliver?: boolean;
+  clock?: Clock;
+  work?: SingletonWork;
+  /** The scrypt work of password hashes: {@link HARNESS_PASSWORD_WORK} unless given. */
+  passwordWork?: { N: number; r: number; p: number };
+}
+
 /** The store harnesses run on unless a test asks: PostgreSQL where `FLAGPOLE_TEST_STORE=postgres` (vitest's `postgres` project), else LevelDB. */
 export const defaultStore = (): 'leveldb' | 'postgres' => (process.env['FLAGPOLE_TEST_STORE'] === 'postgres' ? 'postgres' : 'leveldb');
 
@@ -59,11 +77,12 @@ export const defaultStore = (): 'leveldb' | 'postgres' => (process.env['FLAGPOLE
  * `seams.writeGate` puts a test gate before every write of the store (`snapshots/disk-faults.ts`); `seams.deliver`
  * starts the addons' deliveries (after every restart too). The scheduler of change requests runs as `flagpole
  * start` runs it, under `seams.work` (default: this node holds the lease) on `seams.clock`, the clock the actors
- * stamp records with too (`test/helpers/clock.ts`).
+ * stamp records with too (`test/helpers/clock.ts`). Passwords are hashed with `seams.passwordWork`
+ * ({@link HARNESS_PASSWORD_WORK} unless given).
  *
  * @example const h = await harness(); const r = await h.json('GET', '/api/admin/projects'); await h.close();
  */
-export async function harness(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'flagpole-test-')), seams: { writeGate?: WriteGate; store?: 'leveldb' | 'postgres'; deliver?: boolean; clock?: Clock; work?: SingletonWork } = {}): Promise<Harness> {
+export async function harness(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'flagpole-test-')), seams: HarnessSeams = {}): Promise<Harness> {
   const key = 'TOKEN_SECRET_FILE' in env ? {} : { TOKEN_SECRET: HARNESS_TOKEN_SECRET };
   const store = seams.store ?? defaultStore();
   const schema: TestSchema | null = store === 'postgres' && !env['DATABASE_URL'] ? freshSchema() : null;
@@ -74,7 +93,7 @@ export async function harness(env: Record<string, string> = {}, dataDir = mkdtem
   const lines: string[] = [];
   const log = createLogger({ level: config.logLevel, format: 'json' }, { write: (line: string) => { lines.push(line); } });
   const open = async () => {
-    const registry = await Registry.open({ dataDir, database: config.database ?? undefined, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits, usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs, contactTimeoutMs: config.nodes.contactTimeoutMs, writeGate: seams.writeGate, sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes, addons: config.addons, now: seams.clock ? () => seams.clock!.now() : undefined, tokenKeyFingerprint: tokenKeyFingerprint(tokenHasher) });
+    const registry = await Registry.open({ dataDir, database: config.database ?? undefined, initEnvironments: config.initEnvironments, snapshotEvery: config.snapshotEvery, logRetention: config.logRetention, log, limits: config.limits, usageFlushMs: config.metricsFlushSeconds * 1000, feedHistory: config.clientDeltaHistory, writeTimeoutMs: config.writeTimeoutMs, contactTimeoutMs: config.nodes.contactTimeoutMs, writeGate: seams.writeGate, sessions: { idleMs: config.console.sessionIdleMs, maxMs: config.console.sessionMaxMs }, pastViewCheckpointBytes: config.console.pastViewCheckpointBytes, addons: config.addons, now: seams.clock ? () => seams.clock!.now() : undefined, tokenKeyFingerprint: tokenKeyFingerprint(tokenHasher), passwordWork: seams.passwordWork ?? HARNESS_PASSWORD_WORK });
     // Addon deliveries run where a test asks for them, as `flagpole start` runs them (on one node of several).
     if (seams.deliver) registry.deliveries.start(registry.node.singletonWork());
     if (config.authType === 'api-token' && !registry.serviceUnavailable) {

@@ -17,9 +17,17 @@ import { ADMIN_TOKEN, type Harness } from '../helpers/harness.js';
 
 const P = '/api/admin/projects/default';
 
-/** Every test starts with flag `f` and one strategy on it in development (`strategyId`). */
+/**
+ * Every test starts with flag `f` and one strategy on it in development (`strategyId`). The tests only read, each
+ * proving it (`expectNoChange`), so one app serves the whole file, built once as each test's was; the two that
+ * write (`own`) get an app of their own.
+ */
 // METRICS_REQUIRE_TOKEN: the metrics route then authenticates like every other (by default it answers anyone).
-const test = harnessTest({ env: { METRICS_REQUIRE_TOKEN: 'true', IMPORT_BODY_LIMIT: String(2 * 1024 * 1024) }, arrange: (h) => createFlag(h, 'f') }).extend<{ strategyId: string }>({
+const env = { METRICS_REQUIRE_TOKEN: 'true', IMPORT_BODY_LIMIT: String(2 * 1024 * 1024) };
+const test = harnessTest({ env, arrange: (h) => createFlag(h, 'f'), scope: 'file' }).extend<{ strategyId: string }>({
+  strategyId: [async ({ h }, use) => { await use((await addStrategy(h, 'f', 'development')).id); }, { auto: true, scope: 'file' }],
+});
+const own = harnessTest({ env, arrange: (h) => createFlag(h, 'f') }).extend<{ strategyId: string }>({
   strategyId: [async ({ h }, use) => { await use((await addStrategy(h, 'f', 'development')).id); }, { auto: true }],
 });
 
@@ -118,7 +126,7 @@ describe('bodies', () => {
     await expectNoChange(h, async () => expectError(await h.json('PUT', `${P}/features/f`, body), 400, 'ValidationError', /"description": must be at most 10000/));
   });
 
-  test('application/json with parameters and +json types are JSON', async ({ h }) => {
+  own('application/json with parameters and +json types are JSON', async ({ h }) => {
     for (const type of ['application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json-patch+json']) {
       const r = await h.json('PATCH', `${P}/features/f`, JSON.stringify([{ op: 'replace', path: '/description', value: type }]), { headers: { 'content-type': type } });
       expect(r.status).toBe(200);
@@ -144,7 +152,7 @@ describe('bodies', () => {
     });
   });
 
-  test('a deep value that a patch adds and removes again is refused before it reaches the log', async ({ h, strategyId }) => {
+  own('a deep value that a patch adds and removes again is refused before it reaches the log', async ({ h, strategyId }) => {
     // Regression: accepted, then JSON.stringify of the log record overflowed the stack, the request hung and
     // the rejection went unhandled (which ends a Node process).
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;

@@ -5,8 +5,15 @@
  * burst past them is a 503, and a write is answered while the burst runs).
  */
 import { describe, expect } from 'vitest';
+import { PASSWORD_WORK } from '../../src/auth/passwords.js';
 import { harnessTest } from '../helpers/fixtures.js';
 import type { Harness } from '../helpers/harness.js';
+
+/**
+ * The service's own scrypt work (not the harness's lighter one): what these tests race against is a check that
+ * takes as long as a real sign-in's, so the places fill and a burst overlaps.
+ */
+const seams = { passwordWork: PASSWORD_WORK };
 
 /** `POST /auth/simple/login` as a script sends it: JSON, no cookie, no Origin. */
 const signIn = (h: Harness, username: string, password: string) => h.req('POST', '/auth/simple/login', { username, password }, { token: null });
@@ -19,7 +26,7 @@ async function userWithPassword(h: Harness, username: string, password: string, 
 }
 
 describe('a burst of wrong passwords for one user', () => {
-  const test = harnessTest({ env: { LOGIN_FAILURES_PER_USER: '10', LOGIN_FAILURES_PER_ADDRESS: '1000' } });
+  const test = harnessTest({ env: { LOGIN_FAILURES_PER_USER: '10', LOGIN_FAILURES_PER_ADDRESS: '1000' }, seams });
 
   test('40 sent at once: 10 are checked (401), 30 refused at once (429); the right password sent meanwhile is refused', async ({ h }) => {
     await userWithPassword(h, 'ann', 'tulip-harbour-88');
@@ -44,7 +51,7 @@ describe('a burst of wrong passwords for one user', () => {
 });
 
 describe('the account a name resolves to', () => {
-  const test = harnessTest({ env: { LOGIN_FAILURES_PER_USER: '3', LOGIN_FAILURES_PER_ADDRESS: '1000' } });
+  const test = harnessTest({ env: { LOGIN_FAILURES_PER_USER: '3', LOGIN_FAILURES_PER_ADDRESS: '1000' }, seams });
 
   test('failures by username and by email count against one budget; an unknown name counts under itself', async ({ h }) => {
     await userWithPassword(h, 'ann', 'tulip-harbour-88', 'ann@example.com');
@@ -70,7 +77,7 @@ describe('the account a name resolves to', () => {
 });
 
 describe('the current password on the account page', () => {
-  const test = harnessTest({ env: { LOGIN_FAILURES_PER_USER: '3', LOGIN_FAILURES_PER_ADDRESS: '1000' } });
+  const test = harnessTest({ env: { LOGIN_FAILURES_PER_USER: '3', LOGIN_FAILURES_PER_ADDRESS: '1000' }, seams });
 
   test('10 wrong ones sent at once: 3 are checked, 7 refused at once (429)', async ({ h }) => {
     await userWithPassword(h, 'ann', 'tulip-harbour-88');
@@ -89,8 +96,8 @@ describe('the current password on the account page', () => {
 });
 
 describe('password checks wait for a few places', () => {
-  const test = harnessTest({ env: { LOGIN_FAILURES_PER_USER: '1000', LOGIN_FAILURES_PER_ADDRESS: '1000' } });
-  const narrow = harnessTest({ env: { LOGIN_FAILURES_PER_USER: '2', LOGIN_FAILURES_PER_ADDRESS: '1000', PASSWORD_CHECKS_RUNNING: '1', PASSWORD_CHECKS_WAITING: '2' } });
+  const test = harnessTest({ env: { LOGIN_FAILURES_PER_USER: '1000', LOGIN_FAILURES_PER_ADDRESS: '1000' }, seams });
+  const narrow = harnessTest({ env: { LOGIN_FAILURES_PER_USER: '2', LOGIN_FAILURES_PER_ADDRESS: '1000', PASSWORD_CHECKS_RUNNING: '1', PASSWORD_CHECKS_WAITING: '2' }, seams });
 
   narrow('past the checks running and waiting, a sign-in is refused at once with 503, its charge given back', async ({ h }) => {
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => signIn(h, `someone-${i}`, 'wrong-password')));

@@ -1,5 +1,5 @@
 /**
- * What every console test shares: Debian's chromium driven by playwright-core (launched once per file), a real
+ * What every console test shares: Debian's chromium driven by playwright-core (one per run, each file connected to it), a real
  * server over a socket on a fresh data directory per test (the harness's app served by `serveApp`, restartable
  * over the same directory), sign-in, users with passwords, screenshots and the accessibility check.
  *
@@ -20,14 +20,13 @@ import { join, resolve } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { ServerType } from '@hono/node-server';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, test as base, vi } from 'vitest';
+import { afterAll, beforeAll, expect, inject, test as base, vi } from 'vitest';
 import { serveApp } from '../../../src/http/server.js';
 import { harness, type Harness } from '../../helpers/harness.js';
 import { HEAVY_TEST_MS, STATE_TIMEOUT_MS, untilState } from '../../helpers/wait.js';
+import { CHROMIUM } from './chromium-server.js';
 
-/** Where chromium is (Debian's package; `.ci/run` installs it when missing). */
-export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export { CHROMIUM } from './chromium-server.js';
 
 /** The desktop and phone viewports of the screenshots. */
 export const DESKTOP = { width: 1280, height: 800 } as const;
@@ -45,30 +44,33 @@ export async function waitForLiveStreams(server: ConsoleServer, before: number, 
 }
 
 /**
- * Launches chromium before the file's tests and closes it after; returns a getter for it. A browser test drives a
- * second process through seconds of CPU (pages, axe, screenshots): its file's tests get `HEAVY_TEST_MS` (vitest
- * resets the setting after the file), and every page waits up to `STATE_TIMEOUT_MS` for what it waits on, so a
- * loaded machine makes them slower, never failed.
+ * Connects to the run's chromium (test/global-setup.ts starts it: chromium-server.ts) before the file's tests and
+ * disconnects after them, which closes every context the file opened. A browser test drives a second process
+ * through seconds of CPU (pages, axe, screenshots): its file's tests get `HEAVY_TEST_MS` (vitest resets the setting
+ * after the file), and every page waits up to `STATE_TIMEOUT_MS` for what it waits on, so a loaded machine makes
+ * them slower, never failed.
  */
 export function useBrowser(): () => Browser {
   let browser: Browser | undefined;
   vi.setConfig({ testTimeout: HEAVY_TEST_MS });
   beforeAll(async () => {
-    const launched = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+    const endpoint = inject('chromiumEndpoint');
+    if (!endpoint) throw new Error(`chromium is not installed at ${CHROMIUM} (sudo apt-get install -y chromium, or set CHROMIUM_PATH)`);
+    const connected = await chromium.connect(endpoint, { timeout: STATE_TIMEOUT_MS });
     // `newPage` opens its context through `newContext`: both get the generous waits.
-    const newContext = launched.newContext.bind(launched);
-    launched.newContext = async (options) => {
+    const newContext = connected.newContext.bind(connected);
+    connected.newContext = async (options) => {
       const context = await newContext(options);
       context.setDefaultTimeout(STATE_TIMEOUT_MS);
       return context;
     };
-    browser = launched;
+    browser = connected;
   }, HEAVY_TEST_MS);
   afterAll(async () => {
     await browser?.close();
   });
   return () => {
-    if (!browser) throw new Error('chromium is not running (useBrowser() registers it for the file)');
+    if (!browser) throw new Error('chromium is not connected (useBrowser() registers it for the file)');
     return browser;
   };
 }

@@ -3,7 +3,6 @@
  * import from a chosen file, axe and the phone width. The flows are the page harness's
  * (`../pages/transfer.test.ts`).
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect } from 'vitest';
 import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
 
@@ -41,7 +40,10 @@ describe('export and import', () => {
     await page.getByLabel('Environment', { exact: true }).selectOption('development');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON' }).click()]);
     expect(download.suggestedFilename()).toBe('web-development.json');
-    const exported = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { features: { name: string }[]; featureStrategies: unknown[] };
+    // Read through its stream: the run's chromium is connected to (browser.ts), and a remote download has no local path.
+    const bytes: Buffer[] = [];
+    for await (const chunk of await download.createReadStream()) bytes.push(chunk as Buffer);
+    const exported = JSON.parse(Buffer.concat(bytes).toString('utf8')) as { features: { name: string }[]; featureStrategies: unknown[] };
     const api = await server.h.json('POST', '/api/admin/features-batch/export', { environment: 'development', project: 'web' });
     expect(exported).toEqual(api.body);
     expect(exported.features.map((f) => f.name)).toEqual(['banner', 'checkout']);
