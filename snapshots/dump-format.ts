@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { keys, seqPart, type Scope } from './keys.js';
 import { DataDirLockedError } from './level-store.js';
 import { locationLabel, openStore, type StoreLocation } from './open-store.js';
-import { DatabaseInUseError } from './pg/pg-connection.js';
+import { DatabaseInUseError } from './pg/pg-errors.js';
 import type { Store } from './store.js';
 
 export { stableJsonPieces, stableStringify } from './stable-json.js';

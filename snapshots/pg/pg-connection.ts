@@ -1,5 +1,8 @@
 import pg from 'pg';
 import type { Tables } from './pg-schema.js';
+import { DatabaseInUseError } from './pg-errors.js';
+
+export { DatabaseInUseError } from './pg-errors.js';
 
 /** A connection of its own (not the pool's), with who it is on the server: its backend's pid and start. */
 export interface Session {
@@ -38,17 +41,6 @@ export async function closeSession(session: Session | null): Promise<void> {
   if (!session) return;
   session.broken = true;
   await session.client.end().catch(() => undefined);
-}
-
-/** The database is in use: nodes run on it (and an offline tool asked for it alone), or a tool holds it alone. */
-export class DatabaseInUseError extends Error {
-  override name = 'DatabaseInUseError';
-
-  constructor(label: string, wanted: 'exclusive' | 'shared') {
-    super(wanted === 'exclusive'
-      ? `PostgreSQL: flagpole is running on the database ${label}: stop every node first (an offline tool works on a database nothing else uses; a running service is copied with flagpole backup)`
-      : `PostgreSQL: an offline flagpole tool (dump, restore, copy-store, migrate) is working on the database ${label}: wait for it to end`);
-  }
 }
 
 /**

@@ -50,3 +50,14 @@ export function healthLine(error: unknown): string {
   if (error instanceof StoreUnavailableError && error.message.startsWith('PostgreSQL: another')) return error.message;
   return `the database did not take the write${code ? ` (${code})` : ''}`;
 }
+
+/** The database is in use: nodes run on it (and an offline tool asked for it alone), or a tool holds it alone. */
+export class DatabaseInUseError extends Error {
+  override name = 'DatabaseInUseError';
+
+  constructor(label: string, wanted: 'exclusive' | 'shared') {
+    super(wanted === 'exclusive'
+      ? `PostgreSQL: flagpole is running on the database ${label}: stop every node first (an offline tool works on a database nothing else uses; a running service is copied with flagpole backup)`
+      : `PostgreSQL: an offline flagpole tool (dump, restore, copy-store, migrate) is working on the database ${label}: wait for it to end`);
+  }
+}
