@@ -1,5 +1,4 @@
 import type { Context } from 'hono';
-import { LRUCache } from 'lru-cache';
 import * as v from 'valibot';
 import { formatIssues } from '../../schemas/issues.js';
 import type { NodeBindings } from '../answers/answer.js';
@@ -49,9 +48,6 @@ export function validateSync(target: 'param' | 'query', schema: v.GenericSchema)
   // is shared), so a plain `POST .../on` does not parse an empty query and run its schema.
   const empty = target === 'query' ? v.safeParse(schema, {}) : undefined;
   if (empty?.success) Object.freeze(empty.output);
-  // The same paths come again and again (an SDK's flags, a console's project): a schema's verdict on the same
-  // strings never changes, so a path's valid parameters are parsed once and kept (frozen, as they are shared).
-  const known = target === 'param' ? new LRUCache<string, object>({ max: KNOWN_PARAMS }) : null;
   return (c) => {
     if (empty && !hasQuery(c)) {
       hook(empty, target, c);
@@ -59,21 +55,11 @@ export function validateSync(target: 'param' | 'query', schema: v.GenericSchema)
       return;
     }
     const input = target === 'param' ? c.req.param() : queryOf(c);
-    const key = known ? JSON.stringify(input) : '';
-    const hit = known?.get(key);
-    if (hit) {
-      c.req.addValidatedData(target, hit);
-      return;
-    }
     const result = v.safeParse(schema, input);
     hook(result, target, c);
-    if (known) known.set(key, Object.freeze(result.output as object));
     c.req.addValidatedData(target, result.output as object);
   };
 }
-
-/** Valid path parameters kept per route schema: a few hundred flags and environments, tens of KB at most. */
-const KNOWN_PARAMS = 512;
 
 /** Whether the request's target has a query string (`?`, even an empty one); read from Node's request when served by it. */
 function hasQuery(c: Context): boolean {
