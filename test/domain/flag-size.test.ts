@@ -1,7 +1,8 @@
 /**
  * The `flagBytes` limit (`LIMIT_FLAG_BYTES`): a change is refused when the flag it builds is larger than the
  * limit as stored (the UTF-8 bytes of its JSON), and accepted exactly at it; a refused change leaves the
- * flag as it was. Every kind of change that can make a flag larger.
+ * flag as it was. Every kind of change that can make a flag larger; and every change decided from a size kept
+ * as a bound since an earlier change (`src/domain/flag-size.ts`) is as exact near the limit.
  */
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
@@ -21,11 +22,18 @@ const facts = given([
 ]);
 
 /** Decides `command` on a fresh draft of the facts within `flagBytes`, then evolves what it accepted. */
-function decideWithin(command: ProjectCommand, flagBytes: number) {
+function decideWithin(command: ProjectCommand, flagBytes: number, earlier: ProjectCommand[] = []) {
   const draft = facts.draft();
-  const decision = decide(draft, command, { at: AT, by: BY, seq: facts.seq, limits: { ...DEFAULT_LIMITS, flagBytes } });
+  let seq = facts.seq;
+  for (const before of earlier) {
+    const accepted = decide(draft, before, { at: AT, by: BY, seq: ++seq, limits: DEFAULT_LIMITS });
+    if (!accepted.ok) throw new Error(`an earlier change was refused: ${accepted.error.message}`);
+    for (const event of accepted.events) evolve(draft, event);
+  }
+  const before = draft.getFlag('f');
+  const decision = decide(draft, command, { at: AT, by: BY, seq: seq + 1, limits: { ...DEFAULT_LIMITS, flagBytes } });
   if (decision.ok) for (const event of decision.events) evolve(draft, event);
-  return { decision, flag: draft.getFlag('f')! };
+  return { decision, before, flag: draft.getFlag('f')! };
 }
 
 const changes: [string, ProjectCommand][] = [
@@ -36,18 +44,42 @@ const changes: [string, ProjectCommand][] = [
   ['a tag is added', { type: 'tags.change', features: ['f'], added: [{ type: 'simple', value: 'a-tag-of-some-length' }], removed: [] }],
 ];
 
+/** The changes above and one more, each made after {@link EARLIER}. */
+const chained: [string, ProjectCommand][] = [
+  ...changes,
+  ['strategies are sorted', { type: 'strategy.set-sort-order', feature: 'f', environment: 'development', order: [{ id: 's1', sortOrder: 1234567 }] }],
+];
+
+/** Two changes before the one measured: the first measures the flag, the second keeps a bound from it. */
+const EARLIER: ProjectCommand[] = [
+  addStrategy('f', 'production', { name: 'default' }),
+  addStrategy('f', 'production', { name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'default', groupId: 'f' } }),
+];
+
 describe('the flag size limit', () => {
   it.each(changes)('given a flag, when %s, then it is accepted up to the limit in bytes and refused one byte past it, changing nothing', (_, command) => {
-    const unlimited = decideWithin(command, Number.MAX_SAFE_INTEGER);
+    expectExactLimit(command, []);
+  });
+
+  it.each(chained)('given a flag changed twice before, when %s, then the limit is as exact', (_, command) => {
+    expectExactLimit(command, EARLIER);
+  });
+});
+
+/** Accepted at the limit in bytes, refused one byte past it (naming the size), changing nothing. */
+function expectExactLimit(command: ProjectCommand, earlier: ProjectCommand[]): void {
+  {
+    const unlimited = decideWithin(command, Number.MAX_SAFE_INTEGER, earlier);
     expect(unlimited.decision.ok).toBe(true);
     const json = JSON.stringify(unlimited.flag);
     const bytes = Buffer.byteLength(json);
     expect(bytes).toBeGreaterThan(json.length);
 
-    expect(decideWithin(command, bytes).decision.ok).toBe(true);
-    const refused = decideWithin(command, bytes - 1);
+    expect(decideWithin(command, bytes, earlier).decision.ok).toBe(true);
+    const refused = decideWithin(command, bytes - 1, earlier);
     expect(refused.decision).toMatchObject({ ok: false, error: { kind: 'ExceedsLimitError' } });
     if (!refused.decision.ok) expect(refused.decision.error.message).toMatch(new RegExp(`\\(${bytes} bytes after this change\\).*LIMIT_FLAG_BYTES`));
-    expect(refused.flag).toBe(facts.flag('f'));
-  });
-});
+    expect(refused.flag).toBe(refused.before);
+    if (earlier.length === 0) expect(refused.flag).toBe(facts.flag('f'));
+  }
+}

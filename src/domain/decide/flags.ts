@@ -41,21 +41,25 @@ export function decideCreate(draft: ProjectDraft, cmd: Cmd<'flag.create'>, conte
     environments: emptyEnvironments(draft),
     createdBy: context.by,
   };
-  return accept([{ type: 'flag.created', flag }], { value: flag, version: flag.version });
+  const event: FlagEvent = { type: 'flag.created', flag };
+  // Its maps are dicts already: the draft takes this flag rather than copying it again.
+  draft.noteBuilt(event, flag);
+  return accept([event], { value: flag, version: flag.version });
 }
 
 export function decideUpdate(draft: ProjectDraft, cmd: Cmd<'flag.update'>, context: CommandContext): FlagDecision<'flag.update'> {
   const found = flagForChange(draft, cmd.feature, cmd.ifMatch);
   if (!found.ok) return refuse(found.error);
-  return updated(found.value, { description: cmd.description, type: cmd.flagType, stale: cmd.stale, impressionData: cmd.impressionData }, context);
+  return updated(draft, found.value, { description: cmd.description, type: cmd.flagType, stale: cmd.stale, impressionData: cmd.impressionData }, context);
 }
 
 const metadataOf = (flag: Flag): FlagMetadata =>
   ({ description: flag.description, type: flag.type, stale: flag.stale, impressionData: flag.impressionData });
 
-function updated(before: Flag, after: FlagMetadata, context: CommandContext): FlagDecision<'flag.update'> {
+function updated(draft: ProjectDraft, before: Flag, after: FlagMetadata, context: CommandContext): FlagDecision<'flag.update'> {
   const event: FlagEvent = { type: 'flag.updated', name: before.name, version: context.seq, before: metadataOf(before), after };
   const flag = applyFlagEvent(before, event)!;
+  draft.noteBuilt(event, flag);
   return accept([event], { value: flag, version: flag.version });
 }
 
@@ -93,7 +97,7 @@ export function decidePatch(draft: ProjectDraft, cmd: Cmd<'flag.patch'>, context
   const parsed = safeParseCapped(FeatureRecordSchema, patched.value);
   if (!parsed.success) return refuse(invalid(parsed.issues, parsed.capped));
   const next = parsed.output;
-  return updated(before, { description: next.description, type: next.type, stale: next.stale, impressionData: next.impressionData }, context);
+  return updated(draft, before, { description: next.description, type: next.type, stale: next.stale, impressionData: next.impressionData }, context);
 }
 
 export function decideArchive(draft: ProjectDraft, cmd: Cmd<'flag.archive'>, context: CommandContext): FlagDecision<'flag.archive'> {
