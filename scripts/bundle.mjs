@@ -14,10 +14,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist/bundle');
 
 /**
- * Packages left out of the bundle, loaded from node_modules at run time: classic-level finds its native
- * addon next to its own files, and pg-native is an optional addon of pg that is not installed.
+ * Packages left out of the bundle, loaded from node_modules at run time: level, whose classic-level finds its
+ * native addon next to its own files (level is the dependency package.json names, so it resolves from the
+ * package wherever npm put classic-level), and pg-native, an optional addon of pg that is not installed.
  */
-const EXTERNAL = ['classic-level', 'pg-native'];
+const EXTERNAL = ['level', 'pg-native'];
 
 await build({
   entryPoints: [join(root, 'dist/src/cli.js')],
