@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
- * Builds dist/ when the compiler is installed; otherwise (an install with `npm ci --omit=dev`) uses the dist/
- * already built, and says so. Run by `prepare` (npm install / npm ci in a clone, npm pack) and before
- * `npm start`, `npm run dump` and `npm run restore`. Writes only to standard error: a dump's standard output
- * stays the dump. Exit 1 when there is neither a compiler nor a built dist/.
+ * Builds dist/ (tsc, then the bundle the bin runs: scripts/bundle.mjs) when the build tools are installed;
+ * otherwise (an install with `npm ci --omit=dev`) uses the dist/ already built, and says so. Run by `prepare`
+ * (npm install / npm ci in a clone, npm pack) and before `npm start`, `npm run dump` and `npm run restore`.
+ * Writes only to standard error: a dump's standard output stays the dump. Exit 1 when there is neither a
+ * compiler nor a built dist/.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync } from 'node:fs';
@@ -12,10 +13,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const built = join(root, 'dist/src/cli.js');
+const built = join(root, 'dist/bundle/flagpole.js');
 /**
- * The bin must be executable: `npx flagpole` in a clone runs `dist/src/cli.js` itself (through its `#!` line),
- * and the compiler writes it as a plain file. (npm sets the bit only on bins of installed packages.)
+ * The bin must be executable: `npx flagpole` in a clone runs `dist/bundle/flagpole.js` itself (through its `#!`
+ * line). (npm sets the bit only on bins of installed packages; a dist/ copied in may have lost it.)
  */
 function executable() {
   chmodSync(built, 0o755);
@@ -24,12 +25,13 @@ function executable() {
 const require = createRequire(join(root, 'package.json'));
 /**
  * The compiler, when the build can run: TypeScript alone is not enough, since `npm ci --omit=dev` installs it
- * too (an optional peer of valibot) but not the type definitions the build needs (`@types/node`).
+ * too (an optional peer of valibot) but not the type definitions the build needs (`@types/node`), nor the bundler.
  */
 let tsc;
 try {
   const pkg = require.resolve('typescript/package.json');
   require.resolve('@types/node/package.json');
+  require.resolve('esbuild');
   tsc = join(dirname(pkg), 'bin/tsc');
 } catch {
   tsc = undefined;
@@ -45,9 +47,10 @@ if (tsc === undefined || !existsSync(join(root, 'tsconfig.build.json'))) {
   process.exit(1);
 }
 const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: ['ignore', process.stderr, 'inherit'] });
-if (result.status === 0) {
-  // tsc compiles only TypeScript: the console's static files are copied beside the compiled code.
-  spawnSync(process.execPath, [join(root, 'scripts/copy-static.mjs')], { cwd: root, stdio: ['ignore', process.stderr, 'inherit'] });
-  executable();
+if (result.status !== 0) process.exit(result.status ?? 1);
+// tsc compiles only TypeScript: the console's static files are copied beside the compiled code and the bundle.
+for (const step of ['scripts/copy-static.mjs', 'scripts/bundle.mjs']) {
+  const done = spawnSync(process.execPath, [join(root, step)], { cwd: root, stdio: ['ignore', process.stderr, 'inherit'] });
+  if (done.status !== 0) process.exit(done.status ?? 1);
 }
-process.exit(result.status ?? 1);
+executable();

@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { Registry } from '../src/actors/registry.js';
 import { captureBackup } from '../src/actors/dumps/state-backup.js';
 
-const BIN = resolve(import.meta.dirname, '../dist/src/cli.js');
+const BIN = resolve(import.meta.dirname, '../dist/bundle/flagpole.js');
 const TOKEN = '*:*.measure-backup-admin-token';
 const ENV = { ...process.env, INIT_ADMIN_API_TOKENS: TOKEN, TOKEN_SECRET: 'measure-backup-token-key-0123456789abcdef', LOG_FORMAT: 'json', LOG_LEVEL: 'warn' };
 const flags = Number(process.argv[2] ?? 100_000);

@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-const BIN = resolve(import.meta.dirname, '../dist/src/cli.js');
+const BIN = resolve(import.meta.dirname, '../dist/bundle/flagpole.js');
 const TOKEN = '*:*.measure-import-admin-token';
 const sizes = process.argv.slice(2).map(Number);
 if (sizes.length === 0) sizes.push(1_000, 10_000);

@@ -1,5 +1,5 @@
 /**
- * vitest global setup: builds dist/ (the tests of the `flagpole` command run the compiled bin, as an operator
+ * vitest global setup: builds dist/ (the tests of the `flagpole` command run the bundled bin, as an operator
  * does) and, at the same time, starts the tests' PostgreSQL (`helpers/postgres.ts`), unless
  * `FLAGPOLE_TEST_DATABASE_URL` points the suite at a server already running, and the browser files' chromium
  * (`console/browser/chromium-server.ts`). Their addresses reach the tests through `inject('databaseUrl')` and
@@ -41,7 +41,7 @@ async function buildAndStart(baseDir: string | undefined): Promise<{ url: string
   const root = resolve(import.meta.dirname, '..');
   const started = performance.now();
   const given = process.env['FLAGPOLE_TEST_DATABASE_URL'];
-  // The build `prepare` runs (scripts/build-if-possible.mjs): tsc, then the bin made executable.
+  // The build `prepare` runs (scripts/build-if-possible.mjs): tsc, the static files, then the bundle.
   const build = promisify(execFile)(process.execPath, [resolve(root, 'scripts/build-if-possible.mjs')], { cwd: root });
   const [built, server, browser] = await Promise.all([build, given ? null : startPostgres(baseDir), startChromium()]);
   if (built.stderr) process.stderr.write(built.stderr);

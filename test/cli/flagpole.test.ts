@@ -71,7 +71,7 @@ describe('flagpole --help and usage errors', () => {
   test.skipIf(!HAS_SCRIPT)('restore with nothing piped on a terminal is a usage error', async ({ tempDir }) => {
     const dir = tempDir('tty');
     const r = await new Promise<{ code: number | null; out: string }>((done) => {
-      const child = spawn('script', ['-qec', `${process.execPath} dist/src/cli.js restore --data-dir ${dir}/data`, '/dev/null'], { cwd: ROOT });
+      const child = spawn('script', ['-qec', `${process.execPath} dist/bundle/flagpole.js restore --data-dir ${dir}/data`, '/dev/null'], { cwd: ROOT });
       let out = '';
       child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
       child.once('exit', (code) => done({ code, out }));

@@ -1,5 +1,5 @@
 /**
- * The compiled `flagpole` command (`dist/src/cli.js`, built by test/global-setup.ts) run as its own process,
+ * The `flagpole` command (`dist/bundle/flagpole.js`, built by test/global-setup.ts) run as its own process,
  * as an operator runs it: exit code, standard output and error; and the service started with `flagpole start`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { BUILT_MAIN, ROOT } from '../helpers/built.js';
+import { BUILT_START, ROOT } from '../helpers/built.js';
 import { freePort } from '../helpers/net.js';
 import { receiver, type Receiver } from '../helpers/receiver.js';
 import { CHILD_PROCESS_TEST_MS, START_TIMEOUT_MS, untilState } from '../helpers/wait.js';
@@ -34,7 +34,7 @@ afterEach(async () => {
 
 async function start(dataDir: string): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, [BUILT_MAIN], {
+  const child = spawn(process.execPath, [...BUILT_START], {
     cwd: ROOT,
     env: {
       ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INIT_ADMIN_API_TOKENS: TOKEN, LOG_LEVEL: 'warn',

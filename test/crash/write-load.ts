@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'vitest';
-import { BUILT_MAIN, ROOT } from '../helpers/built.js';
+import { BUILT_START, ROOT } from '../helpers/built.js';
 import { killAfterTest } from '../helpers/children.js';
 import { freePort } from '../helpers/net.js';
 
@@ -23,12 +23,12 @@ export interface Server {
 }
 
 /**
- * Starts the service (`src/main.ts` as built) over `dataDir` (or the database `env` names) in its own node
+ * Starts the service (`flagpole start` from the built bundle) over `dataDir` (or the database `env` names) in its own node
  * process and waits until it says it listens; the child is killed after the test even when the test failed.
  */
 export async function start(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, [BUILT_MAIN], {
+  const child = spawn(process.execPath, [...BUILT_START], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INIT_ADMIN_API_TOKENS: TOKEN, SNAPSHOT_EVERY: '20', LOG_RETENTION: '10', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { describe, expect } from 'vitest';
-import { BUILT_MAIN, ROOT } from '../helpers/built.js';
+import { BUILT_START, ROOT } from '../helpers/built.js';
 import { killAfterTest } from '../helpers/children.js';
 import { test } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/net.js';
@@ -26,13 +26,13 @@ interface Server {
 }
 
 /**
- * The service (`src/main.ts` as built) over `dataDir` in its own node process, once it says it listens.
+ * The service (`flagpole start` from the built bundle) over `dataDir` in its own node process, once it says it listens.
  * `hungDisk`: through `hung-disk-main.ts`, whose disk the test can hang over the IPC channel (`child.send('hang')`).
  */
 async function start(dataDir: string, { hungDisk = false, shutdownTimeoutMs = SHUTDOWN_TIMEOUT_MS } = {}): Promise<Server> {
   const port = await freePort();
   // The hung-disk entry is TypeScript of the tests (it wraps the store's gate): tsx runs it.
-  const child = spawn(process.execPath, hungDisk ? ['--import', 'tsx', 'test/faults/hung-disk-main.ts'] : [BUILT_MAIN], {
+  const child = spawn(process.execPath, hungDisk ? ['--import', 'tsx', 'test/faults/hung-disk-main.ts'] : [...BUILT_START], {
     cwd: ROOT,
     // A write waits for the disk longer than the stop may take: the stop meets it still held.
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INIT_ADMIN_API_TOKENS: TOKEN, LOG_FORMAT: 'json', SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs), WRITE_TIMEOUT_MS: '60000' },

@@ -6,7 +6,7 @@ import { onTestFinished } from 'vitest';
  * or timed out before it stopped its server must not leave the process behind. A child started outside a test
  * (in a fixture's setup) is left to the fixture that started it.
  *
- * @example const child = spawn(process.execPath, [BUILT_MAIN]); killAfterTest(child);
+ * @example const child = spawn(process.execPath, [...BUILT_START]); killAfterTest(child);
  */
 export function killAfterTest(child: ChildProcess): void {
   try {

@@ -1,5 +1,5 @@
 /**
- * One flagpole node as a process of its own (the built `src/main.ts`, as `flagpole start` runs it), on a port
+ * One flagpole node as a process of its own (`flagpole start` from the built bundle), on a port
  * that stays its own across restarts, so a load balancer's address for it stays right: started, killed with
  * SIGKILL, stopped with SIGTERM and started again over the same database.
  */
@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BUILT_MAIN, ROOT } from './built.js';
+import { BUILT_START, ROOT } from './built.js';
 import { freePort } from './net.js';
 
 /** A node that can be started, killed and started again on the same port. */
@@ -57,7 +57,7 @@ export async function nodeProcess(name: string, env: Record<string, string>): Pr
     async start() {
       if (alive()) throw new Error(`${name} runs already`);
       text += `--- ${name} starts\n`;
-      const started = spawn(process.execPath, [BUILT_MAIN], {
+      const started = spawn(process.execPath, [...BUILT_START], {
         cwd: ROOT,
         env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(dir, 'data'), LOG_FORMAT: 'json', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BUILT_MAIN, ROOT } from './built.js';
+import { BUILT_START, ROOT } from './built.js';
 import { killAfterTest } from './children.js';
 import { freePort } from './net.js';
 import { START_TIMEOUT_MS } from './wait.js';
@@ -20,7 +20,7 @@ export interface ServerProcess {
 }
 
 /**
- * Starts the service (`src/main.ts` as built, see `built.ts`) on a free port over a fresh data directory and
+ * Starts the service (`flagpole start` from the built bundle, see `built.ts`) on a free port over a fresh data directory and
  * waits until it listens.
  *
  * @example const s = await startServer({ INIT_ADMIN_API_TOKENS: '*:*.t' }); await fetch(`${s.base}/health`); await s.kill();
@@ -28,7 +28,7 @@ export interface ServerProcess {
 export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'flagpole-proc-'));
-  const child = spawn(process.execPath, [BUILT_MAIN], {
+  const child = spawn(process.execPath, [...BUILT_START], {
     cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_FORMAT: 'json', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   killAfterTest(child);

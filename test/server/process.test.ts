@@ -1,5 +1,5 @@
 /**
- * The real server process (`src/main.ts` as built, run by node as `npm start` runs it), spoken to over a
+ * The real server process (`flagpole start` from the built bundle, run by node as `npm start` runs it), spoken to over a
  * socket with fetch: health, authentication, a write, SIGTERM, a second start on the same data directory;
  * and the admin token generated on a fresh directory, printed once.
  */
@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { BUILT_MAIN, ROOT } from '../helpers/built.js';
+import { BUILT_START, ROOT } from '../helpers/built.js';
 import { test as base } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/net.js';
 import { CHILD_PROCESS_TEST_MS, START_TIMEOUT_MS, untilState } from '../helpers/wait.js';
@@ -27,7 +27,7 @@ async function startServer(running: ChildProcess[], dataDir: string, env: Record
   const port = await freePort();
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env };
   for (const name of ['INIT_ADMIN_API_TOKENS', 'TOKEN_SECRET', 'TOKEN_SECRET_FILE']) if (!(name in env)) delete childEnv[name];
-  const child = spawn(process.execPath, [BUILT_MAIN], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...BUILT_START], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(child);
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => { text += chunk.toString(); });
@@ -203,7 +203,7 @@ test('the token key file: created 0600 beside the data directory on first start,
 
 test('a bad token key setting stops the start with a message naming the variable, not the value', async ({ tempDir }) => {
   const dataDir = tempDir('bad-key');
-  const child = spawn(process.execPath, [BUILT_MAIN], {
+  const child = spawn(process.execPath, [...BUILT_START], {
     cwd: ROOT, env: { ...process.env, PORT: '0', DATA_DIR: dataDir, TOKEN_SECRET: 'guessable-password' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';

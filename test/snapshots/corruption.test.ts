@@ -12,7 +12,7 @@ import { harness, type Harness } from '../helpers/harness.js';
 import { ok } from './fixtures.js';
 import { TokenHasher } from '../../src/auth/token-hasher.js';
 import { HARNESS_TOKEN_SECRET } from '../helpers/harness.js';
-import { BUILT_MAIN, ROOT } from '../helpers/built.js';
+import { BUILT_START, ROOT } from '../helpers/built.js';
 import { dumpCli } from './run-cli.js';
 import { storeOf } from '../helpers/store-of.js';
 import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
@@ -166,7 +166,7 @@ describe('a damaged log record', { timeout: CHILD_PROCESS_TEST_MS }, () => {
   test('the real service starts, names the key, and answers 503 for that project rather than serve it without the data', async ({ tempDir }) => {
     const { dir } = await stopped(tempDir('corrupt'), {}, 2, true);
     await damage(dir, async (db) => db.put(record(4), flipLastJsonChar((await db.get(record(4)))!)));
-    const child = spawn(process.execPath, [BUILT_MAIN], {
+    const child = spawn(process.execPath, [...BUILT_START], {
       cwd: ROOT, env: { ...process.env, DATA_DIR: dir, PORT: '0', INIT_ADMIN_API_TOKENS: '*:*.x', LOG_FORMAT: 'pretty', TOKEN_SECRET: HARNESS_TOKEN_SECRET }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
