@@ -16,7 +16,10 @@ let site: Installation;
 
 beforeAll(async () => {
   site = await installation({ env: { SNAPSHOT_EVERY: '10' } });
-  for (const id of ['alpha', 'beta', 'seqk', 'seqr']) expect((await site.call(site.lb.base, 'POST', '/api/admin/projects', { id, name: id })).status).toBe(201);
+  for (const id of ['alpha', 'beta', 'seqk', 'seqr']) {
+    const created = await site.call(site.lb.base, 'POST', '/api/admin/projects', { id, name: id });
+    expect(created.status, `project ${id}: ${JSON.stringify(created.body)}\n${site.output().slice(-3000)}`).toBe(201);
+  }
 }, 180_000);
 
 afterAll(async () => {
