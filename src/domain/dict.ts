@@ -8,20 +8,11 @@
  */
 
 /**
- * What every dict is made by. Its prototype is an empty, frozen object without a prototype, so a dict inherits
- * nothing, as one made by `Object.create(null)` does; but V8 gives objects made by a constructor fast
- * properties, where `Object.create(null)` makes a hash table from the start (slower to read and to serialize).
- */
-function Dict(): void {}
-Dict.prototype = Object.freeze(Object.create(null) as object);
-
-/**
- * A copy of `source`'s own entries (or of `entries`) that inherits nothing. Plain assignment is safe here: no
- * object in its prototype chain has a `__proto__` setter to reach, so that key becomes an own property like any
- * other.
+ * A copy of `source`'s own entries (or of `entries`) that inherits nothing. Plain assignment is safe here: the
+ * copy has no prototype, so no `__proto__` setter to reach, and that key becomes an own property like any other.
  */
 export function dict<T>(source?: Readonly<Record<string, T>> | Iterable<readonly [string, T]>): Record<string, T> {
-  const out = new (Dict as unknown as new () => Record<string, T>)();
+  const out = Object.create(null) as Record<string, T>;
   if (!source) return out;
   if (Symbol.iterator in source) {
     for (const [key, value] of source as Iterable<readonly [string, T]>) out[key] = value;

@@ -1,8 +1,7 @@
 /**
  * The `flagBytes` limit (`LIMIT_FLAG_BYTES`): a change is refused when the flag it builds is larger than the
  * limit as stored (the UTF-8 bytes of its JSON), and accepted exactly at it; a refused change leaves the
- * flag as it was. Every kind of change that can make a flag larger; and every change decided from a size kept
- * as a bound since an earlier change (`src/domain/flag-size.ts`) is as exact near the limit.
+ * flag as it was. Every kind of change that can make a flag larger, on a flag as created and on one changed since.
  */
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
@@ -50,7 +49,7 @@ const chained: [string, ProjectCommand][] = [
   ['strategies are sorted', { type: 'strategy.set-sort-order', feature: 'f', environment: 'development', order: [{ id: 's1', sortOrder: 1234567 }] }],
 ];
 
-/** Two changes before the one measured: the first measures the flag, the second keeps a bound from it. */
+/** Two changes before the one measured. */
 const EARLIER: ProjectCommand[] = [
   addStrategy('f', 'production', { name: 'default' }),
   addStrategy('f', 'production', { name: 'flexibleRollout', parameters: { rollout: '50', stickiness: 'default', groupId: 'f' } }),

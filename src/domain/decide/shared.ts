@@ -3,7 +3,6 @@ import { LIMIT_VARIABLES, overLimit } from '../../limits.js';
 import { formatIssues } from '../../schemas/issues.js';
 import { own } from '../dict.js';
 import { applyFlagEvent, enabledCount } from '../flag-events.js';
-import { sizeOver } from '../flag-size.js';
 import type { FlagEvent } from '../events.js';
 import type { IfMatch, ProjectReplies } from '../commands.js';
 import { failed, ok, type Result, type Versioned } from '../result.js';
@@ -71,13 +70,12 @@ export function checkFlagCount(draft: ProjectDraft, context: CommandContext): Do
 }
 
 /**
- * Refuses a change that would make the flag larger than `flagBytes` as stored: the UTF-8 bytes of its JSON.
- * With `change` (the flag it was built from and the event), a bound kept from that flag decides a change
- * that stays well within the limit without measuring (see `flag-size.ts`); a decision near the limit is exact.
+ * Refuses a change that would make the flag larger than `flagBytes` as stored: the UTF-8 bytes of its JSON,
+ * measured once on the flag the change builds.
  */
-export function checkFlagSize(flag: Flag, context: CommandContext, change?: { before: Flag; event: FlagEvent }): DomainError | null {
-  const size = sizeOver(flag, context.limits.flagBytes, change);
-  if (size === undefined) return null;
+export function checkFlagSize(flag: Flag, context: CommandContext): DomainError | null {
+  const size = Buffer.byteLength(JSON.stringify(flag));
+  if (size <= context.limits.flagBytes) return null;
   return fail('ExceedsLimitError', overLimit(`The size of flag "${flag.name}" (${size} bytes after this change)`, context.limits.flagBytes, LIMIT_VARIABLES.flagBytes));
 }
 
@@ -87,7 +85,7 @@ export function checkFlagSize(flag: Flag, context: CommandContext, change?: { be
  */
 export function acceptFlagChange<T>(draft: ProjectDraft, flag: Flag, event: FlagEvent, value: T, context: CommandContext): Decision<ProjectEvent, Versioned<T>> {
   const after = applyFlagEvent(flag, event);
-  const tooLarge = after ? checkFlagSize(after, context, { before: flag, event }) : null;
+  const tooLarge = after ? checkFlagSize(after, context) : null;
   if (tooLarge) return refuse(tooLarge);
   if (after) draft.noteBuilt(event, after);
   return acceptOnFlag([event], value, flag, context);
