@@ -24,7 +24,9 @@ export interface Cluster {
  */
 export async function cluster(count: number, env: Record<string, string> = {}, options: { together?: boolean; deliver?: boolean; passwordWork?: HarnessSeams['passwordWork'] } = {}): Promise<Cluster> {
   const schema = freshSchema();
-  const shared = { DATABASE_URL: schema.database.url, DATABASE_SCHEMA: schema.database.schema, DATABASE_POOL_SIZE: '4', ...env };
+  // A read's catch-up waits until done (a test may set less): the 1 s an operator's node allows by default ran
+  // out at load 6, and a sign-in on one node then missed the user made on the other.
+  const shared = { DATABASE_URL: schema.database.url, DATABASE_SCHEMA: schema.database.schema, DATABASE_POOL_SIZE: '4', NODE_CATCH_UP_WAIT_MS: '30000', ...env };
   const start = () => harness(shared, undefined, { store: 'postgres', deliver: options.deliver ?? false, ...(options.passwordWork ? { passwordWork: options.passwordWork } : {}) });
   const nodes: Harness[] = [];
   if (options.together) nodes.push(...await Promise.all(Array.from({ length: count }, start)));
