@@ -140,8 +140,12 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 
 const SHOTS = resolve(import.meta.dirname, '../../../test-artifacts/screenshots');
 
-/** Saves a full-page screenshot as `test-artifacts/screenshots/<name>.png` (not committed). */
+/**
+ * Saves a full-page screenshot as `test-artifacts/screenshots/<name>.png` (not committed) when
+ * `FLAGPOLE_SCREENSHOTS=1`: they are for a person to look at, and no test reads them.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env['FLAGPOLE_SCREENSHOTS'] !== '1') return;
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
