@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { BUILT_CLI, ROOT } from '../helpers/built.js';
 import { killAfterTest } from '../helpers/children.js';
 import { START_TIMEOUT_MS } from '../helpers/wait.js';
-import { freePort } from '../helpers/net.js';
+import { listeningPort } from '../helpers/net.js';
 import { ADMIN_TOKEN, HARNESS_TOKEN_SECRET } from '../helpers/harness.js';
 
 export { ROOT };
@@ -61,8 +61,8 @@ export const SERVICE_ENV = { INIT_ADMIN_API_TOKENS: ADMIN_TOKEN, TOKEN_SECRET: H
  * (tests register `stop` with `onTestFinished`).
  */
 export async function startFlagpole(dataDir: string, env: Record<string, string> = {}, bin = BIN): Promise<Started> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [bin, 'start'], { cwd: ROOT, env: childEnv({ ...SERVICE_ENV, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  // Port 0: the service binds what the kernel gives it and says which (`listeningPort`).
+  const child = spawn(process.execPath, [bin, 'start'], { cwd: ROOT, env: childEnv({ ...SERVICE_ENV, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   killAfterTest(child);
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => { text += chunk.toString(); });
@@ -71,7 +71,7 @@ export async function startFlagpole(dataDir: string, env: Record<string, string>
   await new Promise<void>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`flagpole start did not listen in ${START_TIMEOUT_MS} ms:\n${text}`)), START_TIMEOUT_MS);
     const poll = setInterval(() => {
-      if (!text.includes('listening on')) return;
+      if (listeningPort(text) === null) return;
       clearInterval(poll);
       clearTimeout(timer);
       done();
@@ -83,7 +83,7 @@ export async function startFlagpole(dataDir: string, env: Record<string, string>
     });
   });
   return {
-    child, base: `http://127.0.0.1:${port}`, output: () => text,
+    child, base: `http://127.0.0.1:${listeningPort(text)}`, output: () => text,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;

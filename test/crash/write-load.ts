@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'vitest';
 import { BUILT_START, ROOT } from '../helpers/built.js';
 import { killAfterTest } from '../helpers/children.js';
-import { freePort } from '../helpers/net.js';
+import { listeningPort } from '../helpers/net.js';
 
 export const TOKEN = '*:*.crash-test-admin-token';
 const WORKERS_PER_PROJECT = 8;
@@ -27,10 +27,11 @@ export interface Server {
  * process and waits until it says it listens; the child is killed after the test even when the test failed.
  */
 export async function start(dataDir: string, env: Record<string, string> = {}): Promise<Server> {
-  const port = await freePort();
   const child = spawn(process.execPath, [...BUILT_START], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INIT_ADMIN_API_TOKENS: TOKEN, SNAPSHOT_EVERY: '20', LOG_RETENTION: '10', ...env },
+    // Port 0: the service binds whatever the kernel gives it and says which (a port chosen before the start was
+    // taken by another process at load 8, and a restart failed with EADDRINUSE).
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, INIT_ADMIN_API_TOKENS: TOKEN, SNAPSHOT_EVERY: '20', LOG_RETENTION: '10', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   killAfterTest(child);
@@ -38,14 +39,14 @@ export async function start(dataDir: string, env: Record<string, string> = {}): 
   const listening = new Promise<boolean>((resolve) => {
     const read = (d: string) => {
       output.push(d);
-      if (output.join('').includes('listening on')) resolve(true);
+      if (listeningPort(output.join('')) !== null) resolve(true);
     };
     child.stdout!.setEncoding('utf8').on('data', read);
     child.stderr!.setEncoding('utf8').on('data', read);
     child.once('exit', () => resolve(false));
   });
   if (!(await listening)) throw new Error(`server exited with ${child.exitCode}:\n${output.join('')}`);
-  return { child, url: `http://127.0.0.1:${port}`, output };
+  return { child, url: `http://127.0.0.1:${listeningPort(output.join(''))}`, output };
 }
 
 export async function kill(server: Server, signal: NodeJS.Signals): Promise<number | null> {

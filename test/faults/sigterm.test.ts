@@ -11,7 +11,7 @@ import { describe, expect } from 'vitest';
 import { BUILT_START, ROOT } from '../helpers/built.js';
 import { killAfterTest } from '../helpers/children.js';
 import { test } from '../helpers/fixtures.js';
-import { freePort } from '../helpers/net.js';
+import { listeningPort } from '../helpers/net.js';
 import { CHILD_PROCESS_TEST_MS, untilState } from '../helpers/wait.js';
 
 const TOKEN = '*:*.sigterm-test-admin-token';
@@ -30,12 +30,11 @@ interface Server {
  * `hungDisk`: through `hung-disk-main.ts`, whose disk the test can hang over the IPC channel (`child.send('hang')`).
  */
 async function start(dataDir: string, { hungDisk = false, shutdownTimeoutMs = SHUTDOWN_TIMEOUT_MS } = {}): Promise<Server> {
-  const port = await freePort();
   // The hung-disk entry is TypeScript of the tests (it wraps the store's gate): tsx runs it.
   const child = spawn(process.execPath, hungDisk ? ['--import', 'tsx', 'test/faults/hung-disk-main.ts'] : [...BUILT_START], {
     cwd: ROOT,
     // A write waits for the disk longer than the stop may take: the stop meets it still held.
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INIT_ADMIN_API_TOKENS: TOKEN, LOG_FORMAT: 'json', SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs), WRITE_TIMEOUT_MS: '60000' },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, INIT_ADMIN_API_TOKENS: TOKEN, LOG_FORMAT: 'json', SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs), WRITE_TIMEOUT_MS: '60000' },
     stdio: hungDisk ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   killAfterTest(child);
@@ -45,13 +44,13 @@ async function start(dataDir: string, { hungDisk = false, shutdownTimeoutMs = SH
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   // It listens once it has said so; a start that fails exits instead.
   const listening = await new Promise<boolean>((resolve) => {
-    const look = () => { if (text.includes('listening on')) resolve(true); };
+    const look = () => { if (listeningPort(text) !== null) resolve(true); };
     child.stdout!.on('data', look);
     child.stderr!.on('data', look);
     child.once('exit', () => resolve(false));
   });
   if (!listening) throw new Error(`server exited with ${child.exitCode}:\n${text}`);
-  return { child, port, output: () => text, exited };
+  return { child, port: listeningPort(text)!, output: () => text, exited };
 }
 
 /**

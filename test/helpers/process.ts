@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILT_START, ROOT } from './built.js';
 import { killAfterTest } from './children.js';
-import { freePort } from './net.js';
+import { listeningPort } from './net.js';
 import { START_TIMEOUT_MS } from './wait.js';
 
 /** The real service as its own process, spoken to over a socket. */
@@ -26,10 +26,10 @@ export interface ServerProcess {
  * @example const s = await startServer({ INIT_ADMIN_API_TOKENS: '*:*.t' }); await fetch(`${s.base}/health`); await s.kill();
  */
 export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
-  const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'flagpole-proc-'));
+  // Port 0 unless the test names one: the service binds what the kernel gives it and says which (`listeningPort`).
   const child = spawn(process.execPath, [...BUILT_START], {
-    cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_FORMAT: 'json', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_FORMAT: 'json', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   killAfterTest(child);
   let text = '';
@@ -41,7 +41,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
     }, START_TIMEOUT_MS);
     const read = (chunk: Buffer) => {
       text += chunk.toString();
-      if (!text.includes('listening on')) return;
+      if (listeningPort(text) === null) return;
       clearTimeout(timer);
       done();
     };
@@ -52,6 +52,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
       fail(new Error(`server exited with ${code}:\n${text}`));
     });
   });
+  const port = listeningPort(text)!;
   return {
     child, port, base: `http://127.0.0.1:${port}`, dataDir, output: () => text,
     kill: async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { BUILT_START, ROOT } from '../helpers/built.js';
 import { test as base } from '../helpers/fixtures.js';
-import { freePort } from '../helpers/net.js';
+import { listeningPort } from '../helpers/net.js';
 import { CHILD_PROCESS_TEST_MS, START_TIMEOUT_MS, untilState } from '../helpers/wait.js';
 
 /** A port nobody listens on: bind port 0, read what the OS chose, let it go. */
@@ -24,8 +24,8 @@ interface Server {
 
 /** Starts the server on a free port and waits until it says it is listening; `running` gets the child. */
 async function startServer(running: ChildProcess[], dataDir: string, env: Record<string, string> = {}): Promise<Server> {
-  const port = await freePort();
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env };
+  // Port 0: the service binds what the kernel gives it and says which (`listeningPort`).
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env };
   for (const name of ['INIT_ADMIN_API_TOKENS', 'TOKEN_SECRET', 'TOKEN_SECRET_FILE']) if (!(name in env)) delete childEnv[name];
   const child = spawn(process.execPath, [...BUILT_START], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   running.push(child);
@@ -36,7 +36,7 @@ async function startServer(running: ChildProcess[], dataDir: string, env: Record
   await new Promise<void>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`server did not start in ${START_TIMEOUT_MS} ms:\n${text}`)), START_TIMEOUT_MS);
     const check = () => {
-      if (text.includes('listening on')) {
+      if (listeningPort(text) !== null) {
         clearTimeout(timer);
         child.stdout!.off('data', check);
         done();
@@ -47,7 +47,7 @@ async function startServer(running: ChildProcess[], dataDir: string, env: Record
   });
   return {
     child,
-    base: `http://127.0.0.1:${port}`,
+    base: `http://127.0.0.1:${listeningPort(text)}`,
     output: () => text,
     stop: async () => {
       child.kill('SIGTERM');
