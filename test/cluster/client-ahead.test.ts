@@ -2,8 +2,8 @@
  * An SDK a load balancer moves between nodes never goes back in time: a node behind the revision the client
  * shows (its ETag, its delta revision, its stream's Last-Event-ID) waits for it a little, or answers "no change".
  */
-import { afterEach, expect, test, vi } from 'vitest';
-import { cluster, type Cluster } from '../helpers/cluster.js';
+import { expect, test, vi } from 'vitest';
+import { clusterForTest } from '../helpers/cluster.js';
 import type { Harness } from '../helpers/harness.js';
 import { HEAVY_TEST_MS } from '../helpers/wait.js';
 
@@ -11,16 +11,9 @@ import { HEAVY_TEST_MS } from '../helpers/wait.js';
 vi.setConfig({ testTimeout: HEAVY_TEST_MS, hookTimeout: HEAVY_TEST_MS });
 
 const FEATURES = '/api/admin/projects/default/features';
-let current: Cluster | null = null;
-
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
-
 /** Two nodes, a client token, and flag `f` with a strategy in development, seen by both. */
 async function setUp(env: Record<string, string>): Promise<{ a: Harness; b: Harness; token: string }> {
-  current = await cluster(2, env);
+  const current = await clusterForTest(2, env);
   const [a, b] = current.nodes as [Harness, Harness];
   const token = (await a.json('POST', '/api/admin/api-tokens', { tokenName: 'sdk', type: 'client', environment: 'development', projects: ['*'] })).body.secret as string;
   expect((await a.json('POST', FEATURES, { name: 'f' })).status).toBe(201);

@@ -2,19 +2,13 @@
  * The console's live rows on several nodes: a page open on one node hears the switches made on another (its
  * table's event stream follows the node's feed, which carries every node's commits).
  */
-import { afterEach, expect, test, vi } from 'vitest';
-import { cluster, type Cluster } from '../helpers/cluster.js';
+import { expect, test, vi } from 'vitest';
+import { clusterForTest } from '../helpers/cluster.js';
 import type { Harness } from '../helpers/harness.js';
 import { HEAVY_TEST_MS } from '../helpers/wait.js';
 
 // Several nodes on one PostgreSQL in one process: seconds of work each, far more on a loaded machine.
 vi.setConfig({ testTimeout: HEAVY_TEST_MS, hookTimeout: HEAVY_TEST_MS });
-
-let current: Cluster | null = null;
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
 
 /** Reads `stream` until its text so far contains `wanted`; answers that text. */
 async function readUntil(stream: ReadableStreamDefaultReader<Uint8Array>, wanted: string): Promise<string> {
@@ -29,7 +23,7 @@ async function readUntil(stream: ReadableStreamDefaultReader<Uint8Array>, wanted
 }
 
 test('a flag table open on one node hears a switch made on another', async () => {
-  current = await cluster(2);
+  const current = await clusterForTest(2);
   const [a, b] = current.nodes as [Harness, Harness];
   const created = await a.json('POST', '/api/admin/user-admin', { username: 'ops', password: 'tulip-harbour-88', rootRole: 1 });
   expect(created.status).toBe(201);

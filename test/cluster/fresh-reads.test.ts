@@ -2,8 +2,8 @@
  * A read of the admin API or a console page on one node shows every write another node answered before it;
  * the SDKs' reads carry their revision instead (client-ahead.test.ts).
  */
-import { afterEach, expect, test, vi } from 'vitest';
-import { cluster, type Cluster } from '../helpers/cluster.js';
+import { expect, test, vi } from 'vitest';
+import { clusterForTest } from '../helpers/cluster.js';
 import type { Harness } from '../helpers/harness.js';
 import { HEAVY_TEST_MS } from '../helpers/wait.js';
 
@@ -11,14 +11,8 @@ import { HEAVY_TEST_MS } from '../helpers/wait.js';
 vi.setConfig({ testTimeout: HEAVY_TEST_MS, hookTimeout: HEAVY_TEST_MS });
 
 const FEATURES = '/api/admin/projects/default/features';
-let current: Cluster | null = null;
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
-
 test('a write answered on one node is in the next admin read on another, even when that node has not heard of it yet', async () => {
-  current = await cluster(2);
+  const current = await clusterForTest(2);
   const [a, b] = current.nodes as [Harness, Harness];
   const token = (await a.json('POST', '/api/admin/api-tokens', { tokenName: 'sdk', type: 'client', environment: 'development', projects: ['*'] })).body.secret as string;
   await expect.poll(() => b.registry.feed.revision).toBe(a.registry.feed.revision);
@@ -36,7 +30,7 @@ test('a write answered on one node is in the next admin read on another, even wh
 });
 
 test('a token or a user made on one node is known at once on another that has not heard of it yet', async () => {
-  current = await cluster(2);
+  const current = await clusterForTest(2);
   const [a, b] = current.nodes as [Harness, Harness];
   await expect.poll(() => b.registry.feed.revision).toBe(a.registry.feed.revision);
   const resume = b.registry.node.deafen();
@@ -54,7 +48,7 @@ test('a token or a user made on one node is known at once on another that has no
 });
 
 test('a burst of unknown tokens costs the database a few reads of its head, not one per request', async () => {
-  current = await cluster(2);
+  const current = await clusterForTest(2);
   const [, b] = current.nodes as [Harness, Harness];
   // The real shared log, counted (store is private to the registry: reached for, not replaced).
   const shared = (b.registry as unknown as { store: { shared: { head: () => Promise<number> } } }).store.shared;

@@ -3,24 +3,20 @@
  * every other serves, concurrent decisions on two nodes answer as on one node, and the revision means the
  * same everywhere.
  */
-import { afterEach, describe, expect, test, vi } from 'vitest';
-import { cluster, type Cluster } from '../helpers/cluster.js';
+import { describe, expect, test, vi } from 'vitest';
+import { clusterForTest, type Cluster } from '../helpers/cluster.js';
 import type { Harness } from '../helpers/harness.js';
 import { HEAVY_TEST_MS } from '../helpers/wait.js';
 
 // Several nodes on one PostgreSQL in one process: seconds of work each, far more on a loaded machine.
 vi.setConfig({ testTimeout: HEAVY_TEST_MS, hookTimeout: HEAVY_TEST_MS });
 
-const FEATURES = '/api/admin/projects/default/features';
+/** The running test's cluster (closed when the test finishes: `clusterForTest`). */
 let current: Cluster | null = null;
 
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
-
+const FEATURES = '/api/admin/projects/default/features';
 async function nodes(count: number, options: { together?: boolean } = {}): Promise<[Harness, Harness, Harness]> {
-  current = await cluster(count, {}, options);
+  current = await clusterForTest(count, {}, options);
   return current.nodes as [Harness, Harness, Harness];
 }
 

@@ -4,8 +4,8 @@
  * When another node did, in any scope, the write is decided again once this node has caught up: the answer
  * is the one a node that knew everything would give.
  */
-import { afterEach, expect, test, vi } from 'vitest';
-import { cluster, type Cluster } from '../helpers/cluster.js';
+import { expect, test, vi } from 'vitest';
+import { clusterForTest } from '../helpers/cluster.js';
 import type { SharedLog } from '../../snapshots/shared-log.js';
 import type { Harness } from '../helpers/harness.js';
 import { HEAVY_TEST_MS } from '../helpers/wait.js';
@@ -14,15 +14,9 @@ import { HEAVY_TEST_MS } from '../helpers/wait.js';
 vi.setConfig({ testTimeout: HEAVY_TEST_MS, hookTimeout: HEAVY_TEST_MS });
 
 const FEATURES = '/api/admin/projects/default/features';
-let current: Cluster | null = null;
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
-
 /** Two nodes, `b` caught up with `a` and deciding on its own state (no other node seen writing for a while). */
 async function quietNodes(): Promise<[Harness, Harness]> {
-  current = await cluster(2);
+  const current = await clusterForTest(2);
   const [a, b] = current.nodes as [Harness, Harness];
   expect((await b.json('POST', FEATURES, { name: 'b-own' })).status).toBe(201);
   expect((await b.json('POST', `${FEATURES}/b-own/environments/development/strategies`, { name: 'default' })).status).toBe(200);

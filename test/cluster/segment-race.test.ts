@@ -2,19 +2,13 @@
  * A segment deleted on one node while strategies naming it are added on another: either the delete is refused
  * (409, the segment stays and is used) or it succeeds and no strategy on any node names it, as on one node.
  */
-import { afterEach, expect, test, vi } from 'vitest';
-import { cluster, type Cluster } from '../helpers/cluster.js';
+import { expect, test, vi } from 'vitest';
+import { clusterForTest } from '../helpers/cluster.js';
 import type { Harness } from '../helpers/harness.js';
 import { HEAVY_TEST_MS } from '../helpers/wait.js';
 
 // Several nodes on one PostgreSQL in one process: seconds of work each, far more on a loaded machine.
 vi.setConfig({ testTimeout: HEAVY_TEST_MS, hookTimeout: HEAVY_TEST_MS });
-
-let current: Cluster | null = null;
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
 
 const strategies = (flag: string, environment: string) => `/api/admin/projects/default/features/${flag}/environments/${environment}/strategies`;
 
@@ -30,7 +24,7 @@ function references(on: Harness): number[] {
 }
 
 test('strategies added on one node while another deletes their segment never name a deleted segment', async () => {
-  current = await cluster(2);
+  const current = await clusterForTest(2);
   const [a, b] = current.nodes as [Harness, Harness];
   for (const flag of ['f', 'g']) expect((await a.json('POST', '/api/admin/projects/default/features', { name: flag })).status).toBe(201);
   const outcomes = new Set<number>();

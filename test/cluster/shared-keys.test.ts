@@ -6,24 +6,20 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, test, vi } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { createPasswordLink, passwordLinkUser, usePasswordLink } from '../../src/use-cases/password-links.use-cases.js';
-import { cluster, type Cluster } from '../helpers/cluster.js';
+import { clusterForTest, type Cluster } from '../helpers/cluster.js';
 import { harness, HARNESS_TOKEN_SECRET, type Harness } from '../helpers/harness.js';
 import { HEAVY_TEST_MS } from '../helpers/wait.js';
 
 // Several nodes on one PostgreSQL in one process: seconds of work each, far more on a loaded machine.
 vi.setConfig({ testTimeout: HEAVY_TEST_MS, hookTimeout: HEAVY_TEST_MS });
 
+/** The running test's cluster (closed when the test finishes: `clusterForTest`). */
 let current: Cluster | null = null;
 
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
-
 async function nodes(count: number): Promise<Harness[]> {
-  current = await cluster(count);
+  current = await clusterForTest(count);
   return current.nodes;
 }
 

@@ -4,11 +4,11 @@
  * (told by a signal, not found at the next expiry); a last use on one node keeps the session alive on a node
  * that saw it long ago; and the failed sign-in budget is one budget whichever node an attempt reaches.
  */
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { PASSWORD_WORK } from '../../src/auth/passwords.js';
 import { sessionKey } from '../../src/auth/session-keys.js';
 import { keys } from '../../snapshots/keys.js';
-import { cluster, type Cluster } from '../helpers/cluster.js';
+import { clusterForTest } from '../helpers/cluster.js';
 import type { Harness } from '../helpers/harness.js';
 import { storeOf } from '../helpers/store-of.js';
 import { HEAVY_TEST_MS } from '../helpers/wait.js';
@@ -16,15 +16,8 @@ import { HEAVY_TEST_MS } from '../helpers/wait.js';
 // Several nodes on one PostgreSQL in one process: seconds of work each, far more on a loaded machine.
 vi.setConfig({ testTimeout: HEAVY_TEST_MS, hookTimeout: HEAVY_TEST_MS });
 
-let current: Cluster | null = null;
-
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
-
-async function nodes(count: number, env: Record<string, string> = {}, options: Parameters<typeof cluster>[2] = {}): Promise<Harness[]> {
-  current = await cluster(count, env, options);
+async function nodes(count: number, env: Record<string, string> = {}, options: Parameters<typeof clusterForTest>[2] = {}): Promise<Harness[]> {
+  const current = await clusterForTest(count, env, options);
   return current.nodes;
 }
 

@@ -3,23 +3,16 @@
  * load balancer sends "create the project" to one node and "create its first flag" to the next. The node
  * catches up with the database before it answers 404.
  */
-import { afterEach, expect, test, vi } from 'vitest';
-import { cluster, type Cluster } from '../helpers/cluster.js';
+import { expect, test, vi } from 'vitest';
+import { clusterForTest } from '../helpers/cluster.js';
 import type { Harness } from '../helpers/harness.js';
 import { HEAVY_TEST_MS } from '../helpers/wait.js';
 
 // Several nodes on one PostgreSQL in one process: seconds of work each, far more on a loaded machine.
 vi.setConfig({ testTimeout: HEAVY_TEST_MS, hookTimeout: HEAVY_TEST_MS });
 
-let current: Cluster | null = null;
-
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
-
 async function twoNodes(): Promise<[Harness, Harness]> {
-  current = await cluster(2);
+  const current = await clusterForTest(2);
   return current.nodes as [Harness, Harness];
 }
 

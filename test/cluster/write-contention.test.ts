@@ -3,9 +3,9 @@
  * take turns at the project's log, so every write is answered as on one node (a name once, a spent If-Match
  * 412) and none fails because another node wrote at the same moment.
  */
-import { afterEach, expect, test, vi } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { DiskFaults } from '../../snapshots/disk-faults.js';
-import { cluster, type Cluster } from '../helpers/cluster.js';
+import { clusterForTest } from '../helpers/cluster.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { freshSchema } from '../helpers/postgres.js';
 import { HEAVY_TEST_MS } from '../helpers/wait.js';
@@ -14,13 +14,6 @@ import { HEAVY_TEST_MS } from '../helpers/wait.js';
 vi.setConfig({ testTimeout: HEAVY_TEST_MS, hookTimeout: HEAVY_TEST_MS });
 
 const FEATURES = '/api/admin/projects/default/features';
-let current: Cluster | null = null;
-
-afterEach(async () => {
-  await current?.close();
-  current = null;
-});
-
 /** Waits until every node has applied what any of them committed. */
 async function converged(all: Harness[]): Promise<void> {
   const head = Math.max(...all.map((node) => node.registry.feed.revision));
@@ -31,7 +24,7 @@ async function converged(all: Harness[]): Promise<void> {
 const seqOf = (node: Harness): number => node.registry.project('default')!.seq;
 
 test('three nodes writing one project at once: every write answered once, as on one node, none 503', async () => {
-  current = await cluster(3);
+  const current = await clusterForTest(3);
   const nodes = current.nodes;
   const before = seqOf(nodes[0]!);
   const statuses: number[] = [];
@@ -81,7 +74,7 @@ test('three nodes writing one project at once: every write answered once, as on 
 });
 
 test('three nodes toggling one project without pause: no write fails because another node wrote at the same moment', async () => {
-  current = await cluster(3);
+  const current = await clusterForTest(3);
   const nodes = current.nodes;
   const flags = Array.from({ length: 48 }, (_, i) => `busy-${i}`);
   for (const name of flags) {

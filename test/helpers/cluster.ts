@@ -3,6 +3,7 @@
  * fresh PostgreSQL schema, as several processes behind a load balancer share a database. The real processes
  * and a real load balancer are in test/cluster/end-to-end (this is the in-process form).
  */
+import { onTestFinished } from 'vitest';
 import { harness, type Harness, type HarnessSeams } from './harness.js';
 import { freshSchema } from './postgres.js';
 
@@ -44,4 +45,15 @@ export async function cluster(count: number, env: Record<string, string> = {}, o
       await schema.drop();
     },
   };
+}
+
+/**
+ * {@link cluster}, closed (its nodes, then its schema) once the running test has finished, passed or failed.
+ *
+ * @example const { nodes: [a, b] } = await clusterForTest(2);
+ */
+export async function clusterForTest(...args: Parameters<typeof cluster>): Promise<Cluster> {
+  const started = await cluster(...args);
+  onTestFinished(() => started.close());
+  return started;
 }
