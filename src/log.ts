@@ -98,8 +98,10 @@ export function requestLineWriter(log: Logger, route: string | null): RequestLin
   const gathered = REQUEST_LINES.get(log);
   if (!gathered) {
     // Its fields are fixed and hold no secret, so the line skips the redaction every other line goes through.
-    const child = log.child({ route }, { redact: [] });
+    // Made on the route's first line: an app has hundreds of routes, and most are never asked in a process's life.
+    let child: Logger | undefined;
     return (reqId, method, status, ms) => {
+      child ??= log.child({ route }, { redact: [] });
       const fields = { reqId, method, status, ms: Math.round(ms * 100) / 100 };
       if (status === NOT_MODIFIED) child.debug(fields, 'request');
       else child.info(fields, 'request');

@@ -47,9 +47,12 @@ const TYPES: Record<string, string> = { css: 'text/css; charset=utf-8', js: 'tex
 /** The immutable answer's headers, the same for every asset but its type. */
 const CACHE = 'public, max-age=31536000, immutable';
 
+/** The assets this process read (the files do not change under a running service: a new build is a new process). */
+let loaded: ConsoleAssets | undefined;
+
 /**
- * The assets, read once when the app is built. `url(name)` is what pages link; `answer(file)` serves a
- * requested file name (or undefined for an unknown one, which is a 404).
+ * The assets, read once per process (the first app built reads them, every other app shares them). `url(name)` is
+ * what pages link; `answer(file)` serves a requested file name (or undefined for an unknown one, which is a 404).
  *
  * @example const assets = ConsoleAssets.load(); assets.url('console.css') // '/assets/console.3f9c2a1b7d.css'
  */
@@ -59,8 +62,14 @@ export class ConsoleAssets {
 
   private constructor() {}
 
-  /** Reads every asset and names it by its content hash. */
+  /** Every asset, named by its content hash: read on the first call, shared after. */
   static load(): ConsoleAssets {
+    loaded ??= ConsoleAssets.read();
+    return loaded;
+  }
+
+  /** Reads every asset from disk and names it by its content hash. */
+  private static read(): ConsoleAssets {
     const assets = new ConsoleAssets();
     for (const [name, source] of Object.entries(SOURCES) as [AssetName, () => string | string[]][]) {
       const files = source();
