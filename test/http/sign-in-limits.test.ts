@@ -43,7 +43,10 @@ describe('a burst of wrong passwords for one user', () => {
     expect(statuses.filter((s) => s === 401)).toHaveLength(10);
   });
 
-  test('a right password gives its charge back: a user who signs in 12 times in a minute is never refused', async ({ h }) => {
+  // One at a time, nothing races: the harness's lighter scrypt work checks the same budget.
+  const oneByOne = harnessTest({ env: { LOGIN_FAILURES_PER_USER: '10', LOGIN_FAILURES_PER_ADDRESS: '1000' } });
+
+  oneByOne('a right password gives its charge back: a user who signs in 12 times in a minute is never refused', async ({ h }) => {
     await userWithPassword(h, 'ann', 'tulip-harbour-88');
     for (let i = 0; i < 12; i += 1) expect((await signIn(h, 'ann', 'tulip-harbour-88')).status).toBe(200);
     expect((await signIn(h, 'ann', 'wrong-password')).status).toBe(401);
@@ -51,7 +54,8 @@ describe('a burst of wrong passwords for one user', () => {
 });
 
 describe('the account a name resolves to', () => {
-  const test = harnessTest({ env: { LOGIN_FAILURES_PER_USER: '3', LOGIN_FAILURES_PER_ADDRESS: '1000' }, seams });
+  // Sign-ins one at a time: the harness's lighter scrypt work checks the same budget.
+  const test = harnessTest({ env: { LOGIN_FAILURES_PER_USER: '3', LOGIN_FAILURES_PER_ADDRESS: '1000' } });
 
   test('failures by username and by email count against one budget; an unknown name counts under itself', async ({ h }) => {
     await userWithPassword(h, 'ann', 'tulip-harbour-88', 'ann@example.com');
