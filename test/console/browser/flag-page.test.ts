@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
+import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signedInPage, useBrowser, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
@@ -25,10 +25,7 @@ async function openFlag(server: ConsoleServer, viewport: { width: number; height
   await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
   await server.h.json('POST', '/api/admin/projects/default/features', { name: 'checkout', description: 'New checkout flow' });
   await server.h.json('POST', `${FLAG_API}/environments/development/strategies`, { name: 'flexibleRollout', title: 'Half', parameters: { rollout: 50, stickiness: 'default', groupId: 'checkout' } });
-  const page = await (await browser().newContext({ viewport })).newPage();
-  await signIn(page, server, 'ann', 'ann-secret-42');
-  await page.goto(`${server.base}/projects/default/features/checkout`);
-  return page;
+  return signedInPage(browser(), server, 'ann', 'ann-secret-42', '/projects/default/features/checkout', { viewport });
 }
 
 const devSection = (page: Page) => page.locator('section#env-development');

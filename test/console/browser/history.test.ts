@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { flagPath } from '../../helpers/flags.js';
 import { story } from '../history-story.js';
-import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser } from './browser.js';
+import { consoleTest, createUserWithPassword, PHONE, screenshot, scrollsSideways, seriousViolations, signedInContext, useBrowser } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
@@ -25,9 +25,8 @@ describe('the history pages', () => {
   test('the timeline shows each change with its before and after, and the filters narrow it', async ({ server }) => {
     await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
     await story(server.h);
-    const context = await browser().newContext({ viewport: DESKTOP });
+    const context = await signedInContext(browser(), server, 'ann', 'ann-secret-42');
     const page = await context.newPage();
-    await signIn(page, server, 'ann', 'ann-secret-42');
     const response = await page.goto(`${server.base}/projects/default/history`);
     expect(response?.status()).toBe(200);
     expect(await page.getByRole('link', { name: 'History' }).getAttribute('aria-current')).toBe('page');
@@ -88,9 +87,8 @@ describe('the history pages', () => {
     expect(development(flagNow)).toBe(true);
     const seqBefore = server.h.registry.project('default')!.seq;
 
-    const context = await browser().newContext({ viewport: DESKTOP });
+    const context = await signedInContext(browser(), server, 'ann', 'ann-secret-42');
     const page = await context.newPage();
-    await signIn(page, server, 'ann', 'ann-secret-42');
     // From the history: the moment right after the strategy was added, before the switch.
     await page.goto(`${server.base}/projects/default/history?kind=strategy`);
     const added = entry(page, 'Strategy added');

@@ -4,7 +4,7 @@
  * (`../pages/transfer.test.ts`).
  */
 import { describe, expect } from 'vitest';
-import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
+import { consoleTest, createUserWithPassword, PHONE, screenshot, scrollsSideways, seriousViolations, signedInContext, useBrowser, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
@@ -26,9 +26,8 @@ describe('export and import', () => {
   test('exports a download, shows a dry run\'s errors without importing, then imports a valid file', async ({ server }) => {
     await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
     await webProject(server);
-    const context = await browser().newContext({ viewport: DESKTOP, acceptDownloads: true });
+    const context = await signedInContext(browser(), server, 'ann', 'ann-secret-42', { acceptDownloads: true });
     const page = await context.newPage();
-    await signIn(page, server, 'ann', 'ann-secret-42');
     await page.goto(`${server.base}/projects/web`);
     await page.getByRole('navigation', { name: 'Project Web shop' }).getByRole('link', { name: 'Export and import' }).click();
     await page.waitForURL(`${server.base}/projects/web/transfer`);

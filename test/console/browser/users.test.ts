@@ -5,7 +5,7 @@
  */
 import { describe, expect } from 'vitest';
 
-import { consoleTest, createUserWithPassword, type ConsoleServer, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser } from './browser.js';
+import { consoleTest, createUserWithPassword, type ConsoleServer, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signedInContext, signIn, useBrowser } from './browser.js';
 
 const browser = useBrowser();
 // Debug lines too: a secret must be absent from every line the service writes.
@@ -17,11 +17,10 @@ const userNamed = async (server: Server, username: string) =>
   ((await server.h.json('GET', '/api/admin/user-admin')).body.users as { id: number; username: string | null; rootRole: number }[]).find((u) => u.username === username);
 
 /** Signs in a fresh context as an Admin and opens `path`. */
-async function adminPage(server: Server, path: string, viewport: { width: number; height: number } = DESKTOP) {
+async function adminPage(server: Server, path: string) {
   await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
-  const context = await browser().newContext({ viewport });
+  const context = await signedInContext(browser(), server, 'ann', 'ann-secret-42');
   const page = await context.newPage();
-  await signIn(page, server, 'ann', 'ann-secret-42');
   await page.goto(`${server.base}${path}`);
   return { context, page };
 }
