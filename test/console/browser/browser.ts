@@ -92,11 +92,14 @@ async function serve(h: Harness): Promise<{ server: ServerType; base: string }> 
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-/** A vitest `test` whose `server` fixture is a fresh console server (its env: `readConfig` variables). */
-export function consoleTest(env: Record<string, string> = {}) {
+/**
+ * A vitest `test` whose `server` fixture is a fresh console server (its env: `readConfig` variables), one per test,
+ * or one per file with `scope: 'file'` for a file whose tests only read (say so where it is used).
+ */
+export function consoleTest(env: Record<string, string> = {}, scope: 'test' | 'file' = 'test') {
   return base.extend<{ server: ConsoleServer }>({
     // vitest reads a fixture's dependencies from its first parameter's destructuring: `{}` is none.
-    server: async ({}, use) => {
+    server: [async ({}, use) => {
       const h = await harness(env);
       const { server, base: url } = await serve(h);
       try {
@@ -106,7 +109,7 @@ export function consoleTest(env: Record<string, string> = {}) {
         await new Promise((closed) => server.close(closed));
         await h.close();
       }
-    },
+    }, { scope }],
   });
 }
 
