@@ -60,23 +60,14 @@ describe('a flag\'s page', () => {
   test('a refused form shows the API\'s message next to the field and changes nothing', async ({ server }) => {
     const page = await openFlag(server);
     await devSection(page).getByText('Edit Half').click();
-    const section = editForm(page);
-    await section.getByLabel('Rollout (%)').evaluate((el: any) => el.removeAttribute('max'));
-    await section.getByLabel('Rollout (%)').fill('150');
-    await section.getByRole('button', { name: 'Save strategy' }).click();
-    await page.waitForLoadState();
-    const rollout = editForm(page).getByLabel('Rollout (%)');
-    const described = await rollout.getAttribute('aria-describedby');
-    expect(described).toBeTruthy();
-    expect(await page.locator(`#${described!.split(' ')[0]}`).textContent()).toBe('"parameters.rollout": must be an integer from 0 to 100 for flexibleRollout');
-    expect(await rollout.inputValue()).toBe('150');
+    // A rollout out of range, its message and the value kept, are the page harness's (../pages/flag-page.test.ts).
     // A constraint without values: the message sits under the values of that constraint.
     await editForm(page).getByLabel('Rollout (%)').fill('30');
     await editForm(page).getByLabel('Context field').last().selectOption('userId');
     await editForm(page).getByRole('button', { name: 'Save strategy' }).click();
     await page.waitForLoadState();
     const values = editForm(page).getByLabel('Values').first();
-    expect(await values.getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => values.getAttribute('aria-invalid')).toBe('true');
     const alert = page.locator(`#${(await values.getAttribute('aria-describedby'))!.split(' ')[0]}`);
     expect(await alert.textContent()).toContain('"constraints.0.values": operator IN needs at least one non-empty value');
     expect(await alert.getAttribute('role')).toBe('alert');
