@@ -21,12 +21,7 @@ describe('your account', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'account-desktop');
 
-    await page.getByLabel('Current password').fill('not-my-password');
-    await page.getByLabel('New password', { exact: true }).fill('bob-rebuilt-43');
-    await page.getByLabel('Repeat the new password').fill('bob-rebuilt-43');
-    await page.getByRole('button', { name: 'Save password' }).click();
-    await page.waitForLoadState();
-    await expect.poll(() => page.locator('#account-currentPassword-error').textContent()).toBe('This is not your current password');
+    // A wrong current password is refused: the page harness's (../pages/account.test.ts); a short new one renders here.
     await page.getByLabel('Current password').fill('bob-builds-42');
     await page.getByLabel('New password', { exact: true }).fill('bob');
     await page.getByLabel('Repeat the new password').fill('bob');
