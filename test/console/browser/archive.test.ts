@@ -3,7 +3,7 @@
  * and the phone width. The flows and the permissions are the page harness's (`../pages/archive.test.ts`).
  */
 import { describe, expect } from 'vitest';
-import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
+import { consoleTest, createUserWithPassword, PHONE, screenshot, scrollsSideways, seriousViolations, signedInPage, useBrowser, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
@@ -27,9 +27,7 @@ describe('the archive', () => {
   test('lists archived flags of every project; revive and a confirmed delete are read back through the API', async ({ server }) => {
     await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
     await archivedFlags(server);
-    const context = await browser().newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await signIn(page, server, 'ann', 'ann-secret-42');
+    const page = await signedInPage(browser(), server, 'ann', 'ann-secret-42');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Archive' }).click();
     await page.waitForURL(`${server.base}/archive`);
     // Most recently archived first; the active flag is not listed.
@@ -72,7 +70,7 @@ describe('the archive', () => {
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'archive-phone');
-    await context.close();
+    await page.context().close();
   });
 
 });

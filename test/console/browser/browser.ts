@@ -17,13 +17,14 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { ServerType } from '@hono/node-server';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import axe, { type AxeResults } from 'axe-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, test as base, vi } from 'vitest';
 import { serveApp } from '../../../src/http/server.js';
 import { harness, type Harness } from '../../helpers/harness.js';
 import { HEAVY_TEST_MS, STATE_TIMEOUT_MS, untilState } from '../../helpers/wait.js';
+import { Browser as PageBrowser } from '../page-harness.js';
 import { CHROMIUM } from './chromium-server.js';
 
 export { CHROMIUM } from './chromium-server.js';
@@ -91,11 +92,14 @@ async function serve(h: Harness): Promise<{ server: ServerType; base: string }> 
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-/** A vitest `test` whose `server` fixture is a fresh console server (its env: `readConfig` variables). */
-export function consoleTest(env: Record<string, string> = {}) {
+/**
+ * A vitest `test` whose `server` fixture is a fresh console server (its env: `readConfig` variables), one per test,
+ * or one per file with `scope: 'file'` for a file whose tests only read (say so where it is used).
+ */
+export function consoleTest(env: Record<string, string> = {}, scope: 'test' | 'file' = 'test') {
   return base.extend<{ server: ConsoleServer }>({
     // vitest reads a fixture's dependencies from its first parameter's destructuring: `{}` is none.
-    server: async ({}, use) => {
+    server: [async ({}, use) => {
       const h = await harness(env);
       const { server, base: url } = await serve(h);
       try {
@@ -105,7 +109,7 @@ export function consoleTest(env: Record<string, string> = {}) {
         await new Promise((closed) => server.close(closed));
         await h.close();
       }
-    },
+    }, { scope }],
   });
 }
 
@@ -125,14 +129,43 @@ export async function signIn(page: Page, server: ConsoleServer, username: string
   await page.waitForURL((url) => url.pathname !== '/login');
 }
 
+/**
+ * A new context (`options`: its viewport, ...) that holds a session of `username`, for a test whose point is not the
+ * sign-in: the password form is posted through the app as the page harness does (`../page-harness.ts`), and the
+ * session's cookie handed to the context as the server set it (`HttpOnly; SameSite=Strict; Path=/`), so chromium
+ * loads neither the sign-in page nor its redirect. `sign-in.test.ts` keeps the form in chromium.
+ *
+ * @example const page = await (await signedInContext(browser(), server, 'ann', 'ann-secret-42')).newPage();
+ */
+export async function signedInContext(browser: Browser, server: ConsoleServer, username: string, password: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const harnessBrowser = new PageBrowser(server.h);
+  await harnessBrowser.signIn(username, password);
+  const context = await browser.newContext({ viewport: DESKTOP, ...options });
+  await context.addCookies([{ name: 'flagpole-session', value: harnessBrowser.session!, url: server.base, httpOnly: true, sameSite: 'Strict' }]);
+  return context;
+}
+
+/** A page of a new {@link signedInContext} of `username`, at `path` (`/projects` unless told). */
+export async function signedInPage(browser: Browser, server: ConsoleServer, username: string, password: string, path = '/projects', options: BrowserContextOptions = {}): Promise<Page> {
+  const page = await (await signedInContext(browser, server, username, password, options)).newPage();
+  await page.goto(`${server.base}${path}`);
+  return page;
+}
+
 /** The session cookie the context holds, or undefined. */
 export async function sessionCookie(context: BrowserContext): Promise<string | undefined> {
   return (await context.cookies()).find((c) => c.name === 'flagpole-session')?.value;
 }
 
-/** Serious and critical axe-core violations of the page as it is, as readable lines (empty: none). */
+/**
+ * Serious and critical axe-core violations of the page as it is, as readable lines (empty: none). axe-core runs all
+ * its rules in the page itself (`axe.run`), injected once per document: @axe-core/playwright's `analyze()` injected
+ * it twice and opened a blank page to finish each run, for cross-origin frames the console's pages do not have, at
+ * about four times the CPU per check. Only violations are gathered (`resultTypes`): passes are not asked for.
+ */
 export async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
+  if ((await page.evaluate('typeof window.axe')) !== 'object') await page.evaluate(axe.source);
+  const results = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] })')) as AxeResults;
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

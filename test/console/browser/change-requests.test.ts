@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { untilState } from '../../helpers/wait.js';
-import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
+import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signedInPage, useBrowser, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
@@ -20,12 +20,9 @@ async function production(server: ConsoleServer): Promise<{ enabled: boolean }> 
   return (res.body.environments as { name: string; enabled: boolean }[]).find((e) => e.name === 'production')!;
 }
 
-/** A page of a new context at `viewport`, signed in as `username`. */
-async function signedIn(server: ConsoleServer, username: string, viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
-  const page = await (await browser().newContext({ viewport })).newPage();
-  await signIn(page, server, username, `${username}-secret-42`);
-  return page;
-}
+/** A page of a new context at `viewport`, signed in as `username`, at `path`. */
+const signedIn = (server: ConsoleServer, username: string, path: string, viewport: { width: number; height: number } = DESKTOP): Promise<Page> =>
+  signedInPage(browser(), server, username, `${username}-secret-42`, path, { viewport });
 
 /** `datetime-local`'s value for `ms` from now, in UTC with seconds. */
 const inUtc = (ms: number) => new Date(Date.now() + ms).toISOString().slice(0, 19);
@@ -41,8 +38,7 @@ describe('a change request', () => {
     expect((await h.json('POST', `${P}/users/${olgaId}/roles/4`)).status).toBe(200);
 
     // Ed switches checkout on in production: the page says it went to his draft, and the switch stays off.
-    const ed = await signedIn(server, 'ed');
-    await ed.goto(`${server.base}/projects/default/features/checkout`);
+    const ed = await signedIn(server, 'ed', '/projects/default/features/checkout');
     await ed.getByRole('switch', { name: 'checkout in production' }).click();
     await ed.waitForURL(/done=drafted&request=1/);
     await expect.poll(() => ed.getByRole('status').filter({ hasText: 'Added to your change request #1' }).count()).toBe(1);
@@ -57,8 +53,7 @@ describe('a change request', () => {
     expect(await ed.getByRole('button', { name: 'Approve' }).count()).toBe(0);
 
     // Olga (an Owner) finds it waiting for her; the pages pass axe and fit a phone.
-    const olga = await signedIn(server, 'olga', PHONE);
-    await olga.goto(`${server.base}/projects/default/change-requests`);
+    const olga = await signedIn(server, 'olga', '/projects/default/change-requests', PHONE);
     expect(await scrollsSideways(olga)).toBe(false);
     expect(await seriousViolations(olga)).toEqual([]);
     await screenshot(olga, 'change-request-list-phone');

@@ -5,7 +5,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { consoleTest, createUserWithPassword, DESKTOP, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
+import { consoleTest, createUserWithPassword, DESKTOP, screenshot, scrollsSideways, seriousViolations, signedInContext, useBrowser, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
@@ -14,10 +14,8 @@ const test = consoleTest();
 async function signedIn(server: ConsoleServer, rootRole: number, viewport: { width: number; height: number } = DESKTOP): Promise<{ page: Page; context: BrowserContext }> {
   const username = rootRole === 3 ? 'vic' : 'ann';
   await createUserWithPassword(server, username, `${username}-secret-42`, rootRole);
-  const context = await browser().newContext({ viewport });
-  const page = await context.newPage();
-  await signIn(page, server, username, `${username}-secret-42`);
-  return { page, context };
+  const context = await signedInContext(browser(), server, username, `${username}-secret-42`, { viewport });
+  return { page: await context.newPage(), context };
 }
 
 /** Looks at a page: no serious accessibility violation, then a screenshot. */

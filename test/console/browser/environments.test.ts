@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
+import { consoleTest, createUserWithPassword, PHONE, screenshot, scrollsSideways, seriousViolations, signedInPage, useBrowser, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
@@ -18,10 +18,7 @@ const names = async (server: ConsoleServer) => (await environments(server)).map(
 describe('the environments page', () => {
   test('an Admin creates, retypes, moves, turns off and deletes an environment; desktop and phone', async ({ server }) => {
     await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
-    const context = await browser().newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await signIn(page, server, 'ann', 'ann-secret-42');
-    await page.goto(`${server.base}/admin/environments`);
+    const page = await signedInPage(browser(), server, 'ann', 'ann-secret-42', '/admin/environments');
     expect(await page.getByRole('link', { name: 'Environments' }).getAttribute('aria-current')).toBe('page');
     await page.getByText('New environment').click();
     await page.getByLabel('Name').fill('staging');
@@ -61,7 +58,7 @@ describe('the environments page', () => {
     await screenshot(page, 'environments-phone');
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousViolations(page)).toEqual([]);
-    await context.close();
+    await page.context().close();
   });
 
 });

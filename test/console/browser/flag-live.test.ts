@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { untilState } from '../../helpers/wait.js';
-import { consoleTest, createUserWithPassword, DESKTOP, feedListeners, signIn, useBrowser, waitForLiveStreams, type ConsoleServer } from './browser.js';
+import { consoleTest, createUserWithPassword, feedListeners, signedInPage, useBrowser, waitForLiveStreams, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
@@ -17,10 +17,7 @@ async function openFlag(server: ConsoleServer): Promise<Page> {
   await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
   await server.h.json('POST', '/api/admin/projects/default/features', { name: 'checkout', description: 'New checkout flow' });
   await server.h.json('POST', `${FLAG_API}/environments/development/strategies`, { name: 'flexibleRollout', title: 'Half', parameters: { rollout: 50, stickiness: 'default', groupId: 'checkout' } });
-  const page = await (await browser().newContext({ viewport: DESKTOP })).newPage();
-  await signIn(page, server, 'ann', 'ann-secret-42');
-  await page.goto(`${server.base}/projects/default/features/checkout`);
-  return page;
+  return signedInPage(browser(), server, 'ann', 'ann-secret-42', '/projects/default/features/checkout');
 }
 
 /** The page's own marker: a page that was reloaded loses it. */

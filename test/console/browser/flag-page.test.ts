@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
+import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signedInPage, useBrowser, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
@@ -25,10 +25,7 @@ async function openFlag(server: ConsoleServer, viewport: { width: number; height
   await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
   await server.h.json('POST', '/api/admin/projects/default/features', { name: 'checkout', description: 'New checkout flow' });
   await server.h.json('POST', `${FLAG_API}/environments/development/strategies`, { name: 'flexibleRollout', title: 'Half', parameters: { rollout: 50, stickiness: 'default', groupId: 'checkout' } });
-  const page = await (await browser().newContext({ viewport })).newPage();
-  await signIn(page, server, 'ann', 'ann-secret-42');
-  await page.goto(`${server.base}/projects/default/features/checkout`);
-  return page;
+  return signedInPage(browser(), server, 'ann', 'ann-secret-42', '/projects/default/features/checkout', { viewport });
 }
 
 const devSection = (page: Page) => page.locator('section#env-development');
@@ -63,23 +60,14 @@ describe('a flag\'s page', () => {
   test('a refused form shows the API\'s message next to the field and changes nothing', async ({ server }) => {
     const page = await openFlag(server);
     await devSection(page).getByText('Edit Half').click();
-    const section = editForm(page);
-    await section.getByLabel('Rollout (%)').evaluate((el: any) => el.removeAttribute('max'));
-    await section.getByLabel('Rollout (%)').fill('150');
-    await section.getByRole('button', { name: 'Save strategy' }).click();
-    await page.waitForLoadState();
-    const rollout = editForm(page).getByLabel('Rollout (%)');
-    const described = await rollout.getAttribute('aria-describedby');
-    expect(described).toBeTruthy();
-    expect(await page.locator(`#${described!.split(' ')[0]}`).textContent()).toBe('"parameters.rollout": must be an integer from 0 to 100 for flexibleRollout');
-    expect(await rollout.inputValue()).toBe('150');
+    // A rollout out of range, its message and the value kept, are the page harness's (../pages/flag-page.test.ts).
     // A constraint without values: the message sits under the values of that constraint.
     await editForm(page).getByLabel('Rollout (%)').fill('30');
     await editForm(page).getByLabel('Context field').last().selectOption('userId');
     await editForm(page).getByRole('button', { name: 'Save strategy' }).click();
     await page.waitForLoadState();
     const values = editForm(page).getByLabel('Values').first();
-    expect(await values.getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => values.getAttribute('aria-invalid')).toBe('true');
     const alert = page.locator(`#${(await values.getAttribute('aria-describedby'))!.split(' ')[0]}`);
     expect(await alert.textContent()).toContain('"constraints.0.values": operator IN needs at least one non-empty value');
     expect(await alert.getAttribute('role')).toBe('alert');

@@ -5,7 +5,7 @@
 import { describe, expect } from 'vitest';
 import { untilState } from '../../helpers/wait.js';
 import { clientToken, nodeMetricsBody, postMetrics } from '../../http/usage/usage-fixtures.js';
-import { consoleTest, createUserWithPassword, DESKTOP, feedListeners, signIn, useBrowser, waitForLiveStreams } from './browser.js';
+import { consoleTest, createUserWithPassword, feedListeners, signedInContext, useBrowser, waitForLiveStreams } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
@@ -18,8 +18,7 @@ describe('the flag table', () => {
     expect((await server.h.json('POST', FLAGS, { name: 'seen' })).status).toBe(201);
     const version = (await server.h.json('GET', `${FLAGS}/seen`)).headers.get('etag');
     await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
-    const page = await (await browser().newContext({ viewport: DESKTOP })).newPage();
-    await signIn(page, server, 'ann', 'ann-secret-42');
+    const page = await (await signedInContext(browser(), server, 'ann', 'ann-secret-42')).newPage();
     const listeners = feedListeners(server);
     await page.goto(`${server.base}/projects/default`);
     await waitForLiveStreams(server, listeners);

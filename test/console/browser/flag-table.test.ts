@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { untilState } from '../../helpers/wait.js';
-import { consoleTest, createUserWithPassword, DESKTOP, feedListeners, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, waitForLiveStreams, type ConsoleServer } from './browser.js';
+import { consoleTest, createUserWithPassword, DESKTOP, feedListeners, PHONE, screenshot, scrollsSideways, seriousViolations, signedInContext, useBrowser, waitForLiveStreams, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
@@ -33,10 +33,7 @@ async function enabledIn(server: ConsoleServer, name: string, env: string): Prom
 async function signedIn(server: ConsoleServer, rootRole = 1, viewport: { width: number; height: number } = DESKTOP): Promise<Page> {
   const name = rootRole === 1 ? 'ann' : rootRole === 2 ? 'ed' : 'vic';
   await createUserWithPassword(server, name, `${name}-secret-42`, rootRole);
-  const context = await browser().newContext({ viewport });
-  const page = await context.newPage();
-  await signIn(page, server, name, `${name}-secret-42`);
-  return page;
+  return (await signedInContext(browser(), server, name, `${name}-secret-42`, { viewport })).newPage();
 }
 
 describe('the flag table', () => {
@@ -143,8 +140,7 @@ describe('the flag table', () => {
     await search.fill('half typed');
     await search.focus();
     await createUserWithPassword(server, 'eve', 'eve-secret-42', 2);
-    const second = await (await browser().newContext({ viewport: DESKTOP })).newPage();
-    await signIn(second, server, 'eve', 'eve-secret-42');
+    const second = await (await signedInContext(browser(), server, 'eve', 'eve-secret-42')).newPage();
     await second.goto(`${server.base}/projects/default`);
     await second.getByRole('switch', { name: 'my-flag in development' }).click();
     await expect.poll(() => enabledIn(server, 'my-flag', 'development')).toBe(true);

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect } from 'vitest';
 import { receiver, type Receiver } from '../../helpers/receiver.js';
-import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser } from './browser.js';
+import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signedInPage, useBrowser } from './browser.js';
 import type { Page } from 'playwright-core';
 
 const browser = useBrowser();
@@ -33,10 +33,7 @@ describe('integrations', () => {
     r = await receiver();
     const secretUrl = `${r.url}/hook?key=browser-secret-9`;
     await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
-    const context = await browser().newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await signIn(page, server, 'ann', 'ann-secret-42');
-    await page.goto(`${server.base}/admin/integrations`);
+    const page = await signedInPage(browser(), server, 'ann', 'ann-secret-42', '/admin/integrations');
     expect(await page.title()).toBe('Integrations · flagpole');
     await look(page, 'integrations-empty');
 
@@ -74,6 +71,6 @@ describe('integrations', () => {
     expect(await page.content()).not.toContain('browser-secret-9');
     await look(page, 'integrations-list');
     expect(JSON.stringify(server.h.logs())).not.toContain('browser-secret-9');
-    await context.close();
+    await page.context().close();
   });
 });

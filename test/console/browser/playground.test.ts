@@ -4,7 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
+import { consoleTest, createUserWithPassword, PHONE, screenshot, scrollsSideways, seriousViolations, signedInPage, useBrowser, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
@@ -22,11 +22,9 @@ async function setUp(server: ConsoleServer): Promise<void> {
   for (const name of ['eu-banner', 'everyone']) expect((await server.h.json('POST', `${FEATURES}/${name}/environments/development/on`)).status).toBe(200);
 }
 
-async function signedIn(server: ConsoleServer, username: string, rootRole: number, viewport = DESKTOP): Promise<Page> {
+async function signedIn(server: ConsoleServer, username: string, rootRole: number, path = '/projects'): Promise<Page> {
   await createUserWithPassword(server, username, `${username}-secret-42`, rootRole);
-  const page = await (await browser().newContext({ viewport })).newPage();
-  await signIn(page, server, username, `${username}-secret-42`);
-  return page;
+  return signedInPage(browser(), server, username, `${username}-secret-42`, path);
 }
 
 /** A flag's result card, and its development result's summary and reasons. */
@@ -68,8 +66,7 @@ describe('the playground', () => {
     expect(Object.fromEntries((api.body.features as any[]).map((f) => [f.name, f.isEnabled]))).toEqual({ dormant: false, 'eu-banner': false, everyone: true });
 
     // The address reproduces the first result for someone else, in a fresh browser.
-    const other = await signedIn(server, 'ann', 1);
-    await other.goto(matchingUrl);
+    const other = await signedIn(server, 'ann', 1, matchingUrl.slice(server.base.length));
     expect(await other.getByLabel('region').inputValue()).toBe('eu');
     expect(await development(other, 'eu-banner').locator('summary').textContent()).toContain('✓ On');
     expect(await development(other, 'eu-banner').locator('.pg-check').textContent()).toContain('✓ met');

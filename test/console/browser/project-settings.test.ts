@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
+import { consoleTest, createUserWithPassword, PHONE, screenshot, scrollsSideways, seriousViolations, signedInPage, useBrowser, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
@@ -32,10 +32,7 @@ describe('the project settings page', () => {
   test('an Owner renames, manages members, sets a default strategy and reconnects an environment; desktop and phone', async ({ server }) => {
     await given(server);
     await server.h.json('POST', '/api/admin/segments', { name: 'checkout-beta', project: 'checkout', constraints: [] });
-    const context = await browser().newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await signIn(page, server, 'ann', 'ann-secret-42');
-    await page.goto(`${server.base}${SETTINGS}`);
+    const page = await signedInPage(browser(), server, 'ann', 'ann-secret-42', SETTINGS);
     expect(await page.getByRole('link', { name: 'Settings' }).getAttribute('aria-current')).toBe('page');
     expect(await page.getByRole('link', { name: 'checkout-beta' }).getAttribute('href')).toMatch(/^\/admin\/segments\/\d+$/);
 
@@ -87,7 +84,7 @@ describe('the project settings page', () => {
     await screenshot(page, 'project-settings-phone');
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousViolations(page)).toEqual([]);
-    await context.close();
+    await page.context().close();
   });
 
 });

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect } from 'vitest';
-import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, sessionCookie, signIn, useBrowser } from './browser.js';
+import { consoleTest, createUserWithPassword, PHONE, screenshot, scrollsSideways, seriousViolations, sessionCookie, signedInPage, signIn, useBrowser } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
@@ -19,9 +19,7 @@ describe('the project list', () => {
     await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
     await server.h.json('POST', '/api/admin/projects', { id: 'checkout', name: 'Checkout', description: 'Cart, payment and order confirmation' });
     for (const name of ['new-cart', 'express-pay']) await server.h.json('POST', '/api/admin/projects/checkout/features', { name });
-    const context = await browser().newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await signIn(page, server, 'ann', 'ann-secret-42');
+    const page = await signedInPage(browser(), server, 'ann', 'ann-secret-42');
     const card = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Checkout' }) });
     await expect.poll(() => card.locator('dd').first().textContent()).toBe('2');
     expect(await page.getByRole('link', { name: 'Projects' }).getAttribute('aria-current')).toBe('page');
@@ -38,7 +36,7 @@ describe('the project list', () => {
     await page.goto(`${server.base}/projects`);
     expect(await scrollsSideways(page)).toBe(false);
     await screenshot(page, 'projects-phone');
-    await context.close();
+    await page.context().close();
   });
 
 });

@@ -26,20 +26,16 @@ describe('sign-in', () => {
     await context.close();
   });
 
-  test('a wrong password and an unknown user get the same generic message, and no session', async ({ server }) => {
+  test('a wrong password gets the generic message and no session, at phone width', async ({ server }) => {
     await createUserWithPassword(server, 'ann', 'ann-secret-42');
     const context = await browser().newContext({ viewport: PHONE });
     const page = await context.newPage();
-    const messages: string[] = [];
-    for (const [user, password] of [['ann', 'not-her-password'], ['nobody', 'ann-secret-42']] as const) {
-      await page.goto(`${server.base}/login`);
-      await page.getByLabel('Username or email').fill(user);
-      await page.getByLabel('Password', { exact: true }).fill(password);
-      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-      await page.waitForLoadState();
-      messages.push((await page.getByRole('alert').textContent()) ?? '');
-    }
-    expect(messages).toEqual(['Wrong username or password', 'Wrong username or password']);
+    // An unknown user gets the same message: the page harness's (../pages/sign-in.test.ts).
+    await page.goto(`${server.base}/login`);
+    await page.getByLabel('Username or email').fill('ann');
+    await page.getByLabel('Password', { exact: true }).fill('not-her-password');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Wrong username or password');
     expect(await sessionCookie(context)).toBeUndefined();
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousViolations(page)).toEqual([]);

@@ -5,7 +5,7 @@
  */
 import { describe, expect } from 'vitest';
 import { staleFlags } from '../stale-story.js';
-import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
+import { consoleTest, createUserWithPassword, PHONE, screenshot, scrollsSideways, seriousViolations, signedInPage, useBrowser, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest();
@@ -20,9 +20,7 @@ describe('stale flags', () => {
   test('lists marked, overdue and unused flags per project; marks stale and archives after a confirmation naming them', async ({ server }) => {
     await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
     await staleFlags(server.h);
-    const context = await browser().newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    await signIn(page, server, 'ann', 'ann-secret-42');
+    const page = await signedInPage(browser(), server, 'ann', 'ann-secret-42');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Stale flags' }).click();
     await page.waitForURL(`${server.base}/stale`);
     expect(await names(page)).toEqual(['marked', 'old-kill', 'old-release']);
@@ -73,7 +71,7 @@ describe('stale flags', () => {
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'stale-phone');
-    await context.close();
+    await page.context().close();
   });
 
 });

@@ -3,7 +3,7 @@
  * and the phone width. The flows and refusals are the page harness's (`../pages/tokens.test.ts`).
  */
 import { describe, expect } from 'vitest';
-import { consoleTest, createUserWithPassword, DESKTOP, PHONE, screenshot, scrollsSideways, seriousViolations, signIn, useBrowser, type ConsoleServer } from './browser.js';
+import { consoleTest, createUserWithPassword, PHONE, screenshot, scrollsSideways, seriousViolations, signedInContext, useBrowser, type ConsoleServer } from './browser.js';
 
 const browser = useBrowser();
 const test = consoleTest({ LOG_LEVEL: 'debug' });
@@ -11,11 +11,10 @@ const test = consoleTest({ LOG_LEVEL: 'debug' });
 const tokenNamed = async (server: ConsoleServer, name: string) =>
   ((await server.h.json('GET', '/api/admin/api-tokens')).body.tokens as { id: string; tokenName: string; type: string; projects: string[]; environment: string }[]).find((t) => t.tokenName === name);
 
-async function adminPage(server: ConsoleServer, viewport: { width: number; height: number } = DESKTOP) {
+async function adminPage(server: ConsoleServer) {
   await createUserWithPassword(server, 'ann', 'ann-secret-42', 1);
-  const context = await browser().newContext({ viewport });
+  const context = await signedInContext(browser(), server, 'ann', 'ann-secret-42');
   const page = await context.newPage();
-  await signIn(page, server, 'ann', 'ann-secret-42');
   await page.goto(`${server.base}/admin/tokens`);
   return { context, page };
 }
