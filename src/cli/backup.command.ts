@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { BackupError, backupService } from '../tools/backup.js';
-import { EXIT, say } from './exit-codes.js';
+import { CliCommand, type CliRun } from './cli-run.js';
+import { EXIT } from './exit-codes.js';
 import { progress } from './progress.js';
 
 /** An http(s) URL without query or fragment: the base URL of the service. */
@@ -38,7 +39,7 @@ interface BackupFlags {
  * `flagpole backup --url URL --token T --out FILE`: a consistent copy of a RUNNING service, through
  * `GET /api/admin/backup` (docs/operations.md "Back up and restore"). The token is sent, never printed.
  */
-export const backupCommand = (): Command => new Command('backup')
+export const backupCommand = (run: CliRun): Command => new CliCommand('backup', run)
   .description('take a live backup of a RUNNING service into a file (restore it with flagpole restore)')
   .addOption(new Option('--url <url>', 'base URL of the service, e.g. http://127.0.0.1:4242').env('FLAGPOLE_URL').makeOptionMandatory())
   .addOption(new Option('--token <token>', 'an admin API token (visible to other local users in the process list: prefer FLAGPOLE_TOKEN or --token-file)').env('FLAGPOLE_TOKEN'))
@@ -62,7 +63,7 @@ export const backupCommand = (): Command => new Command('backup')
         command.error(`error: cannot read --token-file ${options.tokenFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { exitCode: EXIT.usage, code: 'flagpole.tokenFile' });
       }
     }
-    const bar = progress('flags');
+    const bar = progress('flags', run.stderr);
     const started = Date.now();
     try {
       const { header, bytes } = await backupService({
@@ -70,12 +71,12 @@ export const backupCommand = (): Command => new Command('backup')
         onProgress: (done, total) => bar.update(done, total),
       });
       bar.stop();
-      say(`backed up ${header.projects} projects (${header.flags} flags) as of ${header.createdAt} into ${options.out}: ${bytes} bytes in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      process.exitCode = EXIT.ok;
+      run.say(`backed up ${header.projects} projects (${header.flags} flags) as of ${header.createdAt} into ${options.out}: ${bytes} bytes in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      run.exitCode = EXIT.ok;
     } catch (error) {
       bar.stop();
       const known = error instanceof BackupError || ['EACCES', 'ENOENT', 'EEXIST', 'EISDIR', 'ENOSPC'].includes((error as NodeJS.ErrnoException).code ?? '');
-      say(`backup failed: ${known ? (error as Error).message : (error as Error).stack ?? String(error)}`);
-      process.exitCode = EXIT.failure;
+      run.say(`backup failed: ${known ? (error as Error).message : (error as Error).stack ?? String(error)}`);
+      run.exitCode = EXIT.failure;
     }
   });

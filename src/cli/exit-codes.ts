@@ -10,6 +10,3 @@ export const EXIT = {
   /** The command line is wrong: unknown command or option, a missing or malformed argument. Nothing was done. */
   usage: 2,
 } as const;
-
-/** A line for the operator on standard error (the tool's output, not a log). */
-export const say = (line: string): void => void process.stderr.write(`${line}\n`);

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { MigrateError } from '../migrate/migrate-error.js';
 import { isNewDirectory, migrateInto, type Report } from '../migrate/run.js';
 import type { SourceData } from '../migrate/source-model.js';
@@ -7,7 +7,8 @@ import { dataDirTarget, httpTarget, type Target } from '../migrate/target.js';
 import { readUnleash } from '../migrate/unleash-reader.js';
 import { withAddonSecrets, type AddonSecrets } from '../migrate/addon-steps.js';
 import { serviceUrl } from './backup.command.js';
-import { EXIT, say } from './exit-codes.js';
+import { CliCommand, type CliRun } from './cli-run.js';
+import { EXIT } from './exit-codes.js';
 import { progress } from './progress.js';
 import { storeLocation } from './store-location.js';
 
@@ -58,7 +59,7 @@ const NOTES_SHOWN = 50;
  * `flagpole migrate --from URL --token T (--data-dir D | --to URL --to-token T) [--dry-run]`: copies everything
  * flagpole can hold from a running Unleash 6.x, 7.x or 8.x (docs/migration.md). Tokens are sent, never printed.
  */
-export const migrateCommand = (): Command => new Command('migrate')
+export const migrateCommand = (run: CliRun): Command => new CliCommand('migrate', run)
   .description('copy projects, environments, flags, segments, tags, context fields, strategy definitions, users and addons from a RUNNING Unleash (6.x to 8.x)')
   .addOption(new Option('--from <url>', 'base URL of the Unleash, e.g. http://unleash.example.com').env('UNLEASH_URL').makeOptionMandatory())
   .addOption(new Option('--token <token>', "an admin API token of the Unleash (visible in the process list: prefer UNLEASH_TOKEN or --token-file)").env('UNLEASH_TOKEN'))
@@ -91,9 +92,9 @@ export const migrateCommand = (): Command => new Command('migrate')
     }
     if (!token) usage("the Unleash's admin token is missing: give UNLEASH_TOKEN, --token-file or --token");
     const targets = [options.dataDir, options.databaseUrl, options.to].filter((t) => t !== undefined).length;
-    const fromEnv = targets === 0 && Boolean(process.env['DATABASE_URL'] || process.env['DATABASE_URL_FILE']);
+    const fromEnv = targets === 0 && Boolean(run.env['DATABASE_URL'] || run.env['DATABASE_URL_FILE']);
     if (targets !== 1 && !fromEnv) usage('give the target: --data-dir D (a data directory), --database-url URL or DATABASE_URL (a PostgreSQL database), or --to URL (a running flagpole)');
-    const database = options.databaseUrl !== undefined || fromEnv ? storeLocation({ databaseUrl: options.databaseUrl }, usage) : undefined;
+    const database = options.databaseUrl !== undefined || fromEnv ? storeLocation({ databaseUrl: options.databaseUrl }, usage, run.env) : undefined;
     const to = options.to === undefined ? undefined : url('--to <url>', options.to);
     if (to && !options.toToken) usage("the flagpole's admin token is missing: give FLAGPOLE_TOKEN or --to-token");
     let secrets: AddonSecrets = {};
@@ -105,27 +106,27 @@ export const migrateCommand = (): Command => new Command('migrate')
       }
     }
 
-    const bar = progress('flags');
+    const bar = progress('flags', run.stderr);
     let target: Target | null = null;
     try {
       const source = withAddonSecrets(await readUnleash({ url: from, token: token!, timeoutMs: options.timeout * 1000 }, (done, total) => bar.update(done, total)), secrets);
       bar.stop();
-      say(`read Unleash ${source.version} at ${from.origin}: ${describe(source)}`);
+      run.say(`read Unleash ${source.version} at ${from.origin}: ${describe(source)}`);
       if (to) target = httpTarget(to, options.toToken!, options.timeout * 1000);
-      else if (database) target = await dataDirTarget(database);
-      else if (!options.dryRun || !await isNewDirectory(options.dataDir!)) target = await dataDirTarget(options.dataDir!);
-      const writing = progress('flags written');
+      else if (database) target = await dataDirTarget(database, run.env);
+      else if (!options.dryRun || !await isNewDirectory(options.dataDir!)) target = await dataDirTarget(options.dataDir!, run.env);
+      const writing = progress('flags written', run.stderr);
       const report = await migrateInto(source, target, {
-        dryRun: options.dryRun ?? false,
+        dryRun: options.dryRun ?? false, env: run.env,
         onProgress: (what, done, total) => { if (what === 'flags') writing.update(done, total); },
       });
       writing.stop();
-      process.stdout.write(render(report, source, options.dryRun ?? false, target?.label ?? options.dataDir!));
-      process.exitCode = report.failures.length > 0 ? EXIT.failure : EXIT.ok;
+      run.stdout.write(render(report, source, options.dryRun ?? false, target?.label ?? options.dataDir!));
+      run.exitCode = report.failures.length > 0 ? EXIT.failure : EXIT.ok;
     } catch (error) {
       bar.stop();
-      say(`migrate failed: ${error instanceof MigrateError ? error.message : (error as Error).stack ?? String(error)}`);
-      process.exitCode = EXIT.failure;
+      run.say(`migrate failed: ${error instanceof MigrateError ? error.message : (error as Error).stack ?? String(error)}`);
+      run.exitCode = EXIT.failure;
     } finally {
       await target?.close();
     }

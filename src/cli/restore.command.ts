@@ -1,10 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { text } from 'node:stream/consumers';
 import { Readable } from 'node:stream';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { isBackupHeader, readBackup } from '../tools/restore-backup.js';
 import { RestoreError, parseDump, restoreDump, type DisabledAddon, type DroppedToken, type RestoreSummary } from '../tools/restore.js';
-import { EXIT, say } from './exit-codes.js';
+import { CliCommand, type CliRun } from './cli-run.js';
+import { EXIT } from './exit-codes.js';
 import { locationLabel } from '../../snapshots/open-store.js';
 import { progress } from './progress.js';
 import { storeLocation, type StoreFlags } from './store-location.js';
@@ -14,17 +15,17 @@ import { storeLocation, type StoreFlags } from './store-location.js';
  * from a backup (`flagpole backup`) or a full dump (`flagpole dump`), read from FILE or standard input
  * (docs/operations.md, docs/storage.md "Restore").
  */
-export const restoreCommand = (): Command => new Command('restore')
+export const restoreCommand = (run: CliRun): Command => new CliCommand('restore', run)
   .description('rebuild an EMPTY data directory or database from a backup file (flagpole backup) or a full dump (flagpole dump)')
   .option('--data-dir <dir>', 'the data directory to write (missing or empty)')
   .option('--database-url <url>', 'the PostgreSQL database to write instead (empty; default: DATABASE_URL)')
   .argument('[file]', 'the backup or dump file; standard input when absent or "-"')
   .action(async (file: string | undefined, options: StoreFlags, command: Command) => {
-    const location = storeLocation(options, (message) => command.error(`error: ${message}`, { exitCode: EXIT.usage, code: 'flagpole.store' }));
+    const location = storeLocation(options, (message) => command.error(`error: ${message}`, { exitCode: EXIT.usage, code: 'flagpole.store' }), run.env);
     const fromStdin = file === undefined || file === '-';
-    if (fromStdin && process.stdin.isTTY) command.error('error: give the backup or dump file, or pipe it on standard input', { exitCode: EXIT.usage, code: 'flagpole.noInput' });
-    const input: Readable = fromStdin ? process.stdin : createReadStream(file);
-    const bar = progress('flags (read, then written)');
+    if (fromStdin && run.stdin.isTTY) command.error('error: give the backup or dump file, or pipe it on standard input', { exitCode: EXIT.usage, code: 'flagpole.noInput' });
+    const input: Readable = fromStdin ? run.stdin : createReadStream(file);
+    const bar = progress('flags (read, then written)', run.stderr);
     try {
       const first = await firstLine(input);
       let summary: RestoreSummary;
@@ -40,15 +41,15 @@ export const restoreCommand = (): Command => new Command('restore')
         kind = 'the dump';
       }
       bar.stop();
-      say(`restored the service and ${summary.projects} projects (${summary.flags} flags) from ${kind} into ${locationLabel(location)}`);
-      if (summary.droppedTokens.length > 0) say(droppedTokensNotice(summary.droppedTokens));
-      if (summary.disabledAddons.length > 0) say(disabledAddonsNotice(summary.disabledAddons));
-      process.exitCode = EXIT.ok;
+      run.say(`restored the service and ${summary.projects} projects (${summary.flags} flags) from ${kind} into ${locationLabel(location)}`);
+      if (summary.droppedTokens.length > 0) run.say(droppedTokensNotice(summary.droppedTokens));
+      if (summary.disabledAddons.length > 0) run.say(disabledAddonsNotice(summary.disabledAddons));
+      run.exitCode = EXIT.ok;
     } catch (error) {
       bar.stop();
       const known = error instanceof RestoreError || (error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'EISDIR';
-      say(`restore failed: ${known ? (error as Error).message : (error as Error).stack ?? String(error)}`);
-      process.exitCode = EXIT.failure;
+      run.say(`restore failed: ${known ? (error as Error).message : (error as Error).stack ?? String(error)}`);
+      run.exitCode = EXIT.failure;
     }
   });
 

@@ -14,12 +14,12 @@ export interface StoreFlags {
 
 /**
  * The store a tool works on: `--data-dir` (LevelDB), or `--database-url`, or else `DATABASE_URL` (or
- * `DATABASE_URL_FILE`) from the environment, with the `DATABASE_*` settings beside it. `usage` is called with
+ * `DATABASE_URL_FILE`) from `env` (the run's environment), with the `DATABASE_*` settings beside it. `usage` is called with
  * what is wrong (both given, none, a bad setting: never repeating the URL).
  *
- * @example const location = storeLocation(options, (message) => command.error(message));
+ * @example const location = storeLocation(options, (message) => command.error(message), run.env);
  */
-export function storeLocation(flags: StoreFlags, usage: (message: string) => never, env: NodeJS.ProcessEnv = process.env): StoreLocation {
+export function storeLocation(flags: StoreFlags, usage: (message: string) => never, env: NodeJS.ProcessEnv): StoreLocation {
   if (flags.dataDir !== undefined && flags.databaseUrl !== undefined) usage('give the store once: --data-dir (LevelDB) or --database-url (PostgreSQL), not both');
   if (flags.dataDir !== undefined) return { dataDir: flags.dataDir };
   const settings: Record<string, string> = {};

@@ -41,6 +41,8 @@ export interface Report {
 export interface RunOptions {
   dryRun: boolean;
   onProgress?: (what: string, done: number, total: number) => void;
+  /** The settings of a dry run's empty data directory (`dataDirTarget`): the command's environment; default `process.env`. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The target's dump (`GET /api/admin/state`), parsed. */
@@ -64,10 +66,10 @@ async function capabilitiesOf(target: Target): Promise<Capabilities> {
 }
 
 /** A new data directory's dump, for a dry run into a directory that does not exist yet: nothing is written there. */
-async function emptyDump(): Promise<{ dump: TargetDump; caps: Capabilities }> {
+async function emptyDump(env: NodeJS.ProcessEnv | undefined): Promise<{ dump: TargetDump; caps: Capabilities }> {
   const dir = await mkdtemp(join(tmpdir(), 'flagpole-migrate-'));
   try {
-    const target = await dataDirTarget(join(dir, 'data'));
+    const target = await dataDirTarget(join(dir, 'data'), env);
     try {
       return { dump: await dumpOf(target), caps: await capabilitiesOf(target) };
     } finally {
@@ -117,7 +119,7 @@ function idsOf(source: SourceData, dump: TargetDump): Ids {
 export async function migrateInto(source: SourceData, target: Target | null, options: RunOptions): Promise<Report> {
   const rows = new Map<Kind, Row>(KINDS.map((kind) => [kind, { kind, found: 0, created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0 }]));
   const report: Report = { rows: [], notes: [], failures: [], plan: [] };
-  let { dump, caps } = target ? { dump: await dumpOf(target), caps: await capabilitiesOf(target) } : await emptyDump();
+  let { dump, caps } = target ? { dump: await dumpOf(target), caps: await capabilitiesOf(target) } : await emptyDump(options.env);
   let ids = idsOf(source, dump);
   const progress = options.onProgress ?? (() => {});
 

@@ -67,12 +67,13 @@ export function httpTarget(url: URL, token: string, timeoutMs: number): Target {
 /**
  * A data directory or a PostgreSQL database (`target`) opened in-process (empty: a new one, as `flagpole
  * start` would make it). The service must be stopped: LevelDB's lock and PostgreSQL's node lock refuse a
- * second opener, and that is reported as such.
+ * second opener, and that is reported as such. Its settings (limits, the addons' allow-lists) are read from `env`,
+the migrate command's environment.
  */
-export async function dataDirTarget(target: string | StoreLocation): Promise<Target> {
+export async function dataDirTarget(target: string | StoreLocation, env: NodeJS.ProcessEnv = process.env): Promise<Target> {
   const location = typeof target === 'string' ? { dataDir: target } : target;
   const dataDir = location.dataDir;
-  const config = readConfig({ ...process.env, DATA_DIR: dataDir || './data', AUTH_TYPE: 'none', LOG_LEVEL: 'silent' });
+  const config = readConfig({ ...env, DATA_DIR: dataDir || './data', AUTH_TYPE: 'none', LOG_LEVEL: 'silent' });
   let registry: Registry;
   try {
     // The addon settings too (UNLEASH_ALLOW_*): an addon is checked as the service would check it; nothing is delivered here.

@@ -1,8 +1,9 @@
 /**
- * The offline tools on PostgreSQL, run as the compiled `flagpole` command: `copy-store` moves a whole
- * installation from LevelDB to PostgreSQL and back (history, usage and sessions included; checked by equal
- * dumps) and refuses a target that is not empty; `dump` and `restore` take `--database-url`; a dump of a
- * database a service holds is refused.
+ * The offline tools on PostgreSQL: `copy-store` moves a whole installation from LevelDB to PostgreSQL and back
+ * (history, usage and sessions included; checked by equal dumps) and refuses a target that is not empty;
+ * `dump` and `restore` take `--database-url`; a dump of a database a service holds is refused. The commands run
+ * in the test's process through the function the bin runs (`flagpoleInProcess`); the first copy as the
+ * compiled bin, a process of its own (exit 0, the database password on neither of its output streams).
  */
 import { expect, onTestFinished } from 'vitest';
 import { test } from '../helpers/fixtures.js';
@@ -10,7 +11,7 @@ import { createFlag, addStrategy, switchOn } from '../helpers/flags.js';
 import { harness, type Harness } from '../helpers/harness.js';
 import { freshSchema } from '../helpers/postgres.js';
 import { clientToken, nodeRegisterBody } from '../http/usage/usage-fixtures.js';
-import { flagpole } from './run-flagpole.js';
+import { flagpole, flagpoleInProcess } from './run-flagpole.js';
 
 /** A fresh schema, dropped after the test. */
 function schemaForTest() {
@@ -55,16 +56,16 @@ test('copy-store moves an installation from LevelDB to PostgreSQL and back, hist
   await pg.registry.close();
 
   const back = tempDir('copy-back');
-  const again = await flagpole(['copy-store', '--from', database.url, '--from-schema', database.schema, '--to', back]);
+  const again = await flagpoleInProcess(['copy-store', '--from', database.url, '--from-schema', database.schema, '--to', back]);
   expect(again.code, again.stderr).toBe(0);
   const level2 = await harness({}, back, { store: 'leveldb' });
   expect(await served(level2)).toEqual(onPostgres);
   await level2.close();
 
-  const refused = await flagpole(['copy-store', '--from', dir, '--to', database.url, '--to-schema', database.schema]);
+  const refused = await flagpoleInProcess(['copy-store', '--from', dir, '--to', database.url, '--to-schema', database.schema]);
   expect(refused.code).toBe(1);
   expect(refused.stderr).toMatch(/copy-store failed: postgres:\/\/127\.0\.0\.1:\d+\/postgres \(schema t_\w+\) is not empty: copy-store only writes into an empty data directory or database/);
-}, 120_000); // four runs of the command, each a node process of its own: about 15 s on an idle machine
+}, 120_000); // a run of the bin, a node process of its own, and three copies: long on a loaded machine
 
 test('dump and restore take --database-url; a dump of a database a running service holds is refused', async ({ tempDir }) => {
   const database = schemaForTest();
@@ -72,24 +73,24 @@ test('dump and restore take --database-url; a dump of a database a running servi
   await createFlag(h, 'alpha');
   await addStrategy(h, 'alpha', 'production');
   const env = { DATABASE_SCHEMA: database.schema };
-  const held = await flagpole(['dump', '--database-url', database.url], { env });
+  const held = await flagpoleInProcess(['dump', '--database-url', database.url], { env });
   expect(held.code).toBe(1);
   expect(held.stderr).toMatch(/dump failed: PostgreSQL: flagpole is running on the database .*: stop every node first.*flagpole backup/);
   const state = await (await h.req('GET', '/api/admin/state')).text();
   await h.registry.close();
 
-  const dumped = await flagpole(['dump'], { env: { ...env, DATABASE_URL: database.url } });
+  const dumped = await flagpoleInProcess(['dump'], { env: { ...env, DATABASE_URL: database.url } });
   expect(dumped.code, dumped.stderr).toBe(0);
   expect(dumped.stdout).toBe(state);
 
   const target = schemaForTest();
-  const restored = await flagpole(['restore', '--database-url', target.url], { env: { DATABASE_SCHEMA: target.schema }, input: dumped.stdout });
+  const restored = await flagpoleInProcess(['restore', '--database-url', target.url], { env: { DATABASE_SCHEMA: target.schema }, input: dumped.stdout });
   expect(restored.code, restored.stderr).toBe(0);
   expect(restored.stderr).toMatch(/restored the service and 1 projects \(1 flags\) from the dump into postgres:\/\/127\.0\.0\.1:\d+\/postgres \(schema t_\w+\)/);
-  const redumped = await flagpole(['dump', '--database-url', target.url], { env: { DATABASE_SCHEMA: target.schema } });
+  const redumped = await flagpoleInProcess(['dump', '--database-url', target.url], { env: { DATABASE_SCHEMA: target.schema } });
   const tokensless = (text: string) => JSON.stringify({ ...JSON.parse(text), service: { ...JSON.parse(text).service, state: { ...JSON.parse(text).service.state, tokens: {} } } });
   expect(tokensless(redumped.stdout)).toBe(tokensless(dumped.stdout));
-  const again = await flagpole(['restore', '--database-url', target.url], { env: { DATABASE_SCHEMA: target.schema }, input: dumped.stdout });
+  const again = await flagpoleInProcess(['restore', '--database-url', target.url], { env: { DATABASE_SCHEMA: target.schema }, input: dumped.stdout });
   expect(again.code).toBe(1);
   expect(again.stderr).toMatch(/is not empty: restore only writes into an empty database/);
-}, 120_000); // five runs of the command, each a node process of its own
+}, 120_000); // five runs of the command on PostgreSQL: long on a loaded machine

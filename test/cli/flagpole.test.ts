@@ -1,14 +1,16 @@
 /**
- * The `flagpole` command as a user runs it (the compiled bin, a child process): help for every command,
- * usage errors with exit code 2, `flagpole start` serving, the lock refusal of a second process on the same
- * data directory, and the npm scripts going through the compiled CLI.
+ * The `flagpole` command as a user runs it: help for every command, usage errors with exit code 2, `flagpole
+ * start` serving, the lock refusal of a second process on the same data directory, and the npm scripts going
+ * through the compiled CLI. Help and usage errors run in the test's process through the function the bin runs
+ * (`flagpoleInProcess`), the top-level help, the version and no command at all through the compiled bin (a
+ * child process); the service, the lock and the npm scripts only as processes.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, onTestFinished } from 'vitest';
 import { test } from '../helpers/fixtures.js';
 import { ADMIN_TOKEN } from '../helpers/harness.js';
 import { freePort } from '../helpers/net.js';
-import { ROOT, SERVICE_ENV, call, flagpole, startFlagpole } from './run-flagpole.js';
+import { ROOT, SERVICE_ENV, call, flagpole, flagpoleInProcess, startFlagpole } from './run-flagpole.js';
 import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
 
 /** `script` (util-linux) gives a command a pseudo-terminal; without it the terminal case cannot be run. */
@@ -28,8 +30,8 @@ describe('flagpole --help and usage errors', () => {
     // Independent runs: side by side.
     const commands = Object.entries(options);
     const [helps, helpOf, version] = await Promise.all([
-      Promise.all(commands.map(([command]) => flagpole([command, '--help']))),
-      Promise.all(commands.map(([command]) => flagpole(['help', command]))),
+      Promise.all(commands.map(([command]) => flagpoleInProcess([command, '--help']))),
+      Promise.all(commands.map(([command]) => flagpoleInProcess(['help', command]))),
       flagpole(['--version']),
     ]);
     for (const [i, [command, names]] of commands.entries()) {
@@ -58,8 +60,8 @@ describe('flagpole --help and usage errors', () => {
       [['restore', '--data-dir', dir, 'a', 'b'], /error: too many arguments for 'restore'/],
       [['start', 'now'], /error: too many arguments for 'start'/],
     ];
-    // Independent runs: side by side.
-    const runs = await Promise.all(cases.map(([args]) => flagpole(args)));
+    // Independent runs: side by side. No command at all through the bin as a process (its argv, exit code 2).
+    const runs = await Promise.all(cases.map(([args], i) => (i === 0 ? flagpole : flagpoleInProcess)(args)));
     for (const [i, [args, message]] of cases.entries()) {
       const r = runs[i]!;
       expect(r.code, args.join(' ')).toBe(2);

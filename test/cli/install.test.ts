@@ -88,7 +88,7 @@ describe.concurrent('installs without devDependencies', () => {
     expect(JSON.parse(dump.stdout).projects[0].flags.map((f: { name: string }) => f.name)).toEqual(['installed']);
   }, INSTALL_TEST_MS);
 
-  test('a clone with dist/ built: npm ci --omit=dev, then npx flagpole answers --help, --version and a usage error', async ({ tempDir }) => {
+  test('a clone with dist/ built: npm ci --omit=dev, then npx flagpole answers --help and a usage error, and its bin --version, a command\'s help and a usage error', async ({ tempDir }) => {
     const clone = tempDir('clone');
     cloneInto(clone, true);
     const installed = await npm(CI_OMIT_DEV, clone);
@@ -96,10 +96,16 @@ describe.concurrent('installs without devDependencies', () => {
     // npm installs TypeScript even so (an optional peer of valibot), but not the rest of the build: the
     // `prepare` script must use the dist/ present, not try a build that cannot work.
     for (const dev of ['@types/node', 'tsx', 'vitest', 'unleash-client']) expect(existsSync(join(clone, 'node_modules', dev)), dev).toBe(false);
-    // `npx --no --`: the local bin or nothing (never a download); the options after `--` are the bin's.
+    // `npx --no --`: the local bin or nothing (never a download); the options after `--` are the bin's. npx
+    // once for an answer (exit 0) and once for a refusal (exit 2); the other runs start the clone's bin with
+    // node, as npx does after finding it (an npx run costs ~1 s of CPU more than the bin's own).
     const npx = (args: string[]) => run('npx', ['--no', '--', 'flagpole', ...args], clone);
+    const bin = async (args: string[]) => {
+      const ran = await flagpole(args, { bin: join(clone, 'dist/bundle/flagpole.js'), cwd: clone });
+      return { ...ran, output: ran.stdout + ran.stderr };
+    };
     // Five independent runs of the installed bin, side by side.
-    const [help, versionRun, backupHelp, missing, unknown] = await Promise.all([['--help'], ['--version'], ['backup', '--help'], ['restore'], ['frobnicate']].map(npx));
+    const [help, versionRun, backupHelp, missing, unknown] = await Promise.all([npx(['--help']), bin(['--version']), bin(['backup', '--help']), bin(['restore']), npx(['frobnicate'])]);
     expect(help!.code, help!.output).toBe(0);
     for (const command of ['start', 'dump', 'restore', 'backup']) expect(help!.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     expect(help!.stdout).toContain('Exit codes: 0 done, 1 the work failed');

@@ -1,17 +1,20 @@
 /**
- * `flagpole migrate` as an operator runs it (the compiled bin as a child process) against a fake Unleash
- * serving answers recorded from a real Unleash 6.10.1 (test/cli/fake-unleash.ts): into a data directory and
- * into a running flagpole, a dry run, a second run that changes nothing, Unleash 7 and 8, and every refusal
- * (bad arguments exit 2; an unreachable, refusing, failing or malformed Unleash exit 1), never a token printed.
+ * `flagpole migrate` against a fake Unleash serving answers recorded from a real Unleash 6.10.1
+ * (test/cli/fake-unleash.ts): into a data directory and into a running flagpole, a dry run, a second run that
+ * changes nothing, Unleash 7 and 8, and every refusal (bad arguments exit 2; an unreachable, refusing, failing
+ * or malformed Unleash exit 1), never a token printed. The command runs in the test's process through the
+ * function the bin runs (`flagpoleInProcess`); the compiled bin as a child process once for each exit code
+ * (0, 1, 2), its output checked for secrets. A running flagpole is a harness's app on a socket (`served`),
+ * and a real `flagpole start` where only another process shows it (the lock on its data directory).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, onTestFinished } from 'vitest';
 import { test } from '../helpers/fixtures.js';
-import { ADMIN_TOKEN } from '../helpers/harness.js';
+import { ADMIN_TOKEN, type Harness } from '../helpers/harness.js';
 import { freePort } from '../helpers/net.js';
 import { fakeUnleash, forVersion, recordedAnswers, UNLEASH_TOKEN, type Answers, type Fault } from './fake-unleash.js';
-import { call, flagpole, startFlagpole, type Ran } from './run-flagpole.js';
+import { call, flagpole, flagpoleInProcess, served, startFlagpole, type Ran } from './run-flagpole.js';
 import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
 import { dumpDataDir, stableStringify } from '../../src/tools/dump.js';
 
@@ -22,7 +25,17 @@ async function unleash(answers?: Answers, faults?: Fault[]) {
   return fake;
 }
 
-const migrate = (args: string[], env: Record<string, string> = { UNLEASH_TOKEN }): Promise<Ran> => flagpole(['migrate', ...args], { env });
+/** `flagpole migrate args` in the test's process. */
+const migrate = (args: string[], env: Record<string, string> = { UNLEASH_TOKEN }): Promise<Ran> => flagpoleInProcess(['migrate', ...args], { env });
+
+/** `flagpole migrate args`, the compiled bin as a process of its own. */
+const migrateBin = (args: string[], env: Record<string, string> = { UNLEASH_TOKEN }): Promise<Ran> => flagpole(['migrate', ...args], { env });
+
+/** A flagpole on a socket for `--to` (a harness's app, request lines logged), closed after the test. */
+async function runningFlagpole(openHarnessOverTempDir: (env?: Record<string, string>) => Promise<Harness>): Promise<{ base: string; h: Harness }> {
+  const h = await openHarnessOverTempDir({ LOG_LEVEL: 'info' });
+  return { base: await served(h), h };
+}
 
 /** The summary table's row of `kind` as numbers: found, created, updated, unchanged, skipped, failed. */
 function row(out: string, kind: string): number[] {
@@ -123,12 +136,13 @@ function expectEnvironmentsAndProjects(dump: any): void {
   expect([...meta('mg-proj').environments].sort()).toEqual(['mg-staging', 'production']);
 }
 
-// Each test runs the command as child processes, several times: long on a loaded machine.
+// Some tests run the command as child processes: long on a loaded machine.
 describe('flagpole migrate', { timeout: CHILD_PROCESS_TEST_MS }, () => {
   test('into a data directory: everything moves, tokens are listed to re-create, and a second run changes nothing', async ({ tempDir }) => {
     const fake = await unleash();
     const dir = join(tempDir('mg-data'), 'data');
-    const first = await migrate(['--from', fake.url, '--data-dir', dir]);
+    // The bin as a process: its argv, its exit code 0, its output streams without a secret.
+    const first = await migrateBin(['--from', fake.url, '--data-dir', dir]);
     expect(first.code, first.stderr + first.stdout).toBe(0);
     expect(first.stderr).toMatch(/^read Unleash 6\.10\.1 at http:\/\/127\.0\.0\.1:\d+: 1 projects, \d+ flags \(\d+ archived\), \d+ segments, \d+ users, 2 API tokens, 0 addons\n/);
     const flags = row(first.stdout, 'flags');
@@ -207,10 +221,9 @@ describe('flagpole migrate', { timeout: CHILD_PROCESS_TEST_MS }, () => {
     expect(fake.seen.every((r) => r.startsWith('GET ') || r.startsWith('POST /api/admin/features-batch/export'))).toBe(true);
   });
 
-  test('into a running flagpole (--to): the same result, through its admin API; a second run changes nothing', async ({ tempDir }) => {
+  test('into a running flagpole (--to): the same result, through its admin API; a second run changes nothing', async ({ openHarnessOverTempDir }) => {
     const fake = await unleash();
-    const service = await startFlagpole(tempDir('mg-live'));
-    onTestFinished(async () => void (await service.stop()));
+    const service = await runningFlagpole(openHarnessOverTempDir);
     const env = { UNLEASH_TOKEN, FLAGPOLE_TOKEN: ADMIN_TOKEN };
     const first = await migrate(['--from', fake.url, '--to', service.base], env);
     expect(first.code, first.stdout + first.stderr).toBe(0);
@@ -221,7 +234,8 @@ describe('flagpole migrate', { timeout: CHILD_PROCESS_TEST_MS }, () => {
     expect(second.code).toBe(0);
     expect(row(second.stdout, 'flags').slice(1, 3)).toEqual([0, 0]);
     expect((await call(service.base, 'GET', '/api/admin/state')).body).toEqual(state.body);
-    expect(service.output()).not.toContain(UNLEASH_TOKEN);
+    expect(service.h.logs().length).toBeGreaterThan(0);
+    expect(JSON.stringify(service.h.logs())).not.toContain(UNLEASH_TOKEN);
     // A wrong flagpole token: refused, said, exit 1.
     const refused = await migrate(['--from', fake.url, '--to', service.base], { UNLEASH_TOKEN, FLAGPOLE_TOKEN: '*:*.wrong' });
     expect(refused.code).toBe(1);
@@ -229,10 +243,9 @@ describe('flagpole migrate', { timeout: CHILD_PROCESS_TEST_MS }, () => {
     expectNoSecret(refused);
   });
 
-  test('changes made in flagpole after a migration are brought back to the Unleash\'s state, and then nothing changes', async ({ tempDir }) => {
+  test('changes made in flagpole after a migration are brought back to the Unleash\'s state, and then nothing changes', async ({ openHarnessOverTempDir }) => {
     const fake = await unleash();
-    const service = await startFlagpole(tempDir('mg-drift'));
-    onTestFinished(async () => void (await service.stop()));
+    const service = await runningFlagpole(openHarnessOverTempDir);
     const env = { UNLEASH_TOKEN, FLAGPOLE_TOKEN: ADMIN_TOKEN };
     expect((await migrate(['--from', fake.url, '--to', service.base], env)).code).toBe(0);
     const migrated = (await call(service.base, 'GET', '/api/admin/state')).body;
@@ -382,10 +395,9 @@ describe('flagpole migrate', { timeout: CHILD_PROCESS_TEST_MS }, () => {
     expect(again.stdout).toContain('nothing: the target holds all of it already');
   });
 
-  test('environments and projects changed in flagpole after a migration are brought back (an environment off in both that a project lost is turned on to connect it, then off), then nothing changes', async ({ tempDir }) => {
+  test('environments and projects changed in flagpole after a migration are brought back (an environment off in both that a project lost is turned on to connect it, then off), then nothing changes', async ({ openHarnessOverTempDir }) => {
     const fake = await unleash(withEnvironmentsAndProjects());
-    const service = await startFlagpole(tempDir('mg-env-drift'));
-    onTestFinished(async () => void (await service.stop()));
+    const service = await runningFlagpole(openHarnessOverTempDir);
     const env = { UNLEASH_TOKEN, FLAGPOLE_TOKEN: ADMIN_TOKEN };
     expect((await migrate(['--from', fake.url, '--to', service.base], env)).code).toBe(0);
     const migrated = (await call(service.base, 'GET', '/api/admin/state')).body;
@@ -427,8 +439,9 @@ describe('flagpole migrate', { timeout: CHILD_PROCESS_TEST_MS }, () => {
       [['--from', 'http://127.0.0.1:1', '--to', 'http://127.0.0.1:2'], { UNLEASH_TOKEN }, /flagpole's admin token is missing/],
       [['--from', 'http://127.0.0.1:1', '--data-dir', dir, '--timeout', '0'], { UNLEASH_TOKEN }, /whole number of seconds/],
     ];
-    // Independent runs: side by side.
-    const runs = await Promise.all(cases.map(([args, env]) => migrate(args, env)));
+    // Independent runs: side by side. The one with a password in its URL through the bin as a process: exit 2,
+    // and the password on neither of its output streams.
+    const runs = await Promise.all(cases.map(([args, env], i) => (i === 1 ? migrateBin : migrate)(args, env)));
     for (const [i, [args, , message]] of cases.entries()) {
       const ran = runs[i]!;
       expect([args.join(' '), ran.code]).toEqual([args.join(' '), 2]);
@@ -455,7 +468,8 @@ describe('flagpole migrate', { timeout: CHILD_PROCESS_TEST_MS }, () => {
     ];
     // Independent runs, each into a directory of its own: side by side.
     const dirs = cases.map(() => join(tempDir('mg-fail'), 'data'));
-    const runs = await Promise.all(cases.map(([url, env], i) => migrate(['--from', url, '--data-dir', dirs[i]!], env)));
+    // The refused token through the bin as a process: exit 1, no token on its output streams.
+    const runs = await Promise.all(cases.map(([url, env], i) => (i === 0 ? migrateBin : migrate)(['--from', url, '--data-dir', dirs[i]!], env)));
     for (const [i, [, , message]] of cases.entries()) {
       const [ran, dir] = [runs[i]!, dirs[i]!];
       expect([message.source, ran.code]).toEqual([message.source, 1]);
@@ -477,7 +491,7 @@ describe('flagpole migrate', { timeout: CHILD_PROCESS_TEST_MS }, () => {
 
     // A segment limit of 1: the others are refused by flagpole; the migration goes on and says which failed.
     const limited = join(tempDir('mg-limit'), 'data');
-    const ran = await flagpole(['migrate', '--from', fake.url, '--data-dir', limited], { env: { UNLEASH_TOKEN, LIMIT_SEGMENTS: '1' } });
+    const ran = await migrate(['--from', fake.url, '--data-dir', limited], { UNLEASH_TOKEN, LIMIT_SEGMENTS: '1' });
     expect(ran.code).toBe(1);
     expect(row(ran.stdout, 'segments')[5]).toBeGreaterThanOrEqual(2);
     expect(ran.stdout).toMatch(/failed \(\d+\):\n {2}segments \S+: POST \/api\/admin\/segments answered 400: /);

@@ -17,7 +17,8 @@ import { BIN, flagpole } from './run-flagpole.js';
 import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
 
 const FLAGS = 40;
-const test = harnessTest({ arrange: async (h) => { for (let i = 0; i < FLAGS; i += 1) await createFlag(h, `flag-${i}`); } });
+// One service for the file: both tests only read it (its backup).
+const test = harnessTest({ scope: 'file', arrange: async (h) => { for (let i = 0; i < FLAGS; i += 1) await createFlag(h, `flag-${i}`); } });
 const SCRIPT = '/usr/bin/script';
 
 /**
