@@ -66,10 +66,14 @@ test('a closed harness leaves its schema as a migrated new one, and the next har
   }
 });
 
-test('a schema a test reshaped is dropped, not reused', async () => {
+test.each([
+  ['a table added', (schema: string) => `CREATE TABLE "${schema}".extra (x integer)`],
+  ['a column added', (schema: string) => `ALTER TABLE "${schema}".flagpole_kv ADD COLUMN extra integer`],
+  ['an index dropped', (schema: string) => `DROP INDEX "${schema}".flagpole_budget_ends`],
+])('a schema a test reshaped (%s) is dropped, not reused', async (_, reshape) => {
   const first = await harness({}, undefined, { store: 'postgres' });
   const schema = first.config.database!.schema;
-  await client.query(`CREATE TABLE "${schema}".extra (x integer)`);
+  await client.query(reshape(schema));
   await first.close();
   expect((await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])).rowCount).toBe(0);
   const second = await harness({}, undefined, { store: 'postgres' });

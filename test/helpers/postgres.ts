@@ -81,12 +81,12 @@ export function freshSchema(url = testDatabaseUrl()): TestSchema {
 /** The schemas of this worker's closed harnesses, emptied, per URL: the next harness takes one. */
 const spare = new Map<string, string[]>();
 /** Per URL, this worker's reference: a schema the migrations made and nothing ever writes to. */
-const references = new Map<string, Promise<{ schema: string; tables: string[] }>>();
+const references = new Map<string, Promise<{ schema: string; tables: string[]; shape: string }>>();
 
 /** The name of a schema a harness may reuse: marked with the run's tag, so a run on an outside server can drop them all. */
 export const reusableSchemaName = (kind: 'h' | 'r'): string => `${kind}_${inject('schemaTag')}_${randomBytes(6).toString('hex')}`;
 
-function reference(url: string): Promise<{ schema: string; tables: string[] }> {
+function reference(url: string): Promise<{ schema: string; tables: string[]; shape: string }> {
   let made = references.get(url);
   if (!made) {
     made = (async () => {
@@ -95,7 +95,8 @@ function reference(url: string): Promise<{ schema: string; tables: string[] }> {
       try {
         await migrate(client, tablesOf(schema));
         const { rows } = await client.query<{ name: string }>(`SELECT relname AS name FROM pg_class WHERE relnamespace = $1::regnamespace AND relkind = 'r' ORDER BY relname`, [schema]);
-        return { schema, tables: rows.map((row) => row.name) };
+        const shape = (await client.query<{ shape: string }>(SHAPE, [schema])).rows[0]!.shape;
+        return { schema, tables: rows.map((row) => row.name), shape };
       } finally {
         client.release();
       }
@@ -107,27 +108,17 @@ function reference(url: string): Promise<{ schema: string; tables: string[] }> {
 }
 
 /**
- * Whether schemas `a` and `b` differ in shape: their relations (tables, indexes), columns (name, type,
- * collation, nullability, default) and constraints. One row, `differs`.
+ * The shape of schema `$1` in one line: each relation (table, index, sequence) with its kind, columns (name,
+ * type, collation, nullability, default), CHECK constraints and triggers (foreign keys), and each index's
+ * uniqueness. A few catalog lookups: comparing definitions text by text cost the server more than the reset.
  */
-const SHAPE_DIFFERS = `
-  WITH shape AS (
-    SELECT n.nspname AS ns, c.relname || ' ' || c.relkind::text || coalesce(' ' || a.attnum || ' ' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod) || ' ' || a.attcollation::regcollation::text || ' ' || a.attnotnull || ' ' || coalesce(pg_get_expr(d.adbin, d.adrelid), ''), '') AS item
-      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-      LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
-     WHERE n.nspname IN ($1, $2)
-    UNION ALL
-    SELECT n.nspname, c.relname || ' constraint ' || k.conname || ' ' || pg_get_constraintdef(k.oid)
-      FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname IN ($1, $2)
-    UNION ALL
-    SELECT n.nspname, 'index ' || i.relname || ' ' || regexp_replace(pg_get_indexdef(i.oid), '^.* USING ', '')
-      FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_namespace n ON n.oid = i.relnamespace
-     WHERE n.nspname IN ($1, $2))
-  SELECT NOT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)
-      OR EXISTS ((SELECT item FROM shape WHERE ns = $1 EXCEPT ALL SELECT item FROM shape WHERE ns = $2)
-                 UNION ALL (SELECT item FROM shape WHERE ns = $2 EXCEPT ALL SELECT item FROM shape WHERE ns = $1)) AS differs`;
+const SHAPE = `
+  SELECT coalesce(string_agg(c.relname || ' ' || c.relkind::text || ' ' || c.relchecks || ' ' || c.relhastriggers
+           || ' ' || coalesce((SELECT x.indisunique::text || x.indisprimary::text FROM pg_index x WHERE x.indexrelid = c.oid), '')
+           || ' (' || coalesce((SELECT string_agg(a.attname || ' ' || a.atttypid || ' ' || a.atttypmod || ' ' || a.attcollation || ' ' || a.attnotnull || ' ' || a.atthasdef, ', ' ORDER BY a.attnum)
+                                  FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), '') || ')',
+           '; ' ORDER BY c.relname), '') AS shape
+    FROM pg_class c WHERE c.relnamespace = $1::regnamespace`;
 
 /**
  * Makes `schema` as a new one is once the store migrated it: same shape as this worker's reference, and every
@@ -138,8 +129,8 @@ export async function resetSchema(url: string, schema: string): Promise<boolean>
   const ref = await reference(url);
   const pool = admin(url);
   try {
-    const { rows } = await pool.query<{ differs: boolean }>(SHAPE_DIFFERS, [schema, ref.schema]);
-    if (rows[0]?.differs) throw new Error(`schema ${schema} is not shaped as the migrations make it`);
+    const { rows } = await pool.query<{ shape: string }>(SHAPE, [schema]);
+    if (rows[0]?.shape !== ref.shape) throw new Error(`schema ${schema} is not shaped as the migrations make it`);
     // Several statements in one simple query: one transaction, rolled back whole if one fails.
     await pool.query(ref.tables.map((table) => `DELETE FROM ${quote(schema)}.${quote(table)}; INSERT INTO ${quote(schema)}.${quote(table)} SELECT * FROM ${quote(ref.schema)}.${quote(table)};`).join(' '));
     return true;
