@@ -84,7 +84,7 @@ const spare = new Map<string, string[]>();
 const references = new Map<string, Promise<{ schema: string; tables: string[]; shape: string }>>();
 
 /** The name of a schema a harness may reuse: marked with the run's tag, so a run on an outside server can drop them all. */
-export const reusableSchemaName = (kind: 'h' | 'r'): string => `${kind}_${inject('schemaTag')}_${randomBytes(6).toString('hex')}`;
+const reusableSchemaName = (kind: 'h' | 'r'): string => `${kind}_${inject('schemaTag')}_${randomBytes(6).toString('hex')}`;
 
 function reference(url: string): Promise<{ schema: string; tables: string[]; shape: string }> {
   let made = references.get(url);
@@ -125,7 +125,7 @@ const SHAPE = `
  * table's rows replaced by the reference's (empty but for the counter at 0 and the schema version). False, with
  * the schema dropped, when it cannot be: a test changed its shape, or it was never made.
  */
-export async function resetSchema(url: string, schema: string): Promise<boolean> {
+async function resetSchema(url: string, schema: string): Promise<boolean> {
   const ref = await reference(url);
   const pool = admin(url);
   try {
