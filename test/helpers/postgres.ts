@@ -144,7 +144,8 @@ async function resetSchema(url: string, schema: string): Promise<boolean> {
  * A schema for a harness in the tests' database: one an earlier harness of this worker closed, emptied
  * (`resetSchema`), or else a new name (the store creates it on open). Either way the store opens and migrates
  * it as in production; `drop()` empties it for the next harness (or drops it when it cannot be emptied).
- * Creating and dropping a schema per harness cost the server more than the harness's own work.
+ * Creating a schema and dropping it (its DDL, and a connection for the drop) cost the server more than all
+ * the statements of the harness between.
  *
  * @example const { database, drop } = harnessSchema(); ...; await drop();
  */
