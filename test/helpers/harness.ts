@@ -14,7 +14,7 @@ import { openStore } from '../../snapshots/open-store.js';
 import type { Store } from '../../snapshots/store.js';
 import { ChangeRequestScheduler } from '../../src/scheduling/change-request-scheduler.js';
 import { SYSTEM_CLOCK, type Clock } from '../../src/scheduling/clock.js';
-import { freshSchema, type TestSchema } from './postgres.js';
+import { harnessSchema, type TestSchema } from './postgres.js';
 
 /** The admin token every harness app accepts. */
 export const ADMIN_TOKEN = '*:*.test-admin-token-0123456789';
@@ -72,8 +72,9 @@ export const defaultStore = (): 'leveldb' | 'postgres' => (process.env['FLAGPOLE
 
 /**
  * A fresh app over a fresh temporary data directory, with one admin token, as `npm start` would build it; on
- * PostgreSQL (`seams.store`, or {@link defaultStore}) over a fresh schema of the tests' server instead (the
- * data directory still holds nothing but is made, as the token key file's neighbour).
+ * PostgreSQL (`seams.store`, or {@link defaultStore}) over an empty schema of the tests' server instead (`harnessSchema`:
+ * one an earlier harness of the worker closed, emptied; the data directory still holds nothing but is made, as
+ * the token key file's neighbour).
  * `seams.writeGate` puts a test gate before every write of the store (`snapshots/disk-faults.ts`); `seams.deliver`
  * starts the addons' deliveries (after every restart too). The scheduler of change requests runs as `flagpole
  * start` runs it, under `seams.work` (default: this node holds the lease) on `seams.clock`, the clock the actors
@@ -85,7 +86,7 @@ export const defaultStore = (): 'leveldb' | 'postgres' => (process.env['FLAGPOLE
 export async function harness(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'flagpole-test-')), seams: HarnessSeams = {}): Promise<Harness> {
   const key = 'TOKEN_SECRET_FILE' in env ? {} : { TOKEN_SECRET: HARNESS_TOKEN_SECRET };
   const store = seams.store ?? defaultStore();
-  const schema: TestSchema | null = store === 'postgres' && !env['DATABASE_URL'] ? freshSchema() : null;
+  const schema: TestSchema | null = store === 'postgres' && !env['DATABASE_URL'] ? harnessSchema() : null;
   const database = schema ? { DATABASE_URL: schema.database.url, DATABASE_SCHEMA: schema.database.schema, DATABASE_POOL_SIZE: '4' } : {};
   const config = readConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...key, ...database, ...env });
   const { hasher: tokenHasher } = loadTokenHasher(config);

