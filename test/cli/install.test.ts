@@ -71,7 +71,8 @@ describe.concurrent('installs without devDependencies', () => {
     for (const dev of ['typescript', 'tsx', 'vitest', '@types/node', 'unleash-client']) expect(existsSync(join(modules, dev)), dev).toBe(false);
     for (const runtime of ['commander', 'cli-progress', 'level', 'hono']) expect(existsSync(join(modules, runtime)), runtime).toBe(true);
     const bin = join(modules, '.bin/flagpole');
-    expect((await flagpole(['--version'], { bin, cwd: site })).stdout).toBe(`${version}\n`);
+    const versionRun = await flagpole(['--version'], { bin, cwd: site });
+    expect(versionRun.stdout, `exit ${versionRun.code}: ${versionRun.stderr}`).toBe(`${version}\n`);
 
     const service = await startFlagpole(join(site, 'data'), {}, bin);
     onTestFinished(async () => void (await service.stop()));
