@@ -13,11 +13,11 @@ type Call = (base: string, method: string, path: string, body?: unknown) => Prom
 
 /**
  * The load's rate: each worker, the reader and the sequence start their next request at least this long after
- * their last one began (at most 40 a second each, a few hundred together). Requests are in flight at every moment
- * of a kill, a drain or a restart; unpaced, the load took all the machine's CPU for as long as the test waited on
- * those (HAProxy's checks, a node's start), which made the waits themselves longer.
+ * their last one began: about 100 requests a second together, dozens of them between a kill and HAProxy taking
+ * the node out, and writes going on through every drain and restart. Unpaced, the load took all the machine's
+ * CPU for as long as the test waited on HAProxy's checks and node starts, which made those waits longer too.
  */
-export const REQUEST_EVERY_MS = 25;
+export const REQUEST_EVERY_MS = 100;
 
 /** Resolves once {@link REQUEST_EVERY_MS} has passed since `startedAt` (epoch ms): the rate of a loop, not a wait on a state. */
 function paced(startedAt: number): Promise<void> {
