@@ -76,7 +76,8 @@ async function halfSentCreate(port: number, name: string): Promise<{ socket: Soc
 
 // Each test starts the service as a child process twice (a second or so of CPU each): long on a loaded machine.
 describe('SIGTERM', { timeout: CHILD_PROCESS_TEST_MS }, () => {
-  test('answers the request in flight, writes it to disk, and exits 0 by its own path', async ({ tempDir }) => {
+  test('answers the request in flight, writes it to disk, and exits 0 by its own path', async ({ tempDir, openHarnessOverTempDir }) => {
+    const reopen = (dir: string) => openHarnessOverTempDir({ TOKEN_SECRET_FILE: `${dir}.token-secret` }, dir);
     const dataDir = tempDir('sigterm');
     // A budget no loaded machine reaches: the request in flight is finished by the client after the stop
     // began, and must not meet the cut at half the budget (the cut is the next test's).
@@ -96,14 +97,9 @@ describe('SIGTERM', { timeout: CHILD_PROCESS_TEST_MS }, () => {
     } finally {
       server.child.kill('SIGKILL');
     }
-    const again = await start(dataDir);
-    try {
-      const flag = await fetch(`http://127.0.0.1:${again.port}/api/admin/projects/default/features/in-flight`, { headers: { authorization: TOKEN } });
-      expect(flag.status).toBe(200);
-    } finally {
-      again.child.kill('SIGTERM');
-      await again.exited;
-    }
+    // On disk: the directory opened again (in this process, as a start recovers it) holds the flag.
+    const again = await reopen(dataDir);
+    expect((await again.json('GET', '/api/admin/projects/default/features/in-flight')).status).toBe(200);
   });
 
   test('a client that never finishes its request does not hold the stop past the bound', async ({ tempDir }) => {
@@ -122,7 +118,8 @@ describe('SIGTERM', { timeout: CHILD_PROCESS_TEST_MS }, () => {
     }
   });
 
-  test('a disk that hangs: the stop gives up at SHUTDOWN_TIMEOUT_MS and exits 1, losing nothing it acknowledged', async ({ tempDir }) => {
+  test('a disk that hangs: the stop gives up at SHUTDOWN_TIMEOUT_MS and exits 1, losing nothing it acknowledged', async ({ tempDir, openHarnessOverTempDir }) => {
+    const reopen = (dir: string) => openHarnessOverTempDir({ TOKEN_SECRET_FILE: `${dir}.token-secret` }, dir);
     const dataDir = tempDir('sigterm-hung');
     const server = await start(dataDir, { hungDisk: true });
     const url = (name: string) => `http://127.0.0.1:${server.port}/api/admin/projects/default/features${name}`;
@@ -151,15 +148,10 @@ describe('SIGTERM', { timeout: CHILD_PROCESS_TEST_MS }, () => {
     } finally {
       server.child.kill('SIGKILL');
     }
-    // The lock went with the process; the log holds every acknowledged write, and nothing of the held one.
-    const again = await start(dataDir);
-    try {
-      const read = (name: string) => fetch(url(name).replace(String(server.port), String(again.port)), { headers: { authorization: TOKEN } }).then((r) => r.status);
-      expect(await read('/acknowledged')).toBe(200);
-      expect(await read('/held')).toBe(404);
-    } finally {
-      again.child.kill('SIGTERM');
-      await again.exited;
-    }
+    // The lock went with the process (another one opens the directory); the log holds every acknowledged
+    // write, and nothing of the held one.
+    const again = await reopen(dataDir);
+    expect((await again.json('GET', '/api/admin/projects/default/features/acknowledged')).status).toBe(200);
+    expect((await again.json('GET', '/api/admin/projects/default/features/held')).status).toBe(404);
   });
 });

@@ -11,6 +11,20 @@ const ENVIRONMENT = 'development';
 
 type Call = (base: string, method: string, path: string, body?: unknown) => Promise<Answer>;
 
+/**
+ * The load's rate: each worker, the reader and the sequence start their next request at least this long after
+ * their last one began: about 100 requests a second together, dozens of them between a kill and HAProxy taking
+ * the node out, and writes going on through every drain and restart. Unpaced, the load took all the machine's
+ * CPU for as long as the test waited on HAProxy's checks and node starts, which made those waits longer too.
+ */
+export const REQUEST_EVERY_MS = 100;
+
+/** Resolves once {@link REQUEST_EVERY_MS} has passed since `startedAt` (epoch ms): the rate of a loop, not a wait on a state. */
+function paced(startedAt: number): Promise<void> {
+  const rest = startedAt + REQUEST_EVERY_MS - Date.now();
+  return rest > 0 ? new Promise((resolve) => setTimeout(resolve, rest)) : Promise.resolve();
+}
+
 /** What a worker knows of one of its flags, from acknowledged writes only. */
 interface Known {
   strategies: Set<string>;
@@ -94,11 +108,13 @@ export function startWriters(call: Call, base: string, projects: string[], perPr
         // No answer, or a 5xx: the switch may have landed. The flag's state is unknown from here, and it is left alone.
         known.enabled = 'unknown';
       }
+      await paced(startedAt);
     }
   };
   const read = async () => {
     while (!stopping) {
       const project = pick(projects);
+      const startedAt = Date.now();
       try {
         const answer = await call(base, 'GET', `/api/admin/projects/${project}/features`);
         reads += 1;
@@ -106,6 +122,7 @@ export function startWriters(call: Call, base: string, projects: string[], perPr
       } catch (error) {
         failedReads.push(String(error));
       }
+      await paced(startedAt);
     }
   };
   const running = [...workers.map(drive), read()];
@@ -163,9 +180,11 @@ export function startSequence(call: Call, base: string, project: string, prefix:
   const running = (async () => {
     while (!stopping) {
       const name = `${prefix}${written + 1}`;
+      const startedAt = Date.now();
       const answer = await call(base, 'POST', `/api/admin/projects/${project}/features`, { name }).catch(() => null);
       if (answer && (answer.status === 201 || answer.status === 409)) written += 1;
       else if (answer && answer.status < 500) return void problems.push(`creating ${name}: unexpected ${answer.status} ${JSON.stringify(answer.body)}`);
+      await paced(startedAt);
     }
   })();
   return {

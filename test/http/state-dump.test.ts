@@ -10,17 +10,25 @@ import { test } from '../helpers/fixtures.js';
 import type { Harness } from '../helpers/harness.js';
 import { HEAVY_TEST_MS } from '../helpers/wait.js';
 
-const LARGE = 20_000;
+/** Flags in the large dumps: ~2 MB of JSON with {@link FILLER}, about 30 chunks of DUMP_CHUNK_CHARS. */
+const LARGE = 400;
+
+/** Flags in the other dumps: ~1.5 MB, about 20 chunks (each test reads or writes between two of them). */
+const SOME = 300;
+
+/**
+ * What makes a seeded flag's description ~5,000 characters (ASCII; at most 10,000): the dumps' size in bytes (how
+ * many chunks they stream in) is what these tests need, and bytes in a description cost far less than flags to create.
+ */
+const FILLER = ' lorem ipsum dolor sit amet'.repeat(185);
 
 /** Creates `count` flags in a project straight through its actor (the routes are not what this tests). */
 async function seed(h: Harness, project: string, count: number): Promise<void> {
   const actor = h.registry.project(project)!;
-  for (let from = 0; from < count; from += 2000) {
-    const sends = Array.from({ length: Math.min(2000, count - from) }, (_, k) => actor.send({
-      type: 'flag.create', name: `flag-${String(from + k).padStart(5, '0')}`, description: `seeded flag number ${from + k}`, flagType: 'release', impressionData: false,
-    }, 'system'));
-    for (const decision of await Promise.all(sends)) expect(decision.ok).toBe(true);
-  }
+  const sends = Array.from({ length: count }, (_, k) => actor.send({
+    type: 'flag.create', name: `flag-${String(k).padStart(5, '0')}`, description: `seeded flag number ${k}${FILLER}`, flagType: 'release', impressionData: false,
+  }, 'system'));
+  for (const decision of await Promise.all(sends)) expect(decision.ok).toBe(true);
 }
 
 /** Reads a streamed body to its end; returns its text and how many chunks it came in. */
@@ -77,7 +85,7 @@ describe('GET /api/admin/state streams', () => {
   });
 
   test('the dump is the moment it was asked for: writes while it streams are not in it', async ({ h }) => {
-    await seed(h, 'default', 5000);
+    await seed(h, 'default', SOME);
     const expected = stableStringify(dumpRegistry(h.registry)!);
     const response = await h.req('GET', '/api/admin/state');
     const reader = response.body!.getReader();
@@ -85,7 +93,7 @@ describe('GET /api/admin/state streams', () => {
     expect(first.done).toBe(false);
     // Changes to flags already written, not yet written, the service and a new project.
     expect((await h.json('PUT', '/api/admin/projects/default/features/flag-00000', { name: 'flag-00000', description: 'changed' })).status).toBe(200);
-    expect((await h.json('DELETE', '/api/admin/projects/default/features/flag-04999')).status).toBe(202);
+    expect((await h.json('DELETE', `/api/admin/projects/default/features/flag-${String(SOME - 1).padStart(5, '0')}`)).status).toBe(202);
     expect((await h.json('POST', '/api/admin/projects/default/features', { name: 'created-while-dumping' })).status).toBe(201);
     expect((await h.json('POST', '/api/admin/projects', { id: 'later', name: 'Later' })).status).toBe(201);
     expect((await h.json('POST', '/api/admin/api-tokens', { tokenName: 'later', type: 'admin' })).status).toBe(201);
@@ -98,7 +106,7 @@ describe('GET /api/admin/state streams', () => {
   });
 
   test(`at most ${DUMP_STREAMS_AT_ONCE} dumps stream at once; the next is a 429 until one ends or its client goes away`, async ({ h }) => {
-    await seed(h, 'default', 3000);
+    await seed(h, 'default', SOME);
     const one = await h.req('GET', '/api/admin/state');
     const two = await h.req('GET', '/api/admin/state?project=default');
     expect([one.status, two.status]).toEqual([200, 200]);
@@ -117,7 +125,7 @@ describe('GET /api/admin/state streams', () => {
     expect(three.status).toBe(200);
     expect((await h.req('GET', '/api/admin/state')).status).toBe(429);
     // So does a dump read to its end.
-    expect(JSON.parse((await readAll(two)).text).projects[0].flags).toHaveLength(3000);
+    expect(JSON.parse((await readAll(two)).text).projects[0].flags).toHaveLength(SOME);
     const four = await h.req('GET', '/api/admin/state');
     expect(four.status).toBe(200);
     await Promise.all([readAll(three), readAll(four)]);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { BUILT_START, ROOT } from '../helpers/built.js';
 import { test as base } from '../helpers/fixtures.js';
+import { ADMIN_TOKEN, HARNESS_TOKEN_SECRET, harness } from '../helpers/harness.js';
 import { listeningPort } from '../helpers/net.js';
 import { CHILD_PROCESS_TEST_MS, START_TIMEOUT_MS, untilState } from '../helpers/wait.js';
 
@@ -113,11 +114,11 @@ test('serves over a socket, keeps a flag across SIGTERM and a second start', asy
 
 test('a start builds the console\'s flag tables before it listens (the first page after a restart pays nothing for them)', async ({ tempDir, startServer }) => {
   const dataDir = tempDir('prepare');
-  const token = 'process-test-admin-token-0123456789';
-  const first = await startServer(dataDir, { INIT_ADMIN_API_TOKENS: token });
-  expect((await call(first, 'POST', '/api/admin/projects/default/features', token, { name: 'kept-over-a-restart' })).status).toBe(201);
-  expect(await first.stop()).toBe(0);
-  const second = await startServer(dataDir, { INIT_ADMIN_API_TOKENS: token, LOG_LEVEL: 'debug' });
+  // A data directory with a flag in it, written in this process through the real registry (the start is what this tests).
+  const h = await harness({}, dataDir);
+  expect((await h.json('POST', '/api/admin/projects/default/features', { name: 'kept-over-a-restart' })).status).toBe(201);
+  await h.registry.close();
+  const second = await startServer(dataDir, { INIT_ADMIN_API_TOKENS: ADMIN_TOKEN, TOKEN_SECRET: HARNESS_TOKEN_SECRET, LOG_LEVEL: 'debug' });
   const output = second.output();
   const built = output.indexOf('start: flag tables built');
   expect(built).toBeGreaterThan(-1);

@@ -14,6 +14,8 @@ import { TokenHasher } from '../../src/auth/token-hasher.js';
 import { HARNESS_TOKEN_SECRET } from '../helpers/harness.js';
 import { BUILT_START, ROOT } from '../helpers/built.js';
 import { dumpCli } from './run-cli.js';
+import { dumpDataDir } from '../../src/tools/dump.js';
+import type { RecoveryNotice } from '../../snapshots/recovery.js';
 import { storeOf } from '../helpers/store-of.js';
 import { CHILD_PROCESS_TEST_MS } from '../helpers/wait.js';
 
@@ -60,9 +62,20 @@ async function snapshotHeads(db: Level<string, string>): Promise<string[]> {
 
 const flipLastJsonChar = (value: string) => `${value.slice(0, -2)}${value.at(-2) === '0' ? '1' : '0'}${value.at(-1)}`;
 
+/**
+ * What `flagpole dump --data-dir dir` prints (standard output) and warns of (each notice, a `warning: <key>: ...`
+ * line on standard error), made in this process by the function the command calls (src/cli/dump.command.ts).
+ */
+async function dumpInProcess(dir: string): Promise<{ text: string; warnings: string[] }> {
+  const notices: RecoveryNotice[] = [];
+  const text = stableStringify(await dumpDataDir(dir, { notices }));
+  return { text, warnings: notices.map((notice) => `warning: ${notice.key}: ${notice.message}`) };
+}
+
 const open = (dir: string) => Registry.open({ dataDir: dir, initEnvironments: ['development', 'production'] });
 
 describe('a damaged snapshot', { timeout: CHILD_PROCESS_TEST_MS }, () => {
+  // The first case dumps through the command (its exit code and standard error); the others in this process.
   const cases: [string, (db: Level<string, string>, head: string) => Promise<void>, (head: string) => string][] = [
     ['a changed byte in the newest head', async (db, head) => db.put(head, flipLastJsonChar((await db.get(head))!)), (head) => head],
     ['an unknown format version in the newest head', async (db, head) => db.put(head, `9${(await db.get(head))!.slice(1)}`), (head) => head],
@@ -74,7 +87,7 @@ describe('a damaged snapshot', { timeout: CHILD_PROCESS_TEST_MS }, () => {
     ['a missing chunk of the newest snapshot', async (db, head) => db.del(head.replace(/head$/, 'c000000')), (head) => head.replace(/head$/, 'c000000')],
   ];
 
-  test.for(cases)('%s: recovery falls back to the previous snapshot plus the log, and says so', async ([_label, edit, named], { tempDir }) => {
+  test.for(cases.map((c, i) => [...c, i === 0] as const))('%s: recovery falls back to the previous snapshot plus the log, and says so', async ([_label, edit, named, viaCommand], { tempDir }) => {
     const { dir, expected } = await stopped(tempDir('corrupt'), { SNAPSHOT_EVERY: '4' }, 6);
     let newest = '';
     await damage(dir, async (db) => {
@@ -91,10 +104,16 @@ describe('a damaged snapshot', { timeout: CHILD_PROCESS_TEST_MS }, () => {
     } finally {
       await storeOf(registry).close();
     }
-    const cli = await dumpCli(['--data-dir', dir]);
-    expect(cli.code).toBe(0);
-    expect(cli.stdout).toBe(expected);
-    expect(cli.stderr).toContain(`warning: ${named(newest)}`);
+    if (viaCommand) {
+      const cli = await dumpCli(['--data-dir', dir]);
+      expect(cli.code).toBe(0);
+      expect(cli.stdout).toBe(expected);
+      expect(cli.stderr).toContain(`warning: ${named(newest)}`);
+    } else {
+      const dumped = await dumpInProcess(dir);
+      expect(dumped.text).toBe(expected);
+      expect(dumped.warnings.join('\n')).toContain(`warning: ${named(newest)}`);
+    }
   });
 
   test('with every snapshot damaged, the whole log is replayed', async ({ tempDir }) => {
@@ -118,11 +137,12 @@ describe('a damaged log record', { timeout: CHILD_PROCESS_TEST_MS }, () => {
   const record = (seq: number) => keys.log(DEFAULT, seq);
 
   test.for([
-    ['a changed byte', 5, async (db: Level<string, string>) => db.put(record(5), flipLastJsonChar((await db.get(record(5)))!)), 'checksum mismatch'],
-    ['a truncated last record', 10, async (db: Level<string, string>) => db.put(record(10), (await db.get(record(10)))!.slice(0, 40)), 'checksum mismatch'],
-    ['a missing record (gap)', 6, async (db: Level<string, string>) => db.del(record(5)), 'expected sequence 5, found 6'],
-    ['no format header', 7, async (db: Level<string, string>) => db.put(record(7), 'garbage'), 'no format header'],
-  ] as const)('%s stops recovery of that project with an error naming the key; the others are served', async ([_label, seq, edit, reason], { tempDir }) => {
+    // The first case dumps through the command (exit 1, the key on standard error); the others in this process.
+    ['a changed byte', 5, async (db: Level<string, string>) => db.put(record(5), flipLastJsonChar((await db.get(record(5)))!)), 'checksum mismatch', true],
+    ['a truncated last record', 10, async (db: Level<string, string>) => db.put(record(10), (await db.get(record(10)))!.slice(0, 40)), 'checksum mismatch', false],
+    ['a missing record (gap)', 6, async (db: Level<string, string>) => db.del(record(5)), 'expected sequence 5, found 6', false],
+    ['no format header', 7, async (db: Level<string, string>) => db.put(record(7), 'garbage'), 'no format header', false],
+  ] as const)('%s stops recovery of that project with an error naming the key; the others are served', async ([_label, seq, edit, reason, viaCommand], { tempDir }) => {
     const { dir } = await stopped(tempDir('corrupt'), {}, 3, true);
     await damage(dir, edit);
     const registry = await open(dir);
@@ -146,9 +166,16 @@ describe('a damaged log record', { timeout: CHILD_PROCESS_TEST_MS }, () => {
     } finally {
       await storeOf(registry).close();
     }
-    const cli = await dumpCli(['--data-dir', dir]);
-    expect(cli.code).toBe(1);
-    expect(cli.stderr).toContain(record(seq));
+    if (viaCommand) {
+      const cli = await dumpCli(['--data-dir', dir]);
+      expect(cli.code).toBe(1);
+      expect(cli.stderr).toContain(record(seq));
+    } else {
+      // A CorruptRecordError naming the key: what the command answers with exit 1 and its message.
+      const failed = dumpInProcess(dir);
+      await expect(failed).rejects.toThrow(CorruptRecordError);
+      await expect(failed).rejects.toThrow(record(seq));
+    }
   });
 
   test('a damaged service record no longer stops the start: the service is read-only, naming the key (test/faults/service-read-only.test.ts)', async ({ tempDir }) => {

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { test } from '../helpers/fixtures.js';
 import { stableStringify } from '../../src/actors/dumps/state-dump.js';
+import { DumpError, dumpDataDir } from '../../src/tools/dump.js';
+import { RestoreError, parseDump, restoreDump } from '../../src/tools/restore.js';
 import { ADMIN_TOKEN, harness, type Harness } from '../helpers/harness.js';
 import { ok, populate } from './fixtures.js';
 import { dumpCli, npm, restoreCli } from './run-cli.js';
@@ -24,7 +26,17 @@ async function liveDump(h: Harness, project?: string): Promise<string> {
   return r.text();
 }
 
-// Each test runs the command (and npm) as child processes, several times: long on a loaded machine.
+/**
+ * What `flagpole dump` prints for `options`, made in this process by the function the command calls
+ * (src/cli/dump.command.ts: `stableStringify(await dumpDataDir(...))`). The tests run the command itself where
+ * what they check is the command's: its exit code, its output streams, its arguments.
+ */
+const dumpText = async (dataDir: string, options: { project?: string; at?: number } = {}) => stableStringify(await dumpDataDir(dataDir, options));
+
+/** What `flagpole restore` does with a dump on standard input (its dump branch: `restoreDump(dir, parseDump(text))`), in this process. */
+const restoreText = async (dataDir: string, text: string) => restoreDump(dataDir, parseDump(text));
+
+// Each test runs the command (and npm) as child processes: long on a loaded machine.
 describe('npm run dump / npm run restore', { timeout: CHILD_PROCESS_TEST_MS }, () => {
   test('the dump of a stopped data directory equals the live dump; dump, restore, dump is byte-identical', async ({ tempDir: dir }) => {
     const source = dir('src');
@@ -49,14 +61,13 @@ describe('npm run dump / npm run restore', { timeout: CHILD_PROCESS_TEST_MS }, (
     expect(restored.stderr).toContain('2 projects (4 flags)');
     expect(restored.stderr).toContain('1 token was not restored and must be re-created');
     expect(restored.stderr).toContain('"init-admin-token-1" (admin)');
-    const second = await dumpCli(['--data-dir', target]);
-    expect(second.code).toBe(0);
     // Byte-identical but for the tokens, which restore leaves out.
-    expect(second.stdout).toBe(withoutTokens(first.stdout));
-    // The restored directory starts at the dumped position: no earlier moment to travel to.
-    const before = await dumpCli(['--data-dir', target, '--project', 'default', '--at', '2']);
-    expect(before.code).toBe(1);
-    expect(before.stderr).toContain(`no log records are kept (trimmed by LOG_RETENTION, or the directory was restored from a dump) and no snapshot at or before seq 2 is kept; the earliest reachable position is seq ${parsed.projects[1].seq}`);
+    expect(await dumpText(target)).toBe(withoutTokens(first.stdout));
+    // The restored directory starts at the dumped position: no earlier moment to travel to (a DumpError: the
+    // command's exit 1 with its message, as 'dump explains what it cannot do' shows).
+    const before = dumpText(target, { project: 'default', at: 2 });
+    await expect(before).rejects.toThrow(DumpError);
+    await expect(before).rejects.toThrow(`no log records are kept (trimmed by LOG_RETENTION, or the directory was restored from a dump) and no snapshot at or before seq 2 is kept; the earliest reachable position is seq ${parsed.projects[1].seq}`);
 
     // The restored directory serves the same data, and new commands continue the sequence.
     const again = await harness({}, target);
@@ -106,13 +117,10 @@ describe('npm run dump / npm run restore', { timeout: CHILD_PROCESS_TEST_MS }, (
     }
     await h.registry.close();
     expect(moments.map((m) => m.seq)).toEqual([1, 3, 4, 6, 7, 9, 10, 12, 13]);
-    for (const moment of moments) {
-      const r = await dumpCli(['--data-dir', source, '--project', 'default', '--at', String(moment.seq)]);
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout, `--at ${moment.seq}`).toBe(moment.dump);
-    }
-    // Past the end: the latest state.
+    for (const moment of moments) expect(await dumpText(source, { project: 'default', at: moment.seq }), `--at ${moment.seq}`).toBe(moment.dump);
+    // The command passes --at on; past the end: the latest state.
     const latest = await dumpCli(['--data-dir', source, '--project', 'default', '--at', '999']);
+    expect(latest.code, latest.stderr).toBe(0);
     expect(latest.stdout).toBe(moments.at(-1)!.dump);
   });
 
@@ -120,30 +128,32 @@ describe('npm run dump / npm run restore', { timeout: CHILD_PROCESS_TEST_MS }, (
     const source = dir('src');
     const h = await harness({}, source);
     await h.registry.close();
-    const full = (await dumpCli(['--data-dir', source])).stdout;
-    const partial = (await dumpCli(['--data-dir', source, '--project', 'default'])).stdout;
+    const full = await dumpText(source);
+    const partial = await dumpText(source, { project: 'default' });
 
+    // The command: a refusal is exit 1 with the reason on standard error.
     const busy = dir('busy');
     writeFileSync(join(busy, 'keep.txt'), 'x');
     const refused = await restoreCli(['--data-dir', busy], full);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('is not empty');
 
+    // The other refusals are RestoreErrors too (what the command answers with exit 1), each with its reason.
     const target = dir('target');
-    const noService = await restoreCli(['--data-dir', target], partial);
-    expect(noService.code).toBe(1);
-    expect(noService.stderr).toContain('no service part');
-    const notJson = await restoreCli(['--data-dir', target], '{"format": 1,');
-    expect(notJson.stderr).toContain('not JSON');
-    const wrongShape = await restoreCli(['--data-dir', target], JSON.stringify({ ...JSON.parse(full), format: 2 }));
-    expect(wrongShape.code).toBe(1);
-    expect(wrongShape.stderr).toContain('format');
-    const twice = JSON.parse(full);
-    twice.projects.push(twice.projects[0]);
-    expect((await restoreCli(['--data-dir', target], JSON.stringify(twice))).stderr).toContain('appears twice');
+    const refusal = (text: string) => restoreText(target, text).then(() => null, (error: unknown) => error);
+    for (const [text, reason] of [
+      [partial, 'no service part'],
+      ['{"format": 1,', 'not JSON'],
+      [JSON.stringify({ ...JSON.parse(full), format: 2 }), 'format'],
+      [JSON.stringify((({ projects, ...rest }) => ({ ...rest, projects: [...projects, projects[0]] }))(JSON.parse(full))), 'appears twice'],
+    ] as const) {
+      const error = await refusal(text);
+      expect(error, reason).toBeInstanceOf(RestoreError);
+      expect((error as Error).message).toContain(reason);
+    }
     // Nothing was written by the refused restores: a good one still goes through.
-    const good = await restoreCli(['--data-dir', target], full);
-    expect(good.code, good.stderr).toBe(0);
+    const good = await restoreText(target, full);
+    expect(good.projects).toBe(1);
   });
 
   test('dump explains what it cannot do', async ({ tempDir: dir }) => {
@@ -154,17 +164,19 @@ describe('npm run dump / npm run restore', { timeout: CHILD_PROCESS_TEST_MS }, (
     expect(locked.stderr).toContain('in use');
     await h.registry.close();
 
+    // The other refusals are DumpErrors too (what the command answers with exit 1, as above), each with its reason.
     const empty = dir('empty');
     mkdirSync(join(empty, 'sub'));
-    const missing = await dumpCli(['--data-dir', join(empty, 'nothing-here')]);
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('not a flagpole data directory');
-    const unknown = await dumpCli(['--data-dir', source, '--project', 'nope']);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('no project "nope"');
-    const atAlone = await dumpCli(['--data-dir', source, '--at', '3']);
-    expect(atAlone.code).toBe(1);
-    expect(atAlone.stderr).toContain('--at needs --project');
+    for (const [dataDir, options, reason] of [
+      [join(empty, 'nothing-here'), {}, 'not a flagpole data directory'],
+      [source, { project: 'nope' }, 'no project "nope"'],
+      [source, { at: 3 }, '--at needs --project'],
+    ] as const) {
+      const refused = dumpText(dataDir, options);
+      await expect(refused, reason).rejects.toThrow(DumpError);
+      await expect(refused, reason).rejects.toThrow(reason);
+    }
+    // Arguments the command cannot take: exit 2.
     expect((await dumpCli(['--data-dir', source, '--project', 'default', '--at', 'x'])).code).toBe(2);
     expect((await dumpCli([])).code).toBe(2);
   });
@@ -177,10 +189,10 @@ describe('npm run dump / npm run restore', { timeout: CHILD_PROCESS_TEST_MS }, (
     // --ignore-scripts: the pre-scripts would rebuild dist/ under the feet of the tests running it beside this one.
     const dumped = await npm(['run', '--silent', '--ignore-scripts', 'dump', '--', '--data-dir', source]);
     expect(dumped.code, dumped.stderr).toBe(0);
-    expect(dumped.stdout).toBe((await dumpCli(['--data-dir', source])).stdout);
+    expect(dumped.stdout).toBe(await dumpText(source));
     const target = dir('target');
     const restored = await npm(['run', '--silent', '--ignore-scripts', 'restore', '--', '--data-dir', target], dumped.stdout);
     expect(restored.code, restored.stderr).toBe(0);
-    expect((await dumpCli(['--data-dir', target])).stdout).toBe(withoutTokens(dumped.stdout));
+    expect(await dumpText(target)).toBe(withoutTokens(dumped.stdout));
   });
 });
