@@ -71,25 +71,25 @@ describe.concurrent('installs without devDependencies', () => {
     for (const dev of ['typescript', 'tsx', 'vitest', '@types/node', 'unleash-client']) expect(existsSync(join(modules, dev)), dev).toBe(false);
     for (const runtime of ['commander', 'cli-progress', 'level', 'hono']) expect(existsSync(join(modules, runtime)), runtime).toBe(true);
     const bin = join(modules, '.bin/flagpole');
-    const versionRun = await flagpole(['--version'], { bin, cwd: site });
+    const versionRun = await flagpole(['--version'], { bin, cwd: site, finished: onTestFinished });
     expect(versionRun.stdout, `exit ${versionRun.code}: ${versionRun.stderr}`).toBe(`${version}\n`);
 
-    const service = await startFlagpole(join(site, 'data'), {}, bin);
+    const service = await startFlagpole(join(site, 'data'), {}, bin, onTestFinished);
     onTestFinished(async () => void (await service.stop()));
     expect((await call(service.base, 'GET', '/health')).status).toBe(200);
     expect((await call(service.base, 'POST', '/api/admin/projects/default/features', { name: 'installed' })).status).toBe(201);
     const out = join(site, 'site.backup');
-    const backup = await flagpole(['backup', '--url', service.base, '--out', out], { bin, cwd: site, env: { FLAGPOLE_TOKEN: ADMIN_TOKEN } });
+    const backup = await flagpole(['backup', '--url', service.base, '--out', out], { bin, cwd: site, env: { FLAGPOLE_TOKEN: ADMIN_TOKEN }, finished: onTestFinished });
     expect(backup.code, backup.stderr).toBe(0);
     expect(readFileSync(out, 'utf8')).toContain('"name":"installed"');
     expect(await service.stop()).toBe(0);
-    const restored = await flagpole(['restore', '--data-dir', join(site, 'restored'), out], { bin, cwd: site });
+    const restored = await flagpole(['restore', '--data-dir', join(site, 'restored'), out], { bin, cwd: site, finished: onTestFinished });
     expect(restored.code, restored.stderr).toBe(0);
-    const dump = await flagpole(['dump', '--data-dir', join(site, 'restored'), '--project', 'default'], { bin, cwd: site });
+    const dump = await flagpole(['dump', '--data-dir', join(site, 'restored'), '--project', 'default'], { bin, cwd: site, finished: onTestFinished });
     expect(JSON.parse(dump.stdout).projects[0].flags.map((f: { name: string }) => f.name)).toEqual(['installed']);
   }, INSTALL_TEST_MS);
 
-  test('a clone with dist/ built: npm ci --omit=dev, then npx flagpole answers --help and a usage error, and its bin --version, a command\'s help and a usage error', async ({ tempDir }) => {
+  test('a clone with dist/ built: npm ci --omit=dev, then npx flagpole answers --help and a usage error, and its bin --version, a command\'s help and a usage error', async ({ tempDir, onTestFinished }) => {
     const clone = tempDir('clone');
     cloneInto(clone, true);
     const installed = await npm(CI_OMIT_DEV, clone);
@@ -102,7 +102,7 @@ describe.concurrent('installs without devDependencies', () => {
     // node, as npx does after finding it (an npx run costs ~1 s of CPU more than the bin's own).
     const npx = (args: string[]) => run('npx', ['--no', '--', 'flagpole', ...args], clone);
     const bin = async (args: string[]) => {
-      const ran = await flagpole(args, { bin: join(clone, 'dist/bundle/flagpole.js'), cwd: clone });
+      const ran = await flagpole(args, { bin: join(clone, 'dist/bundle/flagpole.js'), cwd: clone, finished: onTestFinished });
       return { ...ran, output: ran.stdout + ran.stderr };
     };
     // Five independent runs of the installed bin, side by side.
@@ -111,7 +111,7 @@ describe.concurrent('installs without devDependencies', () => {
     for (const command of ['start', 'dump', 'restore', 'backup']) expect(help!.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     expect(help!.stdout).toContain('Exit codes: 0 done, 1 the work failed');
     const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-    expect(versionRun!.stdout).toBe(`${version}\n`);
+    expect(versionRun!.stdout, `exit ${versionRun!.code}: ${versionRun!.stderr}`).toBe(`${version}\n`);
     expect(backupHelp!.code).toBe(0);
     expect(backupHelp!.stdout).toContain('--out');
     expect(missing!.code).toBe(2);

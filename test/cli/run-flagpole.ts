@@ -14,7 +14,7 @@ import { serveApp } from '../../src/http/server.js';
 import { closeGracefully } from '../helpers/close-server.js';
 import type { Harness } from '../helpers/harness.js';
 import { BUILT_CLI, ROOT } from '../helpers/built.js';
-import { killAfterTest } from '../helpers/children.js';
+import { killAfterTest, type OnTestFinished } from '../helpers/children.js';
 import { START_TIMEOUT_MS } from '../helpers/wait.js';
 import { listeningPort } from '../helpers/net.js';
 import { ADMIN_TOKEN, HARNESS_TOKEN_SECRET } from '../helpers/harness.js';
@@ -40,10 +40,10 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
  *
  * @example const r = await flagpole(['dump', '--data-dir', dir]); expect(r.code).toBe(0);
  */
-export function flagpole(args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string; bin?: string } = {}): Promise<Ran> {
+export function flagpole(args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string; bin?: string; finished?: OnTestFinished } = {}): Promise<Ran> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [options.bin ?? BIN, ...args], { cwd: options.cwd ?? ROOT, env: childEnv(options.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
-    killAfterTest(child);
+    killAfterTest(child, options.finished);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
@@ -107,10 +107,10 @@ export const SERVICE_ENV = { INIT_ADMIN_API_TOKENS: ADMIN_TOKEN, TOKEN_SECRET: H
  * Starts `flagpole start` on a free port over `dataDir` and waits until it listens. The caller stops it
  * (tests register `stop` with `onTestFinished`).
  */
-export async function startFlagpole(dataDir: string, env: Record<string, string> = {}, bin = BIN): Promise<Started> {
+export async function startFlagpole(dataDir: string, env: Record<string, string> = {}, bin = BIN, finished?: OnTestFinished): Promise<Started> {
   // Port 0: the service binds what the kernel gives it and says which (`listeningPort`).
   const child = spawn(process.execPath, [bin, 'start'], { cwd: ROOT, env: childEnv({ ...SERVICE_ENV, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
-  killAfterTest(child);
+  killAfterTest(child, finished);
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => { text += chunk.toString(); });
   child.stderr!.on('data', (chunk: Buffer) => { text += chunk.toString(); });
