@@ -5,13 +5,10 @@
  * app served over a socket.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Readable, Writable } from 'node:stream';
 import { onTestFinished } from 'vitest';
 import { runFlagpole } from '../../src/cli/run-flagpole.js';
-import { serveApp } from '../../src/http/server.js';
-import { closeGracefully } from '../helpers/close-server.js';
+import { serveHarness } from '../helpers/served-app.js';
 import type { Harness } from '../helpers/harness.js';
 import { BUILT_CLI, ROOT } from '../helpers/built.js';
 import { killAfterTest, type OnTestFinished } from '../helpers/children.js';
@@ -83,12 +80,9 @@ export async function flagpoleInProcess(args: string[], options: { env?: Record<
  * Its log is `h.logs()` (give the harness `LOG_LEVEL: 'info'` to keep the request lines).
  */
 export async function served(h: Harness): Promise<string> {
-  const server = await new Promise<Server>((listening) => {
-    const s = serveApp(() => h.app, { port: 0, hostname: '127.0.0.1' }, () => listening(s as Server));
-  });
-  const close = closeGracefully(server);
+  const { base, close } = await serveHarness(h);
   onTestFinished(close);
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return base;
 }
 
 /** A service started with `flagpole start`, spoken to over a socket. */

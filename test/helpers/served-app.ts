@@ -16,18 +16,27 @@ export interface Served {
   honoCalls(): number;
 }
 
+/**
+ * `h`'s app served over a real socket as `flagpole start` serves it (`serveApp`: the fast paths in front of
+ * Hono) on a free port; `close` ends it gracefully.
+ *
+ * @example const { base, close } = await serveHarness(h); ...; await close();
+ */
+export async function serveHarness(h: Harness): Promise<{ base: string; close: () => Promise<void> }> {
+  const server = await new Promise<Server>((listening) => {
+    const s = serveApp(() => h.app, { port: 0, hostname: '127.0.0.1' }, () => listening(s as Server));
+  });
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: closeGracefully(server) };
+}
+
 /** A test with `h` (request log lines kept: `LOG_LEVEL=info`, plus `env`), arranged by `arrange`, and `served`. */
 export function servedAppTest(env: Record<string, string>, arrange: (h: Harness) => Promise<void>) {
   return harnessTest({ env: { LOG_LEVEL: 'info', ...env }, arrange }).extend<{ served: Served }>({
     served: async ({ h }: { h: Harness }, use: (served: Served) => Promise<void>) => {
       const fetch = vi.spyOn(h.app, 'fetch');
-      const server = await new Promise<Server>((listening) => {
-        const s = serveApp(() => h.app, { port: 0, hostname: '127.0.0.1' }, () => listening(s as Server));
-      });
-      const close = closeGracefully(server);
-      const port = (server.address() as AddressInfo).port;
+      const { base, close } = await serveHarness(h);
       try {
-        await use({ base: `http://127.0.0.1:${port}`, honoCalls: () => fetch.mock.calls.length });
+        await use({ base, honoCalls: () => fetch.mock.calls.length });
       } finally {
         await close();
       }
