@@ -258,9 +258,8 @@ export class CommandActor<S, D, C extends Command, E, RM extends Replies<C>> {
   }
 
   /**
-   * Every caller of the batch gets the storage error, refusals included: a refusal may rest on an earlier
-   * command of the same batch (a name it took) that is not on disk. The draft is dropped: the state is what
-   * is on disk.
+   * Every caller of the batch gets the storage error, refusals included: a refusal may rest on an earlier command
+   * of the same batch (a name it took) that is not on disk. The draft is dropped: the state is what is on disk.
    */
   private failAll(envelopes: Envelope<C, E>[], cause: unknown, decisions?: (Decision<E, unknown> | null)[]): void {
     const error = new StorageError(cause, 'failed', undefined, this.store.writesTo);
